@@ -1,0 +1,69 @@
+// Provider-neutral model request and stream types. Adapters (src-main/llm) translate these
+// to and from each provider's wire protocol; the agent loop only ever sees these.
+
+export interface ModelToolSpec {
+  name: string
+  description: string
+  /** JSON Schema of the tool's input (from its zod schema). */
+  inputSchema: Record<string, unknown>
+}
+
+export interface ModelToolCall {
+  id: string
+  name: string
+  /** Parsed JSON arguments. When the model sent text that is not a JSON object, `args` is {} and `argsError` says why. */
+  args: Record<string, unknown>
+  argsError?: string
+}
+
+export type ModelMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; text: string; thinking?: string; toolCalls: ModelToolCall[] }
+  | { role: 'tool'; callId: string; toolName: string; content: string; isError: boolean }
+
+export interface ModelRequest {
+  system: string
+  messages: ModelMessage[]
+  tools: ModelToolSpec[]
+  signal?: AbortSignal
+  /** Upper bound on output tokens; adapters pass it through where the provider needs one. */
+  maxTokens?: number
+}
+
+export type ModelStreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'thinking-delta'; text: string }
+  | { type: 'tool-call'; call: ModelToolCall }
+  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'other'; usage?: { inputTokens?: number; outputTokens?: number } }
+
+/** A failure a turn can show the user: `kind` is stable, `message` is the provider's own words. */
+export type ModelErrorKind = 'auth' | 'rate_limit' | 'server' | 'network' | 'bad_response' | 'aborted' | 'bad_request'
+
+export class ModelError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number
+  ) {
+    super(message)
+    this.name = 'ModelError'
+  }
+}
+
+export interface ModelClient {
+  readonly provider: string
+  readonly model: string
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>
+}
+
+export type ProviderKind = 'deepseek' | 'openai' | 'anthropic' | 'ollama' | 'openai-compatible'
+
+export interface ProviderConfig {
+  provider: ProviderKind
+  baseUrl: string
+  model: string
+  apiKey?: string
+  /** Bounded retries for failures where a retry is safe (429, 5xx, network before any output). */
+  maxRetries?: number
+}
