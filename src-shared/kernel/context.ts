@@ -129,3 +129,17 @@ export class Context {
     return PluginRuntime.create(this.runtime, plugin as Plugin<unknown>, config)
   }
 }
+
+/**
+ * Adds a typed accessor to every context (Cordis' mixins without proxies). The getter receives
+ * the calling plugin's context, so what it returns can register things in that plugin's scope.
+ * Declare the property with `declare module '.../kernel/context' { interface Context { tools: ... } }`.
+ */
+export function defineContextProperty<K extends string>(name: K, getter: (ctx: Context) => unknown): void {
+  Object.defineProperty(Context.prototype, name, {
+    configurable: true,
+    get(this: Context) {
+      return getter(this)
+    }
+  })
+}

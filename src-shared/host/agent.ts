@@ -1,0 +1,75 @@
+// The agent seams' types (spec/seams.md S4-S8, S20, S21). The loop lives in src-main/agent.
+import type { Next } from '../kernel/types'
+import type { SessionEvent, TurnEndReason } from '../session/events'
+import type { ToolExecutionResult } from './tools'
+
+export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact'
+export type PromptSource = 'user' | 'cli' | 'steering'
+
+/** What a plugin can do with the running agent while handling its events. */
+export interface AgentHandle {
+  readonly sessionId: string
+  /** The workspace folder (project root). */
+  readonly workspace: string
+  /** The session's current directory (starts at the workspace). */
+  readonly cwd: string
+  /** Path of the session's log, for hooks that want a transcript path. */
+  readonly transcriptPath: string
+  readonly currentTurnId: string | undefined
+  /** Model-visible context, recorded as a context/message event before the next model request. */
+  inject(text: string, source: string): void
+  /** S8: stop the current turn; monotonic (nothing later in the turn un-stops it). */
+  stop(reason: string, by: string): void
+  /** Set an environment variable for processes tools spawn later in this session (CLAUDE_ENV_FILE). */
+  setEnv(name: string, value: string): void
+  readonly env: Readonly<Record<string, string>>
+  /** Append a durable event that is not model-visible (hook/*, notices). */
+  record(event: SessionEventInput): void
+  /** A message shown to the user, never to the model (a hook's systemMessage, a warning). */
+  notify(level: 'info' | 'warn' | 'error', text: string, source: string): void
+}
+
+/** An event before the store assigns `seq` and `ts`. */
+export type SessionEventInput = SessionEvent extends infer E ? (E extends unknown ? Omit<E, 'seq' | 'ts'> : never) : never
+
+/** S5 */
+export type PromptDecision =
+  | { action: 'allow'; content?: string; additionalContext?: string[] }
+  | { action: 'block'; reason: string; by?: string }
+
+/** S7 */
+export type ContinuationDecision = { action: 'stop' } | { action: 'continue'; reason?: string; by?: string }
+
+/** After all of a step's tool results are appended (Claude Code's PostToolBatch). */
+export type ToolBatchDecision = { action: 'continue'; additionalContext?: string[] } | { action: 'stop'; reason: string; by?: string }
+
+export interface TurnInfo {
+  turnId: string
+  /** Steps run so far in this turn. */
+  steps: number
+  /** Consecutive `continue` decisions since the model last stopped on its own. */
+  continuations: number
+  /** The assistant's last text in this turn. */
+  lastAssistantText: string
+}
+
+declare module '../kernel/types' {
+  interface Events {
+    /** S4: awaited (parallel) before turn 1; cannot block the start. */
+    'agent/session-start': (agent: AgentHandle, source: SessionStartSource) => void | Promise<void>
+    /** S5 */
+    'agent/prompt-submit': (agent: AgentHandle, content: string, source: PromptSource, next: Next<Promise<PromptDecision>>) => Promise<PromptDecision>
+    /** S7: asked when the model stops asking for tools. */
+    'agent/turn-continuation': (agent: AgentHandle, turn: TurnInfo, next: Next<Promise<ContinuationDecision>>) => Promise<ContinuationDecision>
+    /** S8: a stop was decided for the turn (notification). */
+    'agent/turn-stop': (agent: AgentHandle, turnId: string, reason: string, by: string) => void
+    /** After a step's tool results (and their buffered context) are appended. */
+    'agent/tool-batch': (agent: AgentHandle, results: readonly ToolExecutionResult[], next: Next<Promise<ToolBatchDecision>>) => Promise<ToolBatchDecision>
+    /** Notification: a turn closed (S21). */
+    'agent/turn-end': (agent: AgentHandle, turnId: string, reason: TurnEndReason) => void
+    /** Awaited (parallel) when a session closes. */
+    'agent/session-end': (agent: AgentHandle, reason: 'closed' | 'deleted' | 'shutdown') => void | Promise<void>
+    /** Every durable event appended to any session, after it is written. */
+    'session/appended': (sessionId: string, event: SessionEvent) => void
+  }
+}

@@ -1,0 +1,61 @@
+// Host services plugins inject (`inject: ['tools']`, then `ctx.get('tools')`), plus the scoped
+// accessors `ctx.tools` and `ctx.approval` (defined in src-main with defineContextProperty).
+import type { ModelToolSpec } from '../model'
+import type { Disposable } from '../kernel/types'
+import type { SessionEventInput } from './agent'
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  GrantScope,
+  JsonObject,
+  SealedCall,
+  SessionGrant,
+  ToolCallRequest,
+  ToolDefinition,
+  ToolExecutionResult
+} from './tools'
+
+export interface ExecuteOptions {
+  /** Called once the identity is sealed, before any policy: the loop appends tool/call here (S9, S18). */
+  onSealed?(call: SealedCall): void | Promise<void>
+  /** Appends durable events (approval/asked, approval/decided, grant/added) to the call's session. */
+  record?(event: SessionEventInput): void
+}
+
+export interface ToolRegistry {
+  /** Registers a tool; the returned disposer (and the registering plugin's disposal) removes it. */
+  register<A>(tool: ToolDefinition<A>): Disposable
+  get(name: string): ToolDefinition<unknown> | undefined
+  list(): ToolDefinition<unknown>[]
+  /** The tools as the model sees them (JSON Schema from each zod schema). */
+  specs(): ModelToolSpec[]
+  /** Runs the whole pipeline (S9-S18). Never rejects: every failure is an isError result (S16). */
+  execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult>
+  /** S12: a deny-only guard, removed with the registering plugin. */
+  guard(guard: (call: SealedCall) => string | undefined | void): Disposable
+}
+
+export interface ApprovalService {
+  /** S11: ask the user; resolves, never rejects. No answerer, a throwing one or an abort become a deny. */
+  request(
+    request: Omit<ApprovalRequest, 'id' | 'scope'> & { scope?: GrantScope },
+    record?: (event: SessionEventInput) => void
+  ): Promise<ApprovalAnswer>
+  /** The grant matching this call, if the user allowed it for the session. */
+  matchGrant(sessionId: string, tool: string, args: Readonly<JsonObject>): SessionGrant | undefined
+  grants(sessionId: string): SessionGrant[]
+  revoke(sessionId: string, grantId: string, record?: (event: SessionEventInput) => void): boolean
+  /** Requests waiting for an answer (for a UI that connects late). */
+  pending(): ApprovalRequest[]
+  /** Settle a pending request from outside the answerer chain (a dialog answer arriving over IPC). */
+  settle(requestId: string, answer: ApprovalAnswer): boolean
+  /** The scope "allow for this session" would grant for a call, with its description in words. */
+  scopeFor(tool: string, args: Readonly<JsonObject>): GrantScope
+}
+
+declare module '../kernel/types' {
+  interface Services {
+    tools: ToolRegistry
+    approval: ApprovalService
+  }
+}

@@ -1,0 +1,214 @@
+// The tool seams' types (spec/seams.md S9-S19). The registry lives in src-main/tools; plugins
+// and bridges see only these types.
+import type { z } from 'zod'
+import type { Next } from '../kernel/types'
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+export type JsonObject = { [key: string]: JsonValue }
+
+/** Stable codes of failed results (S16). Open union: plugins add codes by merging this map. */
+export interface ToolErrorCodes {
+  TOOL_THREW: true
+  UNKNOWN_TOOL: true
+  INVALID_ARGS: true
+  DENIED: true
+  TIMEOUT: true
+  BLOCKED: true
+  CANCELLED: true
+  INVALID_RESULT: true
+  LISTENER_THREW: true
+  INVALID_IDENTITY: true
+}
+export type ToolErrorCode = keyof ToolErrorCodes
+
+/** What a tool body returns. `structured` keeps Claude Code's result fields where it has them. */
+export interface ToolOutput {
+  content: string
+  isError?: boolean
+  structured?: unknown
+}
+
+/** The authoritative, JSON-safe result of a call, as the model, the log and observers see it. */
+export interface ToolResult {
+  content: string
+  isError: boolean
+  code?: ToolErrorCode
+  structured?: JsonValue
+}
+
+/** Live output from a running tool (e.g. Bash's stdout), pushed to the UI, never to the model. */
+export interface ToolProgress {
+  stream: 'stdout' | 'stderr' | 'info'
+  text: string
+}
+
+/** What a tool body gets besides its arguments. */
+export interface ToolExec {
+  readonly signal: AbortSignal
+  readonly token: string
+  readonly parent?: string
+  /** The session's working directory. */
+  readonly cwd: string
+  readonly sessionId: string
+  /** Extra environment for processes the tool spawns (e.g. exports from CLAUDE_ENV_FILE). */
+  readonly env: Readonly<Record<string, string>>
+  progress(update: ToolProgress): void
+}
+
+export interface ToolDefinition<A = Record<string, unknown>> {
+  readonly name: string
+  readonly description: string
+  readonly inputSchema: z.ZodType<A>
+  execute(args: A, exec: ToolExec): ToolOutput | Promise<ToolOutput>
+  /** Deadline enforced by the tool-timeout wrapper; a per-call `timeout` arg may override it where the tool says so. */
+  readonly timeoutMs?: number
+  /** Whether calls may overlap with other calls of the same step (S19). */
+  readonly concurrent?: boolean
+  /** Changes the world (files, processes): the approval mode "ask before side effects" asks for it. */
+  readonly sideEffects?: boolean
+}
+
+/** A call as the model (or a nested caller) asked for it, before rewrite and sealing. */
+export interface ToolCallRequest {
+  name: string
+  args: unknown
+  /** The model's id for the call; echoed in the tool result message. */
+  callId: string
+  sessionId: string
+  turnId?: string
+  /** Token of the calling tool for nested calls (S9). */
+  parent?: string
+  signal?: AbortSignal
+  cwd: string
+  env?: Record<string, string>
+  progress?: (update: ToolProgress) => void
+}
+
+/** Identity sealed before any policy runs (S9): frozen, JSON-only, never changes afterwards. */
+export interface SealedCall {
+  readonly name: string
+  readonly args: Readonly<JsonObject>
+  readonly token: string
+  readonly parent?: string
+  readonly callId: string
+  readonly sessionId: string
+  readonly turnId?: string
+  readonly cwd: string
+  /** Present when the input-rewrite stage changed the arguments (S18): what the model asked for. */
+  readonly originalArgs?: Readonly<JsonObject>
+  readonly rewrittenBy?: string
+}
+
+/** S18: a call before sealing, as the rewrite stage sees it. */
+export interface UnsealedCall {
+  readonly name: string
+  readonly args: Readonly<JsonObject>
+  readonly callId: string
+  readonly sessionId: string
+  readonly cwd: string
+}
+
+export type RewriteDecision = { action: 'keep' } | { action: 'rewrite'; args: JsonObject; by: string; reason?: string }
+
+/** S10. `modelText`, when given, is the exact text the model reads for a deny (bridges keep upstream wording). */
+export type PreToolDecision =
+  | { action: 'allow'; reason?: string; by?: string }
+  | { action: 'deny'; reason: string; by?: string; modelText?: string }
+  | { action: 'ask'; reason: string; by?: string }
+
+/** S14. `content` replaces the result the model sees; `feedback` on block is appended for the model. */
+export type PostToolDecision =
+  | { action: 'accept'; content?: string; additionalContext?: string[] }
+  | { action: 'block'; feedback: string; content?: string; additionalContext?: string[] }
+
+/** How the pre-execute, approval and guard stages decided a call. */
+export interface CallVerdict {
+  outcome: 'allowed' | 'denied'
+  /** Which stage decided: pre-execute policy, approval dialog, a guard, or the rewrite validation. */
+  stage: 'pre-execute' | 'approval' | 'guard' | 'rewrite' | 'seal'
+  reason?: string
+  by?: string
+  approval?: ApprovalOutcome
+}
+
+/** S13: a wrapper may add, replace or remove the signal before `next()`, nothing else. */
+export interface ExecControl {
+  signal: AbortSignal
+}
+
+/** What ToolRegistry.execute() resolves to (never rejects, S16). */
+export interface ToolExecutionResult {
+  call: SealedCall
+  result: ToolResult
+  verdict: CallVerdict
+  /** S17: buffered by the loop and appended after all of the step's results. */
+  additionalContext: string[]
+  durationMs: number
+}
+
+// ---- approval (S11) ------------------------------------------------------------------------
+
+export type ApprovalOutcome = 'allowed-once' | 'allowed-session' | 'denied' | 'cancelled' | 'unavailable'
+
+/** A session grant is scoped to exactly what the dialog showed: the tool and an argument pattern. */
+export interface GrantScope {
+  tool: string
+  /** Argument name -> exact value or a trailing-`*` prefix pattern, e.g. { command: 'git status' }. */
+  pattern: Record<string, string>
+  /** The scope in words, as the dialog shows it. */
+  description: string
+}
+
+export interface ApprovalRequest {
+  id: string
+  sessionId: string
+  tool: string
+  args: Readonly<JsonObject>
+  token: string
+  reason: string
+  /** The grant "Allow for this session" would create. */
+  scope: GrantScope
+  signal: AbortSignal
+}
+
+export interface ApprovalAnswer {
+  outcome: ApprovalOutcome
+  /** Optional note from the user; it reaches the model with a deny. */
+  note?: string
+  /** Who answered (desktop dialog, cli, acp...). */
+  by?: string
+}
+
+export interface SessionGrant extends GrantScope {
+  id: string
+  sessionId: string
+  createdAt: number
+}
+
+declare module '../kernel/types' {
+  interface Events {
+    /** S18: before sealing; the first listener that rewrites wins unless an outer one overrides. */
+    'tools/input-rewrite': (call: UnsealedCall, next: Next<Promise<RewriteDecision>>) => Promise<RewriteDecision>
+    /** S10 */
+    'tools/pre-execute': (call: SealedCall, next: Next<Promise<PreToolDecision>>) => Promise<PreToolDecision>
+    /** S13: innermost is the core dispatch. */
+    'tools/execute': (call: SealedCall, control: ExecControl, next: Next<Promise<ToolResult>>) => Promise<ToolResult>
+    /** S14: sees a frozen snapshot of the result and how the call was decided. */
+    'tools/post-execute': (
+      call: SealedCall,
+      result: Readonly<ToolResult>,
+      verdict: Readonly<CallVerdict>,
+      next: Next<Promise<PostToolDecision>>
+    ) => Promise<PostToolDecision>
+    /** S15: synchronous sealed notification; cannot change what execute() returns. */
+    'tools/result': (call: SealedCall, result: Readonly<ToolResult>, verdict: Readonly<CallVerdict>) => void
+    /** Answerers of the approval seam (S11): the first defined answer wins. */
+    'approval/request': (request: ApprovalRequest) => Promise<ApprovalAnswer | undefined>
+    /** A pending request was settled (answered elsewhere, cancelled, aborted): answerers close their UI. */
+    'approval/settled': (requestId: string, answer: ApprovalAnswer) => void
+  }
+  interface Guards {
+    /** S12: deny-only, synchronous, after the whole pre-execute waterfall. */
+    tools: [call: SealedCall]
+  }
+}
