@@ -1,0 +1,195 @@
+// The one typed contract between the UI and the Host: every request name maps to zod input and
+// output schemas, every push to a payload schema. Both transports (Electron IPC, WebSocket)
+// carry exactly this; the Host validates every request (the renderer is untrusted input).
+import { z } from 'zod'
+import { SessionEventSchema, GrantScopeShape } from '../session/events'
+
+const Empty = z.object({}).strict()
+const Ok = z.object({ ok: z.literal(true) })
+const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a session id')
+const NonEmpty = z.string().min(1)
+
+export const ProviderKindSchema = z.enum(['deepseek', 'openai', 'anthropic', 'ollama', 'openai-compatible'])
+export const ApprovalModeSchema = z.enum(['ask-side-effects', 'ask-all', 'never-ask'])
+
+/** A provider as the UI sees it: never the key, only whether one is stored. */
+export const ProviderPublicSchema = z.object({ provider: ProviderKindSchema, baseUrl: z.string(), model: z.string(), hasKey: z.boolean() })
+
+export const ProviderInputSchema = z.object({
+  provider: ProviderKindSchema,
+  baseUrl: z.string().url(),
+  model: NonEmpty,
+  /** Omitted: keep the stored key. Empty string: remove it. */
+  apiKey: z.string().optional()
+})
+
+export const AppStatusSchema = z.object({
+  version: z.string(),
+  mode: z.enum(['electron', 'web']),
+  seamHome: z.string(),
+  workspace: z.string().nullable(),
+  workspaceTrusted: z.boolean(),
+  provider: ProviderPublicSchema.nullable(),
+  approvalMode: ApprovalModeSchema
+})
+
+export const AgentStateSchema = z.object({
+  sessionId: z.string(),
+  running: z.boolean(),
+  turnId: z.string().optional(),
+  queued: z.number().int().nonnegative(),
+  steering: z.number().int().nonnegative()
+})
+
+export const SessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  workspace: z.string(),
+  createdAt: z.number(),
+  lastActivity: z.number(),
+  eventCount: z.number().int().nonnegative()
+})
+
+export const ApprovalRequestPublicSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  token: z.string(),
+  reason: z.string(),
+  scope: GrantScopeShape
+})
+
+export const GrantSchema = GrantScopeShape.extend({ id: z.string(), sessionId: z.string(), createdAt: z.number() })
+
+export const SettingsSchema = z.object({
+  approvalMode: ApprovalModeSchema,
+  maxParallelToolCalls: z.number().int().min(1).max(64),
+  maxSteps: z.number().int().min(1).max(1000),
+  hookConcurrency: z.number().int().min(1).max(64)
+})
+
+export const PluginInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string().optional(),
+  source: z.string(),
+  kind: z.enum(['builtin', 'bundle']),
+  state: z.enum(['active', 'waiting', 'failed', 'disabled', 'disposed']),
+  error: z.string().optional(),
+  missing: z.array(z.string()),
+  parts: z.object({ host: z.boolean(), client: z.boolean() })
+})
+
+export const BundleDeclarationSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  host: z.string().optional(),
+  client: z.string().optional(),
+  engines: z.string(),
+  /** What the install dialog must say: host entries run as trusted code in the main process. */
+  warning: z.string()
+})
+
+export const ClientEntrySchema = z.object({ name: z.string(), url: z.string() })
+
+export const TrustItemSchema = z.object({ source: z.string(), file: z.string(), event: z.string(), command: z.string() })
+
+export const LogRecordSchema = z.object({
+  level: z.enum(['debug', 'info', 'warn', 'error']),
+  plugin: z.string(),
+  message: z.string(),
+  time: z.number(),
+  detail: z.string().optional()
+})
+
+/** Request name -> { input, output }. */
+export const Methods = {
+  'app/status': { input: Empty, output: AppStatusSchema },
+  'workspace/choose': { input: Empty, output: z.object({ path: z.string().nullable() }) },
+  'workspace/set': { input: z.object({ path: NonEmpty }), output: z.object({ path: z.string() }) },
+  'workspace/trust-preview': { input: Empty, output: z.object({ workspace: z.string().nullable(), trusted: z.boolean(), items: z.array(TrustItemSchema) }) },
+  'workspace/trust': { input: z.object({ trusted: z.boolean() }), output: Ok },
+  'provider/presets': {
+    input: Empty,
+    output: z.array(z.object({ id: ProviderKindSchema, label: z.string(), baseUrl: z.string(), model: z.string(), needsKey: z.boolean() }))
+  },
+  'provider/get': { input: Empty, output: ProviderPublicSchema.nullable() },
+  'provider/set': { input: ProviderInputSchema, output: ProviderPublicSchema },
+  'provider/test': {
+    input: ProviderInputSchema,
+    output: z.object({ ok: z.boolean(), message: z.string(), kind: z.string().optional() })
+  },
+  'sessions/list': { input: Empty, output: z.array(SessionSummarySchema) },
+  'sessions/create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: z.object({ id: z.string() }) },
+  'sessions/open': {
+    input: z.object({ id: SessionId }),
+    output: z.object({ id: z.string(), events: z.array(SessionEventSchema), state: AgentStateSchema, warnings: z.array(z.string()) })
+  },
+  'sessions/rename': { input: z.object({ id: SessionId, title: z.string().min(1).max(200) }), output: Ok },
+  'sessions/delete': { input: z.object({ id: SessionId }), output: Ok },
+  'chat/send': { input: z.object({ sessionId: SessionId, content: z.string().min(1).max(1_000_000) }), output: z.object({ queued: z.enum(['turn', 'steering']) }) },
+  'chat/cancel': { input: z.object({ sessionId: SessionId }), output: Ok },
+  'approval/pending': { input: Empty, output: z.array(ApprovalRequestPublicSchema) },
+  'approval/answer': {
+    input: z.object({ requestId: NonEmpty, outcome: z.enum(['allowed-once', 'allowed-session', 'denied']), note: z.string().max(4000).optional() }),
+    output: z.object({ ok: z.boolean() })
+  },
+  'grants/list': { input: z.object({ sessionId: SessionId }), output: z.array(GrantSchema) },
+  'grants/revoke': { input: z.object({ sessionId: SessionId, grantId: NonEmpty }), output: z.object({ ok: z.boolean() }) },
+  'settings/get': { input: Empty, output: SettingsSchema },
+  'settings/set': { input: SettingsSchema.partial().strict(), output: SettingsSchema },
+  'plugins/list': { input: Empty, output: z.array(PluginInfoSchema) },
+  'plugins/inspect': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
+  'plugins/install': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
+  'plugins/enable': { input: z.object({ name: NonEmpty }), output: Ok },
+  'plugins/disable': { input: z.object({ name: NonEmpty }), output: Ok },
+  'plugins/remove': { input: z.object({ name: NonEmpty }), output: Ok },
+  'plugins/client-entries': { input: Empty, output: z.array(ClientEntrySchema) },
+  /** RPC from a client plugin to its own host part; the Host refuses calls into another plugin's methods. */
+  'plugins/call': { input: z.object({ plugin: NonEmpty, method: NonEmpty, input: z.unknown() }), output: z.unknown() },
+  'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
+  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
+} as const
+
+/** Push name -> payload. */
+export const Pushes = {
+  'app/status': AppStatusSchema,
+  'session/appended': z.object({ sessionId: z.string(), event: SessionEventSchema }),
+  'sessions/changed': z.object({}),
+  'agent/delta': z.object({ sessionId: z.string(), turnId: z.string(), step: z.number(), kind: z.enum(['text', 'thinking']), text: z.string() }),
+  'agent/state': AgentStateSchema,
+  'tool/progress': z.object({ sessionId: z.string(), token: z.string(), callId: z.string(), stream: z.enum(['stdout', 'stderr', 'info']), text: z.string() }),
+  'approval/requested': ApprovalRequestPublicSchema,
+  'approval/settled': z.object({ requestId: z.string(), outcome: z.string() }),
+  'plugins/changed': z.object({}),
+  log: LogRecordSchema
+} as const
+
+export type MethodName = keyof typeof Methods
+export type PushName = keyof typeof Pushes
+export type MethodInput<M extends MethodName> = z.input<(typeof Methods)[M]['input']>
+export type MethodOutput<M extends MethodName> = z.output<(typeof Methods)[M]['output']>
+export type PushPayload<P extends PushName> = z.output<(typeof Pushes)[P]>
+
+export type AppStatus = z.output<typeof AppStatusSchema>
+export type AgentStatePublic = z.output<typeof AgentStateSchema>
+export type ProviderPublic = z.output<typeof ProviderPublicSchema>
+export type ProviderInput = z.output<typeof ProviderInputSchema>
+export type Settings = z.output<typeof SettingsSchema>
+export type PluginInfo = z.output<typeof PluginInfoSchema>
+export type ApprovalRequestPublic = z.output<typeof ApprovalRequestPublicSchema>
+
+/** What the renderer holds: one interface whichever transport carries it. */
+export interface HostApi {
+  invoke<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>
+  on<P extends PushName>(push: P, listener: (payload: PushPayload<P>) => void): () => void
+  /** 'electron' or 'web': shown in the status line, never branched on by components. */
+  readonly transport: 'electron' | 'web'
+}
+
+/** Wire shapes shared by both transports. */
+export type WireReply = { ok: true; output: unknown } | { ok: false; error: { message: string; field?: string; code: string } }
+export const WireRequestSchema = z.object({ id: z.number().int().nonnegative().optional(), method: z.string().max(100), input: z.unknown() })
+
+export { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from './channels'
