@@ -1,0 +1,147 @@
+// Claude Code permission-rule patterns, used by a handler's `if` filter (claude-code-hooks.md
+// §2.2): `Bash` matches every Bash call, `Bash(git *)` globs the command, `Edit(src/**)` globs the
+// file path, `WebFetch(domain:example.com)` checks the URL's host.
+import { posix } from 'node:path'
+
+export interface PermissionRuleContext {
+  /** Directory relative patterns (`src/**`, `./x`) resolve against; the session's cwd. */
+  cwd?: string
+  /** Directory `/x` patterns resolve against (Claude: the settings file's project); default `cwd`. */
+  projectDir?: string
+  /** For `~/x` patterns. */
+  home?: string
+}
+
+export type ParsedPermissionRule = { ok: true; tool: string; specifier?: string } | { ok: false; error: string }
+
+export function parsePermissionRule(rule: string): ParsedPermissionRule {
+  const text = rule.trim()
+  const match = /^([^()\s]+)(?:\(([\s\S]*)\))?$/.exec(text)
+  if (!match) return { ok: false, error: `invalid permission rule ${JSON.stringify(rule)}: expected Tool or Tool(specifier)` }
+  const specifier = match[2]?.trim()
+  return specifier === undefined || specifier === '' || specifier === '*' ? { ok: true, tool: match[1] } : { ok: true, tool: match[1], specifier }
+}
+
+/** Whether a tool call matches `rule`. A malformed rule matches nothing. */
+export function matchesPermissionRule(rule: string, toolName: string, toolInput: Record<string, unknown>, context: PermissionRuleContext = {}): boolean {
+  const parsed = parsePermissionRule(rule)
+  if (!parsed.ok || !toolMatches(parsed.tool, toolName)) return false
+  if (parsed.specifier === undefined) return true
+  return specifierMatches(parsed.specifier, toolName, toolInput, context)
+}
+
+/** Edit rules cover every built-in file-editing tool (as Claude Code's permission rules do). */
+const EDIT_FAMILY = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
+
+function toolMatches(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true
+  if (ruleTool === 'Edit' && EDIT_FAMILY.has(toolName)) return true
+  // `mcp__server` and `mcp__server__*` cover every tool of that server.
+  const server = /^mcp__([^_]+(?:_[^_]+)*)(?:__\*)?$/.exec(ruleTool)
+  return server !== null && toolName.startsWith(`mcp__${server[1]}__`)
+}
+
+function specifierMatches(specifier: string, toolName: string, input: Record<string, unknown>, context: PermissionRuleContext): boolean {
+  switch (toolName) {
+    case 'Bash':
+      return commandMatches(specifier, str(input.command))
+    case 'Read':
+    case 'Edit':
+    case 'Write':
+    case 'MultiEdit':
+      return pathMatches(specifier, str(input.file_path), context)
+    case 'NotebookEdit':
+      return pathMatches(specifier, str(input.notebook_path), context)
+    case 'Glob':
+    case 'Grep':
+      return pathMatches(specifier, str(input.path) || context.cwd || '', context)
+    case 'WebFetch':
+      return urlMatches(specifier, str(input.url))
+    case 'Agent':
+    case 'Task':
+      return str(input.subagent_type) === specifier
+    default:
+      // Tools without a known argument: glob a `command` argument when there is one.
+      return typeof input.command === 'string' && commandMatches(specifier, input.command)
+  }
+}
+
+/** `git *` globs (a trailing ` *` also matches the bare word); legacy `npm test:*` is a word prefix. */
+function commandMatches(specifier: string, command: string): boolean {
+  const cmd = command.trim()
+  if (specifier.endsWith(':*')) {
+    const prefix = specifier.slice(0, -2)
+    return cmd === prefix || (cmd.startsWith(prefix) && /\s/.test(cmd.charAt(prefix.length)))
+  }
+  const trailing = specifier.endsWith(' *')
+  const body = trailing ? specifier.slice(0, -2) : specifier
+  const pattern = body.split('*').map(escapeRegex).join('[\\s\\S]*') + (trailing ? '(?:\\s[\\s\\S]*)?' : '')
+  return new RegExp(`^${pattern}$`).test(cmd)
+}
+
+function urlMatches(specifier: string, url: string): boolean {
+  if (!specifier.startsWith('domain:')) return new RegExp(`^${specifier.split('*').map(escapeRegex).join('.*')}$`).test(url)
+  const domain = specifier.slice('domain:'.length).toLowerCase()
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false // not a URL: nothing to compare the domain with
+  }
+  return host === domain || host.endsWith(`.${domain}`)
+}
+
+/**
+ * gitignore-style path patterns: `//abs` absolute, `~/x` home, `/x` project-relative, `./x` and
+ * `dir/x` cwd-relative, a pattern without `/` (`*.ts`) matches at any depth. `*` stays within a
+ * path segment, `**` crosses them, `dir/` means everything below `dir`.
+ */
+function pathMatches(specifier: string, filePath: string, context: PermissionRuleContext): boolean {
+  if (filePath === '') return false
+  let pattern = specifier.endsWith('/') ? `${specifier}**` : specifier
+  let anchored = true // false: relative pattern, resolved against `base`
+  let base: string | undefined
+  if (pattern.startsWith('//')) pattern = pattern.slice(1)
+  else if (pattern.startsWith('~/')) {
+    if (!context.home) return false
+    pattern = posix.join(context.home, pattern.slice(2))
+  } else if (pattern.startsWith('/')) {
+    anchored = false
+    base = context.projectDir ?? context.cwd
+  } else {
+    if (pattern.startsWith('./')) pattern = pattern.slice(2)
+    else if (!pattern.includes('/')) pattern = `**/${pattern}`
+    anchored = false
+    base = context.cwd
+  }
+  if (!anchored && base === undefined) {
+    // No directory to anchor to: match the pattern against any tail of the path.
+    return new RegExp(`(?:^|/)${globToRegex(pattern.replace(/^\/+/, ''))}$`).test(filePath)
+  }
+  const absolutePattern = base !== undefined ? posix.join(base, pattern) : pattern
+  const absolutePath = posix.resolve(context.cwd ?? '/', filePath)
+  return new RegExp(`^${globToRegex(absolutePattern)}$`).test(absolutePath)
+}
+
+function globToRegex(glob: string): string {
+  let out = ''
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]
+    if (c === '*' && glob[i + 1] === '*') {
+      const slashAfter = glob[i + 2] === '/'
+      out += slashAfter ? '(?:.*/)?' : '.*'
+      i += slashAfter ? 2 : 1
+    } else if (c === '*') out += '[^/]*'
+    else if (c === '?') out += '[^/]'
+    else out += escapeRegex(c)
+  }
+  return out
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
