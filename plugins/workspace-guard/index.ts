@@ -1,0 +1,66 @@
+// workspace-guard: a `tools` guard (S12) that refuses file tools whose paths leave the workspace.
+// Paths are resolved exactly as the built-in tools resolve them, then through symlinks, so a link
+// inside the workspace that points outside (ws/link -> /etc) is refused too.
+import path from 'node:path'
+import { z } from 'zod'
+import type { SealedCall } from '../../src-shared/host/tools'
+import { definePlugin } from '../../src-shared/kernel'
+import { isWithin, resolveToolPath } from '../../src-main/tools/builtin/paths'
+import { realPath } from './real-path'
+import { describeEscape, fileToolTargets } from './targets'
+
+const rootPath = z
+  .string()
+  .min(1)
+  .refine((value) => path.isAbsolute(value) || value === '~' || value.startsWith('~/'), 'must be an absolute path (or start with ~/)')
+
+export const WorkspaceGuardConfigSchema = z.object({
+  /** The directory file tools are confined to. Default: the session's working directory. */
+  workspace: rootPath.optional(),
+  /** More directories the file tools may use, e.g. a shared library checkout. */
+  extraRoots: z.array(rootPath).default([]),
+  /** Turn the confinement off: every path is allowed (unless readOnlyOutside keeps writes in). */
+  allowOutside: z.boolean().default(false),
+  /** Outside the roots, allow reading (Read, Glob, Grep) but refuse writing (Write, Edit). */
+  readOnlyOutside: z.boolean().optional()
+})
+
+export type WorkspaceGuardConfig = z.output<typeof WorkspaceGuardConfigSchema>
+
+const workspaceGuard = definePlugin({
+  name: 'workspace-guard',
+  schema: WorkspaceGuardConfigSchema,
+  apply(ctx, config) {
+    ctx.guard('tools', (call) => checkWorkspaceAccess(call, config))
+  }
+})
+
+export default workspaceGuard
+
+/** The deny reason for `call`, or undefined when it stays inside the allowed roots (or is not a file tool). */
+export function checkWorkspaceAccess(call: SealedCall, config: WorkspaceGuardConfig): string | undefined {
+  const access = fileToolTargets(call)
+  if (!access) return undefined
+  const outsideAllowed = access.writes ? config.allowOutside && !config.readOnlyOutside : config.allowOutside || config.readOnlyOutside === true
+  if (outsideAllowed) return undefined
+
+  const roots = [config.workspace ?? call.cwd, ...config.extraRoots].map((root) => resolveToolPath(call.cwd, root))
+  const realRoots = roots.map((root) => realPath(root))
+  for (const target of access.targets) {
+    let real: string
+    try {
+      real = realPath(target.path)
+    } catch (error) {
+      return `workspace-guard: ${call.name} refused: cannot resolve ${target.path} (${error instanceof Error ? error.message : String(error)}).`
+    }
+    if (realRoots.some((root) => isWithin(root, real))) continue
+    return describeEscape({
+      tool: call.name,
+      target,
+      real,
+      roots,
+      readOnlyOutside: config.readOnlyOutside === true && access.writes
+    })
+  }
+  return undefined
+}

@@ -1,0 +1,50 @@
+// Writes a file so readers see either the old or the new content, never a torn mix: a temp file
+// in the same directory, flushed, then renamed over the target.
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { errnoCode } from './text-files'
+
+/**
+ * Writes `content` to `filePath` atomically. An existing target keeps its permission bits; a
+ * symlink is followed (the file it points to is replaced, the link stays).
+ */
+export async function writeFileAtomic(filePath: string, content: string): Promise<void> {
+  const target = await realTarget(filePath)
+  const mode = await existingMode(target)
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    const handle = await fs.open(temp, 'wx', mode ?? 0o666)
+    try {
+      await handle.writeFile(content, 'utf8')
+      if (mode !== undefined) await handle.chmod(mode)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await fs.rename(temp, target)
+  } catch (error) {
+    await fs.rm(temp, { force: true }).catch(() => {
+      // The temp file may never have been created; nothing else to clean up.
+    })
+    throw error
+  }
+}
+
+async function realTarget(filePath: string): Promise<string> {
+  try {
+    return await fs.realpath(filePath)
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return filePath
+    throw error
+  }
+}
+
+async function existingMode(filePath: string): Promise<number | undefined> {
+  try {
+    return (await fs.stat(filePath)).mode & 0o7777
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined
+    throw error
+  }
+}

@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { bashTool, createBashTool, type BashStructured } from './bash'
+import { makeExec, makeTempDir } from './test-exec'
+
+let dir: string
+beforeEach(async () => {
+  dir = await makeTempDir()
+})
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true })
+})
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return true
+  }
+  // An orphan may linger as a zombie until its new parent reaps it: dead all the same.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
+  } catch {
+    return true
+  }
+}
+
+describe('Bash', () => {
+  it('runs in the session directory with exec.env and returns stdout', async () => {
+    const out = await bashTool.execute({ command: 'pwd; echo "$SEAM_TEST_VAR"' }, makeExec(dir, { env: { SEAM_TEST_VAR: 'from-env' } }))
+    expect(out.isError).toBe(false)
+    expect(out.content).toBe(`${dir}\nfrom-env`)
+    expect(out.structured).toEqual({ stdout: `${dir}\nfrom-env\n`, stderr: '', exitCode: 0, interrupted: false, isImage: false })
+  })
+
+  it('reports stdout, then stderr, then the exit code, and flags a non-zero exit as an error', async () => {
+    const out = await bashTool.execute({ command: 'echo out; echo err >&2; exit 3' }, makeExec(dir))
+    expect(out.isError).toBe(true)
+    expect(out.content).toBe('out\nerr\nExit code 3')
+    const structured = out.structured as BashStructured
+    expect(structured).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 3, interrupted: false })
+  })
+
+  it('says so when a command prints nothing', async () => {
+    const out = await bashTool.execute({ command: 'true' }, makeExec(dir))
+    expect(out).toMatchObject({ content: '(no output)', isError: false })
+  })
+
+  it('streams output through progress before the command exits', async () => {
+    const marker = path.join(dir, 'go')
+    let sawFirstLineBeforeExit = false
+    const exec = makeExec(dir, {
+      onProgress: (update) => {
+        if (update.text.includes('first')) {
+          // The command is still waiting for this file: it cannot have exited yet.
+          sawFirstLineBeforeExit = true
+          void fs.writeFile(marker, '')
+        }
+      }
+    })
+    const out = await bashTool.execute({ command: `echo first; while [ ! -e go ]; do sleep 0.05; done; echo second >&2` }, exec)
+    expect(sawFirstLineBeforeExit).toBe(true)
+    expect(out.content).toBe('first\nsecond')
+    expect(exec.updates).toContainEqual({ stream: 'stdout', text: 'first\n' })
+    expect(exec.updates).toContainEqual({ stream: 'stderr', text: 'second\n' })
+  })
+
+  it('kills the whole process group on abort, grandchildren included', async () => {
+    const controller = new AbortController()
+    let grandchild = 0
+    const exec = makeExec(dir, {
+      signal: controller.signal,
+      onProgress: (update) => {
+        const match = /bg=(\d+)/.exec(update.text)
+        if (match) {
+          grandchild = Number(match[1])
+          controller.abort()
+        }
+      }
+    })
+    const out = await bashTool.execute({ command: 'sleep 30 & echo bg=$!; sleep 30; wait' }, exec)
+    expect(grandchild).toBeGreaterThan(0)
+    expect(processGone(process.pid)).toBe(false)
+    expect(out.isError).toBe(true)
+    expect(out.content).toContain('Command was aborted.')
+    expect((out.structured as BashStructured).interrupted).toBe(true)
+    expect(processGone(grandchild)).toBe(true)
+  })
+
+  it('escalates to SIGKILL for processes that ignore SIGTERM', async () => {
+    const controller = new AbortController()
+    const tool = createBashTool({ bashKillGraceMs: 200 })
+    let straggler = 0
+    const exec = makeExec(dir, {
+      signal: controller.signal,
+      onProgress: (update) => {
+        const match = /bg=(\d+)/.exec(update.text)
+        if (match) {
+          straggler = Number(match[1])
+          controller.abort()
+        }
+      }
+    })
+    // An ignored SIGTERM is inherited: neither the shell nor its sleep reacts to it.
+    const out = await tool.execute({ command: `trap '' TERM; sleep 30 & echo bg=$!; wait` }, exec)
+    expect((out.structured as BashStructured).interrupted).toBe(true)
+    expect(straggler).toBeGreaterThan(0)
+    expect(processGone(straggler)).toBe(true)
+  })
+
+  it('returns when the shell exits even if a backgrounded job still holds its output pipes', async () => {
+    const out = await bashTool.execute({ command: 'sleep 30 & echo bg=$!; echo done' }, makeExec(dir))
+    const pid = Number(/bg=(\d+)/.exec(out.content)?.[1])
+    expect(out).toMatchObject({ isError: false, content: `bg=${pid}\ndone` })
+    process.kill(pid, 'SIGKILL')
+  })
+
+  it('kills the command when its timeout passes and says so', async () => {
+    const out = await bashTool.execute({ command: 'echo started; sleep 30', timeout: 300 }, makeExec(dir))
+    expect(out.isError).toBe(true)
+    expect(out.content).toBe('started\nCommand timed out after 300 ms and was killed.')
+    expect((out.structured as BashStructured).interrupted).toBe(true)
+  })
+
+  it('does not start a command whose call is already aborted', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    const out = await bashTool.execute({ command: `touch ${path.join(dir, 'ran')}` }, makeExec(dir, { signal: controller.signal }))
+    expect(out.isError).toBe(true)
+    await expect(fs.access(path.join(dir, 'ran'))).rejects.toThrow()
+  })
+
+  it('keeps the head and tail of long output with a truncation marker', async () => {
+    const tool = createBashTool({ maxOutputChars: 1000 })
+    const out = await tool.execute({ command: `echo BEGIN; head -c 100000 /dev/zero | tr '\\0' x; echo; echo END` }, makeExec(dir))
+    expect(out.content.length).toBeLessThan(1200)
+    expect(out.content.startsWith('BEGIN')).toBe(true)
+    expect(out.content.endsWith('END')).toBe(true)
+    expect(out.content).toMatch(/\[\d+ characters truncated\]/)
+  })
+
+  it('rejects run_in_background with a clear error', async () => {
+    const out = await bashTool.execute({ command: 'echo hi', run_in_background: true }, makeExec(dir))
+    expect(out).toMatchObject({ isError: true })
+    expect(out.content).toContain('run_in_background is not supported yet')
+  })
+
+  it('reports a missing working directory instead of a spawn error', async () => {
+    const out = await bashTool.execute({ command: 'echo hi' }, makeExec(path.join(dir, 'missing')))
+    expect(out.isError).toBe(true)
+    expect(out.content).toContain('does not exist')
+  })
+
+  it('validates the timeout argument against the maximum', () => {
+    expect(bashTool.inputSchema.safeParse({ command: 'ls', timeout: 600_000 }).success).toBe(true)
+    expect(bashTool.inputSchema.safeParse({ command: 'ls', timeout: 600_001 }).success).toBe(false)
+    expect(bashTool).toMatchObject({ name: 'Bash', sideEffects: true, concurrent: false, timeoutMs: 120_000 })
+  })
+})

@@ -1,0 +1,132 @@
+// Runs one shell command in its own process group and ends the whole group (children,
+// grandchildren) on abort or deadline: SIGTERM first, SIGKILL after a grace period.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import os from 'node:os'
+import { HeadTailBuffer } from './output-limit'
+
+export interface ShellRunOptions {
+  command: string
+  cwd: string
+  env: NodeJS.ProcessEnv
+  timeoutMs: number
+  signal: AbortSignal
+  /** Characters of each stream kept in memory (head + tail). */
+  maxCaptureChars: number
+  killGraceMs: number
+  onOutput(stream: 'stdout' | 'stderr', text: string): void
+}
+
+export interface ShellRun {
+  stdout: string
+  stderr: string
+  /** The shell's exit code; 128 + signal number when a signal ended it. */
+  exitCode: number
+  /** Set when Seam ended the command: its deadline passed, or the call was aborted. */
+  interruptedBy?: 'timeout' | 'abort'
+  /** Set when the shell could not be started at all. */
+  spawnError?: string
+}
+
+/** How long to wait for the pipes to close once the shell exited on its own (a backgrounded `cmd &` can hold them). */
+const STDIO_DRAIN_MS = 500
+/** After SIGKILL, how long to wait for the pipes before giving up on them. */
+const AFTER_KILL_MS = 1_000
+
+export function shellPath(): string {
+  return existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'
+}
+
+export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
+  return new Promise((resolve) => {
+    const stdout = new HeadTailBuffer(options.maxCaptureChars)
+    const stderr = new HeadTailBuffer(options.maxCaptureChars)
+    let interruptedBy: ShellRun['interruptedBy']
+    let exitCode: number | undefined
+    let settled = false
+    const timers = new Set<NodeJS.Timeout>()
+
+    const child = spawn(shellPath(), ['-c', options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    const pid = child.pid
+
+    const finish = (spawnError?: string): void => {
+      if (settled) return
+      settled = true
+      options.signal.removeEventListener('abort', onAbort)
+      clearTimeout(deadline)
+      for (const timer of timers) clearTimeout(timer)
+      child.stdout?.destroy()
+      child.stderr?.destroy()
+      resolve({ stdout: stdout.text(), stderr: stderr.text(), exitCode: exitCode ?? 1, interruptedBy, spawnError })
+    }
+
+    const later = (ms: number, run: () => void): void => {
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        run()
+      }, ms)
+      timers.add(timer)
+    }
+
+    const interrupt = (reason: 'timeout' | 'abort'): void => {
+      if (interruptedBy || settled || pid === undefined) return
+      interruptedBy = reason
+      signalGroup(pid, 'SIGTERM')
+      // Not one of `timers`: the SIGKILL must still reach a SIGTERM-ignoring straggler after we resolved.
+      setTimeout(() => {
+        if (groupAlive(pid)) signalGroup(pid, 'SIGKILL')
+        if (!settled) later(AFTER_KILL_MS, () => finish())
+      }, options.killGraceMs)
+    }
+
+    const onAbort = (): void => interrupt('abort')
+    const deadline = setTimeout(() => interrupt('timeout'), options.timeoutMs)
+
+    child.stdout?.setEncoding('utf8')
+    child.stderr?.setEncoding('utf8')
+    child.stdout?.on('data', (text: string) => {
+      stdout.push(text)
+      options.onOutput('stdout', text)
+    })
+    child.stderr?.on('data', (text: string) => {
+      stderr.push(text)
+      options.onOutput('stderr', text)
+    })
+
+    child.on('error', (error) => {
+      exitCode = 127
+      finish(error.message)
+    })
+    child.on('exit', (code, signal) => {
+      exitCode = code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
+      // Interrupted: keep waiting for 'close' (or the post-SIGKILL fallback) so the whole group is gone.
+      if (!interruptedBy) later(STDIO_DRAIN_MS, () => finish())
+    })
+    child.on('close', () => finish())
+
+    if (options.signal.aborted) onAbort()
+    else options.signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // ESRCH: the group is already gone, which is the goal.
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
