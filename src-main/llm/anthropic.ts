@@ -1,0 +1,231 @@
+// Adapter for the Anthropic Messages API, streaming. The system prompt goes in `system`, tool
+// calls come back as `tool_use` blocks whose input arrives as `input_json_delta` fragments, and
+// tool results go back as `tool_result` blocks in a user message (consecutive results, and any
+// user text right after them, share one user message so roles keep alternating).
+
+import Anthropic from '@anthropic-ai/sdk'
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  Tool
+} from '@anthropic-ai/sdk/resources/messages'
+import { z } from 'zod'
+import {
+  ModelError,
+  type ModelClient,
+  type ModelMessage,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ProviderConfig
+} from '../../src-shared/model'
+import { DEFAULT_MAX_RETRIES, abortedError, toModelError, withRetries } from './errors'
+import { parseToolArgs } from './tool-args'
+
+/** The Messages API requires `max_tokens`; this is used when the request names none. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192
+
+export function createAnthropicClient(cfg: ProviderConfig): ModelClient {
+  const sdk = new Anthropic({
+    baseURL: cfg.baseUrl,
+    // Passing a key (even a placeholder) keeps the SDK from looking for credentials in the
+    // environment or on disk; without a real key the Authorization header is dropped.
+    apiKey: cfg.apiKey ?? 'unused',
+    maxRetries: 0,
+    logLevel: 'off',
+    defaultHeaders: cfg.apiKey ? undefined : { Authorization: null }
+  })
+  return {
+    provider: cfg.provider,
+    model: cfg.model,
+    stream: (request) =>
+      withRetries(() => streamOnce(sdk, cfg, request), { maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES }, request.signal)
+  }
+}
+
+async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+  const ctx = { signal: request.signal, baseUrl: cfg.baseUrl }
+  const toolBlocks = new Map<number, { id: string; name: string; json: string; startInput: Record<string, unknown> }>()
+  let stopReason: string | null | undefined
+  let stopped = false
+  let hadToolCalls = false
+  const usage: { inputTokens?: number; outputTokens?: number } = {}
+  try {
+    const stream = await sdk.messages.create(buildRequestBody(cfg, request), { signal: request.signal })
+    for await (const raw of stream) {
+      const event = parseEvent(raw)
+      switch (event.type) {
+        case 'message_start':
+          usage.inputTokens = event.message.usage?.input_tokens ?? usage.inputTokens
+          break
+        case 'content_block_start': {
+          const block = event.content_block
+          if (block.type === 'tool_use') {
+            toolBlocks.set(event.index, { id: block.id ?? '', name: block.name ?? '', json: '', startInput: block.input ?? {} })
+          } else if (block.type === 'text' && block.text) {
+            yield { type: 'text-delta', text: block.text }
+          } else if (block.type === 'thinking' && block.thinking) {
+            yield { type: 'thinking-delta', text: block.thinking }
+          }
+          break
+        }
+        case 'content_block_delta': {
+          const delta = event.delta
+          if (delta.type === 'text_delta' && delta.text) yield { type: 'text-delta', text: delta.text }
+          else if (delta.type === 'thinking_delta' && delta.thinking) yield { type: 'thinking-delta', text: delta.thinking }
+          else if (delta.type === 'input_json_delta') {
+            const block = toolBlocks.get(event.index)
+            if (block) block.json += delta.partial_json ?? ''
+          }
+          break
+        }
+        case 'content_block_stop': {
+          const block = toolBlocks.get(event.index)
+          if (!block) break
+          toolBlocks.delete(event.index)
+          hadToolCalls = true
+          const parsed = block.json ? parseToolArgs(block.json) : { args: block.startInput }
+          yield { type: 'tool-call', call: { id: block.id, name: block.name, ...parsed } }
+          break
+        }
+        case 'message_delta':
+          stopReason = event.delta?.stop_reason ?? stopReason
+          if (event.usage?.output_tokens !== undefined) usage.outputTokens = event.usage.output_tokens
+          if (event.usage?.input_tokens != null) usage.inputTokens = event.usage.input_tokens
+          break
+        case 'message_stop':
+          stopped = true
+          break
+        default:
+          // Event types added to the protocol later are skipped, as the API asks.
+          break
+      }
+    }
+  } catch (err) {
+    throw toModelError(err, ctx)
+  }
+  // The SDK ends the iteration quietly when the request is aborted mid-stream.
+  if (request.signal?.aborted) throw abortedError()
+  if (!stopped) {
+    throw new ModelError('bad_response', 'The response stream ended before the provider sent message_stop; the reply is incomplete.')
+  }
+  const hasUsage = usage.inputTokens !== undefined || usage.outputTokens !== undefined
+  yield { type: 'done', stopReason: stopReasonOf(stopReason, hadToolCalls), ...(hasUsage ? { usage } : {}) }
+}
+
+/** The wire request. Exported for tests that check the mapping without a server. */
+export function buildRequestBody(cfg: ProviderConfig, request: ModelRequest): MessageCreateParamsStreaming {
+  const body: MessageCreateParamsStreaming = {
+    model: cfg.model,
+    max_tokens: request.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    messages: toWireMessages(request.messages),
+    stream: true
+  }
+  if (request.system) body.system = request.system
+  if (request.tools.length > 0) body.tools = request.tools.map(toWireTool)
+  return body
+}
+
+function toWireTool(tool: ModelRequest['tools'][number]): Tool {
+  return { name: tool.name, description: tool.description, input_schema: { ...tool.inputSchema, type: 'object' } }
+}
+
+/**
+ * Thinking is not replayed: Anthropic accepts a thinking block back only with the signature it
+ * was issued with, which the provider-neutral history does not keep.
+ */
+function toWireMessages(messages: ModelMessage[]): MessageParam[] {
+  const wire: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = []
+  const append = (role: 'user' | 'assistant', blocks: ContentBlockParam[]): void => {
+    if (blocks.length === 0) return
+    const last = wire[wire.length - 1]
+    if (last && last.role === role) last.content.push(...blocks)
+    else wire.push({ role, content: blocks })
+  }
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        append('user', [{ type: 'text', text: message.content }])
+        break
+      case 'assistant': {
+        const blocks: ContentBlockParam[] = []
+        if (message.text) blocks.push({ type: 'text', text: message.text })
+        for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args })
+        append('assistant', blocks)
+        break
+      }
+      case 'tool':
+        append('user', [{ type: 'tool_result', tool_use_id: message.callId, content: message.content, ...(message.isError ? { is_error: true } : {}) }])
+        break
+      default:
+        message satisfies never
+    }
+  }
+  return wire
+}
+
+function stopReasonOf(reason: string | null | undefined, hadToolCalls: boolean): 'end_turn' | 'tool_use' | 'max_tokens' | 'other' {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'end_turn'
+    case 'tool_use':
+      return 'tool_use'
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'max_tokens'
+    default:
+      return hadToolCalls ? 'tool_use' : 'other'
+  }
+}
+
+// ---- stream events -------------------------------------------------------------------------
+
+const UsageSchema = z.looseObject({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() })
+
+const EventSchema = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('message_start'), message: z.looseObject({ usage: UsageSchema.nullish() }) }),
+  z.looseObject({
+    type: z.literal('content_block_start'),
+    index: z.number().int(),
+    content_block: z.looseObject({
+      type: z.string(),
+      id: z.string().optional(),
+      name: z.string().optional(),
+      input: z.record(z.string(), z.unknown()).optional(),
+      text: z.string().optional(),
+      thinking: z.string().optional()
+    })
+  }),
+  z.looseObject({
+    type: z.literal('content_block_delta'),
+    index: z.number().int(),
+    delta: z.looseObject({
+      type: z.string(),
+      text: z.string().optional(),
+      thinking: z.string().optional(),
+      partial_json: z.string().optional()
+    })
+  }),
+  z.looseObject({ type: z.literal('content_block_stop'), index: z.number().int() }),
+  z.looseObject({
+    type: z.literal('message_delta'),
+    delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
+    usage: z.looseObject({ output_tokens: z.number().optional(), input_tokens: z.number().nullish() }).nullish()
+  }),
+  z.looseObject({ type: z.literal('message_stop') })
+])
+
+type StreamEvent = z.infer<typeof EventSchema> | { type: 'unknown' }
+
+const KNOWN_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'])
+
+function parseEvent(raw: unknown): StreamEvent {
+  const type = (raw as { type?: unknown } | null)?.type
+  if (typeof type === 'string' && !KNOWN_EVENTS.has(type)) return { type: 'unknown' }
+  const parsed = EventSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const field = issue?.path.length ? issue.path.join('.') : '(event)'
+  throw new ModelError('bad_response', `The provider sent a malformed stream event: ${field}: ${issue?.message ?? 'invalid'}`)
+}

@@ -1,0 +1,225 @@
+// Adapter for OpenAI Chat Completions and the servers that copy it (DeepSeek, Ollama, llama.cpp
+// server, vLLM). Streams with `stream: true`; text and reasoning deltas are passed on as they
+// arrive, tool-call fragments are gathered by `index` (several calls can be in flight at once)
+// and each finished call is emitted once, with parsed arguments, when the stream ends.
+
+import OpenAI from 'openai'
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool
+} from 'openai/resources/chat/completions'
+import { z } from 'zod'
+import {
+  ModelError,
+  type ModelClient,
+  type ModelMessage,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ModelToolCall,
+  type ProviderConfig
+} from '../../src-shared/model'
+import { DEFAULT_MAX_RETRIES, abortedError, toModelError, withRetries } from './errors'
+import { parseToolArgs } from './tool-args'
+
+export function createOpenAICompatibleClient(cfg: ProviderConfig): ModelClient {
+  const sdk = new OpenAI({
+    baseURL: cfg.baseUrl,
+    // Local servers (Ollama, llama.cpp) need no key; the SDK insists on one, so a placeholder is
+    // given and the Authorization header is dropped below.
+    apiKey: cfg.apiKey ?? 'unused',
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    logLevel: 'off',
+    defaultHeaders: cfg.apiKey ? undefined : { Authorization: null }
+  })
+  return {
+    provider: cfg.provider,
+    model: cfg.model,
+    stream: (request) =>
+      withRetries(() => streamOnce(sdk, cfg, request), { maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES }, request.signal)
+  }
+}
+
+async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+  const ctx = { signal: request.signal, baseUrl: cfg.baseUrl }
+  const calls = new ToolCallAccumulator()
+  let finishReason: string | undefined
+  let usage: { inputTokens?: number; outputTokens?: number } | undefined
+  try {
+    const stream = await sdk.chat.completions.create(buildRequestBody(cfg, request), { signal: request.signal })
+    for await (const raw of stream) {
+      const chunk = parseChunk(raw)
+      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens }
+      // With n = 1 there is one choice; anything else is ignored.
+      const choice = chunk.choices.find((c) => (c.index ?? 0) === 0)
+      if (!choice) continue
+      const delta = choice.delta
+      const reasoning = delta?.reasoning_content ?? delta?.reasoning
+      if (reasoning) yield { type: 'thinking-delta', text: reasoning }
+      if (delta?.content) yield { type: 'text-delta', text: delta.content }
+      if (delta?.tool_calls) calls.add(delta.tool_calls)
+      if (choice.finish_reason) finishReason = choice.finish_reason
+    }
+  } catch (err) {
+    throw toModelError(err, ctx)
+  }
+  // The SDK ends the iteration quietly when the request is aborted mid-stream.
+  if (request.signal?.aborted) throw abortedError()
+  if (finishReason === undefined) {
+    throw new ModelError('bad_response', 'The response stream ended before the provider sent a finish_reason; the reply is incomplete.')
+  }
+  const finished = calls.finish()
+  for (const call of finished) yield { type: 'tool-call', call }
+  yield { type: 'done', stopReason: stopReasonOf(finishReason, finished.length > 0), ...(usage ? { usage } : {}) }
+}
+
+/** The wire request. Exported for tests that check the mapping without a server. */
+export function buildRequestBody(cfg: ProviderConfig, request: ModelRequest): ChatCompletionCreateParamsStreaming {
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: cfg.model,
+    messages: toWireMessages(cfg, request.system, request.messages),
+    stream: true
+  }
+  // Several compatible servers reject an empty `tools` array.
+  if (request.tools.length > 0) body.tools = request.tools.map(toWireTool)
+  if (request.maxTokens !== undefined) {
+    // OpenAI's own models (reasoning ones in particular) want the newer name.
+    if (cfg.provider === 'openai') body.max_completion_tokens = request.maxTokens
+    else body.max_tokens = request.maxTokens
+  }
+  // Unknown servers may reject fields they do not know, so usage is asked for only where it is supported.
+  if (cfg.provider !== 'openai-compatible') body.stream_options = { include_usage: true }
+  return body
+}
+
+function toWireTool(tool: ModelRequest['tools'][number]): ChatCompletionTool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }
+}
+
+function toWireMessages(cfg: ProviderConfig, system: string, messages: ModelMessage[]): ChatCompletionMessageParam[] {
+  const wire: ChatCompletionMessageParam[] = []
+  if (system) wire.push({ role: 'system', content: system })
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        wire.push({ role: 'user', content: message.content })
+        break
+      case 'assistant':
+        wire.push(toWireAssistant(cfg, message))
+        break
+      case 'tool':
+        wire.push({ role: 'tool', tool_call_id: message.callId, content: message.content })
+        break
+      default:
+        message satisfies never
+    }
+  }
+  return wire
+}
+
+type AssistantMessage = Extract<ModelMessage, { role: 'assistant' }>
+
+function toWireAssistant(cfg: ProviderConfig, message: AssistantMessage): ChatCompletionAssistantMessageParam {
+  const hasCalls = message.toolCalls.length > 0
+  const wire: ChatCompletionAssistantMessageParam & { reasoning_content?: string } = {
+    role: 'assistant',
+    // `content` may be null only when tool calls carry the message.
+    content: message.text || (hasCalls ? null : '')
+  }
+  if (hasCalls) {
+    wire.tool_calls = message.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function' as const,
+      function: { name: call.name, arguments: JSON.stringify(call.args) }
+    }))
+  }
+  // DeepSeek wants its reasoning handed back within a tool-using turn; other servers may reject the field.
+  if (cfg.provider === 'deepseek' && message.thinking) wire.reasoning_content = message.thinking
+  return wire
+}
+
+function stopReasonOf(finishReason: string, hadToolCalls: boolean): 'end_turn' | 'tool_use' | 'max_tokens' | 'other' {
+  switch (finishReason) {
+    case 'length':
+      return 'max_tokens'
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use'
+    case 'stop':
+      // Some compatible servers say "stop" even when the reply is tool calls.
+      return hadToolCalls ? 'tool_use' : 'end_turn'
+    default:
+      return hadToolCalls ? 'tool_use' : 'other'
+  }
+}
+
+// ---- stream chunks -------------------------------------------------------------------------
+
+const ToolCallDeltaSchema = z.looseObject({
+  index: z.number().int().nonnegative().optional(),
+  id: z.string().nullish(),
+  function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish()
+})
+type ToolCallDelta = z.infer<typeof ToolCallDeltaSchema>
+
+const ChunkSchema = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        index: z.number().optional(),
+        delta: z
+          .looseObject({
+            content: z.string().nullish(),
+            // DeepSeek's name; vLLM and newer Ollama say `reasoning`.
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+            tool_calls: z.array(ToolCallDeltaSchema).nullish()
+          })
+          .nullish(),
+        finish_reason: z.string().nullish()
+      })
+    )
+    .default([]),
+  usage: z.looseObject({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish()
+})
+
+function parseChunk(raw: unknown): z.infer<typeof ChunkSchema> {
+  const parsed = ChunkSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const field = issue?.path.length ? issue.path.join('.') : '(chunk)'
+  throw new ModelError('bad_response', `The provider sent a malformed stream chunk: ${field}: ${issue?.message ?? 'invalid'}`)
+}
+
+/** Gathers tool-call fragments by index; ids and names come in the first fragment of each call. */
+class ToolCallAccumulator {
+  private readonly slots = new Map<number, { id?: string; name: string; args: string }>()
+
+  add(deltas: ToolCallDelta[]): void {
+    deltas.forEach((delta, position) => {
+      const index = delta.index ?? position
+      let slot = this.slots.get(index)
+      if (!slot) {
+        slot = { name: '', args: '' }
+        this.slots.set(index, slot)
+      }
+      if (delta.id && !slot.id) slot.id = delta.id
+      // Some servers repeat the name in every fragment; the first one counts.
+      if (delta.function?.name && !slot.name) slot.name = delta.function.name
+      if (delta.function?.arguments) slot.args += delta.function.arguments
+    })
+  }
+
+  finish(): ModelToolCall[] {
+    return [...this.slots.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, slot]) => ({
+        id: slot.id ?? `call_${index}_${Math.random().toString(36).slice(2, 10)}`,
+        name: slot.name,
+        ...parseToolArgs(slot.args)
+      }))
+  }
+}
