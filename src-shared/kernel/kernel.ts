@@ -102,22 +102,9 @@ export class Kernel {
    */
   waterfall<K extends EventName>(name: K, ...input: [...WaterfallArgs<K>, () => WaterfallResult<K>]): WaterfallResult<K> {
     const list = this.listeners.get(name)
-    const fallback = input[input.length - 1] as () => WaterfallResult<K>
-    if (list.length === 0) return fallback()
-    const args = input.slice(0, -1) as unknown[]
-    const depth = args.length
-    const dispatch = (index: number): WaterfallResult<K> => {
-      if (index === list.length) return fallback()
-      const entry = list[index]
-      let called = false
-      args[depth] = () => {
-        if (called) throw new KernelError(`a listener of "${name}" from plugin "${entry.owner}" called next() twice`)
-        called = true
-        return dispatch(index + 1)
-      }
-      return entry.callback(...args) as WaterfallResult<K>
-    }
-    return dispatch(0)
+    const last = input.length - 1
+    if (list.length === 0) return (input[last] as () => WaterfallResult<K>)()
+    return runWaterfall(name, list, input, last, 0) as WaterfallResult<K>
   }
 
   /**
@@ -230,6 +217,36 @@ export class Kernel {
   /** Dispose every plugin, innermost first. */
   dispose(): void {
     this.root.disposeChildren()
+  }
+}
+
+/**
+ * One level of a waterfall. A plain function (no per-dispatch closure but `next`), with the
+ * common argument counts spelled out: this is the hot path every seam goes through.
+ */
+function runWaterfall(name: string, list: readonly Entry<AnyListener>[], input: unknown[], last: number, index: number): unknown {
+  if (index === list.length) return (input[last] as () => unknown)()
+  const entry = list[index]
+  let called = false
+  const next = () => {
+    if (called) throw new KernelError(`a listener of "${name}" from plugin "${entry.owner}" called next() twice`)
+    called = true
+    return runWaterfall(name, list, input, last, index + 1)
+  }
+  const callback = entry.callback
+  switch (last) {
+    case 0:
+      return callback(next)
+    case 1:
+      return callback(input[0], next)
+    case 2:
+      return callback(input[0], input[1], next)
+    case 3:
+      return callback(input[0], input[1], input[2], next)
+    case 4:
+      return callback(input[0], input[1], input[2], input[3], next)
+    default:
+      return callback(...input.slice(0, last), next)
   }
 }
 
