@@ -1,0 +1,67 @@
+// S2: each waterfall of the tool pipeline returns its own Decision union. A value outside the
+// union is a listener failure, never a silent allow. These checks run on every call, so they
+// are plain comparisons rather than schema parses.
+import { describeValue } from './normalize'
+
+/** Returns a problem in words, or undefined when `value` is a PreToolDecision. */
+export function preDecisionProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return `returned ${describeValue(value)}, not a PreToolDecision`
+  switch (value.action) {
+    case 'allow':
+      return optionalString(value, 'reason') ?? optionalString(value, 'by')
+    case 'deny':
+      return requiredString(value, 'reason') ?? optionalString(value, 'by') ?? optionalString(value, 'modelText')
+    case 'ask':
+      return requiredString(value, 'reason') ?? optionalString(value, 'by')
+    default:
+      return `returned action ${describeValue(value.action)}, not one of allow, deny, ask`
+  }
+}
+
+export function rewriteDecisionProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return `returned ${describeValue(value)}, not a RewriteDecision`
+  switch (value.action) {
+    case 'keep':
+      return undefined
+    case 'rewrite':
+      if (!isRecord(value.args)) return `returned a rewrite whose args is ${describeValue(value.args)}, not an object`
+      return requiredString(value, 'by') ?? optionalString(value, 'reason')
+    default:
+      return `returned action ${describeValue(value.action)}, not one of keep, rewrite`
+  }
+}
+
+export function postDecisionProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return `returned ${describeValue(value)}, not a PostToolDecision`
+  switch (value.action) {
+    case 'accept':
+      return optionalString(value, 'content') ?? contextProblem(value.additionalContext)
+    case 'block':
+      return requiredString(value, 'feedback') ?? optionalString(value, 'content') ?? contextProblem(value.additionalContext)
+    default:
+      return `returned action ${describeValue(value.action)}, not one of accept, block`
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function requiredString(value: Record<string, unknown>, field: string): string | undefined {
+  const item = value[field]
+  return typeof item === 'string' ? undefined : `returned ${field}: ${describeValue(item)} where a string is required`
+}
+
+function optionalString(value: Record<string, unknown>, field: string): string | undefined {
+  const item = value[field]
+  return item === undefined || typeof item === 'string' ? undefined : `returned ${field}: ${describeValue(item)} where a string or nothing is allowed`
+}
+
+function contextProblem(context: unknown): string | undefined {
+  if (context === undefined) return undefined
+  if (!Array.isArray(context)) return `returned additionalContext: ${describeValue(context)} where an array of strings is allowed`
+  for (let i = 0; i < context.length; i++) {
+    if (typeof context[i] !== 'string') return `returned additionalContext[${i}]: ${describeValue(context[i])} where a string is required`
+  }
+  return undefined
+}

@@ -1,0 +1,367 @@
+// The tool pipeline (S9-S18), one power per stage, in this order:
+//
+//   identity check -> tools/input-rewrite (S18) -> validate (zod) -> seal (S9) -> onSealed
+//   -> tools/pre-execute (S10) -> approval on ask (S11) -> guards (S12)
+//   -> tools/execute wrappers around core dispatch (S13) -> tools/post-execute (S14)
+//   -> tools/result (S15)
+//
+// Every failure on the way is an isError result (S16), and every call that got an identity,
+// allowed or denied, reaches tools/post-execute and tools/result. execute() never rejects.
+import type { ExecuteOptions } from '../../src-shared/host/services'
+import type { SessionEventInput } from '../../src-shared/host/agent'
+import type {
+  ApprovalAnswer,
+  CallVerdict,
+  ExecControl,
+  JsonObject,
+  PostToolDecision,
+  PreToolDecision,
+  RewriteDecision,
+  SealedCall,
+  ToolCallRequest,
+  ToolDefinition,
+  ToolErrorCode,
+  ToolExec,
+  ToolExecutionResult,
+  ToolResult
+} from '../../src-shared/host/tools'
+import { errorText, type Kernel } from '../../src-shared/kernel'
+import { formatZodError } from '../../src-shared/validation'
+import { postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
+import { failure, materializeObject, normalizeResult } from './normalize'
+import { identityProblem, seal, sealMalformed } from './seal'
+
+type AnyTool = ToolDefinition<unknown>
+
+/** The signal of a call that has none: it never aborts. */
+const NEVER: AbortSignal = new AbortController().signal
+const NO_OPTIONS: ExecuteOptions = Object.freeze({})
+const EMPTY_ARGS: Readonly<JsonObject> = Object.freeze({})
+const EMPTY_ENV: Readonly<Record<string, string>> = Object.freeze({})
+const NO_CONTEXT: readonly string[] = Object.freeze([])
+const ALLOWED: CallVerdict = Object.freeze({ outcome: 'allowed', stage: 'pre-execute' })
+
+// Fallbacks of the waterfalls: shared, frozen, already resolved.
+const KEEP: Promise<RewriteDecision> = Promise.resolve(Object.freeze({ action: 'keep' }))
+const ALLOW: Promise<PreToolDecision> = Promise.resolve(Object.freeze({ action: 'allow' }))
+const ACCEPT: Promise<PostToolDecision> = Promise.resolve(Object.freeze({ action: 'accept' }))
+const keep = (): Promise<RewriteDecision> => KEEP
+const allow = (): Promise<PreToolDecision> => ALLOW
+const accept = (): Promise<PostToolDecision> => ACCEPT
+const noProgress = (): void => {}
+
+/** Where the pipeline finds tools; the registry owns them. */
+export type ToolLookup = (name: string) => AnyTool | undefined
+
+/** A call decided before dispatch: its verdict, and its result when it will not run. */
+interface Decided {
+  verdict: CallVerdict
+  result?: ToolResult
+}
+
+export class ToolPipeline {
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly lookup: ToolLookup,
+    private readonly toolNames: () => string[]
+  ) {}
+
+  async execute(request: ToolCallRequest, options: ExecuteOptions = NO_OPTIONS): Promise<ToolExecutionResult> {
+    const started = performance.now()
+    let call: SealedCall | undefined
+    let verdict: CallVerdict = ALLOWED
+    let result: ToolResult | undefined
+    try {
+      // ---- identity, rewrite, validation, seal -------------------------------------------
+      const prepared = await this.prepare(request)
+      call = prepared.call
+      if (prepared.failed) {
+        verdict = prepared.failed.verdict
+        result = prepared.failed.result
+      }
+      if (options.onSealed) {
+        try {
+          const pending = options.onSealed(call)
+          if (pending) await pending
+        } catch (error) {
+          this.kernel.reportError(error, { plugin: 'tools', phase: 'onSealed' })
+          verdict = denied('seal', `recording the call failed: ${errorText(error)}`)
+          result = failure('LISTENER_THREW', `Tool "${call.name}" was not run: recording the call failed: ${errorText(error)}`)
+        }
+      }
+      // ---- policy: pre-execute, approval, guards -----------------------------------------
+      if (result === undefined) {
+        const decided = await this.decide(call, request, options)
+        verdict = decided.verdict
+        result = decided.result
+      }
+      // ---- dispatch ----------------------------------------------------------------------
+      if (result === undefined) {
+        const signal = request.signal
+        result =
+          signal !== undefined && signal.aborted
+            ? failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
+            : await this.dispatch(call, prepared.tool as AnyTool, request)
+      }
+      // ---- transform, then observe -------------------------------------------------------
+      return this.conclude(call, result, verdict, started)
+    } catch (error) {
+      // The outer boundary: a fault in the pipeline itself still ends as an isError result.
+      this.kernel.reportError(error, { plugin: 'tools', phase: 'pipeline' })
+      call ??= sealMalformed(request, EMPTY_ARGS)
+      const fault = failure('LISTENER_THREW', `Tool "${call.name}" failed inside the tool pipeline: ${errorText(error)}`)
+      return { call, result: fault, verdict: denied('seal', errorText(error)), additionalContext: [], durationMs: performance.now() - started }
+    }
+  }
+
+  // ---- stages ------------------------------------------------------------------------------
+
+  /** Identity check, input rewrite (S18), zod validation and sealing (S9). */
+  private async prepare(request: ToolCallRequest): Promise<{ call: SealedCall; tool?: AnyTool; failed?: Required<Decided> }> {
+    const problem = identityProblem(request)
+    if (problem !== undefined) {
+      const args = materializeObject((request as { args?: unknown } | null)?.args)
+      const call = sealMalformed(request, args.ok ? args.value : EMPTY_ARGS)
+      return { call, failed: { verdict: denied('seal', problem), result: failure('INVALID_IDENTITY', `The tool call's identity is malformed: ${problem}.`) } }
+    }
+    const { name, callId, sessionId, cwd, turnId, parent } = request
+    const raw = materializeObject(request.args)
+    if (!raw.ok) {
+      // Text in place of arguments is the caller's account of why they are missing (the loop
+      // passes the model adapter's parse error): the model reads it whole.
+      const detail = typeof request.args === 'string' ? request.args : `${raw.path}: ${raw.problem}`
+      const reason = `Invalid arguments for tool "${name}": ${detail}`
+      const call = seal({ name, args: EMPTY_ARGS, callId, sessionId, cwd, turnId, parent })
+      return { call, failed: { verdict: denied('seal', reason), result: failure('INVALID_ARGS', reason) } }
+    }
+    const tool = this.lookup(name)
+    if (tool === undefined) {
+      const reason = `Unknown tool "${name}". Available tools: ${this.toolNames().join(', ') || '(none)'}.`
+      const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent })
+      return { call, failed: { verdict: denied('seal', `unknown tool "${name}"`), result: failure('UNKNOWN_TOOL', reason) } }
+    }
+
+    let args = raw.value
+    let originalArgs: Readonly<JsonObject> | undefined
+    let rewrittenBy: string | undefined
+    if (this.kernel.listenerCount('tools/input-rewrite') > 0) {
+      const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd })
+      if (!rewrite.ok) {
+        const call = seal({ name, args, callId, sessionId, cwd, turnId, parent })
+        return { call, failed: rewrite.failed }
+      }
+      if (rewrite.args !== undefined) {
+        originalArgs = args
+        args = rewrite.args
+        rewrittenBy = rewrite.by
+      }
+    }
+
+    const parsed = tool.inputSchema.safeParse(args)
+    if (!parsed.success) {
+      const where = rewrittenBy !== undefined ? `Arguments for tool "${name}" as rewritten by "${rewrittenBy}" are invalid` : `Invalid arguments for tool "${name}"`
+      const reason = formatZodError(where, parsed.error)
+      const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, originalArgs, rewrittenBy })
+      return { call, failed: { verdict: denied(rewrittenBy !== undefined ? 'rewrite' : 'seal', reason), result: failure('INVALID_ARGS', reason) } }
+    }
+    // Seal what the tool will run with: the schema's output (defaults applied), as frozen JSON.
+    const sealedArgs = materializeObject(parsed.data)
+    if (!sealedArgs.ok) {
+      const reason = `Tool "${name}": its inputSchema produced arguments that are not JSON: ${sealedArgs.path}: ${sealedArgs.problem}`
+      const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, originalArgs, rewrittenBy })
+      return { call, failed: { verdict: denied('seal', reason), result: failure('INVALID_ARGS', reason) } }
+    }
+    const call = seal({ name, args: sealedArgs.value, callId, sessionId, cwd, turnId, parent, originalArgs, rewrittenBy })
+    return { call, tool }
+  }
+
+  /** S18: the rewrite waterfall; a rewrite must be a JSON object (validated by the caller). */
+  private async rewrite(
+    unsealed: { name: string; args: Readonly<JsonObject>; callId: string; sessionId: string; cwd: string }
+  ): Promise<{ ok: true; args?: Readonly<JsonObject>; by?: string } | { ok: false; failed: Required<Decided> }> {
+    let decision: RewriteDecision
+    try {
+      decision = await this.kernel.waterfall('tools/input-rewrite', Object.freeze(unsealed), keep)
+    } catch (error) {
+      return { ok: false, failed: this.listenerFailed('rewrite', 'tools/input-rewrite listener', unsealed.name, error) }
+    }
+    const problem = rewriteDecisionProblem(decision)
+    if (problem !== undefined) return { ok: false, failed: this.listenerFailed('rewrite', 'tools/input-rewrite listener', unsealed.name, problem) }
+    if (decision.action === 'keep') return { ok: true }
+    const args = materializeObject(decision.args)
+    if (!args.ok) {
+      const reason = `Arguments for tool "${unsealed.name}" as rewritten by "${decision.by}" are not JSON: ${args.path}: ${args.problem}`
+      return { ok: false, failed: { verdict: denied('rewrite', reason, decision.by), result: failure('INVALID_ARGS', reason) } }
+    }
+    return { ok: true, args: args.value, by: decision.by }
+  }
+
+  /** S10-S12: pre-execute policy, approval on ask, then the deny-only guards. */
+  private async decide(call: SealedCall, request: ToolCallRequest, options: ExecuteOptions): Promise<Decided> {
+    let verdict = ALLOWED
+    if (this.kernel.listenerCount('tools/pre-execute') > 0) {
+      let decision: PreToolDecision
+      try {
+        decision = await this.kernel.waterfall('tools/pre-execute', call, allow)
+      } catch (error) {
+        return this.listenerFailed('pre-execute', 'tools/pre-execute listener', call.name, error)
+      }
+      const problem = preDecisionProblem(decision)
+      if (problem !== undefined) return this.listenerFailed('pre-execute', 'tools/pre-execute listener', call.name, problem)
+      if (decision.action === 'deny') {
+        return { verdict: denied('pre-execute', decision.reason, decision.by), result: failure('DENIED', decision.modelText ?? `Permission denied: ${decision.reason}`) }
+      }
+      if (decision.action === 'ask') {
+        const asked = await this.ask(call, decision, request, options)
+        if (asked.result) return asked
+        verdict = asked.verdict
+      } else if (decision.reason !== undefined || decision.by !== undefined) {
+        verdict = Object.freeze({ outcome: 'allowed', stage: 'pre-execute', reason: decision.reason, by: decision.by })
+      }
+    }
+    const guardReason = this.kernel.checkGuards('tools', call)
+    if (guardReason !== undefined) return { verdict: denied('guard', guardReason), result: failure('DENIED', `Permission denied: ${guardReason}`) }
+    return { verdict }
+  }
+
+  /** S11: an existing session grant answers without a dialog; otherwise the approval service asks. */
+  private async ask(call: SealedCall, decision: { reason: string; by?: string }, request: ToolCallRequest, options: ExecuteOptions): Promise<Decided> {
+    const approval = this.kernel.getService('approval')
+    const grant = approval?.matchGrant(call.sessionId, call.name, call.args)
+    if (grant) {
+      return { verdict: Object.freeze({ outcome: 'allowed', stage: 'approval', approval: 'allowed-session', reason: `allowed for this session: ${grant.description}`, by: grant.id }) }
+    }
+    const signal = request.signal ?? NEVER
+    let answer: ApprovalAnswer & { reason?: string }
+    if (!approval) {
+      answer = { outcome: 'unavailable', reason: 'no approval service is running' }
+    } else {
+      const record = options.record
+      const recordWithTurn =
+        record && call.turnId !== undefined
+          ? (event: SessionEventInput) => record(event.type === 'approval/asked' ? { ...event, turnId: call.turnId } : event)
+          : record
+      try {
+        answer = await approval.request({ sessionId: call.sessionId, tool: call.name, args: call.args, token: call.token, reason: decision.reason, signal }, recordWithTurn)
+      } catch (error) {
+        this.kernel.reportError(error, { plugin: 'tools', phase: 'approval.request' })
+        answer = { outcome: 'denied', reason: `asking for approval failed: ${errorText(error)}` }
+      }
+    }
+    if (answer.outcome === 'allowed-once' || answer.outcome === 'allowed-session') {
+      return { verdict: Object.freeze({ outcome: 'allowed', stage: 'approval', approval: answer.outcome, reason: decision.reason, by: answer.by ?? decision.by }) }
+    }
+    const reason = approvalDenyReason(answer, decision.reason)
+    const code: ToolErrorCode = signal.aborted ? 'CANCELLED' : 'DENIED'
+    return {
+      verdict: Object.freeze({ outcome: 'denied', stage: 'approval', approval: answer.outcome, reason, by: answer.by }),
+      result: failure(code, `Permission denied: ${reason}`)
+    }
+  }
+
+  /** S13: the wrapper waterfall around core dispatch; whatever comes out is normalized (S16). */
+  private async dispatch(call: SealedCall, tool: AnyTool, request: ToolCallRequest): Promise<ToolResult> {
+    const control: ExecControl = Object.seal({ signal: request.signal ?? NEVER })
+    if (this.kernel.listenerCount('tools/execute') === 0) return this.core(call, tool, control, request)
+    let out: unknown
+    try {
+      out = await this.kernel.waterfall('tools/execute', call, control, () => this.core(call, tool, control, request))
+    } catch (error) {
+      this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/execute wrapper' })
+      return failure('LISTENER_THREW', `A tools/execute wrapper around "${call.name}" failed: ${errorText(error)}`)
+    }
+    return normalizeResult(call.name, out, 'wrapper')
+  }
+
+  /** Core dispatch, inside the normalization boundary (S16). Never rejects. */
+  private async core(call: SealedCall, tool: AnyTool, control: ExecControl, request: ToolCallRequest): Promise<ToolResult> {
+    // The tool may have been unregistered while the call waited (an approval dialog, a wrapper).
+    if (this.lookup(call.name) !== tool) return failure('UNKNOWN_TOOL', `Tool "${call.name}" was unregistered before it could run.`)
+    const signal = (control.signal as AbortSignal | undefined | null) ?? NEVER
+    if (!(signal instanceof AbortSignal)) {
+      return failure('LISTENER_THREW', `A tools/execute wrapper set exec.signal to something that is not an AbortSignal; "${call.name}" was not run.`)
+    }
+    if (signal.aborted) return failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
+    const exec: ToolExec = {
+      signal,
+      token: call.token,
+      parent: call.parent,
+      cwd: call.cwd,
+      sessionId: call.sessionId,
+      env: request.env ?? EMPTY_ENV,
+      progress: request.progress ?? noProgress
+    }
+    try {
+      let out: unknown = tool.execute(call.args, exec)
+      if (out instanceof Promise) out = await out
+      return normalizeResult(call.name, out, 'tool')
+    } catch (error) {
+      if (signal.aborted) return failure('CANCELLED', `Tool "${call.name}" was cancelled: ${errorText(error)}`)
+      return failure('TOOL_THREW', `Tool "${call.name}" failed: ${errorText(error)}`)
+    }
+  }
+
+  /** S14, S15, S17: post-execute transforms, then the sealed result notification. */
+  private async conclude(call: SealedCall, result: ToolResult, verdict: CallVerdict, started: number): Promise<ToolExecutionResult> {
+    let additionalContext = NO_CONTEXT
+    if (this.kernel.listenerCount('tools/post-execute') > 0) {
+      let decision: PostToolDecision | undefined
+      let problem: string | undefined
+      try {
+        decision = await this.kernel.waterfall('tools/post-execute', call, result, verdict, accept)
+        problem = postDecisionProblem(decision)
+      } catch (error) {
+        problem = errorText(error)
+        this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/post-execute listener' })
+      }
+      if (problem !== undefined) {
+        // Fail closed: a post-execute listener may exist to redact, so the unfiltered content is dropped.
+        result = failure('LISTENER_THREW', `A tools/post-execute listener for "${call.name}" failed: ${problem}`)
+      } else if (decision !== undefined) {
+        result = applyPostDecision(result, decision)
+        if (decision.additionalContext !== undefined && decision.additionalContext.length > 0) {
+          additionalContext = Object.freeze(decision.additionalContext.slice())
+        }
+      }
+    }
+    if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emit('tools/result', call, result, verdict)
+    return { call, result, verdict, additionalContext: additionalContext.slice(), durationMs: performance.now() - started }
+  }
+
+  private listenerFailed(stage: 'rewrite' | 'pre-execute', phase: string, toolName: string, error: unknown): Required<Decided> {
+    const text = typeof error === 'string' ? `a listener ${error}` : errorText(error)
+    if (typeof error === 'string') this.kernel.log({ level: 'error', plugin: 'tools', message: `${phase} ${error}`, time: Date.now() })
+    else this.kernel.reportError(error, { plugin: 'tools', phase })
+    return { verdict: denied(stage, `${phase} failed: ${text}`), result: failure('LISTENER_THREW', `Tool "${toolName}" was not run: a ${phase} failed: ${text}`) }
+  }
+}
+
+/** S14: the result is rebuilt from the frozen snapshot plus the decision, never from mutations. */
+function applyPostDecision(snapshot: ToolResult, decision: PostToolDecision): ToolResult {
+  if (decision.action === 'accept') {
+    return decision.content === undefined ? snapshot : Object.freeze({ ...snapshot, content: decision.content })
+  }
+  const base = decision.content ?? snapshot.content
+  const blocked: ToolResult = { content: base === '' ? decision.feedback : `${base}\n\n${decision.feedback}`, isError: true, code: 'BLOCKED' }
+  if (snapshot.structured !== undefined) blocked.structured = snapshot.structured
+  return Object.freeze(blocked)
+}
+
+function denied(stage: CallVerdict['stage'], reason: string, by?: string): CallVerdict {
+  return Object.freeze(by === undefined ? { outcome: 'denied', stage, reason } : { outcome: 'denied', stage, reason, by })
+}
+
+/** The deny reason the model reads for an approval that did not allow the call. */
+function approvalDenyReason(answer: ApprovalAnswer & { reason?: string }, askReason: string): string {
+  const note = answer.note?.trim()
+  switch (answer.outcome) {
+    case 'denied': {
+      const base = answer.reason ?? 'the user denied this call'
+      return note ? `${base}. The user said: ${note}` : base
+    }
+    case 'cancelled':
+      return `${answer.reason ?? 'the approval request was cancelled'}${note ? ` (${note})` : ''}`
+    default:
+      return `approval was required (${askReason}) but ${answer.reason ?? 'no approval channel is available'}${note ? ` (${note})` : ''}`
+  }
+}

@@ -1,0 +1,104 @@
+// The tool registry: which tools exist, what the model sees of them, and the entry point of the
+// pipeline. Registration is checked up front so a broken tool fails at load, naming the field.
+import type { ExecuteOptions, ToolRegistry } from '../../src-shared/host/services'
+import type { SealedCall, ToolCallRequest, ToolDefinition, ToolExecutionResult } from '../../src-shared/host/tools'
+import type { Context, Disposable, Kernel } from '../../src-shared/kernel'
+import type { ModelToolSpec } from '../../src-shared/model'
+import { modelToolSpec } from './json-schema'
+import { describeValue } from './normalize'
+import { ToolPipeline } from './pipeline'
+
+type AnyTool = ToolDefinition<unknown>
+
+interface Registration {
+  tool: AnyTool
+  spec: ModelToolSpec
+  /** The plugin that registered it, for the duplicate-name message. */
+  owner: string
+}
+
+/** Provider-safe tool names (OpenAI and Anthropic both accept this set). */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
+
+export class ToolRegistryImpl implements ToolRegistry {
+  private readonly tools = new Map<string, Registration>()
+  private specCache: ModelToolSpec[] | undefined
+  private readonly pipeline: ToolPipeline
+
+  /** `owner` is the context unscoped registrations and guards belong to (the tools plugin's). */
+  constructor(
+    readonly kernel: Kernel,
+    private readonly owner: Context = kernel.context
+  ) {
+    this.pipeline = new ToolPipeline(
+      kernel,
+      (name) => this.tools.get(name)?.tool,
+      () => [...this.tools.keys()]
+    )
+  }
+
+  register<A>(tool: ToolDefinition<A>): Disposable {
+    return this.registerAs(tool, this.owner.name)
+  }
+
+  /** Registers on behalf of the plugin named `owner` (ctx.tools passes the calling plugin). */
+  registerAs<A>(tool: ToolDefinition<A>, owner: string): Disposable {
+    const checked = checkDefinition(tool, owner)
+    const existing = this.tools.get(checked.name)
+    if (existing) {
+      throw new Error(`plugin "${owner}" cannot register tool "${checked.name}": that name is already registered by plugin "${existing.owner}"`)
+    }
+    const registration: Registration = { tool: checked, spec: modelToolSpec(checked.name, checked.description, checked.inputSchema), owner }
+    this.tools.set(checked.name, registration)
+    this.specCache = undefined
+    return () => {
+      if (this.tools.get(checked.name) !== registration) return
+      this.tools.delete(checked.name)
+      this.specCache = undefined
+    }
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.tools.get(name)?.tool
+  }
+
+  list(): AnyTool[] {
+    return [...this.tools.values()].map((r) => r.tool)
+  }
+
+  specs(): ModelToolSpec[] {
+    this.specCache ??= [...this.tools.values()].map((r) => r.spec)
+    return this.specCache.slice()
+  }
+
+  execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult> {
+    return this.pipeline.execute(request, options)
+  }
+
+  /** S12: deny-only; owned by the tools plugin. Plugins use ctx.tools.guard to own theirs. */
+  guard(guard: (call: SealedCall) => string | undefined | void): Disposable {
+    return this.owner.guard('tools', guard)
+  }
+}
+
+/** Misconfiguration fails at load, naming the plugin, the tool and the field. */
+function checkDefinition<A>(tool: ToolDefinition<A>, owner: string): AnyTool {
+  const where = `plugin "${owner}" registered an invalid tool`
+  if (tool === null || typeof tool !== 'object') throw new Error(`${where}: expected a ToolDefinition object, got ${describeValue(tool)}`)
+  const named = `${where} ${typeof tool.name === 'string' ? JSON.stringify(tool.name) : ''}`.trimEnd()
+  if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+    throw new Error(`${where}: name: expected 1-64 characters from [A-Za-z0-9_-], got ${describeValue(tool.name)}`)
+  }
+  if (typeof tool.description !== 'string') throw new Error(`${named}: description: expected a string, got ${describeValue(tool.description)}`)
+  if (tool.inputSchema === null || typeof tool.inputSchema !== 'object' || typeof (tool.inputSchema as { safeParse?: unknown }).safeParse !== 'function') {
+    throw new Error(`${named}: inputSchema: expected a zod schema, got ${describeValue(tool.inputSchema)}`)
+  }
+  if (typeof tool.execute !== 'function') throw new Error(`${named}: execute: expected a function, got ${describeValue(tool.execute)}`)
+  if (tool.timeoutMs !== undefined && !(typeof tool.timeoutMs === 'number' && tool.timeoutMs > 0 && Number.isFinite(tool.timeoutMs))) {
+    throw new Error(`${named}: timeoutMs: expected a positive number of milliseconds, got ${describeValue(tool.timeoutMs)}`)
+  }
+  for (const flag of ['concurrent', 'sideEffects'] as const) {
+    if (tool[flag] !== undefined && typeof tool[flag] !== 'boolean') throw new Error(`${named}: ${flag}: expected a boolean, got ${describeValue(tool[flag])}`)
+  }
+  return tool as unknown as AnyTool
+}
