@@ -1,0 +1,224 @@
+// The agent: one session's loop. It owns the inbox, opens turns one after another while prompts
+// are queued, fires agent/session-start once before turn 1 (S4) and agent/session-end on close,
+// and publishes its state for the UI. Each turn is a Turn (turn.ts); each step a runStep (step.ts).
+import { z } from 'zod'
+import type { Kernel } from '../../src-shared/kernel'
+import type { AgentHandle, SessionStartSource } from '../../src-shared/host/agent'
+import type { ToolRegistry } from '../../src-shared/host/services'
+import type { ModelClient } from '../../src-shared/model'
+import { parseOrThrow } from '../../src-shared/validation'
+import type { SessionLog } from '../session/store'
+import type { AgentState } from './events'
+import { AgentHandleImpl } from './handle'
+import { Inbox, type PromptOrigin } from './inbox'
+import { parseAgentSettings, type AgentSettings, type AgentSettingsInput } from './settings'
+import { DEFAULT_BASE_PROMPT, renderSystemPrompt } from './system-prompt'
+import type { LoopDeps } from './step'
+import { Turn } from './turn'
+
+export interface AgentOptions {
+  kernel: Kernel
+  log: SessionLog
+  model: ModelClient
+  /** The project folder; tools run here. */
+  workspace: string
+  settings?: AgentSettingsInput
+  /** S4: `startup` for a new (or forked) session, `resume` for one reloaded from disk. */
+  source: 'startup' | 'resume'
+}
+
+export interface SendResult {
+  /** `turn`: the message opens (or joins the opening of) a turn. `steering`: it steers the running turn. */
+  queued: 'turn' | 'steering'
+}
+
+export type SessionEndReason = 'closed' | 'deleted' | 'shutdown'
+
+const SendInput = z.object({ content: z.string().min(1, 'must not be empty'), source: z.enum(['user', 'cli']) })
+
+export class Agent {
+  readonly settings: AgentSettings
+  readonly handle: AgentHandle
+  private readonly kernel: Kernel
+  private readonly log: SessionLog
+  private readonly source: SessionStartSource
+  private readonly inbox: Inbox
+  private readonly deps: LoopDeps
+  private current: Turn | undefined
+  private pumping = false
+  private started: Promise<void> | undefined
+  private closing: Promise<void> | undefined
+  private idleWaiters: Array<() => void> = []
+  private stateWaiters: Array<() => void> = []
+  private lastState = ''
+  private turnCount: number
+
+  constructor(options: AgentOptions) {
+    this.settings = parseAgentSettings(options.settings)
+    this.kernel = options.kernel
+    this.log = options.log
+    this.source = options.source
+    this.inbox = new Inbox(() => this.publishState())
+    const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current)
+    this.handle = handle
+    this.deps = {
+      kernel: options.kernel,
+      log: options.log,
+      model: options.model,
+      handle,
+      settings: this.settings,
+      inbox: this.inbox,
+      systemPrompt: () => {
+        const service = this.kernel.getService('prompt')
+        return service ? service.render({ workspace: options.workspace }) : renderSystemPrompt(DEFAULT_BASE_PROMPT, [], { workspace: options.workspace })
+      },
+      tools: () => requireTools(this.kernel)
+    }
+    this.turnCount = this.log.events.filter((e) => e.type === 'turn/start').length
+    this.closeInterruptedTurn()
+  }
+
+  get sessionId(): string {
+    return this.log.id
+  }
+
+  get state(): AgentState {
+    const state: AgentState = { running: this.pumping, queued: this.inbox.queued, steering: this.inbox.steering }
+    if (this.current) state.turnId = this.current.id
+    return state
+  }
+
+  /**
+   * Queues a message. Idle, it opens a turn. While a turn runs it goes on the steering channel:
+   * the next step of that turn drains it (a steering/message), or, when the turn ends first,
+   * it opens the next turn as a normal prompt. See README.md.
+   */
+  send(content: string, source: PromptOrigin = 'user'): SendResult {
+    if (this.closing) throw new Error(`session ${this.log.id}: the agent is closed`)
+    const input = parseOrThrow(SendInput, { content, source }, 'agent.send')
+    const turn = this.current
+    if (turn && turn.phase === 'running') {
+      this.inbox.steer({ kind: 'prompt', content: input.content, source: input.source })
+      return { queued: 'steering' }
+    }
+    this.inbox.enqueue({ content: input.content, source: input.source })
+    this.pump()
+    return { queued: 'turn' }
+  }
+
+  /** S4: fires agent/session-start once (also done before turn 1). */
+  start(): Promise<void> {
+    this.started ??= this.kernel.parallel('agent/session-start', this.handle, this.source)
+    return this.started
+  }
+
+  /** Aborts the running turn (model stream and tools). Resolves when that turn has ended. */
+  async cancel(): Promise<void> {
+    const turn = this.current
+    if (!turn) return
+    turn.cancel()
+    while (this.current === turn) await this.nextStateChange()
+  }
+
+  /** Resolves when no turn runs and nothing is queued. */
+  whenIdle(): Promise<void> {
+    if (!this.pumping) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  /** Drops queued messages, cancels the running turn, fires agent/session-end (when it started) and flushes. */
+  close(reason: SessionEndReason = 'closed'): Promise<void> {
+    this.closing ??= (async () => {
+      const dropped = this.inbox.clear()
+      if (dropped > 0) {
+        try {
+          this.handle.notify('warn', `${dropped} queued message(s) dropped: the session closed`, 'agent')
+        } catch (error) {
+          // The log is already closed or broken; closing the agent must still complete.
+          this.kernel.reportError(error, { plugin: 'agent', phase: 'close' })
+        }
+      }
+      this.current?.cancel()
+      await this.whenIdle()
+      if (this.started) await this.kernel.parallel('agent/session-end', this.handle, reason)
+      await this.log.flush()
+    })()
+    return this.closing
+  }
+
+  // ---- the pump: one turn after another while prompts are queued ----------------------------
+
+  private pump(): void {
+    if (this.pumping) return
+    this.pumping = true
+    this.publishState()
+    void this.drive()
+  }
+
+  private async drive(): Promise<void> {
+    try {
+      await this.start()
+      while (!this.closing && this.inbox.queued > 0) {
+        const turn = new Turn(this.deps, `turn-${++this.turnCount}`)
+        this.current = turn
+        this.publishState()
+        let logFailed = false
+        try {
+          await turn.run()
+        } catch (error) {
+          // Only the log itself failing gets here (a turn catches everything else, S20). A log
+          // that cannot be written stays so: queued messages cannot be recorded and are dropped.
+          logFailed = true
+          this.kernel.reportError(error, { plugin: 'agent', phase: `turn ${turn.id}` })
+        }
+        this.current = undefined
+        if (logFailed) {
+          const dropped = this.inbox.clear()
+          if (dropped > 0) this.kernel.log({ level: 'error', plugin: 'agent', message: `session ${this.log.id}: ${dropped} queued message(s) dropped: the session log failed`, time: Date.now() })
+          break
+        }
+        this.inbox.requeueSteering()
+        this.publishState()
+      }
+    } catch (error) {
+      this.kernel.reportError(error, { plugin: 'agent', phase: 'session' })
+    } finally {
+      // Synchronous with the loop's last check: a send() after this line starts a new pump.
+      this.pumping = false
+      this.publishState()
+      for (const resolve of this.idleWaiters.splice(0)) resolve()
+    }
+  }
+
+  // ---- state --------------------------------------------------------------------------------
+
+  private nextStateChange(): Promise<void> {
+    return new Promise((resolve) => this.stateWaiters.push(resolve))
+  }
+
+  private publishState(): void {
+    const state = this.state
+    const key = JSON.stringify(state)
+    for (const resolve of this.stateWaiters.splice(0)) resolve()
+    if (key === this.lastState) return
+    this.lastState = key
+    this.kernel.emit('agent/state', this.log.id, state)
+  }
+
+  /** A log that ends inside a turn (the host stopped mid-turn) gets that turn closed, so every opened turn has a turn/end. */
+  private closeInterruptedTurn(): void {
+    let open: string | undefined
+    for (const event of this.log.events) {
+      if (event.type === 'turn/start') open = event.turnId
+      else if (event.type === 'turn/end' && event.turnId === open) open = undefined
+    }
+    if (open === undefined) return
+    this.log.append({ type: 'turn/end', turnId: open, reason: 'error', error: 'interrupted: the session stopped before this turn ended' })
+  }
+}
+
+function requireTools(kernel: Kernel): ToolRegistry {
+  const tools = kernel.getService('tools')
+  if (!tools) throw new Error('the tools service is not available (apply the tools plugin)')
+  return tools
+}

@@ -1,0 +1,72 @@
+// What plugins get as `agent` in the agent seams (src-shared/host/agent.ts). Everything it writes
+// goes through the session log, so it is durable and (for context) model-visible.
+import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
+import type { SessionLog } from '../session/store'
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** The part of the running turn the handle reaches. */
+export interface TurnControl {
+  readonly id: string
+  stop(reason: string, by: string): void
+}
+
+export class AgentHandleImpl implements AgentHandle {
+  private readonly envVars: Record<string, string> = {}
+  private envSnapshot: Readonly<Record<string, string>> = Object.freeze({})
+
+  constructor(
+    private readonly log: SessionLog,
+    readonly workspace: string,
+    private readonly currentTurn: () => TurnControl | undefined
+  ) {}
+
+  get sessionId(): string {
+    return this.log.id
+  }
+
+  get cwd(): string {
+    return this.workspace
+  }
+
+  get transcriptPath(): string {
+    return this.log.path
+  }
+
+  get currentTurnId(): string | undefined {
+    return this.currentTurn()?.id
+  }
+
+  inject(text: string, source: string): void {
+    this.log.append({ type: 'context/message', ...this.turnField(), text, source })
+  }
+
+  /** S8: ignored outside a turn; the first stop of a turn wins. */
+  stop(reason: string, by: string): void {
+    this.currentTurn()?.stop(reason, by)
+  }
+
+  setEnv(name: string, value: string): void {
+    if (!ENV_NAME.test(name)) throw new Error(`setEnv: "${name}" is not a valid environment variable name`)
+    if (typeof value !== 'string') throw new Error(`setEnv: the value of ${name} must be a string`)
+    this.envVars[name] = value
+    this.envSnapshot = Object.freeze({ ...this.envVars })
+  }
+
+  get env(): Readonly<Record<string, string>> {
+    return this.envSnapshot
+  }
+
+  record(event: SessionEventInput): void {
+    this.log.append(event)
+  }
+
+  notify(level: 'info' | 'warn' | 'error', text: string, source: string): void {
+    this.log.append({ type: 'notice', ...this.turnField(), level, text, source })
+  }
+
+  private turnField(): { turnId?: string } {
+    const turnId = this.currentTurnId
+    return turnId === undefined ? {} : { turnId }
+  }
+}

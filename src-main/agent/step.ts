@@ -1,0 +1,170 @@
+// One step: one model request built from the log alone, the assistant message it streams, and
+// the tool calls it asks for (S17, S19). Deltas are live pushes; the log keeps the final message.
+import type { Kernel } from '../../src-shared/kernel'
+import type { ToolRegistry, ExecuteOptions } from '../../src-shared/host/services'
+import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src-shared/host/tools'
+import type { ModelClient, ModelRequest, ModelToolCall } from '../../src-shared/model'
+import type { SessionEvent } from '../../src-shared/session/events'
+import type { SessionLog } from '../session/store'
+import { deriveModelMessages } from '../session/history'
+import type { AgentHandleImpl } from './handle'
+import type { Inbox } from './inbox'
+import type { AgentSettings } from './settings'
+import { readModelStream, StreamAbortedError } from './stream'
+import { runCalls } from './tool-calls'
+import './events'
+
+/** What the loop works with; shared by the agent, its turns and their steps. */
+export interface LoopDeps {
+  readonly kernel: Kernel
+  readonly log: SessionLog
+  readonly model: ModelClient
+  readonly handle: AgentHandleImpl
+  readonly settings: AgentSettings
+  readonly inbox: Inbox
+  systemPrompt(): string
+  tools(): ToolRegistry
+}
+
+export interface StepOutcome {
+  /** The assistant's text in this step (may be empty). */
+  text: string
+  /** The results of the calls the model asked for, in call order; empty when it stopped on its own. */
+  results: ToolExecutionResult[]
+  /** The step was cut short by cancel (the partial message and every started call are logged). */
+  cancelled: boolean
+}
+
+/** "Model-visible means logged": the request is a function of the log, the prompt sections and the tools. */
+export function buildModelRequest(events: readonly SessionEvent[], system: string, tools: Pick<ToolRegistry, 'specs'>): ModelRequest {
+  return { system, messages: deriveModelMessages(events), tools: tools.specs() }
+}
+
+export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal): Promise<StepOutcome> {
+  const { kernel, log } = deps
+  const request = buildModelRequest(log.events, deps.systemPrompt(), deps.tools())
+  const reply = await readModelStream(deps.model, request, signal, (kind, text) =>
+    kernel.emit('agent/delta', log.id, { turnId, step, kind, text })
+  )
+
+  if (reply.error !== undefined) {
+    // Keep what arrived. Tool calls of an unfinished stream never run, so they are not logged.
+    if (reply.text || reply.thinking) {
+      log.append({
+        type: 'assistant/message',
+        turnId,
+        step,
+        text: reply.text,
+        ...(reply.thinking ? { thinking: reply.thinking } : {}),
+        toolCalls: [],
+        partial: true
+      })
+    }
+    if (reply.error instanceof StreamAbortedError || signal.aborted) return { text: reply.text, results: [], cancelled: true }
+    throw reply.error
+  }
+
+  log.append({
+    type: 'assistant/message',
+    turnId,
+    step,
+    text: reply.text,
+    ...(reply.thinking ? { thinking: reply.thinking } : {}),
+    toolCalls: reply.toolCalls,
+    ...(reply.stopReason !== undefined ? { stopReason: reply.stopReason } : {})
+  })
+  if (reply.toolCalls.length === 0) return { text: reply.text, results: [], cancelled: false }
+
+  const results = await runToolCalls(deps, turnId, reply.toolCalls, signal)
+  return { text: reply.text, results, cancelled: signal.aborted }
+}
+
+async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall[], signal: AbortSignal): Promise<ToolExecutionResult[]> {
+  const { log, kernel, handle } = deps
+  const tools = deps.tools()
+  const execute = (call: ModelToolCall): Promise<ToolExecutionResult> => tools.execute(toRequest(call), options)
+  const toRequest = (call: ModelToolCall): ToolCallRequest => ({
+    name: call.name,
+    // A call whose arguments did not parse still goes through the registry: handing it the parse
+    // error instead of an object makes it fail INVALID_ARGS, so the call gets a logged result
+    // (and the tool never runs with the `{}` the adapter put in place of the arguments).
+    args: call.argsError === undefined ? call.args : call.argsError,
+    callId: call.id,
+    sessionId: log.id,
+    turnId,
+    signal,
+    cwd: handle.cwd,
+    env: { ...handle.env },
+    progress: (update) => kernel.emit('agent/tool-progress', log.id, { ...update, turnId, callId: call.id })
+  })
+  const options: ExecuteOptions = {
+    onSealed: async (sealed) => {
+      log.append({
+        type: 'tool/call',
+        turnId,
+        callId: sealed.callId,
+        token: sealed.token,
+        name: sealed.name,
+        args: sealed.args,
+        ...(sealed.originalArgs ? { originalArgs: sealed.originalArgs } : {}),
+        ...(sealed.rewrittenBy ? { rewrittenBy: sealed.rewrittenBy } : {}),
+        ...(sealed.parent ? { parent: sealed.parent } : {})
+      })
+      // Durable before the world changes: a crash mid-tool leaves the call in the log.
+      if (tools.get(sealed.name)?.sideEffects) await log.flush()
+    },
+    record: (event) => void log.append(event)
+  }
+
+  const outcome = await runCalls(calls, {
+    limit: deps.settings.maxParallelToolCalls,
+    signal,
+    // An unknown tool has no body to overlap with; the registry answers it at once.
+    concurrent: (call) => {
+      const definition = tools.get(call.name)
+      return definition === undefined || definition.concurrent === true
+    },
+    run: execute,
+    skip: async (call) => notStarted(call, log.id, turnId, handle.cwd)
+  })
+
+  const results: ToolExecutionResult[] = []
+  outcome.results.forEach((result, index) => {
+    if (!result) return
+    results.push(result)
+    log.append({
+      type: 'tool/result',
+      turnId,
+      callId: calls[index].id,
+      token: result.call.token,
+      name: result.call.name,
+      content: result.result.content,
+      isError: result.result.isError,
+      ...(result.result.code !== undefined ? { code: result.result.code } : {}),
+      ...(result.result.structured !== undefined ? { structured: result.result.structured } : {}),
+      verdict: result.verdict,
+      durationMs: Math.max(0, result.durationMs)
+    })
+  })
+  // S17: buffered context goes after all of the step's results, never between them.
+  for (const result of results) {
+    for (const text of result.additionalContext) log.append({ type: 'context/message', turnId, text, source: `tool:${result.call.name}` })
+  }
+  if (outcome.errors.length > 0) throw outcome.errors[0]
+  return results
+}
+
+/**
+ * The result of a call that never started because the turn was cancelled while it waited for a
+ * slot. It never entered the pipeline (no policy ran, no hook saw it), so it has no token.
+ */
+function notStarted(call: ModelToolCall, sessionId: string, turnId: string, cwd: string): ToolExecutionResult {
+  const sealed: SealedCall = Object.freeze({ name: call.name, args: {}, token: '', callId: call.id, sessionId, turnId, cwd })
+  return {
+    call: sealed,
+    result: { content: `Tool "${call.name}" was not run: the turn was cancelled before it started.`, isError: true, code: 'CANCELLED' },
+    verdict: { outcome: 'denied', stage: 'seal', reason: 'cancelled before it started' },
+    additionalContext: [],
+    durationMs: 0
+  }
+}

@@ -1,0 +1,98 @@
+// Reads one model stream into a reply, pushing deltas live. It never throws: a failure or an
+// abort comes back as `error` together with whatever had arrived, so the caller can log the
+// partial message before ending the turn.
+import type { ModelClient, ModelRequest, ModelToolCall } from '../../src-shared/model'
+
+export interface StreamedReply {
+  text: string
+  thinking: string
+  toolCalls: ModelToolCall[]
+  stopReason?: string
+  /** Set when the stream failed or was aborted before it ended. */
+  error?: unknown
+}
+
+export class StreamAbortedError extends Error {
+  constructor() {
+    super('the model request was cancelled')
+    this.name = 'StreamAbortedError'
+  }
+}
+
+const ABORTED = Symbol('aborted')
+
+export async function readModelStream(
+  model: ModelClient,
+  request: ModelRequest,
+  signal: AbortSignal,
+  onDelta: (kind: 'text' | 'thinking', text: string) => void
+): Promise<StreamedReply> {
+  const reply: StreamedReply = { text: '', thinking: '', toolCalls: [] }
+  if (signal.aborted) return { ...reply, error: new StreamAbortedError() }
+  // Racing every read against the abort keeps cancel prompt even with a client that ignores the signal.
+  let onAbort: () => void = () => {}
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  let iterator: AsyncIterator<unknown> | undefined
+  let finished = false
+  try {
+    iterator = model.stream({ ...request, signal })[Symbol.asyncIterator]() as AsyncIterator<unknown>
+    for (;;) {
+      const pending = iterator.next()
+      // The read we stop waiting for may still reject later; that rejection is the abort's echo.
+      pending.catch(() => {})
+      const next = await Promise.race([pending, aborted])
+      if (next === ABORTED) throw new StreamAbortedError()
+      if (next.done) break
+      applyEvent(reply, next.value, onDelta)
+    }
+    finished = true
+    return reply
+  } catch (error) {
+    return { ...reply, error: signal.aborted ? new StreamAbortedError() : error }
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+    if (!finished && iterator?.return) {
+      // Closing an abandoned stream is best effort; its failure says nothing about the turn.
+      iterator.return().catch(() => {})
+    }
+  }
+}
+
+function applyEvent(reply: StreamedReply, event: unknown, onDelta: (kind: 'text' | 'thinking', text: string) => void): void {
+  const e = event as { type?: unknown }
+  switch (e.type) {
+    case 'text-delta': {
+      const text = String((event as { text: unknown }).text ?? '')
+      reply.text += text
+      if (text) onDelta('text', text)
+      return
+    }
+    case 'thinking-delta': {
+      const text = String((event as { text: unknown }).text ?? '')
+      reply.thinking += text
+      if (text) onDelta('thinking', text)
+      return
+    }
+    case 'tool-call':
+      reply.toolCalls.push(checkToolCall((event as { call: unknown }).call))
+      return
+    case 'done':
+      reply.stopReason = String((event as { stopReason: unknown }).stopReason)
+      return
+    default:
+      throw new Error(`the model stream sent an unknown event type: ${JSON.stringify(e.type)}`)
+  }
+}
+
+function checkToolCall(value: unknown): ModelToolCall {
+  const call = value as Partial<ModelToolCall> | undefined
+  if (!call || typeof call.id !== 'string' || typeof call.name !== 'string' || typeof call.args !== 'object' || call.args === null) {
+    throw new Error('the model stream sent a malformed tool call (id, name and args are required)')
+  }
+  return call.argsError === undefined
+    ? { id: call.id, name: call.name, args: call.args }
+    : { id: call.id, name: call.name, args: call.args, argsError: String(call.argsError) }
+}

@@ -1,0 +1,192 @@
+// One turn: opened before prompt policy (S6), then steps until the model stops on its own and
+// continuation policy agrees (S7), a stop is decided (S8), the step limit is hit, the turn is
+// cancelled, or something outside the tool pipeline fails (S20). Every opened turn gets exactly
+// one turn/end, and the log is flushed at both boundaries.
+import { errorText } from '../../src-shared/kernel'
+import type { PromptSource, TurnInfo } from '../../src-shared/host/agent'
+import type { ToolExecutionResult } from '../../src-shared/host/tools'
+import type { TurnEndReason } from '../../src-shared/session/events'
+import { checkContinuationDecision, checkPromptDecision, checkToolBatchDecision } from './decisions'
+import type { TurnControl } from './handle'
+import type { QueuedPrompt } from './inbox'
+import { runStep, type LoopDeps } from './step'
+
+export interface TurnEnd {
+  reason: TurnEndReason
+  error?: string
+  steps: number
+}
+
+/** `opening`: the batch is not dequeued yet (a send joins it); `running`: a send steers; `closing`: a send waits for the next turn. */
+export type TurnPhase = 'opening' | 'running' | 'closing'
+
+export class Turn implements TurnControl {
+  private readonly controller = new AbortController()
+  private stopped: { reason: string; by: string } | undefined
+  private steps = 0
+  private continuations = 0
+  private lastAssistantText = ''
+  phase: TurnPhase = 'opening'
+
+  constructor(
+    private readonly deps: LoopDeps,
+    readonly id: string
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  get isStopped(): boolean {
+    return this.stopped !== undefined
+  }
+
+  /** S8: terminal and monotonic. The first stop wins; the turn ends after the current operation. */
+  stop(reason: string, by: string): void {
+    if (this.stopped || this.phase === 'closing') return
+    this.stopped = { reason, by }
+    this.deps.log.append({ type: 'notice', turnId: this.id, level: 'info', text: `Turn stopped by ${by}: ${reason}`, source: by })
+    this.deps.kernel.emit('agent/turn-stop', this.deps.handle, this.id, reason, by)
+  }
+
+  /** Aborts the model stream and running tools; the turn ends `cancelled`. */
+  cancel(): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new Error('the turn was cancelled'))
+  }
+
+  async run(): Promise<TurnEnd> {
+    const { log, kernel } = this.deps
+    log.append({ type: 'turn/start', turnId: this.id })
+    let end: TurnEnd
+    try {
+      await log.flush()
+      end = { reason: await this.body(), steps: this.steps }
+    } catch (error) {
+      end = this.signal.aborted ? { reason: 'cancelled', steps: this.steps } : { reason: 'error', error: errorText(error), steps: this.steps }
+    }
+    this.phase = 'closing'
+    log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
+    await log.flush()
+    kernel.emit('agent/turn-end', this.deps.handle, this.id, end.reason)
+    return end
+  }
+
+  private async body(): Promise<TurnEndReason> {
+    const { inbox, settings } = this.deps
+    const batch = inbox.takeQueued()
+    this.phase = 'running'
+    let allowed = 0
+    for (const prompt of batch) if (await this.submit(prompt, 'prompt')) allowed++
+    if (this.signal.aborted) return 'cancelled'
+    if (allowed === 0) return 'rejected'
+
+    for (;;) {
+      if (this.signal.aborted) return 'cancelled'
+      if (this.stopped) return 'completed'
+      if (this.steps >= settings.maxSteps) return 'max_steps'
+      await this.drainSteering()
+      if (this.signal.aborted) return 'cancelled'
+      if (this.stopped) return 'completed'
+
+      // A step counts from its request on, also when it fails or is cancelled.
+      const step = await runStep(this.deps, this.id, this.steps++, this.signal)
+      if (step.text) this.lastAssistantText = step.text
+      if (step.cancelled || this.signal.aborted) return 'cancelled'
+
+      if (step.results.length > 0) {
+        await this.afterToolBatch(step.results)
+        continue
+      }
+      if (this.stopped) return 'completed'
+      if (!(await this.continueAfterStop())) return 'completed'
+    }
+  }
+
+  /** S5: one dequeued message through prompt policy. Returns whether it was allowed. */
+  private async submit(prompt: QueuedPrompt, as: 'prompt' | 'steering'): Promise<boolean> {
+    const { kernel, log, handle } = this.deps
+    const source: PromptSource = as === 'steering' ? 'steering' : prompt.source
+    const decision = checkPromptDecision(
+      await kernel.waterfall('agent/prompt-submit', handle, prompt.content, source, async () => ({ action: 'allow' as const }))
+    )
+    if (decision.action === 'block') {
+      log.append({
+        type: 'prompt/blocked',
+        turnId: this.id,
+        prompt: prompt.content,
+        reason: decision.reason,
+        ...(decision.by !== undefined ? { by: decision.by } : {})
+      })
+      return false
+    }
+    const content = decision.content ?? prompt.content
+    if (as === 'steering') {
+      log.append({ type: 'steering/message', turnId: this.id, text: content, source: 'user' })
+    } else {
+      log.append({
+        type: 'user/message',
+        turnId: this.id,
+        content,
+        ...(content !== prompt.content ? { originalContent: prompt.content } : {}),
+        source: prompt.source
+      })
+    }
+    for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
+    return true
+  }
+
+  /** S7: steering is drained at the top of a step and recorded as steering of this turn. */
+  private async drainSteering(): Promise<void> {
+    for (const item of this.deps.inbox.takeSteering()) {
+      if (item.kind === 'continuation') {
+        this.deps.log.append({
+          type: 'steering/message',
+          turnId: this.id,
+          text: item.text,
+          source: 'continuation',
+          ...(item.by !== undefined ? { by: item.by } : {})
+        })
+      } else {
+        await this.submit({ content: item.content, source: item.source }, 'steering')
+      }
+    }
+  }
+
+  private async afterToolBatch(results: readonly ToolExecutionResult[]): Promise<void> {
+    const { kernel, log, handle } = this.deps
+    const decision = checkToolBatchDecision(
+      await kernel.waterfall('agent/tool-batch', handle, results, async () => ({ action: 'continue' as const }))
+    )
+    if (decision.action === 'stop') {
+      this.stop(decision.reason, decision.by ?? 'agent/tool-batch')
+      return
+    }
+    for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/tool-batch' })
+  }
+
+  /** The model stopped asking for tools. Returns true when another step is forced (S7). */
+  private async continueAfterStop(): Promise<boolean> {
+    const { kernel, log, handle, inbox, settings } = this.deps
+    const info: TurnInfo = { turnId: this.id, steps: this.steps, continuations: this.continuations, lastAssistantText: this.lastAssistantText }
+    const decision = checkContinuationDecision(
+      await kernel.waterfall('agent/turn-continuation', handle, info, async () => ({ action: 'stop' as const }))
+    )
+    // S8: a stop decided while the continuation ran (or before) is final.
+    if (this.stopped || decision.action === 'stop') return false
+    if (this.continuations >= settings.maxContinuations) {
+      log.append({
+        type: 'notice',
+        turnId: this.id,
+        level: 'warn',
+        text: `Continuation refused: ${settings.maxContinuations} continuations already forced in this turn (maxContinuations)`,
+        source: 'agent'
+      })
+      return false
+    }
+    this.continuations++
+    if (decision.reason !== undefined && decision.reason !== '') {
+      inbox.steer({ kind: 'continuation', text: decision.reason, ...(decision.by !== undefined ? { by: decision.by } : {}) })
+    }
+    return true
+  }
+}
