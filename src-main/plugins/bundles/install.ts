@@ -1,0 +1,153 @@
+// Installing a bundle (a folder or an npm-pack .tgz) into <seamHome>/plugins. Everything happens
+// in a staging folder first; only a fully checked bundle is renamed into place and recorded in
+// the lock. A failed install leaves nothing behind. An upgrade keeps the old version installed
+// and recorded until the caller's `verify` (which loads the new host entry) succeeds.
+import { randomBytes } from 'node:crypto'
+import { cp, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { errorText } from '../../../src-shared/kernel'
+import { checkArchiveEntries, checkTreeLinks, extractArchive, folderIntegrity, listArchive, sha512Integrity, type ArchiveLimits } from './archive'
+import { bundleDir, pluginsDir, readLock, withLock, writeLock, type LockEntry } from './lockfile'
+import { BundleError, readManifest, type BundleManifest } from './manifest'
+
+export interface InstallOptions {
+  /** A bundle folder or a .tgz file. */
+  source: string
+  seamHome: string
+  /** Seam's own version, checked against the bundle's engines.seam. */
+  seamVersion: string
+  /**
+   * Called with the new bundle's folder before it becomes the recorded version (the host loads
+   * the host entry here). A throw aborts the install; an older version stays active.
+   */
+  verify?: (dir: string, manifest: BundleManifest) => void | Promise<void>
+  limits?: ArchiveLimits
+}
+
+export interface InstallResult {
+  status: 'installed' | 'upgraded' | 'replaced' | 'unchanged'
+  manifest: BundleManifest
+  entry: LockEntry
+  dir: string
+  previous?: LockEntry
+  message: string
+}
+
+export function installBundle(options: InstallOptions): Promise<InstallResult> {
+  return withLock(options.seamHome, () => install(options))
+}
+
+async function install(options: InstallOptions): Promise<InstallResult> {
+  const source = path.resolve(options.source)
+  const plugins = pluginsDir(options.seamHome)
+  let isFolder: boolean
+  try {
+    isFolder = (await stat(source)).isDirectory()
+  } catch (error) {
+    throw new BundleError(`cannot read bundle ${source}: ${errorText(error)}`)
+  }
+  await mkdir(plugins, { recursive: true })
+  const staging = await mkdtemp(path.join(plugins, '.staging-'))
+  const staged = path.join(staging, 'package')
+  try {
+    const integrity = isFolder ? await stageFolder(source, staged) : await stageArchive(source, staged, options.limits)
+    const manifest = await readManifest(staged, options.seamVersion)
+    const lock = await readLock(options.seamHome)
+    const previous = lock.find((entry) => entry.name === manifest.name)
+    const target = bundleDir(options.seamHome, manifest.name, manifest.version)
+    const label = `${manifest.name}@${manifest.version}`
+    const entry: LockEntry = {
+      name: manifest.name,
+      version: manifest.version,
+      integrity,
+      source,
+      installedAt: new Date().toISOString(),
+      enabled: true
+    }
+    const others = lock.filter((e) => e.name !== manifest.name)
+
+    if (previous && previous.version === manifest.version && (await exists(target))) {
+      if (previous.integrity === integrity) {
+        return { status: 'unchanged', manifest, entry: previous, dir: target, previous, message: `bundle ${label} is already installed with the same content; nothing to do` }
+      }
+      // Same version, different content: check the new copy where it stands, then swap folders.
+      await runVerify(options, staged, manifest)
+      const aside = path.join(plugins, `.old-${randomBytes(6).toString('hex')}`)
+      await rename(target, aside)
+      try {
+        await rename(staged, target)
+        await writeLock(options.seamHome, [...others, { ...entry, enabled: previous.enabled }])
+      } catch (error) {
+        await rm(target, { recursive: true, force: true })
+        await rename(aside, target)
+        throw error
+      }
+      await rm(aside, { recursive: true, force: true })
+      return {
+        status: 'replaced',
+        manifest,
+        entry: { ...entry, enabled: previous.enabled },
+        dir: target,
+        previous,
+        message: `bundle ${label} was replaced (its content differs from the installed copy; restart Seam to reload modules it already imported)`
+      }
+    }
+
+    // A folder at the target that the lock does not point to is left over from a crash.
+    await rm(target, { recursive: true, force: true })
+    await rename(staged, target)
+    try {
+      await runVerify(options, target, manifest)
+      await writeLock(options.seamHome, [...others, entry])
+    } catch (error) {
+      await rm(target, { recursive: true, force: true })
+      throw error
+    }
+    if (previous && previous.version !== manifest.version) {
+      await rm(bundleDir(options.seamHome, previous.name, previous.version), { recursive: true, force: true })
+      return { status: 'upgraded', manifest, entry, dir: target, previous, message: `bundle ${manifest.name} ${previous.version} -> ${manifest.version} installed` }
+    }
+    return { status: 'installed', manifest, entry, dir: target, previous, message: `bundle ${label} installed` }
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
+
+async function runVerify(options: InstallOptions, dir: string, manifest: BundleManifest): Promise<void> {
+  if (!options.verify) return
+  try {
+    await options.verify(dir, manifest)
+  } catch (error) {
+    throw new BundleError(`bundle ${manifest.name}@${manifest.version} failed to load, so it was not installed: ${errorText(error)}`)
+  }
+}
+
+async function stageArchive(source: string, staged: string, limits?: ArchiveLimits): Promise<string> {
+  // Read once: the bytes hashed, listed and extracted are the same bytes.
+  const data = await readFile(source)
+  const checked = checkArchiveEntries(await listArchive(data), limits)
+  await mkdir(staged)
+  await extractArchive(data, staged, checked)
+  await checkTreeLinks(staged)
+  return sha512Integrity(data)
+}
+
+async function stageFolder(source: string, staged: string): Promise<string> {
+  await cp(source, staged, {
+    recursive: true,
+    verbatimSymlinks: true,
+    // Version-control metadata is not part of a bundle.
+    filter: (from) => path.basename(from) !== '.git'
+  })
+  await checkTreeLinks(staged)
+  return folderIntegrity(staged)
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p)
+    return true
+  } catch {
+    return false
+  }
+}
