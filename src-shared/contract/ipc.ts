@@ -159,7 +159,8 @@ export const Pushes = {
   'sessions/changed': z.object({}),
   'agent/delta': z.object({ sessionId: z.string(), turnId: z.string(), step: z.number(), kind: z.enum(['text', 'thinking']), text: z.string() }),
   'agent/state': AgentStateSchema,
-  'tool/progress': z.object({ sessionId: z.string(), token: z.string(), callId: z.string(), stream: z.enum(['stdout', 'stderr', 'info']), text: z.string() }),
+  /** Live output of a running tool call (matched to its card by callId). */
+  'tool/progress': z.object({ sessionId: z.string(), turnId: z.string(), callId: z.string(), stream: z.enum(['stdout', 'stderr', 'info']), text: z.string() }),
   'approval/requested': ApprovalRequestPublicSchema,
   'approval/settled': z.object({ requestId: z.string(), outcome: z.string() }),
   'plugins/changed': z.object({}),

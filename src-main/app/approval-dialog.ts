@@ -1,0 +1,80 @@
+// The desktop answerer of the approval seam (S11): an ask becomes a modal dialog in every
+// connected UI. It resolves when the user answers, and to a deny when the turn is cancelled
+// (the request's signal), when no UI is connected, or when the last UI disconnects while the
+// dialog is open (a reload, a closed window).
+import { definePlugin } from '../../src-shared/kernel'
+import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
+import type { ApprovalRequestPublic, PushName, PushPayload } from '../../src-shared/contract/ipc'
+import '../../src-shared/host/tools'
+
+export interface ConnectionCount {
+  readonly count: number
+  onChange(listener: (count: number) => void): () => void
+}
+
+type Publish = <P extends PushName>(push: P, payload: PushPayload<P>) => void
+
+interface Pending {
+  request: ApprovalRequestPublic
+  resolve(answer: ApprovalAnswer): void
+}
+
+export class ApprovalDialogs {
+  private readonly open = new Map<string, Pending>()
+
+  constructor(
+    private readonly publish: Publish,
+    private readonly connections: ConnectionCount
+  ) {}
+
+  readonly plugin = definePlugin({
+    name: 'approval-dialog',
+    apply: (ctx) => {
+      ctx.on('approval/request', (request) => this.ask(request))
+      ctx.effect(() =>
+        this.connections.onChange((count) => {
+          if (count === 0) this.settleAll({ outcome: 'unavailable', by: 'desktop', note: undefined })
+        })
+      )
+      ctx.onDispose(() => this.settleAll({ outcome: 'unavailable', by: 'desktop' }))
+    }
+  })
+
+  pending(): ApprovalRequestPublic[] {
+    return [...this.open.values()].map((p) => p.request)
+  }
+
+  answer(requestId: string, answer: ApprovalAnswer): boolean {
+    const pending = this.open.get(requestId)
+    if (!pending) return false
+    this.finish(requestId, pending, answer)
+    return true
+  }
+
+  private ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    if (this.connections.count === 0) {
+      return Promise.resolve({ outcome: 'unavailable', by: 'desktop', note: 'no window is open to ask the user' })
+    }
+    return new Promise<ApprovalAnswer>((resolve) => {
+      const { signal, ...rest } = request
+      const pending: Pending = {
+        request: { id: rest.id, sessionId: rest.sessionId, tool: rest.tool, args: { ...rest.args }, token: rest.token, reason: rest.reason, scope: rest.scope },
+        resolve
+      }
+      if (signal.aborted) return resolve({ outcome: 'cancelled', by: 'desktop' })
+      signal.addEventListener('abort', () => this.answer(request.id, { outcome: 'cancelled', by: 'desktop' }), { once: true })
+      this.open.set(request.id, pending)
+      this.publish('approval/requested', pending.request)
+    })
+  }
+
+  private finish(requestId: string, pending: Pending, answer: ApprovalAnswer): void {
+    this.open.delete(requestId)
+    pending.resolve({ ...answer, by: answer.by ?? 'desktop' })
+    this.publish('approval/settled', { requestId, outcome: answer.outcome })
+  }
+
+  private settleAll(answer: ApprovalAnswer): void {
+    for (const [id, pending] of [...this.open]) this.finish(id, pending, answer)
+  }
+}

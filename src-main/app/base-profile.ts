@@ -1,0 +1,75 @@
+// The built-in base profile: every part of the host is an entry with an id, so a patch layer
+// (cordis.patch.yml) can disable or reconfigure any of it.
+import { definePlugin, type Plugin } from '../../src-shared/kernel'
+import type { CatalogEntry, ProfileEntry } from '../plugins/profile'
+import { toolsPlugin } from '../tools'
+import { builtinTools } from '../tools/builtin'
+import { promptPlugin } from '../agent'
+import permissionPolicy from '../../plugins/permission-policy/index'
+import workspaceGuard from '../../plugins/workspace-guard/index'
+import toolTimeout from '../../plugins/tool-timeout/index'
+
+const builtinToolsPlugin = definePlugin({
+  name: 'builtin-tools',
+  inject: ['tools'],
+  apply(ctx) {
+    for (const tool of builtinTools()) ctx.tools.register(tool)
+  }
+})
+
+const BASE_SYSTEM_PROMPT = [
+  'You are Seam, a coding agent working in the user\'s workspace.',
+  'Use the tools to read, search and change files and to run commands. Prefer small, verifiable steps.',
+  'Tool calls may be denied by the user or by a policy: when one is, read the reason and adapt instead of retrying blindly.'
+].join('\n')
+
+const systemPromptPlugin = definePlugin({
+  name: 'system-prompt',
+  inject: ['prompt'],
+  apply(ctx) {
+    ctx.get('prompt').section(ctx, 'base', BASE_SYSTEM_PROMPT)
+  }
+})
+
+export interface BasePluginsOptions {
+  /** The approval answerer for this host: the desktop dialog, or the terminal. */
+  answerer: { key: string; plugin: Plugin<never> }
+  extra?: Array<{ key: string; plugin: Plugin<never> }>
+}
+
+export function builtinCatalog(options: BasePluginsOptions): Map<string, CatalogEntry> {
+  const entries: Array<[string, Plugin<never>]> = [
+    ['builtin:tools', toolsPlugin as Plugin<never>],
+    ['builtin:builtin-tools', builtinToolsPlugin as Plugin<never>],
+    ['builtin:prompt', promptPlugin as Plugin<never>],
+    ['builtin:system-prompt', systemPromptPlugin as Plugin<never>],
+    ['builtin:permission-policy', permissionPolicy as Plugin<never>],
+    ['builtin:workspace-guard', workspaceGuard as Plugin<never>],
+    ['builtin:tool-timeout', toolTimeout as Plugin<never>],
+    [options.answerer.key, options.answerer.plugin],
+    ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
+  ]
+  return new Map(entries.map(([key, plugin]) => [key, { plugin: plugin as Plugin, source: 'builtin' as const }]))
+}
+
+export interface BaseProfileOptions {
+  answererKey: string
+  approvalMode: string
+  workspace: string | null
+  hookConcurrency: number
+  /** Claude Code-shaped hooks from Seam's own settings. */
+  seamHooks?: Record<string, unknown>
+}
+
+export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
+  return [
+    { id: 'tools', plugin: 'builtin:tools' },
+    { id: 'prompt', plugin: 'builtin:prompt' },
+    { id: 'system-prompt', plugin: 'builtin:system-prompt' },
+    { id: 'builtin-tools', plugin: 'builtin:builtin-tools' },
+    { id: 'permission-policy', plugin: 'builtin:permission-policy', config: { mode: options.approvalMode } },
+    { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
+    { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
+    { id: 'approval', plugin: options.answererKey }
+  ]
+}

@@ -1,0 +1,144 @@
+// The installed bundles as the running host holds them: manifests read, host entries imported,
+// client entries resolvable for the renderer. Install, enable, disable and remove go through
+// src-main/plugins/bundles (validation, archive checks, lock file); this keeps the live view.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve, sep } from 'node:path'
+import type { Plugin } from '../../src-shared/kernel'
+import { errorText } from '../../src-shared/kernel'
+import { checkArchiveEntries, extractArchive, listArchive } from '../plugins/bundles/archive'
+import { loadBundleHost } from '../plugins/bundles/host-entry'
+import { installBundle } from '../plugins/bundles/install'
+import { readManifest, type BundleManifest } from '../plugins/bundles/manifest'
+import { listBundles, removeBundle, setEnabled } from '../plugins/bundles/registry'
+
+export interface ShelfBundle {
+  manifest: BundleManifest
+  dir: string
+  source: string
+  enabled: boolean
+  /** The host entry's plugin, when the bundle has one and it loaded. */
+  plugin?: Plugin
+  error?: string
+}
+
+export interface BundleDeclaration {
+  name: string
+  version: string
+  host?: string
+  client?: string
+  engines: string
+  warning: string
+}
+
+const HOST_WARNING = 'Its host part runs inside Seam\'s main process as trusted code, with your permissions: install only bundles you trust.'
+const CLIENT_ONLY = 'It has only a client part: it runs in the UI and reaches the host through its own RPC methods.'
+
+export class BundleShelf {
+  private readonly bundles = new Map<string, ShelfBundle>()
+
+  constructor(
+    private readonly seamHome: string,
+    private readonly seamVersion: string
+  ) {}
+
+  all(): ShelfBundle[] {
+    return [...this.bundles.values()]
+  }
+
+  get(name: string): ShelfBundle | undefined {
+    return this.bundles.get(name)
+  }
+
+  /** Reads the lock and imports every enabled bundle's host entry; a broken bundle is reported, not fatal. */
+  async loadAll(report: (name: string, error: string) => void): Promise<void> {
+    this.bundles.clear()
+    for (const installed of await listBundles(this.seamHome)) {
+      const bundle = await this.load(installed.dir, installed.source, installed.enabled)
+      if (bundle.error) report(installed.name, bundle.error)
+      this.bundles.set(installed.name, bundle)
+    }
+  }
+
+  /** What a bundle declares, read without installing it (for the install dialog). */
+  async inspect(path: string): Promise<BundleDeclaration> {
+    const source = resolve(path)
+    if ((await stat(source)).isDirectory()) return declaration(await readManifest(source, this.seamVersion))
+    const temp = await mkdtemp(join(tmpdir(), 'seam-inspect-'))
+    try {
+      const data = await readFile(source)
+      const checked = checkArchiveEntries(await listArchive(data))
+      await extractArchive(data, temp, checked)
+      return declaration(await readManifest(join(temp, checked.root), this.seamVersion))
+    } finally {
+      await rm(temp, { recursive: true, force: true })
+    }
+  }
+
+  async install(path: string): Promise<BundleDeclaration> {
+    const result = await installBundle({
+      source: path,
+      seamHome: this.seamHome,
+      seamVersion: this.seamVersion,
+      // The new version becomes the recorded one only once its host entry has loaded.
+      verify: async (dir, manifest) => {
+        if (manifest.host) await loadBundleHost(dir, manifest)
+      }
+    })
+    this.bundles.set(result.manifest.name, await this.load(result.dir, result.entry.source, result.entry.enabled))
+    return declaration(result.manifest)
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    const entry = await setEnabled(this.seamHome, name, enabled)
+    const current = this.bundles.get(name)
+    if (current) this.bundles.set(name, enabled && !current.plugin ? await this.load(current.dir, entry.source, true) : { ...current, enabled })
+  }
+
+  async remove(name: string): Promise<void> {
+    await removeBundle(this.seamHome, name)
+    this.bundles.delete(name)
+  }
+
+  clientEntries(): Array<{ name: string; url: string }> {
+    return this.all()
+      .filter((b) => b.enabled && b.manifest.client && !b.error)
+      .map((b) => ({ name: b.manifest.name, url: `/plugins/${encodeURIComponent(b.manifest.name)}/${b.manifest.client}` }))
+  }
+
+  /** A file of an enabled bundle, for the renderer to import; null when it is not one. */
+  resolveClientFile(name: string, file: string): string | null {
+    const bundle = this.bundles.get(name)
+    if (!bundle || !bundle.enabled) return null
+    const target = resolve(bundle.dir, file)
+    return target.startsWith(bundle.dir + sep) ? target : null
+  }
+
+  private async load(dir: string, source: string, enabled: boolean): Promise<ShelfBundle> {
+    let manifest: BundleManifest
+    try {
+      manifest = await readManifest(dir, this.seamVersion)
+    } catch (error) {
+      const name = dir.split(sep).pop() ?? dir
+      return { manifest: { name, version: '?', engines: '?' }, dir, source, enabled, error: errorText(error) }
+    }
+    if (!enabled || !manifest.host) return { manifest, dir, source, enabled }
+    try {
+      return { manifest, dir, source, enabled, plugin: await loadBundleHost(dir, manifest) }
+    } catch (error) {
+      return { manifest, dir, source, enabled, error: errorText(error) }
+    }
+  }
+}
+
+function declaration(manifest: BundleManifest): BundleDeclaration {
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    host: manifest.host,
+    client: manifest.client,
+    engines: manifest.engines,
+    warning: manifest.host ? HOST_WARNING : CLIENT_ONLY
+  }
+}

@@ -1,0 +1,180 @@
+// Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
+// router has validated each input before it reaches a handler.
+import type { AppStatus, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
+import type { ProviderConfig } from '../../src-shared/model'
+import { PROVIDER_PRESETS, testConnection } from '../llm/presets'
+import type { Handlers } from '../transport/router'
+import type { ApprovalDialogs } from './approval-dialog'
+import { HostRuntime, providerKeyName } from './runtime'
+
+const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
+  deepseek: 'DeepSeek',
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  ollama: 'Ollama (this computer)',
+  'openai-compatible': 'Any OpenAI-compatible server'
+}
+
+export interface HandlerDeps {
+  runtime: HostRuntime
+  dialogs: ApprovalDialogs
+  mode: 'electron' | 'web'
+  chooseDirectory?: () => Promise<string | null>
+  publishStatus(): void
+}
+
+export function status(runtime: HostRuntime, mode: 'electron' | 'web'): AppStatus {
+  return {
+    version: runtime.version,
+    mode,
+    seamHome: runtime.paths.home,
+    workspace: runtime.workspace(),
+    workspaceTrusted: runtime.isTrusted(),
+    provider: providerPublic(runtime),
+    approvalMode: runtime.approvalMode()
+  }
+}
+
+function providerPublic(runtime: HostRuntime): ProviderPublic | null {
+  const provider = runtime.settings.value.provider
+  if (!provider) return null
+  return { ...provider, hasKey: runtime.secrets.has(providerKeyName(provider.provider)) }
+}
+
+function settingsPublic(runtime: HostRuntime): Settings {
+  const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency } = runtime.settings.value
+  return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency }
+}
+
+/** A provider from the UI, with the stored key filled in when the UI left it out. */
+function withStoredKey(runtime: HostRuntime, input: ProviderInput): ProviderConfig {
+  const apiKey = input.apiKey === undefined ? runtime.secrets.get(providerKeyName(input.provider)) : input.apiKey || undefined
+  return { provider: input.provider, baseUrl: input.baseUrl, model: input.model, apiKey }
+}
+
+function requireWorkspace(runtime: HostRuntime): string {
+  const workspace = runtime.workspace()
+  if (!workspace) throw Object.assign(new Error('Choose a workspace folder first.'), { code: 'NO_WORKSPACE' })
+  return workspace
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const { runtime, dialogs } = deps
+  const sessions = runtime.sessions
+  return {
+    'app/status': async () => status(runtime, deps.mode),
+
+    'workspace/choose': async () => {
+      if (!deps.chooseDirectory) throw Object.assign(new Error('No native folder picker in web mode: type the folder path.'), { code: 'UNSUPPORTED' })
+      return { path: await deps.chooseDirectory() }
+    },
+    'workspace/set': async ({ path }) => {
+      const workspace = HostRuntime.checkWorkspace(path)
+      runtime.settings.update({ workspace })
+      await runtime.plugins.recompose()
+      deps.publishStatus()
+      return { path: workspace }
+    },
+    'workspace/trust-preview': async () => {
+      const workspace = runtime.workspace()
+      return { workspace, trusted: runtime.isTrusted(), items: workspace ? runtime.plugins.trustPreview(workspace) : [] }
+    },
+    'workspace/trust': async ({ trusted }) => {
+      const workspace = requireWorkspace(runtime)
+      const list = new Set(runtime.settings.value.trustedWorkspaces)
+      if (trusted) list.add(workspace)
+      else list.delete(workspace)
+      runtime.settings.update({ trustedWorkspaces: [...list] })
+      await runtime.plugins.recompose()
+      deps.publishStatus()
+      return { ok: true as const }
+    },
+
+    'provider/presets': async () =>
+      (Object.keys(PROVIDER_PRESETS) as Array<keyof typeof PROVIDER_PRESETS>).map((id) => ({
+        id,
+        label: PROVIDER_LABELS[id],
+        baseUrl: PROVIDER_PRESETS[id].baseUrl ?? '',
+        model: PROVIDER_PRESETS[id].model ?? '',
+        needsKey: PROVIDER_PRESETS[id].needsApiKey
+      })),
+    'provider/get': async () => providerPublic(runtime),
+    'provider/set': async (input) => {
+      if (input.apiKey !== undefined) runtime.secrets.set(providerKeyName(input.provider), input.apiKey)
+      runtime.settings.update({ provider: { provider: input.provider, baseUrl: input.baseUrl, model: input.model } })
+      deps.publishStatus()
+      return providerPublic(runtime)!
+    },
+    'provider/test': async (input) => {
+      const result = await testConnection(withStoredKey(runtime, input))
+      return result.ok ? { ok: true, message: `Connected: ${result.model}` } : { ok: false, message: result.message, kind: result.kind }
+    },
+
+    'sessions/list': async () => sessions.store.list(),
+    'sessions/create': async ({ title }) => {
+      const session = await sessions.create(requireWorkspace(runtime), title)
+      return { id: session.log.id }
+    },
+    'sessions/open': async ({ id }) => {
+      const session = await sessions.open(id)
+      return { id, events: [...session.log.events], state: { sessionId: id, ...session.agent.state }, warnings: [...(session.log.warnings ?? [])] }
+    },
+    'sessions/rename': async ({ id, title }) => {
+      await sessions.rename(id, title)
+      return { ok: true as const }
+    },
+    'sessions/delete': async ({ id }) => {
+      await sessions.delete(id)
+      return { ok: true as const }
+    },
+
+    'chat/send': async ({ sessionId, content }) => {
+      const { agent } = await sessions.open(sessionId)
+      return agent.send(content, 'user')
+    },
+    'chat/cancel': async ({ sessionId }) => {
+      const { agent } = await sessions.open(sessionId)
+      agent.cancel()
+      return { ok: true as const }
+    },
+
+    'approval/pending': async () => dialogs.pending(),
+    'approval/answer': async ({ requestId, outcome, note }) => ({ ok: dialogs.answer(requestId, { outcome, note, by: 'desktop' }) }),
+
+    'grants/list': async ({ sessionId }) => runtime.kernel.getService('approval')?.grants(sessionId) ?? [],
+    'grants/revoke': async ({ sessionId, grantId }) => {
+      const approval = runtime.kernel.getService('approval')
+      if (!approval) return { ok: false }
+      const session = sessions.isOpen(sessionId) ? await sessions.open(sessionId) : undefined
+      return { ok: approval.revoke(sessionId, grantId, session ? (event) => session.log.append(event) : undefined) }
+    },
+
+    'settings/get': async () => settingsPublic(runtime),
+    'settings/set': async (patch) => {
+      runtime.settings.update(patch)
+      if (patch.approvalMode || patch.hookConcurrency) await runtime.plugins.recompose()
+      deps.publishStatus()
+      return settingsPublic(runtime)
+    },
+
+    'plugins/list': async () => runtime.plugins.list(),
+    'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
+    'plugins/install': async ({ path }) => runtime.plugins.install(path),
+    'plugins/enable': async ({ name }) => {
+      await runtime.plugins.setEnabled(name, true)
+      return { ok: true as const }
+    },
+    'plugins/disable': async ({ name }) => {
+      await runtime.plugins.setEnabled(name, false)
+      return { ok: true as const }
+    },
+    'plugins/remove': async ({ name }) => {
+      await runtime.plugins.remove(name)
+      return { ok: true as const }
+    },
+    'plugins/client-entries': async () => runtime.plugins.clientEntries(),
+    'plugins/call': async ({ plugin, method, input }) => runtime.plugins.call(plugin, method, input),
+    'config/dump': async () => runtime.plugins.dump(),
+    'logs/recent': async () => runtime.logs()
+  }
+}

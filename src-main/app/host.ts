@@ -1,0 +1,65 @@
+// The Host as the UI sees it (desktop and web mode): the runtime plus the contract's router
+// and pushes. Both transports serve exactly this.
+import { createRouter, PushHub } from '../transport/router'
+import { ConnectionTracker } from '../transport/connections'
+import type { HostCore } from '../transport/host-core'
+import { ApprovalDialogs } from './approval-dialog'
+import { createHandlers, status } from './handlers'
+import { HostRuntime } from './runtime'
+import type { SecretCipher } from './secrets'
+
+export interface CreateHostOptions {
+  mode: 'electron' | 'web'
+  env?: NodeJS.ProcessEnv
+  platform?: { chooseDirectory?(): Promise<string | null>; cipher?: SecretCipher }
+  patchFile?: string
+}
+
+export interface Host extends HostCore {
+  runtime: HostRuntime
+  connections: ConnectionTracker
+  close(): Promise<void>
+}
+
+export async function createHost(options: CreateHostOptions): Promise<Host> {
+  const pushes = new PushHub()
+  const connections = new ConnectionTracker()
+  const dialogs = new ApprovalDialogs((push, payload) => pushes.publish(push, payload), connections)
+  const runtime = await HostRuntime.start({
+    mode: options.mode,
+    env: options.env,
+    cipher: options.platform?.cipher,
+    patchFile: options.patchFile,
+    answerer: { key: 'builtin:approval-dialog', plugin: dialogs.plugin as never }
+  })
+  const publishStatus = () => pushes.publish('app/status', status(runtime, options.mode))
+  forwardLiveEvents(runtime, pushes)
+  runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
+  runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
+  runtime.plugins.onChanged(() => pushes.publish('plugins/changed', {}))
+  connections.onChange((count) => {
+    if (count > 0) publishStatus()
+  })
+  const router = createRouter(
+    createHandlers({ runtime, dialogs, mode: options.mode, chooseDirectory: options.platform?.chooseDirectory, publishStatus })
+  )
+  return {
+    runtime,
+    router,
+    pushes,
+    connections,
+    mode: options.mode,
+    close: () => runtime.close()
+  }
+}
+
+/** Live pushes that are not session events: deltas, agent state, tool output, logs. */
+function forwardLiveEvents(runtime: HostRuntime, pushes: PushHub): void {
+  const ctx = runtime.kernel.context
+  ctx.on('agent/delta', (sessionId, delta) => pushes.publish('agent/delta', { sessionId, ...delta }))
+  ctx.on('agent/state', (sessionId, state) => pushes.publish('agent/state', { sessionId, ...state }))
+  ctx.on('agent/tool-progress', (sessionId, progress) => pushes.publish('tool/progress', { sessionId, ...progress }))
+  runtime.kernel.onLog((record) => {
+    if (record.level !== 'debug') pushes.publish('log', record)
+  })
+}

@@ -1,0 +1,34 @@
+// The model client agents hold: it always speaks to the provider currently configured, so a
+// provider change in Settings applies to the next request of every open session.
+import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent, type ProviderConfig } from '../../src-shared/model'
+import { createModelClient } from '../llm/presets'
+
+export class SwitchableModel implements ModelClient {
+  private client: ModelClient | undefined
+  private key = ''
+
+  constructor(private readonly current: () => ProviderConfig | undefined) {}
+
+  get provider(): string {
+    return this.current()?.provider ?? 'none'
+  }
+
+  get model(): string {
+    return this.current()?.model ?? 'none'
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    return this.resolve().stream(request)
+  }
+
+  private resolve(): ModelClient {
+    const config = this.current()
+    if (!config) throw new ModelError('bad_request', 'No model provider is configured: choose one in Settings (or pass --provider).')
+    const key = JSON.stringify(config)
+    if (!this.client || key !== this.key) {
+      this.client = createModelClient(config)
+      this.key = key
+    }
+    return this.client
+  }
+}

@@ -1,0 +1,259 @@
+// The running plugin tree: the base profile plus patch layers plus installed bundles, applied
+// by the ProfileLoader and recomposed when a patch file, a setting, the workspace trust or the
+// set of bundles changes. A bad edit keeps the last good tree and reports the error.
+import type { Context, Plugin } from '../../src-shared/kernel'
+import type { Disposable } from '../../src-shared/kernel/types'
+import type { PluginInfo } from '../../src-shared/contract/ipc'
+import { composeProfile, dumpProfile, type PatchLayer } from '../plugins/compose'
+import { loadLayers, layerPaths } from '../plugins/layers'
+import { ProfileLoader } from '../plugins/loader'
+import type { CatalogEntry, ComposedEntry, ProfileEntry } from '../plugins/profile'
+import { watchPatchFiles } from '../plugins/watch'
+import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
+import { baseProfile, builtinCatalog } from './base-profile'
+import type { HostRuntime } from './runtime'
+
+export interface TrustItem {
+  source: string
+  file: string
+  event: string
+  command: string
+}
+
+/** What plugins learn about the workspace. Replaced (so dependents restart) when trust changes. */
+export interface WorkspaceService {
+  readonly root: string | null
+  readonly trusted: boolean
+  readonly seamHome: string
+  /** Items the trust dialog lists (e.g. hook commands declared in the workspace). */
+  contributeTrustItems(ctx: Context, items: (workspace: string) => TrustItem[]): Disposable
+}
+
+/** RPC from a client plugin to its own host part: methods are namespaced by plugin name. */
+export interface RpcService {
+  register(ctx: Context, method: string, handler: (input: unknown) => unknown): Disposable
+}
+
+declare module '../../src-shared/kernel/types' {
+  interface Services {
+    workspace: WorkspaceService
+    rpc: RpcService
+  }
+}
+
+export class PluginHost {
+  private loader?: ProfileLoader
+  private entries: ComposedEntry[] = []
+  private layers: PatchLayer[] = []
+  private lastError?: string
+  private stopWatching: () => void = () => {}
+  private readonly changed = new Set<() => void>()
+  private readonly trustProviders = new Set<(workspace: string) => TrustItem[]>()
+  private readonly rpcMethods = new Map<string, (input: unknown) => unknown>()
+  readonly bundles: BundleShelf
+
+  constructor(private readonly runtime: HostRuntime) {
+    this.bundles = new BundleShelf(runtime.paths.home, runtime.version)
+  }
+
+  onChanged(listener: () => void): () => void {
+    this.changed.add(listener)
+    return () => this.changed.delete(listener)
+  }
+
+  async start(): Promise<void> {
+    this.provideCoreServices()
+    await this.bundles.loadAll((name, error) => this.report(`bundle ${name}: ${error}`))
+    await this.recompose()
+  }
+
+  /** Recompose every layer and reload only what changed. On error the last good tree stays. */
+  async recompose(): Promise<void> {
+    const sources = this.layerSources()
+    let entries: ComposedEntry[]
+    try {
+      this.layers = await loadLayers(sources)
+      entries = composeProfile(this.base(), this.layers, this.catalog())
+      this.lastError = undefined
+    } catch (error) {
+      this.report((error as Error).message)
+      if (this.loader) return
+      // First start with a broken layer: run the base profile alone so the app still opens.
+      entries = composeProfile(this.base(), [], this.catalog())
+    }
+    this.entries = entries
+    if (!this.loader) this.loader = new ProfileLoader(this.runtime.kernel, this.catalog(), entries)
+    else this.loader.reload(entries, this.catalog())
+    this.watch(layerPaths(sources))
+    this.notify()
+  }
+
+  list(): PluginInfo[] {
+    const states = new Map((this.loader?.states() ?? []).map((s) => [s.id, s]))
+    return this.entries.map((entry) => {
+      const state = states.get(entry.id)
+      const bundle = this.catalog().get(entry.plugin)?.bundle
+      const installed = bundle ? this.bundles.get(bundle.name) : undefined
+      return {
+        id: entry.id,
+        name: bundle?.name ?? entry.plugin.replace(/^builtin:/, ''),
+        version: bundle?.version,
+        source: installed?.source ?? entry.origin,
+        kind: bundle ? ('bundle' as const) : ('builtin' as const),
+        state: entry.disabled ? ('disabled' as const) : (state?.state ?? 'failed'),
+        error: state?.error,
+        missing: state?.missing ?? [],
+        parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) }
+      }
+    }).concat(
+      // Installed but disabled bundles have no profile entry: list them too.
+      this.bundles
+        .all()
+        .filter((b) => !b.enabled)
+        .map((b) => ({
+          id: b.manifest.name,
+          name: b.manifest.name,
+          version: b.manifest.version,
+          source: b.source,
+          kind: 'bundle' as const,
+          state: 'disabled' as const,
+          error: undefined,
+          missing: [],
+          parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) }
+        }))
+    )
+  }
+
+  dump(): { text: string; error?: string } {
+    return { text: dumpProfile(this.entries), error: this.lastError }
+  }
+
+  inspect(path: string): Promise<BundleDeclaration> {
+    return this.bundles.inspect(path)
+  }
+
+  async install(path: string): Promise<BundleDeclaration> {
+    const declared = await this.bundles.install(path)
+    await this.recompose()
+    return declared
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    await this.bundles.setEnabled(name, enabled)
+    await this.recompose()
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.bundles.remove(name)
+    await this.recompose()
+  }
+
+  clientEntries(): Array<{ name: string; url: string }> {
+    return this.bundles.clientEntries()
+  }
+
+  resolveClientFile(name: string, file: string): string | null {
+    return this.bundles.resolveClientFile(name, file)
+  }
+
+  async call(plugin: string, method: string, input: unknown): Promise<unknown> {
+    const handler = this.rpcMethods.get(`${plugin}/${method}`)
+    if (!handler) throw Object.assign(new Error(`plugin "${plugin}" has no method "${method}"`), { code: 'NO_METHOD' })
+    return handler(input)
+  }
+
+  trustPreview(workspace: string): TrustItem[] {
+    return [...this.trustProviders].flatMap((provide) => provide(workspace))
+  }
+
+  close(): void {
+    this.stopWatching()
+    this.loader?.dispose()
+  }
+
+  private base(): ProfileEntry[] {
+    const settings = this.runtime.settings.value
+    const bundleEntries: ProfileEntry[] = this.bundles
+      .all()
+      .filter((b) => b.enabled && b.plugin)
+      .map((b) => ({ id: b.manifest.name, plugin: `bundle:${b.manifest.name}` }))
+    return [
+      ...baseProfile({
+        answererKey: this.runtime.options.answerer.key,
+        approvalMode: this.runtime.approvalMode(),
+        workspace: this.runtime.workspace(),
+        hookConcurrency: settings.hookConcurrency,
+        seamHooks: settings.hooks
+      }),
+      ...bundleEntries
+    ]
+  }
+
+  private catalog(): Map<string, CatalogEntry> {
+    const catalog = builtinCatalog({ answerer: this.runtime.options.answerer })
+    for (const bundle of this.bundles.all()) {
+      if (!bundle.plugin) continue
+      catalog.set(`bundle:${bundle.manifest.name}`, {
+        plugin: bundle.plugin as Plugin,
+        source: 'bundle',
+        bundle: { name: bundle.manifest.name, version: bundle.manifest.version, dir: bundle.dir }
+      })
+    }
+    return catalog
+  }
+
+  private layerSources() {
+    const workspace = this.runtime.workspace() ?? undefined
+    return { seamHome: this.runtime.paths.home, workspace, trusted: this.runtime.isTrusted(workspace ?? null), patchFile: this.runtime.options.patchFile }
+  }
+
+  private watch(paths: string[]): void {
+    this.stopWatching()
+    this.stopWatching = watchPatchFiles(paths, () => void this.recompose())
+  }
+
+  /** `workspace` and `rpc` live on the root context; `workspace` is re-provided on recompose. */
+  private provideCoreServices(): void {
+    const kernel = this.runtime.kernel
+    const rpcMethods = this.rpcMethods
+    kernel.context.provide('rpc', {
+      register(ctx, method, handler) {
+        const key = `${ctx.name}/${method}`
+        if (rpcMethods.has(key)) throw new Error(`plugin "${ctx.name}" already registered the method "${method}"`)
+        rpcMethods.set(key, handler)
+        return ctx.onDispose(() => rpcMethods.delete(key))
+      }
+    })
+    let current: Disposable | undefined
+    const provideWorkspace = () => {
+      const root = this.runtime.workspace()
+      const trusted = this.runtime.isTrusted(root)
+      const providers = this.trustProviders
+      const next = kernel.context.provide('workspace', {
+        root,
+        trusted,
+        seamHome: this.runtime.paths.home,
+        contributeTrustItems(ctx, items) {
+          providers.add(items)
+          return ctx.onDispose(() => providers.delete(items))
+        }
+      })
+      current?.()
+      current = next
+    }
+    provideWorkspace()
+    this.onChanged(() => {
+      const service = kernel.getService('workspace')
+      if (service?.root !== this.runtime.workspace() || service?.trusted !== this.runtime.isTrusted()) provideWorkspace()
+    })
+  }
+
+  private report(message: string): void {
+    this.lastError = message
+    this.runtime.kernel.log({ level: 'error', plugin: 'plugin-host', message, time: Date.now() })
+  }
+
+  private notify(): void {
+    for (const listener of this.changed) listener()
+  }
+}

@@ -1,0 +1,129 @@
+// The Host's core, shared by the desktop app, web mode and the headless CLI: the kernel with
+// the composed plugin profile, settings, secrets, sessions and the model in use. Transports
+// (src-main/transport) and the CLI sit on top of it; nothing here imports Electron.
+import { readFileSync } from 'node:fs'
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
+import type { ProviderConfig } from '../../src-shared/model'
+import { SessionStore } from '../session/store'
+import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
+import { SettingsFile } from './settings'
+import { SecretStore, type SecretCipher } from './secrets'
+import { SwitchableModel } from './model-switch'
+import { SessionHub } from './sessions'
+import { PluginHost } from './plugin-host'
+
+export const SEAM_VERSION: string = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+  } catch {
+    return '0.0.0'
+  }
+})()
+
+export interface HostOptions {
+  mode: 'electron' | 'web' | 'headless'
+  env?: NodeJS.ProcessEnv
+  /** The approval answerer plugin (desktop dialog or terminal). */
+  answerer: { key: string; plugin: Plugin<never> }
+  cipher?: SecretCipher
+  /** `--patch FILE`: the last patch layer. */
+  patchFile?: string
+  /** Overrides for one headless run; never written to settings. */
+  workspace?: string
+  trustWorkspace?: boolean
+  provider?: ProviderConfig
+  approvalMode?: 'ask-side-effects' | 'ask-all' | 'never-ask'
+  maxSteps?: number
+}
+
+export class HostRuntime {
+  readonly kernel = new Kernel()
+  readonly paths: SeamPaths
+  readonly settings: SettingsFile
+  readonly secrets: SecretStore
+  readonly model: SwitchableModel
+  readonly sessions: SessionHub
+  readonly plugins: PluginHost
+  private readonly recentLogs: LogRecord[] = []
+
+  private constructor(readonly options: HostOptions) {
+    const env = options.env ?? process.env
+    this.paths = seamPaths(resolveSeamHome(env))
+    this.kernel.onLog((record) => {
+      this.recentLogs.push(record)
+      if (this.recentLogs.length > 500) this.recentLogs.shift()
+    })
+    this.settings = new SettingsFile(this.paths.settings)
+    if (this.settings.loadError) this.kernel.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
+    this.secrets = new SecretStore(this.paths.secrets, options.cipher)
+    this.model = new SwitchableModel(() => this.providerConfig())
+    this.sessions = new SessionHub({
+      kernel: this.kernel,
+      store: new SessionStore(this.paths.sessions),
+      model: this.model,
+      settings: () => ({ maxParallelToolCalls: this.settings.value.maxParallelToolCalls, maxSteps: options.maxSteps ?? this.settings.value.maxSteps })
+    })
+    this.plugins = new PluginHost(this)
+  }
+
+  static async start(options: HostOptions): Promise<HostRuntime> {
+    const runtime = new HostRuntime(options)
+    await runtime.plugins.start()
+    return runtime
+  }
+
+  get version(): string {
+    return SEAM_VERSION
+  }
+
+  logs(): LogRecord[] {
+    return [...this.recentLogs]
+  }
+
+  workspace(): string | null {
+    return this.options.workspace ?? this.settings.value.workspace
+  }
+
+  isTrusted(workspace: string | null = this.workspace()): boolean {
+    if (!workspace) return false
+    if (this.options.trustWorkspace && workspace === this.options.workspace) return true
+    return this.settings.value.trustedWorkspaces.includes(workspace)
+  }
+
+  approvalMode(): 'ask-side-effects' | 'ask-all' | 'never-ask' {
+    return this.options.approvalMode ?? this.settings.value.approvalMode
+  }
+
+  /** The provider in use: a headless override, else the settings plus the stored key. */
+  providerConfig(): ProviderConfig | undefined {
+    if (this.options.provider) return this.options.provider
+    const provider = this.settings.value.provider
+    if (!provider) return undefined
+    return { ...provider, apiKey: this.secrets.get(providerKeyName(provider.provider)) }
+  }
+
+  /** Validates a folder for use as the workspace: it must exist and be a directory. */
+  static checkWorkspace(path: string): string {
+    const absolute = resolve(path)
+    let isDir = false
+    try {
+      isDir = statSync(absolute).isDirectory()
+    } catch {
+      throw new Error(`workspace "${absolute}" does not exist`)
+    }
+    if (!isDir) throw new Error(`workspace "${absolute}" is not a folder`)
+    return absolute
+  }
+
+  async close(): Promise<void> {
+    await this.sessions.closeAll('shutdown')
+    this.plugins.close()
+    this.kernel.dispose()
+  }
+}
+
+export function providerKeyName(provider: string): string {
+  return `provider:${provider}`
+}

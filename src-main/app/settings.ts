@@ -1,0 +1,61 @@
+// Seam's own settings file (<Seam home>/settings.json), validated on load and on every change.
+// A file that fails validation is not silently replaced: loading reports the field and keeps
+// the defaults in memory until the user fixes or overwrites it.
+import { existsSync, readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/ipc'
+import { formatZodError } from '../../src-shared/validation'
+import { writeFileAtomic } from './atomic-file'
+
+export const SeamSettingsSchema = z.object({
+  approvalMode: ApprovalModeSchema.default('ask-side-effects'),
+  maxParallelToolCalls: z.number().int().min(1).max(64).default(10),
+  maxSteps: z.number().int().min(1).max(1000).default(50),
+  hookConcurrency: z.number().int().min(1).max(64).default(8),
+  workspace: z.string().nullable().default(null),
+  trustedWorkspaces: z.array(z.string()).default([]),
+  provider: z
+    .object({ provider: ProviderKindSchema, baseUrl: z.string().url(), model: z.string().min(1) })
+    .nullable()
+    .default(null),
+  /** Claude Code-shaped hooks declared in Seam's own settings (same shape as .claude/settings.json "hooks"). */
+  hooks: z.record(z.string(), z.unknown()).optional()
+})
+export type SeamSettings = z.infer<typeof SeamSettingsSchema>
+
+export class SettingsFile {
+  private current: SeamSettings
+  readonly loadError?: string
+
+  constructor(readonly path: string) {
+    const { settings, error } = readSettings(path)
+    this.current = settings
+    this.loadError = error
+  }
+
+  get value(): Readonly<SeamSettings> {
+    return this.current
+  }
+
+  update(patch: Partial<SeamSettings>): SeamSettings {
+    const next = SeamSettingsSchema.safeParse({ ...this.current, ...patch })
+    if (!next.success) throw new Error(formatZodError('settings', next.error))
+    this.current = next.data
+    writeFileAtomic(this.path, JSON.stringify(this.current, null, 2) + '\n')
+    return this.current
+  }
+}
+
+function readSettings(path: string): { settings: SeamSettings; error?: string } {
+  const defaults = SeamSettingsSchema.parse({})
+  if (!existsSync(path)) return { settings: defaults }
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    return { settings: defaults, error: `${path}: not valid JSON (${(error as Error).message})` }
+  }
+  const parsed = SeamSettingsSchema.safeParse(raw)
+  if (!parsed.success) return { settings: defaults, error: formatZodError(path, parsed.error) }
+  return { settings: parsed.data }
+}

@@ -1,0 +1,170 @@
+// `seam`: the headless CLI. The host plugins (bridges, policies) load exactly as in the desktop
+// app; only the approval answerer differs (the terminal, or --approve allow|deny).
+import { parseArgs } from 'node:util'
+import { resolve } from 'node:path'
+import type { ProviderConfig } from '../../src-shared/model'
+import { parseProviderConfig } from '../llm/presets'
+import { HostRuntime } from '../app/runtime'
+import { terminalApprovalPlugin, type ApproveMode } from './terminal-approval'
+import { attachPrinter } from './printer'
+import { pluginCommand } from './plugin-command'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage:
+  seam run [options] PROMPT...        run the prompts in order in a new session
+  seam resume ID [options] PROMPT...  continue a session
+  seam sessions                       list sessions
+  seam config --dump [options]        print the composed plugin tree
+  seam plugin install PATH | list | enable NAME | disable NAME | remove NAME
+
+Options:
+  --workspace DIR          workspace folder (default: the current directory)
+  --provider KIND          deepseek | openai | anthropic | ollama | openai-compatible
+  --base-url URL           provider base URL (default: the preset's)
+  --model NAME             model name (default: the preset's)
+  --api-key-env VAR        environment variable holding the API key
+  --approve ask|allow|deny how to answer approval asks (default: ask on the terminal)
+  --trust-workspace        run hooks and patches declared in the workspace
+  --patch FILE             an extra cordis.patch.yml layer
+  --json                   print every session event as one JSON line
+  --max-steps N            per-turn step limit
+
+Seam keeps its data in SEAM_HOME (default ~/.seam).`
+
+const DEFAULT_KEY_ENV: Record<string, string> = {
+  deepseek: 'DEEPSEEK_API_KEY',
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY'
+}
+
+
+export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      workspace: { type: 'string' },
+      provider: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      approve: { type: 'string', default: 'ask' },
+      'trust-workspace': { type: 'boolean', default: false },
+      patch: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      dump: { type: 'boolean', default: false },
+      'max-steps': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false }
+    }
+  })
+  const [command, ...rest] = positionals
+  if (values.version) {
+    io.stdout.write(`${(await import('../app/runtime')).SEAM_VERSION}\n`)
+    return 0
+  }
+  if (values.help || !command) {
+    io.stdout.write(USAGE + '\n')
+    return command || values.help ? 0 : 2
+  }
+  const approve = values.approve as ApproveMode
+  if (!['ask', 'allow', 'deny'].includes(approve)) throw new UsageError(`--approve must be ask, allow or deny (got "${values.approve}")`)
+  const workspace = HostRuntime.checkWorkspace(values.workspace ?? process.cwd())
+  const provider = providerFromFlags(values, io.env)
+  const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps'])
+  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) throw new UsageError('--max-steps must be a positive integer')
+
+  const runtime = await HostRuntime.start({
+    mode: 'headless',
+    env: io.env,
+    workspace,
+    trustWorkspace: values['trust-workspace'],
+    provider,
+    patchFile: values.patch ? resolve(values.patch) : undefined,
+    approvalMode: approve === 'allow' ? 'never-ask' : undefined,
+    maxSteps,
+    answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
+  })
+  try {
+    switch (command) {
+      case 'run':
+      case 'resume': {
+        const id = command === 'resume' ? rest.shift() : undefined
+        if (command === 'resume' && !id) throw new UsageError('seam resume needs a session id')
+        if (rest.length === 0) throw new UsageError(`seam ${command} needs at least one prompt`)
+        return await runPrompts(runtime, id, rest, values.json, io)
+      }
+      case 'sessions': {
+        for (const s of await runtime.sessions.store.list()) {
+          io.stdout.write(values.json ? JSON.stringify(s) + '\n' : `${s.id}  ${new Date(s.lastActivity).toISOString()}  ${s.title}  (${s.workspace})\n`)
+        }
+        return 0
+      }
+      case 'config': {
+        if (!values.dump) throw new UsageError('seam config supports --dump')
+        const dump = runtime.plugins.dump()
+        io.stdout.write(dump.text)
+        if (dump.error) io.stderr.write(`error: ${dump.error}\n`)
+        return dump.error ? 1 : 0
+      }
+      case 'plugin':
+        return await pluginCommand(runtime, rest, io)
+      default:
+        throw new UsageError(`unknown command "${command}"`)
+    }
+  } finally {
+    await runtime.close()
+  }
+}
+
+async function runPrompts(
+  runtime: HostRuntime,
+  id: string | undefined,
+  prompts: string[],
+  json: boolean,
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
+): Promise<number> {
+  const session = id ? await runtime.sessions.open(id) : await runtime.sessions.create(runtime.workspace()!)
+  const detach = attachPrinter(runtime, session.log.id, json, io)
+  if (!json) io.stderr.write(`session ${session.log.id}\n`)
+  let lastReason = 'completed'
+  try {
+    for (const prompt of prompts) {
+      session.agent.send(prompt, 'cli')
+      await session.agent.whenIdle()
+      const end = [...session.log.events].reverse().find((e) => e.type === 'turn/end')
+      lastReason = end && end.type === 'turn/end' ? end.reason : 'error'
+    }
+  } finally {
+    detach()
+  }
+  return lastReason === 'completed' ? 0 : 1
+}
+
+function providerFromFlags(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ProviderConfig | undefined {
+  const kind = values.provider as string | undefined
+  if (!kind) {
+    if (values['base-url'] || values.model) throw new UsageError('--base-url and --model need --provider')
+    return undefined
+  }
+  const keyEnv = (values['api-key-env'] as string | undefined) ?? DEFAULT_KEY_ENV[kind]
+  const apiKey = keyEnv ? env[keyEnv] : undefined
+  if (values['api-key-env'] && !apiKey) throw new UsageError(`--api-key-env ${keyEnv}: that variable is not set`)
+  try {
+    return parseProviderConfig({ provider: kind, baseUrl: values['base-url'], model: values.model, apiKey: apiKey || undefined }, 'command line')
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+const isEntry = process.argv[1] && /cli\.(m?js|ts)$/.test(process.argv[1])
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`seam: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exit(error instanceof UsageError ? 2 : 1)
+    }
+  )
+}

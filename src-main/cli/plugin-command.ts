@@ -1,0 +1,37 @@
+// `seam plugin install PATH | list | enable NAME | disable NAME | remove NAME`
+import { resolve } from 'node:path'
+import type { HostRuntime } from '../app/runtime'
+import { UsageError } from './usage-error'
+
+export async function pluginCommand(runtime: HostRuntime, args: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
+  const [action, target] = args
+  const needTarget = (what: string) => {
+    if (!target) throw new UsageError(`seam plugin ${action} needs ${what}`)
+    return target
+  }
+  switch (action) {
+    case 'install': {
+      const declared = await runtime.plugins.install(resolve(needTarget('a folder or .tgz path')))
+      io.stdout.write(`installed ${declared.name}@${declared.version}${declared.host ? ` (host: ${declared.host})` : ''}${declared.client ? ` (client: ${declared.client})` : ''}\n`)
+      if (declared.host) io.stderr.write(`note: ${declared.warning}\n`)
+      return 0
+    }
+    case 'list': {
+      for (const p of runtime.plugins.list()) {
+        io.stdout.write(`${p.id}  ${p.kind}  ${p.version ?? ''}  ${p.state}${p.error ? `  ${p.error}` : ''}\n`)
+      }
+      return 0
+    }
+    case 'enable':
+    case 'disable':
+      await runtime.plugins.setEnabled(needTarget('a bundle name'), action === 'enable')
+      io.stdout.write(`${action}d ${target}\n`)
+      return 0
+    case 'remove':
+      await runtime.plugins.remove(needTarget('a bundle name'))
+      io.stdout.write(`removed ${target}\n`)
+      return 0
+    default:
+      throw new UsageError('seam plugin install PATH | list | enable NAME | disable NAME | remove NAME')
+  }
+}

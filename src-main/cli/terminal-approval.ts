@@ -1,0 +1,62 @@
+// Headless answerers of the approval seam (S11): ask on the terminal, or answer every ask the
+// same way (--approve allow|deny). With no terminal, an ask is refused with the reason.
+import { createInterface } from 'node:readline/promises'
+import { openSync, closeSync, createReadStream, createWriteStream } from 'node:fs'
+import { definePlugin } from '../../src-shared/kernel'
+import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
+import '../../src-shared/host/tools'
+
+export type ApproveMode = 'ask' | 'allow' | 'deny'
+
+export function terminalApprovalPlugin(mode: ApproveMode, out: NodeJS.WritableStream = process.stderr) {
+  return definePlugin({
+    name: `approval-cli-${mode}`,
+    apply(ctx) {
+      ctx.on('approval/request', async (request) => {
+        if (mode === 'allow') return { outcome: 'allowed-once', by: 'cli --approve allow' }
+        if (mode === 'deny') return { outcome: 'denied', by: 'cli --approve deny', note: 'denied by --approve deny' }
+        return askOnTerminal(request, out)
+      })
+    }
+  })
+}
+
+let queue: Promise<unknown> = Promise.resolve()
+
+/** One question at a time, on the controlling terminal (stdin may be a pipe of prompts). */
+function askOnTerminal(request: ApprovalRequest, out: NodeJS.WritableStream): Promise<ApprovalAnswer> {
+  const next = queue.then(() => askOnce(request, out))
+  queue = next.catch(() => undefined)
+  return next
+}
+
+async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream): Promise<ApprovalAnswer> {
+  let fd: number
+  try {
+    fd = openSync('/dev/tty', 'r+')
+  } catch {
+    return { outcome: 'unavailable', by: 'cli', note: 'no terminal to ask the user (run with --approve allow or deny)' }
+  }
+  const input = createReadStream('', { fd, autoClose: false })
+  const output = createWriteStream('', { fd, autoClose: false })
+  const rl = createInterface({ input, output })
+  try {
+    out.write(`\n? ${request.tool} wants to run: ${JSON.stringify(request.args)}\n  reason: ${request.reason}\n`)
+    const answer = (
+      await rl.question(`  [y] allow once  [s] allow for this session (${request.scope.description})  [n] deny: `, { signal: request.signal })
+    )
+      .trim()
+      .toLowerCase()
+    if (answer === 'y' || answer === 'yes') return { outcome: 'allowed-once', by: 'cli' }
+    if (answer === 's') return { outcome: 'allowed-session', by: 'cli' }
+    const note = (await rl.question('  note for the model (optional): ', { signal: request.signal })).trim()
+    return { outcome: 'denied', by: 'cli', note: note || undefined }
+  } catch {
+    return { outcome: 'cancelled', by: 'cli' }
+  } finally {
+    rl.close()
+    input.destroy()
+    output.destroy()
+    closeSync(fd)
+  }
+}
