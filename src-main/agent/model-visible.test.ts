@@ -69,8 +69,13 @@ describe('model-visible means logged', () => {
       expect(request.system).toBe(system)
     })
     const last = f.model.requests[4]
-    const rebuilt = buildModelRequest(reloaded.events.slice(0, assistantAt[4]), system, f.tools)
+    const rebuilt = buildModelRequest(reloaded.events.slice(0, assistantAt[4]))
     expect(rebuilt).toEqual({ system: last.system, messages: last.messages, tools: last.tools })
+    // Every request, system prompt and tools included, is rebuilt from the reloaded log alone.
+    f.model.requests.forEach((request, i) => {
+      const fromLog = buildModelRequest(reloaded.events.slice(0, assistantAt[i]))
+      expect({ system: fromLog.system, messages: fromLog.messages, tools: fromLog.tools }).toEqual({ system: request.system, messages: request.messages, tools: request.tools })
+    })
     expect(system).toContain('Always answer in English.')
     const everything = JSON.stringify(last.messages)
     for (const text of ['repo uses pnpm', 'fix the bug!', 'prompt checked', 'read a', 'read b', 'also update the changelog!', 'run the tests', 'thanks!']) {

@@ -35,14 +35,39 @@ export interface StepOutcome {
   cancelled: boolean
 }
 
-/** "Model-visible means logged": the request is a function of the log, the prompt sections and the tools. */
-export function buildModelRequest(events: readonly SessionEvent[], system: string, tools: Pick<ToolRegistry, 'specs'>): ModelRequest {
-  return { system, messages: deriveModelMessages(events), tools: tools.specs() }
+/**
+ * "Model-visible means logged": a request is a function of the log alone. The system prompt and
+ * the tools come from the latest model/context event; the messages from the rest of the log.
+ */
+export function buildModelRequest(events: readonly SessionEvent[]): ModelRequest {
+  let context: Extract<SessionEvent, { type: 'model/context' }> | undefined
+  for (let i = events.length - 1; i >= 0 && !context; i--) {
+    const event = events[i]
+    if (event.type === 'model/context') context = event
+  }
+  return { system: context?.system ?? '', messages: deriveModelMessages(events), tools: context ? context.tools.map((t) => ({ ...t })) : [] }
+}
+
+/** The last system prompt + tools logged per session, so an unchanged context is not logged again. */
+const loggedContext = new WeakMap<SessionLog, string>()
+
+/** Appends a model/context event when the system prompt or the tools differ from what the log holds. */
+export function logModelContext(log: SessionLog, system: string, tools: Pick<ToolRegistry, 'specs'>): void {
+  const specs = tools.specs()
+  const key = JSON.stringify([system, specs])
+  let last = loggedContext.get(log)
+  if (last === undefined) {
+    const previous = [...log.events].reverse().find((e) => e.type === 'model/context')
+    last = previous && previous.type === 'model/context' ? JSON.stringify([previous.system, previous.tools]) : ''
+  }
+  if (key !== last) log.append({ type: 'model/context', system, tools: specs })
+  loggedContext.set(log, key)
 }
 
 export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal): Promise<StepOutcome> {
   const { kernel, log } = deps
-  const request = buildModelRequest(log.events, deps.systemPrompt(), deps.tools())
+  logModelContext(log, deps.systemPrompt(), deps.tools())
+  const request = buildModelRequest(log.events)
   const reply = await readModelStream(deps.model, request, signal, (kind, text) =>
     kernel.emit('agent/delta', log.id, { turnId, step, kind, text })
   )

@@ -36,6 +36,7 @@ describe('agent/turn-continuation (S7)', () => {
       'session/header',
       'turn/start',
       'user/message',
+      'model/context',
       'assistant/message',
       'steering/message',
       'assistant/message',

@@ -112,6 +112,7 @@ export function deriveModelHistory(events: readonly SessionEvent[]): DerivedHist
       case 'grant/added':
       case 'grant/revoked':
       case 'notice':
+      case 'model/context':
       case 'hook/invoked':
       case 'hook/result':
         break

@@ -153,6 +153,18 @@ export const ApprovalDecidedEvent = z.object({
 export const GrantAddedEvent = z.object({ type: z.literal('grant/added'), ...base, grantId: z.string(), scope: GrantScopeShape })
 export const GrantRevokedEvent = z.object({ type: z.literal('grant/revoked'), ...base, grantId: z.string() })
 
+/**
+ * The system prompt and tool list the model is given, logged whenever they change so that a
+ * request is rebuilt from the log alone (prompt sections and tools come from plugins, which may
+ * differ when the session is reopened).
+ */
+export const ModelContextEvent = z.object({
+  type: z.literal('model/context'),
+  ...base,
+  system: z.string(),
+  tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: JsonObject }))
+})
+
 /** Shown to the user, never to the model: a hook's systemMessage, a visible hook failure, a warning. */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),
@@ -180,6 +192,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   GrantAddedEvent,
   GrantRevokedEvent,
   NoticeEvent,
+  ModelContextEvent,
   HookInvokedEvent,
   HookResultEvent
 ])
