@@ -1,0 +1,146 @@
+// The headless CLI end to end: the built `seam` command as a real process, against a loopback
+// server speaking the OpenAI or Anthropic wire protocol.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
+import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
+
+const run = promisify(execFile)
+const root = resolve(import.meta.dirname, '../..')
+const seamBin = join(root, 'bin', 'seam.mjs')
+
+let home: string
+let workspace: string
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
+    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
+  }
+  home = await mkdtemp(join(tmpdir(), 'seam-cli-home-'))
+  workspace = await mkdtemp(join(tmpdir(), 'seam-cli-ws-'))
+}, 120_000)
+
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true })
+  await rm(workspace, { recursive: true, force: true })
+})
+
+interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs `seam` without a controlling terminal (setsid), as CI and scripts do. */
+async function seam(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, seamBin, ...args], {
+      cwd: workspace,
+      env: { ...process.env, SEAM_HOME: home, ...env },
+      timeout: 60_000
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+async function withOpenAI<T>(script: OpenAIScript, body: (url: string) => Promise<T>): Promise<T> {
+  const server = await startFakeOpenAI(script)
+  try {
+    return await body(server.url)
+  } finally {
+    await server.close()
+  }
+}
+
+describe('seam run', () => {
+  it('streams the answer, runs a tool with --approve allow, and exits 0 when the turn completed', async () => {
+    await writeFile(join(workspace, 'notes.txt'), 'alpha\nbeta\n')
+    const result = await withOpenAI(
+      [{ toolCalls: [{ name: 'Read', args: { file_path: join(workspace, 'notes.txt') } }] }, { text: 'The file has two lines.' }],
+      (url) => seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', '--approve', 'allow', 'read notes'])
+    )
+    expect(result.stderr).toContain('● Read(')
+    expect(result.stderr).toContain('beta')
+    expect(result.stdout).toContain('The file has two lines.')
+    expect(result.code).toBe(0)
+  })
+
+  it('--json prints every session event as one JSON line, in log order', async () => {
+    const result = await withOpenAI([{ text: 'hello there' }], (url) =>
+      seam(['run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'hi'])
+    )
+    expect(result.code).toBe(0)
+    const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; seq: number })
+    expect(events.map((e) => e.type)).toEqual(['session/header', 'turn/start', 'user/message', 'model/context', 'assistant/message', 'turn/end'])
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
+  it('with no terminal, an ask is refused with the reason, and the model sees the denial', async () => {
+    const result = await withOpenAI(
+      [{ toolCalls: [{ name: 'Bash', args: { command: 'touch should-not-exist' } }] }, (body) => ({ text: `saw: ${JSON.stringify(body.messages.at(-1)?.content)}` })],
+      (url) => seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'make a file'])
+    )
+    expect(existsSync(join(workspace, 'should-not-exist'))).toBe(false)
+    expect(result.stderr).toMatch(/approval unavailable: no terminal/)
+    expect(result.stdout).toMatch(/saw: .*Permission denied/)
+    expect(result.code).toBe(0)
+  })
+
+  it('--approve deny refuses every ask', async () => {
+    const result = await withOpenAI([{ toolCalls: [{ name: 'Write', args: { file_path: join(workspace, 'w.txt'), content: 'x' } }] }, { text: 'ok' }], (url) =>
+      seam(['run', '--approve', 'deny', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'write'])
+    )
+    expect(existsSync(join(workspace, 'w.txt'))).toBe(false)
+    expect(result.stderr).toContain('DENIED')
+    expect(result.code).toBe(0)
+  })
+
+  it('exits non-zero with the provider error when the turn fails (401), and resume continues the session', async () => {
+    const failed = await withOpenAI([{ error: { status: 401, body: { error: { message: 'Incorrect API key provided' } } } }], (url) =>
+      seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'hi'])
+    )
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toMatch(/turn ended: error: .*Incorrect API key provided/)
+    const id = /session (\S+)/.exec(failed.stderr)?.[1]
+    expect(id).toBeTruthy()
+
+    const resumed = await withOpenAI([{ text: 'back again' }], (url) =>
+      seam(['resume', id!, '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'again'])
+    )
+    expect(resumed.stdout).toContain('back again')
+    expect(resumed.code).toBe(0)
+    const log = await readFile(join(home, 'sessions', `${id}.jsonl`), 'utf8')
+    expect(log.split('\n').filter(Boolean).map((l) => JSON.parse(l).type)).toContain('turn/end')
+
+    const list = await seam(['sessions'])
+    expect(list.stdout).toContain(id!)
+  })
+
+  it('speaks the Anthropic Messages protocol with --provider anthropic', async () => {
+    const server = await startFakeAnthropic([{ text: 'from claude' }])
+    try {
+      const result = await seam(['run', '--workspace', workspace, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', 'hi'], { FAKE_KEY: 'sk-test' })
+      expect(result.stdout).toContain('from claude')
+      expect(result.code).toBe(0)
+      const headers = server.requests[0].headers
+      // The SDK sends the key as x-api-key or as a bearer token, depending on its version.
+      expect(`${headers['x-api-key'] ?? ''} ${headers.authorization ?? ''}`).toContain('sk-test')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('answers a bad flag with a usage error (exit 2) naming it', async () => {
+    const result = await seam(['run', '--approve', 'maybe', 'hi'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--approve must be ask, allow or deny')
+  })
+})
