@@ -12,6 +12,7 @@ import { loadBundleHost } from '../plugins/bundles/host-entry'
 import { installBundle } from '../plugins/bundles/install'
 import { readManifest, type BundleManifest } from '../plugins/bundles/manifest'
 import { listBundles, removeBundle, setEnabled } from '../plugins/bundles/registry'
+import { pluginClientUrl } from '../transport/csp'
 
 export interface ShelfBundle {
   manifest: BundleManifest
@@ -101,10 +102,11 @@ export class BundleShelf {
     this.bundles.delete(name)
   }
 
-  clientEntries(): Array<{ name: string; url: string }> {
+  /** Enabled client entries, as URLs the renderer of this host mode can import. */
+  clientEntries(mode: 'electron' | 'web'): Array<{ name: string; url: string }> {
     return this.all()
       .filter((b) => b.enabled && b.manifest.client && !b.error)
-      .map((b) => ({ name: b.manifest.name, url: `/plugins/${encodeURIComponent(b.manifest.name)}/${b.manifest.client}` }))
+      .map((b) => ({ name: b.manifest.name, url: pluginClientUrl(mode, b.manifest.name, b.manifest.client!) }))
   }
 
   /** A file of an enabled bundle, for the renderer to import; null when it is not one. */

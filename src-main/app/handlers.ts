@@ -172,7 +172,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       await runtime.plugins.remove(name)
       return { ok: true as const }
     },
-    'plugins/client-entries': async () => runtime.plugins.clientEntries(),
+    'plugins/client-entries': async () => runtime.plugins.clientEntries(deps.mode),
     'plugins/call': async ({ plugin, method, input }) => runtime.plugins.call(plugin, method, input),
     'config/dump': async () => runtime.plugins.dump(),
     'logs/recent': async () => runtime.logs()

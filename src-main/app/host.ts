@@ -49,6 +49,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     pushes,
     connections,
     mode: options.mode,
+    resolvePluginFile: (name, file) => runtime.plugins.resolveClientFile(name, file),
     close: () => runtime.close()
   }
 }

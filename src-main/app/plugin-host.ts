@@ -148,8 +148,8 @@ export class PluginHost {
     await this.recompose()
   }
 
-  clientEntries(): Array<{ name: string; url: string }> {
-    return this.bundles.clientEntries()
+  clientEntries(mode: 'electron' | 'web'): Array<{ name: string; url: string }> {
+    return this.bundles.clientEntries(mode)
   }
 
   resolveClientFile(name: string, file: string): string | null {

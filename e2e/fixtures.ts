@@ -1,0 +1,218 @@
+// Playwright fixtures: every spec drives the real UI against a real Host through `app`, a Page
+// that is either Debian's Chromium on a web-mode host (project 'web') or the Electron window
+// (project 'electron', when ELECTRON_PATH is set). Specs never branch on which one they got.
+//
+// Each test gets its own host process with a fresh temp dir: SEAM_HOME=<tmp>/seam (the
+// `seamHome` fixture) and HOME=<tmp>/home, so nothing from the developer's ~/.seam or
+// ~/.claude leaks in. Extra host environment comes from `test.use({ hostEnv: {...} })` (a value,
+// or a fixture function when it depends on something started at run time, e.g. a fake
+// provider's URL); `seamHomeFiles` writes files into the Seam home before the host starts.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { test as base, _electron, type Browser, type ElectronApplication, type Page } from '@playwright/test'
+
+export type Target = 'web' | 'electron'
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const WEB_ENTRY = join(repoRoot, 'out', 'main', 'web.js')
+const HOST_START_TIMEOUT_MS = 20_000
+
+export interface TestOptions {
+  /** Environment for the host process, on top of SEAM_HOME/HOME/PORT. */
+  hostEnv: Record<string, string>
+  /** Files written into the Seam home before the host starts (relative path -> content). */
+  seamHomeFiles: Record<string, string>
+}
+
+export interface WorkerOptions {
+  target: Target
+}
+
+export interface TestFixtures extends TestOptions {
+  /** The host's Seam home (a fresh temp dir per test). */
+  seamHome: string
+  /** Host stdout/stderr and page errors, attached to the report when a test fails. */
+  hostLog: string[]
+  /** The web host's URL (`http://127.0.0.1:PORT`); web project only (skips the test under Electron). */
+  hostUrl: string
+  /** The app's page, ready once the UI document has loaded. */
+  app: Page
+}
+
+interface WorkerFixtures extends WorkerOptions {
+  /** Chromium, launched on first use only (the electron project never starts it). */
+  lazyBrowser: () => Promise<Browser>
+}
+
+interface HostRun {
+  /** Starts the web host for this test (once) and returns its URL. */
+  webHost(): Promise<string>
+}
+
+export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: string }, WorkerFixtures>({
+  target: ['web', { option: true, scope: 'worker' }],
+  hostEnv: [{}, { option: true }],
+  seamHomeFiles: [{}, { option: true }],
+
+  lazyBrowser: [
+    async ({ playwright, launchOptions }, use) => {
+      let launched: Promise<Browser> | undefined
+      await use(() => (launched ??= playwright.chromium.launch(launchOptions)))
+      if (launched) await (await launched).close()
+    },
+    { scope: 'worker' }
+  ],
+
+  tempRoot: async ({}, use) => {
+    const root = await mkdtemp(join(tmpdir(), 'seam-e2e-'))
+    await mkdir(join(root, 'home'), { recursive: true })
+    await use(root)
+    await rm(root, { recursive: true, force: true, maxRetries: 3 })
+  },
+
+  seamHome: async ({ tempRoot, seamHomeFiles }, use) => {
+    const home = join(tempRoot, 'seam')
+    await mkdir(home, { recursive: true })
+    for (const [relative, content] of Object.entries(seamHomeFiles)) {
+      const target = resolve(home, relative)
+      if (!target.startsWith(home + '/')) throw new Error(`seamHomeFiles: '${relative}' is outside the Seam home`)
+      await mkdir(dirname(target), { recursive: true })
+      await writeFile(target, content)
+    }
+    await use(home)
+  },
+
+  hostLog: async ({}, use, testInfo) => {
+    const lines: string[] = []
+    await use(lines)
+    if (testInfo.status !== testInfo.expectedStatus && lines.length > 0) {
+      await testInfo.attach('host-log.txt', { body: lines.join('\n'), contentType: 'text/plain' })
+    }
+  },
+
+  hostRun: async ({ tempRoot, seamHome, hostEnv, hostLog }, use) => {
+    let child: ChildProcess | undefined
+    let url: Promise<string> | undefined
+    await use({
+      webHost: () =>
+        (url ??= (async () => {
+          const started = await startWebHost(hostProcessEnv(tempRoot, seamHome, hostEnv), hostLog)
+          child = started.child
+          return started.url
+        })())
+    })
+    if (child) await stopProcess(child)
+  },
+
+  hostUrl: async ({ target, hostRun }, use) => {
+    test.skip(target !== 'web', 'hostUrl exists in web mode only')
+    await use(await hostRun.webHost())
+  },
+
+  app: async ({ target, lazyBrowser, hostRun, tempRoot, seamHome, hostEnv, hostLog }, use, testInfo) => {
+    let page: Page
+    let electronApp: ElectronApplication | undefined
+    let closeContext: (() => Promise<void>) | undefined
+    if (target === 'electron') {
+      const executablePath = process.env.ELECTRON_PATH
+      if (!executablePath) throw new Error('The electron project needs ELECTRON_PATH (the Electron executable).')
+      electronApp = await _electron.launch({
+        executablePath,
+        args: ['.', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
+        cwd: repoRoot,
+        env: hostProcessEnv(tempRoot, seamHome, hostEnv)
+      })
+      const proc = electronApp.process()
+      proc.stdout?.on('data', (chunk: Buffer) => hostLog.push(...lines('host', chunk)))
+      proc.stderr?.on('data', (chunk: Buffer) => hostLog.push(...lines('host!', chunk)))
+      page = await electronApp.firstWindow()
+    } else {
+      const url = await hostRun.webHost()
+      const browser = await lazyBrowser()
+      const context = await browser.newContext({ baseURL: url })
+      closeContext = () => context.close()
+      page = await context.newPage()
+      await page.goto('/')
+    }
+    page.on('pageerror', (error) => hostLog.push(`[page error] ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error') hostLog.push(`[console.error] ${message.text()}`)
+    })
+    await page.waitForLoadState('domcontentloaded')
+
+    await use(page)
+
+    if (testInfo.status !== testInfo.expectedStatus && !page.isClosed()) {
+      const path = testInfo.outputPath('failure.png')
+      await page.screenshot({ path, fullPage: true }).then(
+        () => testInfo.attachments.push({ name: 'failure.png', path, contentType: 'image/png' }),
+        () => {}
+      )
+    }
+    await closeContext?.()
+    await electronApp?.close()
+  }
+})
+
+export { expect } from '@playwright/test'
+
+function hostProcessEnv(tempRoot: string, seamHome: string, extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value
+  return {
+    ...env,
+    HOME: join(tempRoot, 'home'),
+    SEAM_HOME: seamHome,
+    PORT: '0',
+    SEAM_WEB_HOST: '127.0.0.1',
+    ...extra
+  }
+}
+
+function lines(tag: string, chunk: Buffer): string[] {
+  return chunk
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => `[${tag}] ${line}`)
+}
+
+async function startWebHost(env: Record<string, string>, log: string[]): Promise<{ child: ChildProcess; url: string }> {
+  if (!existsSync(WEB_ENTRY)) throw new Error(`${WEB_ENTRY} is missing: run \`npm run build\` before the e2e tests.`)
+  const child = spawn(process.execPath, [WEB_ENTRY], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stderr?.on('data', (chunk: Buffer) => log.push(...lines('host!', chunk)))
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let buffered = ''
+    const timer = setTimeout(() => fail(`did not print its URL within ${HOST_START_TIMEOUT_MS / 1000} s`), HOST_START_TIMEOUT_MS)
+    function fail(why: string) {
+      clearTimeout(timer)
+      child.kill('SIGKILL')
+      reject(new Error(`The web host ${why}.\n${log.slice(-40).join('\n')}`))
+    }
+    child.stdout?.on('data', (chunk: Buffer) => {
+      log.push(...lines('host', chunk))
+      buffered += chunk.toString('utf8')
+      const match = /Seam web UI: (http:\/\/\S+)/.exec(buffered)
+      if (match) {
+        clearTimeout(timer)
+        resolveUrl(match[1]!)
+      }
+    })
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? `code ${code}`}) before it was ready`))
+    child.once('error', (error) => fail(`could not start: ${error.message}`))
+  })
+  return { child, url }
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+  await exited
+  clearTimeout(timer)
+}

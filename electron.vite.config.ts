@@ -1,0 +1,62 @@
+// Build of the three processes (electron-vite 6 + vite 8):
+//   main     -> out/main/{index,web,cli}.js   ESM (package.json "type": "module"), deps external
+//   preload  -> out/preload/index.cjs         CommonJS: sandboxed preloads cannot be ESM
+//   renderer -> out/renderer                  React app (index.html + assets)
+import { resolve } from 'node:path'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+import { META_CONTENT_SECURITY_POLICY, contentSecurityPolicy } from './src-main/transport/csp'
+
+const r = (path: string) => resolve(import.meta.dirname, path)
+
+/** The dev server's React refresh preamble is an inline script; the built app never needs one. */
+function devCspPlugin(): Plugin {
+  return {
+    name: 'seam:dev-csp',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      return html.replace(META_CONTENT_SECURITY_POLICY, contentSecurityPolicy({ dev: true }).replace(/; frame-ancestors [^;]+/, ''))
+    }
+  }
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: r('out/main'),
+      externalizeDeps: true,
+      rolldownOptions: {
+        input: {
+          index: r('src-main/electron/main.ts'),
+          web: r('src-main/web/main.ts'),
+          cli: r('src-main/cli/main.ts')
+        },
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' }
+      }
+    }
+  },
+  preload: {
+    build: {
+      outDir: r('out/preload'),
+      // Nothing to externalize: the preload imports only electron and the channel names.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: r('src-preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' }
+      }
+    }
+  },
+  renderer: {
+    root: r('src-renderer'),
+    plugins: [react(), devCspPlugin()],
+    build: {
+      outDir: r('out/renderer'),
+      emptyOutDir: true,
+      minify: true,
+      // One bundle for a desktop app (React, markdown); size is not a network cost here.
+      chunkSizeWarningLimit: 2000,
+      rolldownOptions: { input: { index: r('src-renderer/index.html') } }
+    }
+  }
+})

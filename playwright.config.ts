@@ -1,0 +1,32 @@
+// E2E: the same specs (e2e/*.spec.ts) drive the web-mode host in Debian's Chromium (project
+// 'web') and the Electron app (project 'electron', only when ELECTRON_PATH points at a binary:
+// none can be downloaded on the CI machines). Each test starts its own host: see e2e/fixtures.ts.
+// Run `npm run build` first.
+import { defineConfig } from '@playwright/test'
+import type { TestOptions, WorkerOptions } from './e2e/fixtures'
+
+export default defineConfig<TestOptions, WorkerOptions>({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  // One worker: the 2-core CI machine runs the host, Chromium and the runner at once.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  projects: [
+    {
+      name: 'web',
+      use: {
+        target: 'web',
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--disable-gpu', '--disable-quic']
+        }
+      }
+    },
+    ...(process.env.ELECTRON_PATH ? [{ name: 'electron', use: { target: 'electron' as const } }] : [])
+  ]
+})

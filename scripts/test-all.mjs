@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// `npm test`: build, typecheck, unit tests (vitest) and e2e (Playwright, web project, plus the
+// electron project when ELECTRON_PATH is set). Every suite runs even when an earlier one failed;
+// all output streams to the terminal. Ends with a summary and, as the very last line,
+// `N passed, N failed` summed over vitest and Playwright (a failed build or typecheck counts as
+// one failure), because CI reads neither runner's own output. Exits non-zero on any failure.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const bin = {
+  electronVite: join(root, 'node_modules/electron-vite/bin/electron-vite.js'),
+  tsc: join(root, 'node_modules/typescript/bin/tsc'),
+  vitest: join(root, 'node_modules/vitest/vitest.mjs'),
+  playwright: join(root, 'node_modules/@playwright/test/cli.js')
+}
+const work = mkdtempSync(join(tmpdir(), 'seam-test-all-'))
+const results = []
+
+function run(label, args, env = {}) {
+  console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`)
+  const started = Date.now()
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+    child.on('error', (error) => {
+      console.error(`${label}: could not start: ${error.message}`)
+      resolveRun({ code: 1, seconds: (Date.now() - started) / 1000 })
+    })
+    child.on('exit', (code, signal) => resolveRun({ code: code ?? (signal ? 1 : 0), signal, seconds: (Date.now() - started) / 1000 }))
+  })
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** A step without test counts (build, typecheck): nothing on success, one failure otherwise. */
+async function step(name, args) {
+  const { code, seconds } = await run(name, args)
+  results.push({ name, passed: 0, failed: code === 0 ? 0 : 1, detail: code === 0 ? 'ok' : `FAILED (exit ${code})`, seconds })
+}
+
+async function vitest() {
+  const out = join(work, 'vitest.json')
+  const { code, seconds } = await run('unit (vitest)', [bin.vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`])
+  const report = readJson(out)
+  if (!report) {
+    results.push({ name: 'unit (vitest)', passed: 0, failed: 1, detail: `no report (exit ${code})`, seconds })
+    return
+  }
+  // A file that fails to load has no tests but is still a failure.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')
+  ).length
+  let passed = report.numPassedTests ?? 0
+  let failed = (report.numFailedTests ?? 0) + brokenFiles
+  if (code !== 0 && failed === 0) failed = 1 // e.g. unhandled errors after the tests
+  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
+  const extra = [brokenFiles ? `${brokenFiles} file(s) failed to load` : '', skipped ? `${skipped} skipped` : '', code !== 0 && failed === 1 && !report.numFailedTests && !brokenFiles ? `exit ${code}` : '']
+    .filter(Boolean)
+    .join(', ')
+  results.push({ name: 'unit (vitest)', passed, failed, detail: `${passed} passed, ${failed} failed${extra ? ` (${extra})` : ''}`, seconds })
+}
+
+function collectTests(suite, into) {
+  for (const spec of suite.specs ?? []) for (const test of spec.tests ?? []) into.push(test)
+  for (const child of suite.suites ?? []) collectTests(child, into)
+}
+
+async function playwright() {
+  const out = join(work, 'playwright.json')
+  const projects = ['web', ...(process.env.ELECTRON_PATH ? ['electron'] : [])]
+  const args = [bin.playwright, 'test', ...projects.map((p) => `--project=${p}`), '--reporter=list,json', '--pass-with-no-tests']
+  const { code, seconds } = await run(`e2e (playwright: ${projects.join(', ')})`, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: out })
+  const report = readJson(out)
+  if (!report) {
+    results.push({ name: 'e2e (playwright)', passed: 0, failed: 1, detail: `no report (exit ${code})`, seconds })
+    return
+  }
+  const tests = []
+  for (const suite of report.suites ?? []) collectTests(suite, tests)
+  for (const project of projects) {
+    const mine = tests.filter((t) => t.projectName === project)
+    const passed = mine.filter((t) => t.status === 'expected' || t.status === 'flaky').length
+    const failed = mine.filter((t) => t.status === 'unexpected').length
+    const skipped = mine.filter((t) => t.status === 'skipped').length
+    results.push({ name: `e2e (${project})`, passed, failed, detail: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`, seconds })
+  }
+  const counted = results.filter((r) => r.name.startsWith('e2e (')).reduce((sum, r) => sum + r.failed, 0)
+  const globalErrors = (report.errors ?? []).length
+  if (code !== 0 && counted === 0) {
+    results.push({ name: 'e2e (runner)', passed: 0, failed: 1, detail: `exit ${code}${globalErrors ? `, ${globalErrors} error(s) outside tests` : ''}`, seconds: 0 })
+  }
+}
+
+try {
+  await step('build', [bin.electronVite, 'build'])
+  await step('typecheck', [bin.tsc, '--noEmit', '-p', 'tsconfig.json'])
+  await vitest()
+  if (!existsSync(join(root, 'out/main/web.js'))) console.log('\n(out/main/web.js is missing: the e2e tests will fail to start the host)')
+  await playwright()
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+
+const passed = results.reduce((sum, r) => sum + r.passed, 0)
+const failed = results.reduce((sum, r) => sum + r.failed, 0)
+const width = Math.max(...results.map((r) => r.name.length))
+console.log('\n=== summary')
+for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.name.padEnd(width)}  ${r.detail}  [${r.seconds.toFixed(1)} s]`)
+console.log(`${passed} passed, ${failed} failed`)
+process.exitCode = failed > 0 ? 1 : 0

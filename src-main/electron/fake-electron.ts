@@ -1,0 +1,188 @@
+// A stand-in for the parts of the `electron` module the shell uses, for unit tests: the real
+// package tries to download its binary on import, which cannot work on these machines.
+// Used as `vi.mock('electron', () => import('./fake-electron'))`.
+import { EventEmitter } from 'node:events'
+
+type Listener = (...args: unknown[]) => unknown
+
+export class FakeEvent {
+  defaultPrevented = false
+  constructor(readonly url?: string) {}
+  preventDefault(): void {
+    this.defaultPrevented = true
+  }
+}
+
+export class FakeSession {
+  headersListener: Listener | null = null
+  permissionRequestHandler: Listener | null = null
+  permissionCheckHandler: Listener | null = null
+  protocolHandlers = new Map<string, Listener>()
+  webRequest = {
+    onHeadersReceived: (listener: Listener) => {
+      this.headersListener = listener
+    }
+  }
+  protocol = {
+    handle: (scheme: string, handler: Listener) => {
+      this.protocolHandlers.set(scheme, handler)
+    }
+  }
+  setPermissionRequestHandler(handler: Listener): void {
+    this.permissionRequestHandler = handler
+  }
+  setPermissionCheckHandler(handler: Listener): void {
+    this.permissionCheckHandler = handler
+  }
+}
+
+export const defaultSession = new FakeSession()
+
+export class FakeWebContents extends EventEmitter {
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null
+  url = ''
+  destroyed = false
+  sent: Array<{ channel: string; message: unknown }> = []
+  session = defaultSession
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
+    this.windowOpenHandler = handler
+  }
+  getURL(): string {
+    return this.url
+  }
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+  send(channel: string, message: unknown): void {
+    this.sent.push({ channel, message })
+  }
+  /** Test helper: the renderer finished loading `url`. */
+  finishLoad(url: string): void {
+    this.url = url
+    this.emit('did-finish-load')
+  }
+  destroy(): void {
+    this.destroyed = true
+    this.emit('destroyed')
+  }
+}
+
+export class BrowserWindow extends EventEmitter {
+  static created: BrowserWindow[] = []
+  static getAllWindows(): BrowserWindow[] {
+    return BrowserWindow.created.filter((w) => !w.destroyed)
+  }
+  readonly webContents = new FakeWebContents()
+  loadedFile: string | null = null
+  loadedUrl: string | null = null
+  destroyed = false
+  shown = false
+  constructor(readonly options: Record<string, unknown>) {
+    super()
+    BrowserWindow.created.push(this)
+  }
+  loadFile(path: string): Promise<void> {
+    this.loadedFile = path
+    return Promise.resolve()
+  }
+  loadURL(url: string): Promise<void> {
+    this.loadedUrl = url
+    return Promise.resolve()
+  }
+  show(): void {
+    this.shown = true
+  }
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+  close(): void {
+    this.destroyed = true
+    this.webContents.destroy()
+    this.emit('closed')
+  }
+}
+
+export const shell = {
+  opened: [] as string[],
+  openExternal(url: string): Promise<void> {
+    shell.opened.push(url)
+    return Promise.resolve()
+  }
+}
+
+export const dialog = {
+  nextResult: { canceled: true, filePaths: [] as string[] },
+  calls: [] as unknown[][],
+  showOpenDialog(...args: unknown[]): Promise<{ canceled: boolean; filePaths: string[] }> {
+    dialog.calls.push(args)
+    return Promise.resolve(dialog.nextResult)
+  },
+  showErrorBox(): void {}
+}
+
+export const safeStorage = {
+  available: true,
+  backend: 'gnome_libsecret' as string,
+  isEncryptionAvailable: () => safeStorage.available,
+  getSelectedStorageBackend: () => safeStorage.backend,
+  // Reversible and visibly different from the input, like the real thing.
+  encryptString: (plain: string) => Buffer.from(`enc:${[...plain].reverse().join('')}`, 'utf8'),
+  decryptString: (sealed: Buffer) => {
+    const text = sealed.toString('utf8')
+    if (!text.startsWith('enc:')) throw new Error('not sealed by this fake')
+    return [...text.slice(4)].reverse().join('')
+  }
+}
+
+export const protocol = {
+  privileged: [] as unknown[],
+  registerSchemesAsPrivileged(schemes: unknown[]): void {
+    protocol.privileged.push(...schemes)
+  }
+}
+
+export class FakeIpcMain {
+  handlers = new Map<string, Listener>()
+  handle(channel: string, handler: Listener): void {
+    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
+    this.handlers.set(channel, handler)
+  }
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel)
+  }
+}
+
+export const ipcMain = new FakeIpcMain()
+
+export class FakeIpcRenderer extends EventEmitter {
+  invocations: Array<{ channel: string; args: unknown[] }> = []
+  invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    this.invocations.push({ channel, args })
+    return Promise.resolve({ ok: true, output: { echoed: args[0] } })
+  }
+}
+
+export const ipcRenderer = new FakeIpcRenderer()
+
+export const contextBridge = {
+  exposed: new Map<string, unknown>(),
+  exposeInMainWorld(key: string, api: unknown): void {
+    contextBridge.exposed.set(key, api)
+  }
+}
+
+export const session = { defaultSession }
+export const app = { isPackaged: false }
+
+export default {
+  BrowserWindow,
+  shell,
+  dialog,
+  safeStorage,
+  protocol,
+  ipcMain,
+  ipcRenderer,
+  contextBridge,
+  session,
+  app
+}

@@ -1,0 +1,51 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+
+vi.mock('electron', () => import('./fake-electron'))
+
+import { pluginClientUrl } from '../transport/csp'
+import { protocol } from './fake-electron'
+import { pluginResponse, registerPluginScheme } from './plugin-protocol'
+
+let root: string
+let resolve: (name: string, file: string) => string | null
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'seam-plugin-proto-'))
+  await mkdir(join(root, 'scoped', 'dist'), { recursive: true })
+  await writeFile(join(root, 'scoped', 'dist', 'client.js'), 'export default 1')
+  await writeFile(join(root, 'outside.txt'), 'nope')
+  resolve = (name, file) => (name === '@acme/panel' && file === 'dist/client.js' ? join(root, 'scoped', 'dist', 'client.js') : null)
+})
+
+afterAll(() => rm(root, { recursive: true, force: true }))
+
+describe('seam-plugin:// protocol', () => {
+  it('registers a secure, standard scheme', () => {
+    registerPluginScheme()
+    expect(protocol.privileged).toContainEqual(expect.objectContaining({ scheme: 'seam-plugin', privileges: expect.objectContaining({ standard: true, secure: true }) }))
+  })
+
+  it('serves a resolved client entry as JavaScript', async () => {
+    const url = pluginClientUrl('electron', '@acme/panel', 'dist/client.js')
+    expect(url).toBe('seam-plugin://bundles/%40acme%2Fpanel/dist/client.js')
+    const response = await pluginResponse(url, resolve)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(await response.text()).toBe('export default 1')
+  })
+
+  it('answers 404 for anything the resolver does not vouch for', async () => {
+    for (const url of [
+      'seam-plugin://bundles/%40acme%2Fpanel/dist/other.js',
+      'seam-plugin://bundles/%40acme%2Fpanel/..%2F..%2Foutside.txt',
+      'seam-plugin://elsewhere/%40acme%2Fpanel/dist/client.js',
+      'seam-plugin://bundles/only-a-name'
+    ]) {
+      expect((await pluginResponse(url, resolve)).status, url).toBe(404)
+    }
+    expect((await pluginResponse('seam-plugin://bundles/x/y.js', undefined)).status).toBe(404)
+  })
+})

@@ -1,0 +1,108 @@
+import { describe, expect, it, vi } from 'vitest'
+
+vi.mock('electron', () => import('./fake-electron'))
+
+import { BrowserWindow, FakeEvent, defaultSession, shell } from './fake-electron'
+import { createMainWindow } from './window'
+
+const rendererFile = '/opt/seam/out/renderer/index.html'
+const preloadPath = '/opt/seam/out/preload/index.cjs'
+
+function openWindow() {
+  const { window, appUrl } = createMainWindow({ preloadPath, rendererFile })
+  return { fake: window as unknown as BrowserWindow, appUrl }
+}
+
+describe('main window', () => {
+  it('is isolated, sandboxed, without Node, with web security and the CommonJS preload', () => {
+    const { fake, appUrl } = openWindow()
+    const prefs = fake.options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      preload: preloadPath
+    })
+    expect(prefs).not.toHaveProperty('enableBlinkFeatures')
+    expect(fake.loadedFile).toBe(rendererFile)
+    expect(appUrl).toBe('file:///opt/seam/out/renderer/index.html')
+  })
+
+  it('loads the dev server when given one, and trusts only its origin', () => {
+    const { window, appUrl } = createMainWindow({ preloadPath, rendererFile, devServerUrl: 'http://localhost:5173/' })
+    expect((window as unknown as BrowserWindow).loadedUrl).toBe('http://localhost:5173/')
+    expect(appUrl).toBe('http://localhost:5173/')
+  })
+
+  it('blocks navigation away from the app page', () => {
+    const { fake, appUrl } = openWindow()
+    const navigate = (url: string) => {
+      const event = new FakeEvent(url)
+      fake.webContents.emit('will-navigate', event, url)
+      return event.defaultPrevented
+    }
+    expect(navigate('https://example.com/')).toBe(true)
+    expect(navigate('file:///etc/passwd')).toBe(true)
+    expect(navigate('file:///opt/seam/out/renderer/index.html.evil')).toBe(true)
+    expect(navigate(`${appUrl}#/settings`)).toBe(false)
+    const redirect = new FakeEvent('https://example.com/')
+    fake.webContents.emit('will-redirect', redirect, redirect.url)
+    expect(redirect.defaultPrevented).toBe(true)
+  })
+
+  it('refuses <webview>', () => {
+    const { fake } = openWindow()
+    const event = new FakeEvent()
+    fake.webContents.emit('will-attach-webview', event, {}, {})
+    expect(event.defaultPrevented).toBe(true)
+  })
+
+  it('denies window.open and opens only validated https URLs externally', () => {
+    const { fake } = openWindow()
+    const handler = fake.webContents.windowOpenHandler!
+    shell.opened.length = 0
+    for (const url of ['https://docs.example.com/a', 'http://example.com', 'javascript:alert(1)', 'file:///etc/passwd', 'https://u:p@example.com/']) {
+      expect(handler({ url })).toEqual({ action: 'deny' })
+    }
+    expect(shell.opened).toEqual(['https://docs.example.com/a'])
+  })
+
+  it('denies every permission request and check', () => {
+    openWindow()
+    const granted: boolean[] = []
+    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read']) {
+      defaultSession.permissionRequestHandler!({}, permission, (ok: boolean) => granted.push(ok), {})
+      expect(defaultSession.permissionCheckHandler!({}, permission, 'file://', {})).toBe(false)
+    }
+    expect(granted).toEqual([false, false, false, false, false])
+  })
+
+  it('sets the CSP header on responses, replacing any other', () => {
+    openWindow()
+    let result: { responseHeaders: Record<string, string[]> } | undefined
+    defaultSession.headersListener!(
+      { responseHeaders: { 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] } },
+      (response: { responseHeaders: Record<string, string[]> }) => (result = response)
+    )
+    const headers = result!.responseHeaders
+    expect(headers['content-security-policy']).toBeUndefined()
+    expect(headers['Content-Security-Policy']![0]).toContain("default-src 'self'")
+    const scriptSrc = headers['Content-Security-Policy']![0]!.split(';').find((d) => d.trim().startsWith('script-src'))
+    expect(scriptSrc).toContain("'self'")
+    expect(scriptSrc).not.toContain('unsafe-inline')
+    expect(scriptSrc).not.toContain('unsafe-eval')
+    expect(headers['Content-Type']).toEqual(['text/html'])
+  })
+
+  it('shows the window once it is ready', () => {
+    const { fake } = openWindow()
+    expect(fake.shown).toBe(false)
+    fake.emit('ready-to-show')
+    expect(fake.shown).toBe(true)
+  })
+})

@@ -1,0 +1,99 @@
+// The one app window, hardened per Electron's security checklist: isolated, sandboxed, no Node
+// in the renderer, a CSP, no navigation away from the app, no new windows, no permissions.
+import { pathToFileURL } from 'node:url'
+import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron'
+import { contentSecurityPolicy } from '../transport/csp'
+import { isAppUrl, isSafeExternalUrl } from './security'
+
+export interface MainWindowOptions {
+  /** Absolute path of out/preload/index.cjs. */
+  preloadPath: string
+  /** Absolute path of out/renderer/index.html. */
+  rendererFile: string
+  /** electron-vite's dev server (ELECTRON_RENDERER_URL), development only. */
+  devServerUrl?: string
+}
+
+export interface MainWindow {
+  window: BrowserWindow
+  /** The URL the window shows; IPC senders and navigations are checked against it. */
+  appUrl: string
+}
+
+export function hardenedWebPreferences(preloadPath: string): WebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    spellcheck: false
+  }
+}
+
+export function appUrlFor(options: Pick<MainWindowOptions, 'rendererFile' | 'devServerUrl'>): string {
+  return options.devServerUrl ?? pathToFileURL(options.rendererFile).href
+}
+
+const hardenedSessions = new WeakSet<Session>()
+
+/** CSP header on every response, and no permission is ever granted. Idempotent per session. */
+export function hardenSession(session: Session, options: { dev: boolean }): void {
+  if (hardenedSessions.has(session)) return
+  hardenedSessions.add(session)
+  const policy = contentSecurityPolicy({ dev: options.dev })
+  session.webRequest.onHeadersReceived((details, callback) => {
+    const headers = { ...(details.responseHeaders ?? {}) }
+    for (const name of Object.keys(headers)) {
+      if (name.toLowerCase() === 'content-security-policy') delete headers[name]
+    }
+    headers['Content-Security-Policy'] = [policy]
+    headers['X-Content-Type-Options'] = ['nosniff']
+    callback({ responseHeaders: headers })
+  })
+  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+}
+
+/** Navigation stays on the app; new windows are denied (https links open in the browser). */
+export function hardenWebContents(contents: WebContents, appUrl: string): void {
+  contents.on('will-navigate', (event, url) => {
+    const target = (event as { url?: string }).url ?? url
+    if (!isAppUrl(target, appUrl)) event.preventDefault()
+  })
+  contents.on('will-redirect', (event, url) => {
+    const target = (event as { url?: string }).url ?? url
+    if (!isAppUrl(target, appUrl)) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+}
+
+export function createMainWindow(options: MainWindowOptions): MainWindow {
+  const appUrl = appUrlFor(options)
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 840,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Seam',
+    backgroundColor: '#1e1e1e',
+    webPreferences: hardenedWebPreferences(options.preloadPath)
+  })
+  hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl) })
+  hardenWebContents(window.webContents, appUrl)
+  window.once('ready-to-show', () => window.show())
+  if (options.devServerUrl) void window.loadURL(options.devServerUrl)
+  else void window.loadFile(options.rendererFile)
+  return { window, appUrl }
+}

@@ -1,0 +1,49 @@
+// Entry of web mode (`npm run web`, out/main/web.js): the Host in plain Node, serving the built
+// renderer and the WebSocket transport. Prints the URL once listening.
+import { fileURLToPath } from 'node:url'
+import { createHost } from '../app/host'
+import { readWebConfig } from './config'
+import { startWebServer } from './server'
+
+async function main(): Promise<void> {
+  const config = readWebConfig(process.env)
+  const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
+  const host = await createHost({ mode: 'web' })
+  let server: Awaited<ReturnType<typeof startWebServer>>
+  try {
+    server = await startWebServer({ core: host, port: config.port, host: config.host, extraOrigins: config.extraOrigins, rendererDir, resolvePluginFile: host.resolvePluginFile })
+  } catch (error) {
+    await host.close().catch(() => {})
+    throw error
+  }
+  if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1') {
+    console.warn(`Warning: listening on ${config.host}; anyone who can reach it can drive the agent and its tools.`)
+  }
+  console.log(`Seam web UI: ${server.url}`)
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.error(`${signal} again: exiting now.`)
+      process.exit(1)
+    }
+    stopping = true
+    void (async () => {
+      try {
+        await server.close()
+        await host.close()
+        process.exit(0)
+      } catch (error) {
+        console.error('Seam web host did not close cleanly:', error)
+        process.exit(1)
+      }
+    })()
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main().catch((error: unknown) => {
+  console.error(`Seam web host failed to start: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+})
