@@ -1,0 +1,69 @@
+// What the stage listeners share: the loaded hooks (per working directory, kept current), the
+// runner with its concurrency cap, the session registry, and Seam's workspace trust.
+import path from 'node:path'
+import { HookLimiter } from '../hook-protocol'
+import type { Context } from '../../src-shared/kernel'
+import type { TrustItem, WorkspaceService } from '../../src-main/app/plugin-host'
+import { HookCatalog } from './catalog'
+import type { CodexHooksConfig } from './config'
+import { defaultCodexHome, isWithin, projectCommands } from './discovery'
+import { noticesFor } from './notices'
+import { CodexHookRunner } from './run'
+import { sessionRegistry, type SessionRegistry, type SessionState } from './sessions'
+import type { LoadedHooks } from './types'
+
+/** How the trust dialog names what these items are. */
+export const TRUST_SOURCE = 'Codex hooks'
+
+export class CodexBridge {
+  readonly codexHome: string
+  readonly runner: CodexHookRunner
+  readonly sessions: SessionRegistry
+  private readonly catalog: HookCatalog
+
+  constructor(
+    readonly ctx: Context,
+    readonly config: CodexHooksConfig,
+    private readonly workspace: WorkspaceService
+  ) {
+    this.codexHome = defaultCodexHome(config.codexHome)
+    this.catalog = new HookCatalog(ctx.logger, { watch: true })
+    this.runner = new CodexHookRunner(new HookLimiter(config.concurrency), ctx.logger)
+    this.sessions = sessionRegistry(ctx.kernel)
+  }
+
+  /** Project hooks run only in a workspace the user trusts (Seam's trust, not Codex's hashes). */
+  isTrusted(dir: string): boolean {
+    const root = this.workspace.root
+    return this.workspace.trusted && root !== null && isWithin(path.resolve(dir), path.resolve(root))
+  }
+
+  /** The hooks for a session's working directory; new notices about them go to the session once. */
+  hooksFor(state: SessionState | undefined, cwd: string): LoadedHooks {
+    const workspaceDir = state?.agent.workspace ?? this.workspace.root ?? cwd
+    const loaded = this.catalog.get({
+      codexHome: this.codexHome,
+      workspace: workspaceDir,
+      cwd,
+      trusted: this.isTrusted(workspaceDir),
+      defaultTimeoutSec: this.config.defaultTimeoutSec
+    })
+    if (state) {
+      for (const notice of noticesFor(loaded)) {
+        if (state.shown.has(notice.text)) continue
+        state.shown.add(notice.text)
+        this.runner.notify({ state, cwd }, notice.level, notice.text)
+      }
+    }
+    return loaded
+  }
+
+  /** For the trust dialog: every command the workspace's `.codex/` folders declare. */
+  trustItems(workspaceDir: string): TrustItem[] {
+    return projectCommands(this.codexHome, workspaceDir, this.config.defaultTimeoutSec).map((item) => ({ source: TRUST_SOURCE, ...item }))
+  }
+
+  dispose(): void {
+    this.catalog.dispose()
+  }
+}

@@ -1,0 +1,34 @@
+// The JSON a Codex hook reads on stdin, with Codex's field names (codex-hooks.md §4).
+import type { CodexHookEvent } from '../hook-protocol'
+import { sessionModel, type SessionState } from './sessions'
+
+export interface CommonInput {
+  sessionId: string
+  transcriptPath: string | null
+  cwd: string
+  model: string
+}
+
+/** Seam has no Codex approval modes; `default` is what Codex reports for its default policy. */
+const PERMISSION_MODE = 'default'
+
+export function commonInput(state: SessionState | undefined, sessionId: string, cwd: string): CommonInput {
+  return {
+    sessionId,
+    transcriptPath: state?.agent.transcriptPath ?? null,
+    cwd,
+    model: state ? sessionModel(state) : ''
+  }
+}
+
+export function hookInput(event: CodexHookEvent, common: CommonInput, fields: Record<string, unknown>): Record<string, unknown> {
+  return {
+    session_id: common.sessionId,
+    transcript_path: common.transcriptPath,
+    cwd: common.cwd,
+    hook_event_name: event,
+    model: common.model,
+    permission_mode: PERMISSION_MODE,
+    ...fields
+  }
+}

@@ -1,0 +1,137 @@
+// Runs the handlers of one event occurrence the way Codex does (codex-hooks.md §5, §6): every
+// matching handler starts at once (up to Seam's concurrency cap), `/bin/bash -c` in the session
+// directory with the event JSON on stdin, answers read by the shared parser, results returned in
+// CONFIGURED order. Every run is recorded as hook/invoked + hook/result; every failure and every
+// systemMessage is shown to the user. `async` handlers are started and not awaited.
+import { randomUUID } from 'node:crypto'
+import {
+  codexMatchTargets,
+  hookInvokedEvent,
+  hookResultEvent,
+  matchesCodex,
+  parseCodexHookOutput,
+  runCommandHook,
+  type CodexHookEvent,
+  type CommandHookResult,
+  type HookLimiter,
+  type HookOutcome
+} from '../hook-protocol'
+import type { Logger } from '../../src-shared/kernel'
+import type { SessionEventInput } from '../../src-shared/host/agent'
+import type { SessionState } from './sessions'
+import type { CodexHandler } from './types'
+
+export const SOURCE = 'codex'
+/** Notices (shown to the user, never to the model) come from the plugin. */
+export const NOTICE_SOURCE = 'hooks-codex'
+
+export interface HandlerRun {
+  handler: CodexHandler
+  outcome: HookOutcome
+  execution: CommandHookResult
+}
+
+export interface RunTarget {
+  /** The session to record into and notify; absent for a call no agent stands behind. */
+  state?: SessionState
+  cwd: string
+  toolCallToken?: string
+}
+
+export class CodexHookRunner {
+  constructor(
+    private readonly limiter: HookLimiter,
+    private readonly logger: Logger
+  ) {}
+
+  /** The handlers of `event` whose matcher accepts this occurrence, in configured order. */
+  matching(event: CodexHookEvent, handlers: readonly CodexHandler[], input: Record<string, unknown>): CodexHandler[] {
+    const targets = codexMatchTargets(event, input)
+    return handlers.filter((handler) => handler.event === event && (targets === null || matchesCodex(handler.matcher, targets)))
+  }
+
+  /** Runs the synchronous handlers (awaited, results in configured order) and starts the async ones. */
+  async run(event: CodexHookEvent, handlers: readonly CodexHandler[], input: Record<string, unknown>, target: RunTarget): Promise<HandlerRun[]> {
+    const stdin = JSON.stringify(input)
+    for (const handler of handlers.filter((h) => h.async)) {
+      void this.runOne(event, handler, stdin, target).then((run) => this.deliverAsync(event, run, target))
+    }
+    return Promise.all(handlers.filter((h) => !h.async).map((handler) => this.runOne(event, handler, stdin, target)))
+  }
+
+  private runOne(event: CodexHookEvent, handler: CodexHandler, stdin: string, target: RunTarget): Promise<HandlerRun> {
+    return this.limiter.run(async () => {
+      const invocationId = `codex-${randomUUID()}`
+      this.record(target, () =>
+        hookInvokedEvent({
+          invocationId,
+          source: SOURCE,
+          event,
+          ...(handler.matcher !== undefined ? { matcher: handler.matcher } : {}),
+          command: handler.command,
+          handlerType: 'command',
+          sourceFile: handler.sourceFile,
+          input: stdin,
+          ...(target.toolCallToken ? { toolCallToken: target.toolCallToken } : {})
+        })
+      )
+      const execution = await runCommandHook({
+        command: handler.command,
+        stdin,
+        shell: '/bin/bash',
+        cwd: target.cwd,
+        env: { ...process.env, ...(target.state?.agent.env ?? {}) },
+        timeoutMs: handler.timeoutSec * 1000
+      })
+      const outcome = parseCodexHookOutput(event, execution)
+      this.record(target, () => hookResultEvent({ invocationId, source: SOURCE, event }, execution, outcome))
+      if (outcome.kind === 'error') {
+        this.notify(target, 'warn', `Codex ${event} hook failed: ${handler.command} (${handler.sourceFile}): ${outcome.errorMessage ?? outcome.failureKind ?? 'failed'}`)
+      }
+      if (outcome.systemMessage) this.notify(target, 'warn', `Codex ${event} hook: ${outcome.systemMessage}`)
+      return { handler, outcome, execution }
+    })
+  }
+
+  /** An async handler's decision is ignored; its context reaches the next model request. */
+  private deliverAsync(event: CodexHookEvent, run: HandlerRun, target: RunTarget): void {
+    for (const text of contextsOf([run])) {
+      try {
+        target.state?.agent.inject(text, `${SOURCE}:${event}`)
+      } catch (error) {
+        this.logger.warn(`Codex ${event} async hook context could not be delivered: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
+  }
+
+  notify(target: RunTarget, level: 'info' | 'warn' | 'error', text: string): void {
+    if (!target.state) {
+      this.logger.warn(text)
+      return
+    }
+    try {
+      target.state.agent.notify(level, text, NOTICE_SOURCE)
+    } catch (error) {
+      this.logger.warn(`${text} (not shown in the session: ${error instanceof Error ? error.message : String(error)})`)
+    }
+  }
+
+  private record(target: RunTarget, build: () => SessionEventInput): void {
+    if (!target.state) return
+    try {
+      target.state.agent.record(build())
+    } catch (error) {
+      this.logger.warn(`Codex hook event not recorded: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+}
+
+/** Model-visible context of each run, in configured order: plain stdout (where it counts) or additionalContext. */
+export function contextsOf(runs: readonly HandlerRun[]): string[] {
+  const texts: string[] = []
+  for (const { outcome } of runs) {
+    if (outcome.plainStdoutContext) texts.push(outcome.plainStdoutContext)
+    if (outcome.additionalContext) texts.push(outcome.additionalContext)
+  }
+  return texts
+}

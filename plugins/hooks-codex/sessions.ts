@@ -1,0 +1,89 @@
+// Per-session bridge state, captured from the agent seams (session-start, prompt-submit) so the
+// tool-stage listeners, which only see a session id, can record and notify through the agent.
+// The registry belongs to the kernel, not to one plugin instance: a restart of the bridge (the
+// workspace service is re-provided when trust changes) must not forget running sessions, nor
+// run SessionStart a second time.
+import { closeSync, openSync, readSync } from 'node:fs'
+import type { AgentHandle } from '../../src-shared/host/agent'
+import type { Kernel } from '../../src-shared/kernel'
+
+export interface PreToolEntry {
+  /** Set when the call must not run: the deny reason and the text the model reads. */
+  deny?: { reason: string; modelText: string }
+  /** Context from PreToolUse hooks, delivered with the call's result (S17). */
+  context: string[]
+}
+
+export interface SessionState {
+  agent: AgentHandle
+  /** SessionStart ran (or the bridge joined an already running session). */
+  started: boolean
+  /** SessionStart said `continue: false`: the prompts of the turn that triggered it are dropped. */
+  dropTurn?: { reason: string; turnId?: string }
+  /** Stop re-entry within one turn. */
+  stop: { turnId?: string; active: boolean; blocks: number }
+  /** Notices already shown to this session (load warnings, skipped hooks). */
+  shown: Set<string>
+  model?: string
+}
+
+export class SessionRegistry {
+  readonly sessions = new Map<string, SessionState>()
+  /** PreToolUse results, run once per call in the rewrite stage, by `sessionId\0callId`. */
+  readonly preTool = new Map<string, PreToolEntry>()
+
+  /** The session's state, created (or re-pointed at a new handle) as needed. */
+  capture(agent: AgentHandle): SessionState {
+    let state = this.sessions.get(agent.sessionId)
+    if (!state) {
+      state = { agent, started: false, stop: { active: false, blocks: 0 }, shown: new Set() }
+      this.sessions.set(agent.sessionId, state)
+    }
+    state.agent = agent
+    return state
+  }
+
+  get(sessionId: string): SessionState | undefined {
+    return this.sessions.get(sessionId)
+  }
+
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId)
+    for (const key of this.preTool.keys()) if (key.startsWith(`${sessionId}\0`)) this.preTool.delete(key)
+  }
+}
+
+const registries = new WeakMap<Kernel, SessionRegistry>()
+
+export function sessionRegistry(kernel: Kernel): SessionRegistry {
+  let registry = registries.get(kernel)
+  if (!registry) registries.set(kernel, (registry = new SessionRegistry()))
+  return registry
+}
+
+export function callKey(sessionId: string, callId: string): string {
+  return `${sessionId}\0${callId}`
+}
+
+/** The model named in the session log's header (read once per session), else ''. */
+export function sessionModel(state: SessionState): string {
+  if (state.model !== undefined) return state.model
+  state.model = ''
+  let fd: number | undefined
+  try {
+    fd = openSync(state.agent.transcriptPath, 'r')
+    const buffer = Buffer.alloc(64 * 1024)
+    const read = readSync(fd, buffer, 0, buffer.length, 0)
+    const first = buffer.subarray(0, read).toString('utf8').split('\n')[0]
+    const header: unknown = JSON.parse(first)
+    if (typeof header === 'object' && header !== null && 'model' in header) {
+      const model = (header as { model?: { model?: unknown } }).model?.model
+      if (typeof model === 'string') state.model = model
+    }
+  } catch {
+    // No readable header: hooks get an empty model name.
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+  return state.model
+}
