@@ -8,6 +8,7 @@ import { promptPlugin } from '../agent'
 import permissionPolicy from '../../plugins/permission-policy/index'
 import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
+import hooksCodex from '../../plugins/hooks-codex/index'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
@@ -46,6 +47,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:permission-policy', permissionPolicy as Plugin<never>],
     ['builtin:workspace-guard', workspaceGuard as Plugin<never>],
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
+    ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
   ]
@@ -70,6 +72,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'permission-policy', plugin: 'builtin:permission-policy', config: { mode: options.approvalMode } },
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
-    { id: 'approval', plugin: options.answererKey }
+    { id: 'approval', plugin: options.answererKey },
+    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency } }
   ]
 }
