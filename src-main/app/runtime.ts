@@ -3,7 +3,8 @@
 // (src-main/transport) and the CLI sit on top of it; nothing here imports Electron.
 import { readFileSync } from 'node:fs'
 import { statSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
 import type { ProviderConfig } from '../../src-shared/model'
 import { SessionStore } from '../session/store'
@@ -14,11 +15,19 @@ import { SwitchableModel } from './model-switch'
 import { SessionHub } from './sessions'
 import { PluginHost } from './plugin-host'
 
+/** Seam's version, from the package.json of the install (found by walking up: the build moves files). */
 export const SEAM_VERSION: string = (() => {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
-  } catch {
-    return '0.0.0'
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'seam' && pkg.version) return pkg.version
+    } catch {
+      // No package.json here (or not ours): keep walking up.
+    }
+    const parent = dirname(dir)
+    if (parent === dir) throw new Error('cannot find Seam\'s package.json above ' + fileURLToPath(import.meta.url))
+    dir = parent
   }
 })()
 
