@@ -9,14 +9,7 @@ import type { ToolCallRequest, ToolDefinition, ToolOutput } from '../src-shared/
 import type { ScriptedReply } from '../test-support/scripted-model'
 import { createLoopFixture } from '../src-main/agent/loop-fixture'
 
-export interface BenchLine {
-  bench: string
-  metric: string
-  value: number
-  unit: string
-  baseline: number
-  ratio: number
-}
+import { line as benchLine, type BenchLine } from './measure'
 
 const CALLS = 200
 const WARMUP_RUNS = 2
@@ -98,6 +91,5 @@ function median(values: number[]): number {
 }
 
 function line(metric: string, value: number, baseline: number): BenchLine {
-  const round = (n: number) => Math.round(n * 1000) / 1000
-  return { bench: 'agent-loop', metric, value: round(value), unit: 'us/call', baseline: round(baseline), ratio: round(value / baseline) }
+  return benchLine('agent-loop', metric, value, 'us/call', baseline)
 }

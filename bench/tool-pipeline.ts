@@ -7,14 +7,7 @@ import type { ToolCallRequest, ToolDefinition, ToolExec, ToolOutput } from '../s
 import { Kernel } from '../src-shared/kernel'
 import { toolsPlugin } from '../src-main/tools'
 
-export interface BenchLine {
-  bench: string
-  metric: string
-  value: number
-  unit: string
-  baseline: number
-  ratio: number
-}
+import { line as benchLine, type BenchLine } from './measure'
 
 const WARMUP_CALLS = 5_000
 const TIMED_CALLS = 20_000
@@ -80,6 +73,5 @@ async function timeCalls(call: () => Promise<unknown>, count: number): Promise<n
 }
 
 function line(metric: string, value: number, baseline: number): BenchLine {
-  const round = (n: number) => Math.round(n * 1000) / 1000
-  return { bench: 'tool-pipeline', metric, value: round(value), unit: 'us/call', baseline: round(baseline), ratio: round(value / baseline) }
+  return benchLine('tool-pipeline', metric, value, 'us/call', baseline)
 }
