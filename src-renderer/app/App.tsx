@@ -1,0 +1,88 @@
+// The app: wires the stores to the host, then lays out header, sessions sidebar, the current
+// page, the hook inspector, the status line and the approval dialog.
+import { useEffect } from 'react'
+import type { HostApi } from '../../src-shared/contract/ipc'
+import { ApprovalDialog } from '../approval/ApprovalDialog'
+import { useApprovalStore } from '../approval/approval-store'
+import { HookInspector } from '../hooks/HookInspector'
+import type { ModuleLoader } from '../plugins/client-runtime'
+import { PluginManagerPage } from '../plugins/PluginManagerPage'
+import { SessionsSidebar } from '../sessions/SessionsSidebar'
+import { SettingsPage } from '../settings/SettingsPage'
+import { SetupScreen } from '../setup/SetupScreen'
+import { SessionView } from '../transcript/SessionView'
+import { appActions, needsSetup, useAppStore, type ConnectionState } from './app-store'
+import { Header } from './Header'
+import { HostProvider } from './host-context'
+import { StatusLine } from './StatusLine'
+import { wireHost } from './wire-host'
+
+/** The transport's connection state, as an observable (the transport's ConnectionStatus). */
+export interface ConnectionSource {
+  getState(): ConnectionState
+  subscribe(listener: (state: ConnectionState) => void): () => void
+}
+
+export interface AppProps {
+  host: HostApi
+  connection?: ConnectionSource
+  /** How client entries are imported (tests pass their own). */
+  loadModule?: ModuleLoader
+}
+
+export function App({ host, connection, loadModule }: AppProps) {
+  useEffect(() => {
+    const wiring = wireHost(host, loadModule ? { loadModule } : {})
+    let last: ConnectionState = connection?.getState() ?? 'connected'
+    appActions.setConnection(last)
+    void wiring.resync()
+    const off = connection?.subscribe((state) => {
+      appActions.setConnection(state)
+      // A reconnect may have missed pushes: fetch the state again.
+      if (state === 'connected' && last !== 'connected') void wiring.resync()
+      last = state
+    })
+    return () => {
+      off?.()
+      wiring.dispose()
+    }
+  }, [host, connection, loadModule])
+
+  return (
+    <HostProvider host={host}>
+      <AppShell />
+    </HostProvider>
+  )
+}
+
+function AppShell() {
+  const status = useAppStore((state) => state.status)
+  const statusError = useAppStore((state) => state.statusError)
+  const page = useAppStore((state) => state.page)
+  const inspectorOpen = useAppStore((state) => state.inspector.open)
+  const approvalOpen = useApprovalStore((state) => state.queue.length > 0)
+  return (
+    <div className="app">
+      <div className="app-frame" inert={approvalOpen}>
+        <Header />
+        <div className="app-body">
+          {status === null ? (
+            <main className="loading muted">{statusError ? `Could not reach the host: ${statusError}` : 'Connecting to the host…'}</main>
+          ) : needsSetup(status) ? (
+            <SetupScreen />
+          ) : (
+            <>
+              <SessionsSidebar />
+              <main className="page" aria-label={page === 'chat' ? 'Chat' : page === 'settings' ? 'Settings page' : 'Plugins page'}>
+                {page === 'chat' ? <SessionView /> : page === 'settings' ? <SettingsPage /> : <PluginManagerPage />}
+              </main>
+              {inspectorOpen && <HookInspector />}
+            </>
+          )}
+        </div>
+        <StatusLine />
+      </div>
+      <ApprovalDialog />
+    </div>
+  )
+}

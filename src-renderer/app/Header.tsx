@@ -1,0 +1,40 @@
+// App name, workspace path, connection state, and the page switcher.
+import { appActions, needsSetup, useAppStore, type Page } from './app-store'
+
+const PAGES: Array<{ page: Page; label: string }> = [
+  { page: 'chat', label: 'Chat' },
+  { page: 'settings', label: 'Settings' },
+  { page: 'plugins', label: 'Plugins' }
+]
+
+export function Header() {
+  const status = useAppStore((state) => state.status)
+  const connection = useAppStore((state) => state.connection)
+  const page = useAppStore((state) => state.page)
+  const inspectorOpen = useAppStore((state) => state.inspector.open)
+  const setup = needsSetup(status)
+  return (
+    <header className="app-header">
+      <span className="app-name">Seam</span>
+      <span className="workspace path" title={status?.workspace ?? undefined} aria-label="Workspace">
+        {status?.workspace ?? 'no workspace'}
+      </span>
+      {status && !status.workspaceTrusted && status.workspace && <span className="badge warn" title="Workspace hooks do not run until you trust it">untrusted</span>}
+      <span className={`connection ${connection}`} role="status" aria-label="Connection">
+        {connection}
+      </span>
+      {!setup && (
+        <nav className="page-nav" aria-label="Pages">
+          {PAGES.map(({ page: p, label }) => (
+            <button key={p} type="button" aria-current={page === p ? 'page' : undefined} className={page === p ? 'active' : ''} onClick={() => appActions.showPage(p)}>
+              {label}
+            </button>
+          ))}
+          <button type="button" aria-pressed={inspectorOpen} onClick={() => (inspectorOpen ? appActions.closeInspector() : appActions.openInspector())}>
+            Hooks
+          </button>
+        </nav>
+      )}
+    </header>
+  )
+}

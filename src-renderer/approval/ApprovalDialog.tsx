@@ -1,0 +1,89 @@
+// The desktop answerer of the approval seam: one modal at a time for the first pending ask.
+// Enter allows once, Esc denies (with the note, if any). When the host settles the shown ask
+// elsewhere (cancelled, unavailable, answered in another window), the store drops it and the
+// next ask shows.
+import { useId, useRef, useState, type KeyboardEvent } from 'react'
+import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
+import { errorText } from '../app/errors'
+import { useHost } from '../app/host-context'
+import { Modal } from '../app/Modal'
+import { approvalActions, useApprovalStore } from './approval-store'
+
+type Outcome = 'allowed-once' | 'allowed-session' | 'denied'
+
+export function ApprovalDialog() {
+  const request = useApprovalStore((state) => state.queue[0])
+  const waiting = useApprovalStore((state) => state.queue.length - 1)
+  if (!request) return null
+  return <ApprovalModal key={request.id} request={request} waiting={waiting} />
+}
+
+function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; waiting: number }) {
+  const host = useHost()
+  const scopeId = useId()
+  const [note, setNote] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const busyRef = useRef(false)
+
+  const answer = async (outcome: Outcome) => {
+    if (busyRef.current) return
+    busyRef.current = true
+    setBusy(true)
+    setError(null)
+    const trimmed = note.trim()
+    try {
+      await host.invoke('approval/answer', { requestId: request.id, outcome, ...(outcome === 'denied' && trimmed ? { note: trimmed } : {}) })
+      // ok: false means it was already settled elsewhere; either way this ask is over.
+      approvalActions.settle(request.id)
+    } catch (e) {
+      busyRef.current = false
+      setBusy(false)
+      setError(errorText(e))
+    }
+  }
+
+  const onKey = (event: KeyboardEvent<HTMLDivElement>): boolean => {
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      void answer('denied')
+      return true
+    }
+    if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey || event.repeat) return false
+    const target = event.target as HTMLElement
+    // In the note, Enter is a new line; on a button, Enter presses that button.
+    if (target.closest('textarea, button, input, select, a')) return false
+    event.preventDefault()
+    void answer('allowed-once')
+    return true
+  }
+
+  return (
+    <Modal label="Approve tool call" onKey={onKey} className="approval-dialog">
+      <p className="approval-tool">
+        <span className="tool-name">{request.tool}</span>
+        {waiting > 0 && <span className="muted"> · {waiting} more waiting</span>}
+      </p>
+      <p className="approval-reason">
+        <span className="field-label">Why: </span>
+        {request.reason}
+      </p>
+      <div className="field-label">Arguments that will run</div>
+      <pre className="approval-args">{JSON.stringify(request.args, null, 2)}</pre>
+      <label className="field">
+        <span className="field-label">Note for the model (sent with Deny, optional)</span>
+        <textarea value={note} rows={2} onChange={(e) => setNote(e.target.value)} aria-label="Note for the model" />
+      </label>
+      {error && <p className="form-error" role="alert">{error}</p>}
+      <div className="modal-actions approval-actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => void answer('allowed-once')}>Allow once</button>
+        <button type="button" disabled={busy} aria-describedby={scopeId} onClick={() => void answer('allowed-session')}>Allow for this session</button>
+        <button type="button" className="danger" disabled={busy} onClick={() => void answer('denied')}>Deny</button>
+      </div>
+      <p id={scopeId} className="approval-scope muted">
+        For this session allows: {request.scope.description}
+      </p>
+      <p className="muted keys-hint">Enter: allow once · Esc: deny</p>
+    </Modal>
+  )
+}

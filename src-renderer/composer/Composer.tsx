@@ -1,0 +1,80 @@
+// The message box. Enter sends, Shift+Enter is a new line. While a turn runs a message is queued
+// (it steers the running turn, or opens the next one, per chat/send's reply) and shows as queued
+// in the transcript until the log records it. Stop cancels the running turn.
+import { useState, type FormEvent, type KeyboardEvent } from 'react'
+import { errorText } from '../app/errors'
+import { useHost } from '../app/host-context'
+import { sessionsActions } from '../sessions/sessions-store'
+import { sessionActions, useSessionStore } from '../transcript/session-store'
+
+export function Composer() {
+  const host = useHost()
+  const sessionId = useSessionStore((state) => state.sessionId)
+  const running = useSessionStore((state) => state.agent?.running ?? false)
+  const [text, setText] = useState('')
+  const [error, setError] = useState<string | null>(null)
+
+  const send = async () => {
+    const content = text
+    if (!content.trim()) return
+    setText('')
+    setError(null)
+    let id = sessionId
+    try {
+      id ??= await sessionsActions.create(host)
+    } catch (e) {
+      setText(content)
+      setError(errorText(e))
+      return
+    }
+    const queuedId = sessionActions.addQueued(content)
+    try {
+      const { queued } = await host.invoke('chat/send', { sessionId: id, content })
+      sessionActions.setQueuedMode(queuedId, queued)
+    } catch (e) {
+      sessionActions.removeQueued(queuedId)
+      setText((current) => current || content)
+      setError(errorText(e))
+    }
+  }
+
+  const stop = async () => {
+    if (!sessionId) return
+    try {
+      await host.invoke('chat/cancel', { sessionId })
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
+    event.preventDefault()
+    void send()
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void send()
+  }
+
+  return (
+    <form className="composer" onSubmit={submit}>
+      <textarea
+        aria-label="Message"
+        value={text}
+        rows={3}
+        placeholder={running ? 'Message (steers the running turn)' : 'Message (Enter sends, Shift+Enter for a new line)'}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-actions">
+        {running && (
+          <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
+        )}
+        <button type="submit" className="primary" disabled={!text.trim()}>Send</button>
+      </div>
+      {error && <p className="form-error composer-error" role="alert">{error}</p>}
+    </form>
+  )
+}

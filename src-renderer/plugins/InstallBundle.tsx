@@ -1,0 +1,75 @@
+// Install from a file: the path is inspected first, then a dialog lists what the bundle declares
+// and warns that its host part runs as trusted code in the main process.
+import { useState, type FormEvent } from 'react'
+import type { MethodOutput } from '../../src-shared/contract/ipc'
+import { errorText } from '../app/errors'
+import { useHost } from '../app/host-context'
+import { Modal } from '../app/Modal'
+import { pluginsActions } from './plugins-store'
+
+type Declaration = MethodOutput<'plugins/inspect'>
+
+export function InstallBundle() {
+  const host = useHost()
+  const [path, setPath] = useState('')
+  const [declaration, setDeclaration] = useState<Declaration | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const inspect = async (event: FormEvent) => {
+    event.preventDefault()
+    setError(null)
+    setMessage(null)
+    try {
+      setDeclaration(await host.invoke('plugins/inspect', { path: path.trim() }))
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+
+  const install = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      const installed = await host.invoke('plugins/install', { path: path.trim() })
+      setDeclaration(null)
+      setPath('')
+      setMessage(`Installed ${installed.name} ${installed.version}.`)
+      await pluginsActions.refresh(host)
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="install-bundle row" onSubmit={(e) => void inspect(e)}>
+      <label className="field grow">
+        <span className="field-label">Bundle path</span>
+        <input type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/bundle or bundle-1.0.0.tgz" spellCheck={false} />
+      </label>
+      <button type="submit" disabled={!path.trim()}>Install from file…</button>
+      {message && <p className="muted" role="status">{message}</p>}
+      {error && !declaration && <p className="form-error" role="alert">{error}</p>}
+      {declaration && (
+        <Modal label="Install plugin bundle" onCancel={() => setDeclaration(null)} focusFirst>
+          <dl className="declaration">
+            <dt>Name</dt><dd>{declaration.name}</dd>
+            <dt>Version</dt><dd>{declaration.version}</dd>
+            <dt>Seam versions</dt><dd><code>{declaration.engines}</code></dd>
+            <dt>Host part</dt><dd>{declaration.host ? <code>{declaration.host}</code> : 'none'}</dd>
+            <dt>Client part</dt><dd>{declaration.client ? <code>{declaration.client}</code> : 'none'}</dd>
+          </dl>
+          <p className="banner warn" role="note">{declaration.warning}</p>
+          {error && <p className="form-error" role="alert">{error}</p>}
+          <div className="modal-actions">
+            <button type="button" onClick={() => setDeclaration(null)}>Cancel</button>
+            <button type="button" className="primary" disabled={busy} onClick={() => void install()}>Install</button>
+          </div>
+        </Modal>
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,89 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { PluginInfo } from '../../src-shared/contract/ipc'
+import { HostProvider } from '../app/host-context'
+import { FakeHost } from '../test/fake-host'
+import { resetStores } from '../test/reset-stores'
+import { PluginManagerPage } from './PluginManagerPage'
+
+const declaration = {
+  name: 'weather', version: '1.2.0', host: 'dist/host.js', client: 'dist/client.js', engines: '>=0.1.0',
+  warning: 'The host part runs as trusted code in the Seam main process, with your permissions.'
+}
+
+let host: FakeHost
+let installed: PluginInfo[]
+
+beforeEach(() => {
+  resetStores()
+  installed = [
+    { id: 'b1', name: 'tools', source: 'base profile', kind: 'builtin', state: 'active', missing: [], parts: { host: true, client: false } },
+    { id: 'b2', name: 'hooks-claude', source: 'base profile', kind: 'builtin', state: 'waiting', missing: ['tools'], parts: { host: true, client: true } },
+    { id: 'b3', name: 'broken', version: '0.0.1', source: '/p/broken', kind: 'bundle', state: 'failed', error: 'host.js threw: nope', missing: [], parts: { host: true, client: false } }
+  ]
+  host = new FakeHost({
+    'plugins/list': () => installed,
+    'plugins/inspect': ({ path }) => {
+      if (path === '/bad') throw new Error('engines.seam: ^9.0.0 does not include Seam 0.1.0')
+      return declaration
+    },
+    'plugins/install': () => {
+      installed = [...installed, { id: 'w', name: 'weather', version: '1.2.0', source: '/p/weather.tgz', kind: 'bundle', state: 'active', missing: [], parts: { host: true, client: true } }]
+      return declaration
+    },
+    'plugins/disable': ({ name }) => {
+      installed = installed.map((p) => (p.name === name ? { ...p, state: 'disabled' as const } : p))
+      return { ok: true as const }
+    }
+  })
+})
+afterEach(cleanup)
+
+async function renderPage() {
+  await act(async () => {
+    render(<HostProvider host={host}><PluginManagerPage /></HostProvider>)
+  })
+}
+
+describe('PluginManagerPage', () => {
+  it('lists state with what a plugin waits for or why it failed, and its parts', async () => {
+    await renderPage()
+    const table = screen.getByRole('table', { name: 'Installed plugins' })
+    expect(within(table).getByRole('row', { name: 'hooks-claude' }).textContent).toContain('waiting for a servicemissing: tools')
+    expect(within(table).getByRole('row', { name: 'hooks-claude' }).textContent).toContain('host + client')
+    expect(within(table).getByRole('row', { name: 'broken' }).textContent).toContain('host.js threw: nope')
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Disable tools' }))
+    })
+    expect(host.callsOf('plugins/disable')).toEqual([{ name: 'tools' }])
+    expect(screen.getByRole('button', { name: 'Enable tools' })).toBeTruthy()
+  })
+
+  it('install from a file: inspect first, a dialog lists the declaration and the trusted-code warning, then install', async () => {
+    await renderPage()
+    fireEvent.change(screen.getByLabelText('Bundle path'), { target: { value: '/p/weather.tgz' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Install from file…' }))
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Install plugin bundle' })
+    for (const part of ['weather', '1.2.0', 'dist/host.js', 'dist/client.js', declaration.warning]) expect(dialog.textContent).toContain(part)
+    expect(host.callsOf('plugins/install')).toEqual([])
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Install' }))
+    })
+    expect(host.callsOf('plugins/install')).toEqual([{ path: '/p/weather.tgz' }])
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByRole('row', { name: 'weather' })).toBeTruthy()
+  })
+
+  it('shows why a bundle cannot be installed', async () => {
+    await renderPage()
+    fireEvent.change(screen.getByLabelText('Bundle path'), { target: { value: '/bad' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Install from file…' }))
+    })
+    expect(screen.getByRole('alert').textContent).toBe('engines.seam: ^9.0.0 does not include Seam 0.1.0')
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})

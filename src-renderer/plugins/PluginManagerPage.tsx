@@ -1,0 +1,44 @@
+// The plugin manager: installed plugins with state and parts; enable, disable, remove; install a
+// bundle from a file; recent plugin log records.
+import { useEffect } from 'react'
+import { useHost } from '../app/host-context'
+import { InstallBundle } from './InstallBundle'
+import { PluginLogs } from './PluginLogs'
+import { PluginRow } from './PluginRow'
+import { pluginsActions, usePluginsStore } from './plugins-store'
+
+export function PluginManagerPage() {
+  const host = useHost()
+  const list = usePluginsStore((state) => state.list)
+  const error = usePluginsStore((state) => state.error)
+  useEffect(() => {
+    void pluginsActions.refresh(host)
+  }, [host])
+  return (
+    <div className="page-scroll plugins-page">
+      <h1>Plugins</h1>
+      <section className="settings-section">
+        <h2>Install a bundle</h2>
+        <InstallBundle />
+      </section>
+      <section className="settings-section">
+        <h2>Installed</h2>
+        {error && <p className="form-error" role="alert">{error}</p>}
+        <table className="plugin-table" aria-label="Installed plugins">
+          <thead>
+            <tr><th>Name</th><th>Version</th><th>Source</th><th>State</th><th>Parts</th><th><span className="sr-only">Actions</span></th></tr>
+          </thead>
+          <tbody>
+            {list.map((plugin) => (
+              <PluginRow key={plugin.id} plugin={plugin} />
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section className="settings-section">
+        <h2>Log</h2>
+        <PluginLogs />
+      </section>
+    </div>
+  )
+}

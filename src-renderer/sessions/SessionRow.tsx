@@ -1,0 +1,79 @@
+// One session in the sidebar, with inline rename.
+import { useState, type KeyboardEvent } from 'react'
+import { errorText } from '../app/errors'
+import type { SessionSummary } from './sessions-store'
+
+export interface SessionRowProps {
+  session: SessionSummary
+  active: boolean
+  onOpen(): void
+  onRename(title: string): Promise<void>
+  onDelete(): void
+}
+
+export function SessionRow({ session, active, onOpen, onRename, onDelete }: SessionRowProps) {
+  const [editing, setEditing] = useState(false)
+  const [title, setTitle] = useState(session.title)
+  const [error, setError] = useState<string | null>(null)
+
+  const commit = async () => {
+    const next = title.trim()
+    setEditing(false)
+    if (!next || next === session.title) return setTitle(session.title)
+    try {
+      await onRename(next)
+      setError(null)
+    } catch (e) {
+      setTitle(session.title)
+      setError(errorText(e))
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault()
+      void commit()
+    } else if (event.key === 'Escape') {
+      event.preventDefault()
+      setTitle(session.title)
+      setEditing(false)
+    }
+  }
+
+  return (
+    <li className={active ? 'session-row active' : 'session-row'}>
+      {editing ? (
+        <input
+          className="rename-input"
+          aria-label="Session title"
+          value={title}
+          maxLength={200}
+          autoFocus
+          onChange={(e) => setTitle(e.target.value)}
+          onKeyDown={onKeyDown}
+          onBlur={() => void commit()}
+        />
+      ) : (
+        <button type="button" className="session-open" aria-current={active ? 'true' : undefined} onClick={onOpen} title={session.title}>
+          <span className="session-title">{session.title}</span>
+          <span className="session-meta muted">{when(session.lastActivity)} · {session.eventCount} events</span>
+        </button>
+      )}
+      {!editing && (
+        <span className="session-actions">
+          <button type="button" className="icon" aria-label={`Rename ${session.title}`} title="Rename" onClick={() => { setTitle(session.title); setEditing(true) }}>✎</button>
+          <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete" onClick={onDelete}>✕</button>
+        </span>
+      )}
+      {error && <p className="form-error" role="alert">{error}</p>}
+    </li>
+  )
+}
+
+function when(ms: number): string {
+  const date = new Date(ms)
+  const today = new Date()
+  return date.toDateString() === today.toDateString()
+    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
+}

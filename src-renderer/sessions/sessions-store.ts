@@ -1,0 +1,102 @@
+// The sessions list and which session is open. The open id is remembered in localStorage so a
+// page reload reopens it.
+import { create } from 'zustand'
+import type { HostApi, MethodOutput } from '../../src-shared/contract/ipc'
+import { errorText } from '../app/errors'
+import { sessionActions, useSessionStore } from '../transcript/session-store'
+
+export type SessionSummary = MethodOutput<'sessions/list'>[number]
+
+export interface SessionsState {
+  list: SessionSummary[]
+  loaded: boolean
+  error: string | null
+  openId: string | null
+}
+
+export const OPEN_SESSION_KEY = 'seam.openSession'
+
+export const useSessionsStore = create<SessionsState>()(() => ({ list: [], loaded: false, error: null, openId: null }))
+
+export function rememberedSessionId(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(OPEN_SESSION_KEY) ?? null
+  } catch {
+    return null // storage disabled: nothing remembered
+  }
+}
+
+function remember(id: string | null): void {
+  try {
+    if (id) globalThis.localStorage?.setItem(OPEN_SESSION_KEY, id)
+    else globalThis.localStorage?.removeItem(OPEN_SESSION_KEY)
+  } catch {
+    // storage disabled: the open session is simply not remembered across reloads
+  }
+}
+
+export const sessionsActions = {
+  async refresh(host: HostApi): Promise<void> {
+    try {
+      const list = await host.invoke('sessions/list', {})
+      useSessionsStore.setState({ list: [...list].sort((a, b) => b.lastActivity - a.lastActivity), loaded: true, error: null })
+    } catch (error) {
+      useSessionsStore.setState({ error: errorText(error) })
+    }
+  },
+
+  /** Opens a session: replays its log into the view. */
+  async open(host: HostApi, id: string): Promise<void> {
+    useSessionsStore.setState({ openId: id })
+    remember(id)
+    sessionActions.begin(id)
+    try {
+      sessionActions.loaded(await host.invoke('sessions/open', { id }))
+    } catch (error) {
+      sessionActions.failed(id, errorText(error))
+    }
+  },
+
+  close(): void {
+    useSessionsStore.setState({ openId: null })
+    remember(null)
+    sessionActions.close()
+  },
+
+  async create(host: HostApi, title?: string): Promise<string> {
+    const { id } = await host.invoke('sessions/create', title ? { title } : {})
+    await sessionsActions.refresh(host)
+    await sessionsActions.open(host, id)
+    return id
+  },
+
+  async rename(host: HostApi, id: string, title: string): Promise<void> {
+    await host.invoke('sessions/rename', { id, title })
+    await sessionsActions.refresh(host)
+  },
+
+  async remove(host: HostApi, id: string): Promise<void> {
+    await host.invoke('sessions/delete', { id })
+    if (useSessionsStore.getState().openId === id) sessionsActions.close()
+    await sessionsActions.refresh(host)
+  },
+
+  /** At start and after a reconnect: reopen the remembered session if it still exists. */
+  async restore(host: HostApi): Promise<void> {
+    await sessionsActions.refresh(host)
+    const id = useSessionsStore.getState().openId ?? rememberedSessionId()
+    if (!id) return
+    if (useSessionsStore.getState().list.some((s) => s.id === id)) await sessionsActions.open(host, id)
+    else if (useSessionsStore.getState().loaded) sessionsActions.close()
+  },
+
+  reset(): void {
+    useSessionsStore.setState({ list: [], loaded: false, error: null, openId: null })
+    sessionActions.close()
+  }
+}
+
+/** The id of the session the view shows, if any. */
+export function openSessionId(): string | null {
+  return useSessionStore.getState().sessionId
+}

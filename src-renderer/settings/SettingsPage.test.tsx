@@ -1,0 +1,97 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { AppStatus } from '../../src-shared/contract/ipc'
+import { appActions } from '../app/app-store'
+import { HostProvider } from '../app/host-context'
+import { FakeHost } from '../test/fake-host'
+import { resetStores } from '../test/reset-stores'
+import { sessionActions } from '../transcript/session-store'
+import { SettingsPage } from './SettingsPage'
+import { TrustBanner } from './TrustBanner'
+
+const status: AppStatus = {
+  version: '0.1.0', mode: 'web', seamHome: '/h', workspace: '/w', workspaceTrusted: false, provider: null, approvalMode: 'ask-side-effects'
+}
+const items = [{ source: 'claude', file: '/w/.claude/settings.json', event: 'PreToolUse', command: './scripts/guard.sh --strict' }]
+
+let host: FakeHost
+let trusted: boolean
+let grants: Array<{ id: string; sessionId: string; createdAt: number; tool: string; pattern: Record<string, string>; description: string }>
+
+beforeEach(() => {
+  resetStores()
+  trusted = false
+  grants = [{ id: 'g1', sessionId: 's1', createdAt: 1, tool: 'Bash', pattern: { command: 'npm test' }, description: 'Bash commands exactly "npm test"' }]
+  appActions.setStatus(status)
+  sessionActions.begin('s1')
+  host = new FakeHost({
+    'provider/presets': () => [{ id: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama', needsKey: false }],
+    'provider/get': () => null,
+    'settings/get': () => ({ approvalMode: 'ask-side-effects', maxParallelToolCalls: 4, maxSteps: 50, hookConcurrency: 8 }),
+    'settings/set': (patch) => ({ approvalMode: 'ask-side-effects', maxParallelToolCalls: 4, maxSteps: 50, hookConcurrency: 8, ...patch }),
+    'workspace/trust-preview': () => ({ workspace: '/w', trusted, items }),
+    'workspace/trust': ({ trusted: value }) => {
+      trusted = value
+      return { ok: true as const }
+    },
+    'grants/list': () => grants,
+    'grants/revoke': ({ grantId }) => {
+      grants = grants.filter((g) => g.id !== grantId)
+      return { ok: true }
+    },
+    'config/dump': () => ({ text: '- id: tools\n- id: prompt', error: '/w/.seam/cordis.patch.yml line 3: unknown id "tool"' })
+  })
+})
+afterEach(cleanup)
+
+async function renderWith(node: ReactNode) {
+  await act(async () => {
+    render(<HostProvider host={host}>{node}</HostProvider>)
+  })
+}
+
+describe('SettingsPage', () => {
+  it('approval mode, limits, grants with revoke, trust with the exact commands, and the plugin tree with its error', async () => {
+    await renderWith(<SettingsPage />)
+    await act(async () => {
+      fireEvent.click(screen.getByRole('radio', { name: /Ask for everything/ }))
+    })
+    expect(host.callsOf('settings/set')).toEqual([{ approvalMode: 'ask-all' }])
+
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Max steps per turn' }), { target: { value: '80' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save limits' }))
+    })
+    expect(host.callsOf('settings/set')[1]).toEqual({ maxParallelToolCalls: 4, maxSteps: 80, hookConcurrency: 8 })
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Revoke Bash commands exactly "npm test"' }))
+    })
+    expect(host.callsOf('grants/revoke')).toEqual([{ sessionId: 's1', grantId: 'g1' }])
+    expect(screen.getByText('No grants in this session.')).toBeTruthy()
+
+    const commands = screen.getByRole('table', { name: 'Workspace hook commands' })
+    expect(commands.textContent).toContain('./scripts/guard.sh --strict')
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Trust' }))
+    })
+    expect(host.callsOf('workspace/trust')).toEqual([{ trusted: true }])
+    expect(screen.getByText('trusted')).toBeTruthy()
+
+    expect(screen.getByLabelText('Plugin tree').textContent).toBe('- id: tools\n- id: prompt')
+    expect(screen.getByText('/w/.seam/cordis.patch.yml line 3: unknown id "tool"')).toBeTruthy()
+  })
+
+  it('the trust banner opens a dialog listing the exact commands before trusting', async () => {
+    await renderWith(<TrustBanner />)
+    fireEvent.click(screen.getByRole('button', { name: 'Review…' }))
+    const dialog = screen.getByRole('dialog', { name: 'Trust this workspace?' })
+    expect(within(dialog).getByRole('table').textContent).toContain('./scripts/guard.sh --strict')
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Trust' }))
+    })
+    expect(host.callsOf('workspace/trust')).toEqual([{ trusted: true }])
+  })
+})

@@ -1,0 +1,23 @@
+// Workspace trust on the settings page: the commands it would run, Trust / Untrust.
+import { TrustCommands } from './TrustCommands'
+import { useTrustPreview } from './trust-preview'
+
+export function WorkspaceTrust() {
+  const { preview, error, setTrusted } = useTrustPreview()
+  if (!preview) return error ? <p className="form-error" role="alert">{error}</p> : <p className="muted">Loading…</p>
+  if (!preview.workspace) return <p className="muted">No workspace chosen.</p>
+  return (
+    <div className="workspace-trust">
+      <p>
+        This workspace is <strong>{preview.trusted ? 'trusted' : 'not trusted'}</strong>.{' '}
+        {preview.trusted ? 'Its hooks and patch file are active.' : 'Its hooks and .seam/cordis.patch.yml do not run until you trust it.'}
+      </p>
+      <TrustCommands items={preview.items} />
+      <div className="row">
+        <button type="button" disabled={preview.trusted} onClick={() => void setTrusted(true)}>Trust</button>
+        <button type="button" disabled={!preview.trusted} onClick={() => void setTrusted(false)}>Untrust</button>
+      </div>
+      {error && <p className="form-error" role="alert">{error}</p>}
+    </div>
+  )
+}

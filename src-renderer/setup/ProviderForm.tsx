@@ -1,0 +1,127 @@
+// The model provider: preset, base URL, model, API key. The key field is never pre-filled (the
+// host never sends a stored key back); an empty field keeps the stored key.
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import type { MethodOutput, ProviderInput, ProviderPublic } from '../../src-shared/contract/ipc'
+import { errorText } from '../app/errors'
+import { useHost } from '../app/host-context'
+
+type Presets = MethodOutput<'provider/presets'>
+type Kind = ProviderInput['provider']
+type TestResult = MethodOutput<'provider/test'>
+
+export function ProviderForm() {
+  const host = useHost()
+  const selectId = useId()
+  const [presets, setPresets] = useState<Presets>([])
+  const [saved, setSaved] = useState<ProviderPublic | null>(null)
+  const [form, setForm] = useState<{ provider: Kind; baseUrl: string; model: string } | null>(null)
+  const [apiKey, setApiKey] = useState('')
+  const [test, setTest] = useState<TestResult | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState<'test' | 'save' | null>(null)
+
+  useEffect(() => {
+    let live = true
+    Promise.all([host.invoke('provider/presets', {}), host.invoke('provider/get', {})]).then(
+      ([list, current]) => {
+        if (!live) return
+        setPresets(list)
+        setSaved(current)
+        const first = list[0]
+        if (current) setForm({ provider: current.provider, baseUrl: current.baseUrl, model: current.model })
+        else if (first) setForm({ provider: first.id, baseUrl: first.baseUrl, model: first.model })
+      },
+      (e: unknown) => live && setError(errorText(e))
+    )
+    return () => {
+      live = false
+    }
+  }, [host])
+
+  if (!form) return <div className="provider-form">{error ? <p className="form-error" role="alert">{error}</p> : <p className="muted">Loading providers…</p>}</div>
+
+  const preset = presets.find((p) => p.id === form.provider)
+  const hasKey = saved?.hasKey === true && saved.provider === form.provider
+  const input = (): ProviderInput => ({ ...form, ...(apiKey ? { apiKey } : {}) })
+
+  const pick = (id: Kind) => {
+    const next = presets.find((p) => p.id === id)
+    setForm(saved?.provider === id ? { provider: id, baseUrl: saved.baseUrl, model: saved.model } : { provider: id, baseUrl: next?.baseUrl ?? '', model: next?.model ?? '' })
+    setApiKey('')
+    setTest(null)
+  }
+
+  const run = async (what: 'test' | 'save', keyOverride?: string) => {
+    setBusy(what)
+    setError(null)
+    setMessage(null)
+    if (what === 'test') setTest(null)
+    try {
+      if (what === 'test') setTest(await host.invoke('provider/test', input()))
+      else {
+        const value = keyOverride === undefined ? input() : { ...form, apiKey: keyOverride }
+        setSaved(await host.invoke('provider/set', value))
+        setApiKey('')
+        setMessage(keyOverride === '' ? 'Key removed.' : 'Saved.')
+      }
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void run('save')
+  }
+
+  return (
+    <form className="provider-form" onSubmit={submit}>
+      <div className="field">
+        <label className="field-label" htmlFor={selectId}>Provider</label>
+        <select id={selectId} value={form.provider} onChange={(e) => pick(e.target.value as Kind)}>
+          {presets.map((p) => (
+            <option key={p.id} value={p.id}>{p.label}</option>
+          ))}
+        </select>
+      </div>
+      <label className="field">
+        <span className="field-label">Base URL</span>
+        <input type="url" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.target.value })} spellCheck={false} />
+      </label>
+      <label className="field">
+        <span className="field-label">Model</span>
+        <input type="text" value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} spellCheck={false} />
+      </label>
+      <label className="field">
+        <span className="field-label">API key</span>
+        <input
+          type="password"
+          value={apiKey}
+          autoComplete="off"
+          onChange={(e) => setApiKey(e.target.value)}
+          placeholder={hasKey ? 'a key is stored (leave empty to keep it)' : preset?.needsKey ? 'required by this provider' : 'optional'}
+        />
+      </label>
+      {hasKey && (
+        <p className="muted key-note">
+          A key is stored.{' '}
+          <button type="button" className="link" onClick={() => void run('save', '')} disabled={busy !== null}>Forget the stored key</button>
+        </p>
+      )}
+      <div className="row">
+        <button type="button" onClick={() => void run('test')} disabled={busy !== null}>{busy === 'test' ? 'Testing…' : 'Test connection'}</button>
+        <button type="submit" className="primary" disabled={busy !== null}>Save</button>
+      </div>
+      {test && (
+        <p className={test.ok ? 'test-result ok' : 'test-result failed'} role="status" aria-label="Connection test result">
+          {test.message}
+        </p>
+      )}
+      {message && <p className="muted" role="status">{message}</p>}
+      {error && <p className="form-error" role="alert">{error}</p>}
+    </form>
+  )
+}

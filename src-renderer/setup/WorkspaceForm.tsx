@@ -1,0 +1,74 @@
+// Choose the workspace folder: the native picker on the desktop; where there is none (web mode,
+// the host answers UNSUPPORTED) a path field the host validates, showing the host's error text.
+import { useState, type FormEvent } from 'react'
+import { useAppStore } from '../app/app-store'
+import { errorCode, errorText } from '../app/errors'
+import { useHost } from '../app/host-context'
+
+export function WorkspaceForm() {
+  const host = useHost()
+  const workspace = useAppStore((state) => state.status?.workspace ?? null)
+  const [typing, setTyping] = useState(false)
+  const [path, setPath] = useState('')
+  const [note, setNote] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const use = async (chosen: string) => {
+    setBusy(true)
+    setError(null)
+    try {
+      await host.invoke('workspace/set', { path: chosen })
+      setPath('')
+      setTyping(false)
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const choose = async () => {
+    setError(null)
+    try {
+      const { path: chosen } = await host.invoke('workspace/choose', {})
+      if (chosen) await use(chosen)
+    } catch (e) {
+      if (errorCode(e) === 'UNSUPPORTED') {
+        setTyping(true)
+        setNote(errorText(e))
+      } else setError(errorText(e))
+    }
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (path.trim()) void use(path.trim())
+  }
+
+  return (
+    <div className="workspace-form">
+      <p>
+        <span className="field-label">Workspace: </span>
+        {workspace ? <code className="path">{workspace}</code> : <span className="muted">none chosen</span>}
+      </p>
+      <div className="row">
+        <button type="button" onClick={() => void choose()} disabled={busy}>Choose folder…</button>
+        {!typing && (
+          <button type="button" className="link" onClick={() => setTyping(true)}>Type a path instead</button>
+        )}
+      </div>
+      {note && <p className="muted">{note}</p>}
+      {typing && (
+        <form className="row" onSubmit={submit}>
+          <label className="field grow">
+            <span className="field-label">Workspace folder</span>
+            <input type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/project" spellCheck={false} />
+          </label>
+          <button type="submit" className="primary" disabled={busy || !path.trim()}>Use this folder</button>
+        </form>
+      )}
+      {error && <p className="form-error" role="alert">{error}</p>}
+    </div>
+  )
+}

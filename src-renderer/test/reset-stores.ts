@@ -1,0 +1,17 @@
+// Puts every renderer store back to its initial state between tests.
+import { appActions } from '../app/app-store'
+import { approvalActions } from '../approval/approval-store'
+import { useClientPluginsStore } from '../plugins/client-runtime'
+import { pluginsActions } from '../plugins/plugins-store'
+import { slotsActions } from '../plugins/slots-store'
+import { sessionsActions } from '../sessions/sessions-store'
+
+export function resetStores(): void {
+  appActions.reset()
+  approvalActions.reset()
+  pluginsActions.reset()
+  slotsActions.reset()
+  sessionsActions.reset()
+  useClientPluginsStore.setState({ plugins: {} })
+  globalThis.localStorage?.clear()
+}

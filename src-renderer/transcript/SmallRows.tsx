@@ -1,0 +1,67 @@
+// The one-line transcript rows: steering, context, blocked prompts, notices, turn ends, queued sends.
+import { memo } from 'react'
+import { useSessionStore, type QueuedMessage } from './session-store'
+import type { BlockedItem, ContextItem, NoticeItem, SteeringItem, TurnEndItem } from './transcript-types'
+
+export const SteeringRow = memo(function SteeringRow({ item }: { item: SteeringItem }) {
+  return (
+    <div className="msg steering" aria-label="Steering message">
+      <div className="msg-role">{item.source === 'user' ? 'You (steering the turn)' : `Continued${item.by ? ` by ${item.by}` : ''}`}</div>
+      <div className="msg-text">{item.text}</div>
+    </div>
+  )
+})
+
+export const ContextRow = memo(function ContextRow({ item }: { item: ContextItem }) {
+  return (
+    <details className="context-row muted">
+      <summary>{item.source === 'model/context' ? 'System prompt and tools sent to the model' : `context from ${item.source}`}</summary>
+      <div className="msg-text small">{item.text}</div>
+    </details>
+  )
+})
+
+export const BlockedRow = memo(function BlockedRow({ item }: { item: BlockedItem }) {
+  return (
+    <div className="blocked-row" role="note" aria-label="Blocked prompt">
+      <div><strong>Prompt blocked</strong>{item.by ? ` by ${item.by}` : ''}: {item.reason}</div>
+      <div className="msg-text muted small">{item.prompt}</div>
+    </div>
+  )
+})
+
+export const NoticeRow = memo(function NoticeRow({ item }: { item: NoticeItem }) {
+  return (
+    <div className={`notice-row ${item.level}`} role={item.level === 'error' ? 'alert' : 'note'}>
+      <span className="notice-level">{item.level}</span> <span className="notice-text">{item.text}</span>{' '}
+      <span className="muted small">— {item.source}</span>
+    </div>
+  )
+})
+
+const END_TEXT: Record<TurnEndItem['reason'], string> = {
+  rejected: 'Turn rejected',
+  cancelled: 'Turn cancelled',
+  error: 'Turn failed',
+  max_steps: 'Turn stopped: step limit reached'
+}
+
+export const TurnEndRow = memo(function TurnEndRow({ item }: { item: TurnEndItem }) {
+  return (
+    <div className={`turn-end ${item.reason}`} role="note" aria-label="Turn end">
+      {END_TEXT[item.reason]}
+      {item.error ? `: ${item.error}` : ''}
+    </div>
+  )
+})
+
+export function QueuedRow({ item }: { item: QueuedMessage }) {
+  const running = useSessionStore((state) => state.agent?.running ?? false)
+  const label = item.mode === 'steering' ? 'queued (steers the running turn)' : item.mode === 'turn' && running ? 'queued (next turn)' : 'sending…'
+  return (
+    <div className="msg user queued" aria-label="Queued message">
+      <div className="msg-role">You · <span className="queued-label">{label}</span></div>
+      <div className="msg-text">{item.content}</div>
+    </div>
+  )
+}

@@ -1,0 +1,109 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useAppStore } from '../app/app-store'
+import { HostProvider } from '../app/host-context'
+import { wireHost, type HostWiring } from '../app/wire-host'
+import { slotsActions } from '../plugins/slots-store'
+import { eventLog, verdictAllowed } from '../test/events'
+import { FakeHost } from '../test/fake-host'
+import { fakeTranscriptLayout } from '../test/fake-layout'
+import { resetStores } from '../test/reset-stores'
+import { sessionActions } from './session-store'
+import { Transcript } from './Transcript'
+
+let host: FakeHost
+let wiring: HostWiring
+let restoreLayout: () => void
+
+function open(events: ReturnType<typeof eventLog>['all'], running = true) {
+  sessionActions.begin('s1')
+  sessionActions.loaded({ id: 's1', events, state: { sessionId: 's1', running, queued: 0, steering: 0 }, warnings: [] })
+  render(<HostProvider host={host}><Transcript /></HostProvider>)
+}
+
+const card = (name: string) => screen.getByRole('article', { name: `Tool call ${name}` })
+
+beforeEach(() => {
+  resetStores()
+  restoreLayout = fakeTranscriptLayout()
+  host = new FakeHost()
+  wiring = wireHost(host)
+})
+afterEach(() => {
+  wiring.dispose()
+  cleanup()
+  restoreLayout()
+  vi.restoreAllMocks()
+})
+
+describe('tool cards', () => {
+  it('streams Bash output from tool/progress while running, then shows the result and duration', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', args: { command: 'make' } })
+    open(log.all)
+    expect(card('Bash').getAttribute('data-status')).toBe('running')
+    act(() => {
+      host.emit('tool/progress', { sessionId: 's1', turnId: 't1', callId: 'c1', stream: 'stdout', text: 'compiling\n' })
+      host.emit('tool/progress', { sessionId: 's1', turnId: 't1', callId: 'c1', stream: 'stderr', text: 'warning: x\n' })
+    })
+    // Progress is applied once per frame; the next session event flushes it first.
+    act(() => host.emit('session/appended', { sessionId: 's1', event: { type: 'notice', seq: 10, ts: 10, level: 'info', text: 'tick', source: 't' } }))
+    expect(within(card('Bash')).getByLabelText('Live output').textContent).toBe('compiling\nwarning: x\n')
+    act(() => host.emit('session/appended', { sessionId: 's1', event: { type: 'tool/result', seq: 11, ts: 11, turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', content: 'built', isError: false, verdict: verdictAllowed, durationMs: 1500 } }))
+    expect(card('Bash').getAttribute('data-status')).toBe('done')
+    expect(within(card('Bash')).getByText('1.5 s')).toBeTruthy()
+    expect(within(card('Bash')).getByLabelText('Tool result').textContent).toBe('built')
+  })
+
+  it('shows original and rewritten arguments side by side, and a diff for Edit', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Edit', args: { file_path: '/w/a.ts', old_string: 'b', new_string: 'B' }, originalArgs: { file_path: 'a.ts', old_string: 'b', new_string: 'B' }, rewrittenBy: 'path-policy' })
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'k1', name: 'Edit', content: 'ok', isError: false, verdict: verdictAllowed, durationMs: 3, structured: { filePath: '/w/a.ts', oldString: 'b', newString: 'B', originalFile: 'a\nb\nc\n', replaceAll: false } })
+    open(log.all)
+    const edit = within(card('Edit'))
+    expect(edit.getByLabelText('Original arguments').textContent).toContain('"file_path": "a.ts"')
+    expect(edit.getByLabelText('Sealed arguments').textContent).toContain('"file_path": "/w/a.ts"')
+    expect(edit.getByText(/rewritten by path-policy/)).toBeTruthy()
+    const diff = edit.getByRole('group', { name: 'Changes to /w/a.ts' })
+    expect([...diff.querySelectorAll('.diff-line')].map((l) => l.className.replace('diff-line ', '') + ':' + l.querySelector('.diff-text')?.textContent)).toEqual(['same:a', 'del:b', 'add:B', 'same:c'])
+  })
+
+  it('a timed-out call shows TIMEOUT; a call left without result in an idle session shows interrupted', () => {
+    const log = eventLog()
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', args: { command: 'sleep 999' } })
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', content: 'killed after 120000 ms', isError: true, code: 'TIMEOUT', verdict: verdictAllowed, durationMs: 120000 })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c2', token: 'k2', name: 'Read', args: { file_path: '/x' } })
+    open(log.all, false)
+    expect(within(card('Bash')).getByText('Timed out (TIMEOUT): killed after 120000 ms')).toBeTruthy()
+    expect(card('Read').getAttribute('data-status')).toBe('interrupted')
+  })
+
+  it("a client plugin's result renderer replaces the text result; if it throws, only its card part shows the error", () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const log = eventLog()
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Weather', args: { city: 'Oslo' } })
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'k1', name: 'Weather', content: '{"temp":3}', isError: false, verdict: verdictAllowed, durationMs: 5, structured: { temp: 3 } })
+    act(() => {
+      slotsActions.add('toolResultRenderers', { plugin: 'weather', toolName: 'Weather', render: ({ result }) => <b>{String((result.structured as { temp: number }).temp)} °C</b> })
+    })
+    open(log.all, false)
+    expect(within(card('Weather')).getByText('3 °C')).toBeTruthy()
+    act(() => {
+      slotsActions.add('toolResultRenderers', { plugin: 'broken', toolName: 'Weather', render: () => { throw new Error('boom') } })
+    })
+    expect(within(card('Weather')).getByRole('alert').textContent).toBe('broken failed to render the Weather result: boom')
+    expect(within(card('Weather')).getByText('Raw result')).toBeTruthy()
+  })
+
+  it('a hook line opens the inspector at its invocation', () => {
+    const log = eventLog()
+    log.add({ type: 'hook/invoked', invocationId: 'h1', source: 'claude', event: 'PreToolUse', command: 'guard.sh', sourceFile: '/w/.claude/settings.json', input: '{}', inputTruncated: false })
+    log.add({ type: 'hook/result', invocationId: 'h1', source: 'claude', event: 'PreToolUse', exitCode: 2, signal: null, durationMs: 8, outcomeKind: 'block', decision: 'deny', stdout: '', stdoutTruncated: false, stderr: 'no rm', stderrTruncated: false })
+    open(log.all, false)
+    fireEvent.click(screen.getByRole('button', { name: 'Hook PreToolUse: blocked' }))
+    expect(useAppStore.getState().inspector).toEqual({ open: true, focus: 'h1' })
+  })
+})

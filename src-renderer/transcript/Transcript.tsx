@@ -1,0 +1,76 @@
+// The session's transcript, virtualized: only the rows in view (plus a few) are in the DOM and
+// each row's height is measured, so a 10k-event session opens and scrolls smoothly. Follows the
+// bottom while new output arrives unless the user has scrolled up.
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { useSessionStore } from './session-store'
+import { estimateRowHeight, TranscriptRow, type TranscriptRowItem } from './TranscriptRow'
+
+const STICK_PX = 48
+
+export function Transcript() {
+  const items = useSessionStore((state) => state.transcript.items)
+  const live = useSessionStore((state) => state.transcript.live)
+  const queued = useSessionStore((state) => state.queued)
+  const count = items.length + (live ? 1 : 0) + queued.length
+
+  const rowAt = useCallback(
+    (i: number): TranscriptRowItem => {
+      if (i < items.length) return items[i]
+      if (live && i === items.length) return live
+      const q = queued[i - items.length - (live ? 1 : 0)]
+      return { kind: 'queued', key: `q:${q.id}`, queued: q }
+    },
+    [items, live, queued]
+  )
+
+  const scroller = useRef<HTMLDivElement>(null)
+  const stick = useRef(true)
+  const [atBottom, setAtBottom] = useState(true)
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => estimateRowHeight(i < count ? rowAt(i) : undefined),
+    getItemKey: (i) => (i < count ? rowAt(i).key : i),
+    overscan: 6
+  })
+
+  const total = virtualizer.getTotalSize()
+  const liveLength = live ? live.text.length + live.thinking.length : 0
+  useLayoutEffect(() => {
+    const el = scroller.current
+    if (el && stick.current && count > 0) el.scrollTop = el.scrollHeight
+  }, [total, count, liveLength])
+
+  const onScroll = () => {
+    const el = scroller.current
+    if (!el) return
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
+    stick.current = near
+    if (near !== atBottom) setAtBottom(near)
+  }
+
+  const jump = () => {
+    stick.current = true
+    setAtBottom(true)
+    virtualizer.scrollToIndex(count - 1, { align: 'end' })
+  }
+
+  return (
+    <div className="transcript-wrap">
+      <div ref={scroller} className="transcript" role="log" aria-label="Transcript" onScroll={onScroll}>
+        {count === 0 && <p className="muted empty-transcript">Nothing here yet. Write a message below to start.</p>}
+        <div className="transcript-inner" style={{ height: total }}>
+          {virtualizer.getVirtualItems().map((v) => (
+            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${v.start}px)` }}>
+              <TranscriptRow row={rowAt(v.index)} />
+            </div>
+          ))}
+        </div>
+      </div>
+      {!atBottom && (
+        <button type="button" className="jump-latest" onClick={jump}>Jump to latest</button>
+      )}
+    </div>
+  )
+}

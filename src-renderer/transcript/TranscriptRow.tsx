@@ -1,0 +1,58 @@
+// Picks the component for one transcript row.
+import type { QueuedMessage } from './session-store'
+import { AssistantMessage } from './AssistantMessage'
+import { HookRow } from './HookRow'
+import { BlockedRow, ContextRow, NoticeRow, QueuedRow, SteeringRow, TurnEndRow } from './SmallRows'
+import { ToolCard } from './ToolCard'
+import type { LiveItem, TranscriptItem } from './transcript-types'
+import { UserMessage } from './UserMessage'
+
+export type TranscriptRowItem = TranscriptItem | LiveItem | ({ kind: 'queued'; key: string } & { queued: QueuedMessage })
+
+export function TranscriptRow({ row }: { row: TranscriptRowItem }) {
+  switch (row.kind) {
+    case 'user':
+      return <UserMessage item={row} />
+    case 'assistant':
+    case 'live':
+      return <AssistantMessage item={row} />
+    case 'tool':
+      return <ToolCard item={row} />
+    case 'steering':
+      return <SteeringRow item={row} />
+    case 'context':
+      return <ContextRow item={row} />
+    case 'blocked':
+      return <BlockedRow item={row} />
+    case 'notice':
+      return <NoticeRow item={row} />
+    case 'hook':
+      return <HookRow item={row} />
+    case 'turn-end':
+      return <TurnEndRow item={row} />
+    case 'queued':
+      return <QueuedRow item={row.queued} />
+    default: {
+      const unknown: never = row
+      return <div className="muted">unknown row {JSON.stringify(unknown)}</div>
+    }
+  }
+}
+
+/** A first guess of a row's height before it is measured. */
+export function estimateRowHeight(row: TranscriptRowItem | undefined): number {
+  switch (row?.kind) {
+    case 'tool':
+      return 140
+    case 'assistant':
+    case 'live':
+      return 90
+    case 'hook':
+    case 'notice':
+    case 'turn-end':
+    case 'context':
+      return 28
+    default:
+      return 60
+  }
+}

@@ -1,0 +1,265 @@
+// The pure reducer from session events (and live deltas) to transcript items. One pass over the
+// log: a 10k-event session builds in linear time. Updates copy the item array once per batch and
+// keep the identity of untouched items, so memoised rows do not re-render.
+import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
+import type { AgentDelta, LiveItem, ToolApprovalView, ToolCardItem, ToolStatus, Transcript, TranscriptItem } from './transcript-types'
+
+interface Draft {
+  items: TranscriptItem[]
+  index: Map<string, number>
+  openTools: number[]
+  lastSeq: number
+  live: LiveItem | null
+}
+
+export const emptyTranscript: Transcript = { items: [], index: new Map(), openTools: [], lastSeq: -1, live: null }
+
+export function buildTranscript(events: readonly SessionEvent[]): Transcript {
+  const draft: Draft = { items: [], index: new Map(), openTools: [], lastSeq: -1, live: null }
+  for (const event of events) reduce(draft, event)
+  return draft
+}
+
+/** Applies events newer than the transcript's last seq (older or repeated ones are ignored). */
+export function appendEvents(transcript: Transcript, events: readonly SessionEvent[]): Transcript {
+  const fresh = events.filter((event) => event.seq > transcript.lastSeq)
+  if (fresh.length === 0) return transcript
+  const draft: Draft = {
+    items: transcript.items.slice(),
+    index: new Map(transcript.index),
+    openTools: transcript.openTools.slice(),
+    lastSeq: transcript.lastSeq,
+    live: transcript.live
+  }
+  for (const event of fresh) reduce(draft, event)
+  return draft
+}
+
+/** Streaming text and thinking of the current step; a delta for an already recorded step is dropped. */
+export function applyDeltas(transcript: Transcript, deltas: readonly AgentDelta[]): Transcript {
+  let live = transcript.live
+  for (const delta of deltas) {
+    if (isRecorded(transcript, delta)) continue
+    if (!live || live.turnId !== delta.turnId || live.step !== delta.step) {
+      live = { kind: 'live', key: 'live', turnId: delta.turnId, step: delta.step, text: '', thinking: '' }
+    }
+    live = delta.kind === 'text' ? { ...live, text: live.text + delta.text } : { ...live, thinking: live.thinking + delta.text }
+  }
+  return live === transcript.live ? transcript : { ...transcript, live }
+}
+
+export function clearLive(transcript: Transcript): Transcript {
+  return transcript.live ? { ...transcript, live: null } : transcript
+}
+
+function isRecorded(transcript: Transcript, delta: AgentDelta): boolean {
+  return transcript.index.has(`step:${delta.turnId}:${delta.step}`)
+}
+
+// ---- the reducer -------------------------------------------------------------------------------
+
+function reduce(draft: Draft, event: SessionEvent): void {
+  draft.lastSeq = Math.max(draft.lastSeq, event.seq)
+  const key = `e:${event.seq}`
+  switch (event.type) {
+    case 'session/header':
+    case 'session/renamed':
+    case 'turn/start':
+    case 'grant/added':
+    case 'grant/revoked':
+      return
+    case 'user/message':
+      push(draft, { kind: 'user', key, seq: event.seq, content: event.content, source: event.source, ...opt('originalContent', event.originalContent) })
+      return
+    case 'assistant/message':
+      return onAssistant(draft, event)
+    case 'tool/call':
+      return onToolCall(draft, event)
+    case 'tool/result':
+      return onToolResult(draft, event)
+    case 'approval/asked':
+      return onApprovalAsked(draft, event)
+    case 'approval/decided':
+      return onApprovalDecided(draft, event)
+    case 'context/message':
+      push(draft, { kind: 'context', key, seq: event.seq, text: event.text, source: event.source })
+      return
+    case 'prompt/blocked':
+      push(draft, { kind: 'blocked', key, seq: event.seq, prompt: event.prompt, reason: event.reason, ...opt('by', event.by) })
+      return
+    case 'steering/message':
+      push(draft, { kind: 'steering', key, seq: event.seq, text: event.text, source: event.source, ...opt('by', event.by) })
+      return
+    case 'notice':
+      push(draft, { kind: 'notice', key, seq: event.seq, level: event.level, text: event.text, source: event.source })
+      return
+    case 'hook/invoked':
+      draft.index.set(`hook:${event.invocationId}`, draft.items.length)
+      push(draft, {
+        kind: 'hook', key, seq: event.seq, invocationId: event.invocationId, source: event.source, event: event.event,
+        command: event.command, ...opt('matcher', event.matcher), ...opt('toolCallToken', event.toolCallToken)
+      })
+      return
+    case 'hook/result':
+      return onHookResult(draft, event)
+    case 'turn/end':
+      return onTurnEnd(draft, event)
+    case 'model/context':
+      push(draft, { kind: 'context', key, seq: event.seq, text: modelContextText(event), source: 'model/context' })
+      return
+    default: {
+      // A newer host may log kinds this UI does not know yet: they show nothing.
+      const unknown: never = event
+      void unknown
+    }
+  }
+}
+
+function onAssistant(draft: Draft, event: SessionEventOf<'assistant/message'>): void {
+  draft.index.set(`step:${event.turnId}:${event.step}`, draft.items.length)
+  if (draft.live && draft.live.turnId === event.turnId && draft.live.step <= event.step) draft.live = null
+  if (event.text || event.thinking || event.partial) {
+    push(draft, {
+      kind: 'assistant', key: `e:${event.seq}`, seq: event.seq, turnId: event.turnId, step: event.step, text: event.text,
+      ...opt('thinking', event.thinking), ...opt('partial', event.partial)
+    })
+  }
+  for (const call of event.toolCalls) {
+    const toolKey = `tool:${event.turnId}:${call.id}`
+    if (draft.index.has(toolKey)) continue
+    draft.index.set(toolKey, draft.items.length)
+    draft.openTools.push(draft.items.length)
+    push(draft, {
+      kind: 'tool', key: `t:${event.turnId}:${call.id}`, seq: event.seq, turnId: event.turnId, callId: call.id, name: call.name,
+      args: call.args, status: 'pending', ...opt('argsError', call.argsError)
+    })
+  }
+}
+
+function onToolCall(draft: Draft, event: SessionEventOf<'tool/call'>): void {
+  const found = findTool(draft, event.token, `tool:${event.turnId}:${event.callId}`)
+  const base: ToolCardItem = found ?? newCard(draft, event.seq, event.turnId, event.callId, event.name, event.args)
+  const card: ToolCardItem = {
+    ...base, token: event.token, name: event.name, args: event.args, startedAt: event.ts,
+    status: base.result || base.status === 'approval' ? base.status : 'running',
+    ...opt('originalArgs', event.originalArgs), ...opt('rewrittenBy', event.rewrittenBy), ...opt('parent', event.parent)
+  }
+  replaceTool(draft, card, event.token)
+}
+
+function onToolResult(draft: Draft, event: SessionEventOf<'tool/result'>): void {
+  const base = findTool(draft, event.token, `tool:${event.turnId}:${event.callId}`) ?? newCard(draft, event.seq, event.turnId, event.callId, event.name, {})
+  const { status, reason } = resultStatus(event, base)
+  const result = { content: event.content, isError: event.isError, durationMs: event.durationMs, verdict: event.verdict, ...opt('code', event.code), ...opt('structured', event.structured) }
+  const card: ToolCardItem = { ...base, token: event.token, status, result, ...opt('statusReason', reason) }
+  replaceTool(draft, card, event.token)
+  const at = draft.index.get(`token:${event.token}`)
+  draft.openTools = draft.openTools.filter((i) => i !== at)
+}
+
+function onApprovalAsked(draft: Draft, event: SessionEventOf<'approval/asked'>): void {
+  const base = findTool(draft, event.token) ?? newCard(draft, event.seq, event.turnId ?? '', event.token, event.tool, event.args)
+  const approval = { requestId: event.requestId, reason: event.reason, scope: event.scope }
+  replaceTool(draft, { ...base, token: event.token, approval, status: base.result ? base.status : 'approval' }, event.token)
+}
+
+function onApprovalDecided(draft: Draft, event: SessionEventOf<'approval/decided'>): void {
+  const base = findTool(draft, event.token)
+  if (!base) return
+  const asked: ToolApprovalView = base.approval ?? { requestId: event.requestId, reason: '', scope: { tool: base.name, pattern: {}, description: '' } }
+  const approval: ToolApprovalView = { ...asked, outcome: event.outcome, ...opt('note', event.note), ...opt('by', event.by) }
+  if (base.result) return replaceTool(draft, { ...base, approval }, event.token)
+  const allowed = event.outcome === 'allowed-once' || event.outcome === 'allowed-session'
+  const status: ToolStatus = allowed ? 'running' : 'denied'
+  replaceTool(draft, { ...base, approval, status, ...(allowed ? {} : { statusReason: describeApproval(event.outcome, event.note ?? event.reason) }) }, event.token)
+}
+
+function onHookResult(draft: Draft, event: SessionEventOf<'hook/result'>): void {
+  const result = {
+    outcomeKind: event.outcomeKind, durationMs: event.durationMs, exitCode: event.exitCode,
+    ...opt('decision', event.decision), ...opt('failureKind', event.failureKind), ...opt('errorMessage', event.errorMessage)
+  }
+  const at = draft.index.get(`hook:${event.invocationId}`)
+  const existing = at === undefined ? undefined : draft.items[at]
+  if (at !== undefined && existing?.kind === 'hook') {
+    draft.items[at] = { ...existing, result }
+    return
+  }
+  draft.index.set(`hook:${event.invocationId}`, draft.items.length)
+  push(draft, { kind: 'hook', key: `e:${event.seq}`, seq: event.seq, invocationId: event.invocationId, source: event.source, event: event.event, result })
+}
+
+function onTurnEnd(draft: Draft, event: SessionEventOf<'turn/end'>): void {
+  const still: number[] = []
+  for (const at of draft.openTools) {
+    const card = draft.items[at]
+    if (card?.kind !== 'tool' || card.turnId !== event.turnId) {
+      still.push(at)
+      continue
+    }
+    const status: ToolStatus = event.reason === 'cancelled' ? 'cancelled' : 'interrupted'
+    draft.items[at] = { ...card, status, statusReason: `the turn ended (${event.reason}) before a result` }
+  }
+  draft.openTools = still
+  if (draft.live?.turnId === event.turnId) draft.live = null
+  if (event.reason === 'completed') return
+  push(draft, { kind: 'turn-end', key: `e:${event.seq}`, seq: event.seq, turnId: event.turnId, reason: event.reason, ...opt('error', event.error) })
+}
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+function push(draft: Draft, item: TranscriptItem): void {
+  draft.items.push(item)
+}
+
+function findTool(draft: Draft, token: string, toolKey?: string): ToolCardItem | undefined {
+  let at = draft.index.get(`token:${token}`)
+  if (at === undefined && toolKey) at = draft.index.get(toolKey)
+  const item = at === undefined ? undefined : draft.items[at]
+  return item?.kind === 'tool' ? item : undefined
+}
+
+function newCard(draft: Draft, seq: number, turnId: string, callId: string, name: string, args: Record<string, unknown>): ToolCardItem {
+  const at = draft.items.length
+  draft.index.set(`tool:${turnId}:${callId}`, at)
+  draft.openTools.push(at)
+  const card: ToolCardItem = { kind: 'tool', key: `t:${turnId}:${callId}`, seq, turnId, callId, name, args, status: 'pending' }
+  push(draft, card)
+  return card
+}
+
+function replaceTool(draft: Draft, card: ToolCardItem, token: string): void {
+  const at = draft.index.get(`token:${token}`) ?? draft.index.get(`tool:${card.turnId}:${card.callId}`)
+  if (at === undefined) throw new Error(`buildTranscript: tool card ${card.callId} is not indexed`)
+  draft.index.set(`token:${token}`, at)
+  draft.items[at] = card
+}
+
+function resultStatus(event: SessionEventOf<'tool/result'>, card: ToolCardItem): { status: ToolStatus; reason?: string } {
+  if (event.verdict.outcome === 'denied') {
+    const reason = event.verdict.reason ?? (event.verdict.approval ? describeApproval(event.verdict.approval, card.approval?.note) : undefined) ?? card.statusReason
+    return { status: 'denied', reason: reason ?? event.content }
+  }
+  if (event.code === 'TIMEOUT') return { status: 'timeout' }
+  if (event.code === 'CANCELLED') return { status: 'cancelled' }
+  return { status: event.isError ? 'error' : 'done' }
+}
+
+function modelContextText(event: SessionEventOf<'model/context'>): string {
+  const tools = event.tools.map((t) => t.name).join(', ')
+  return `${event.system}\n\nTools: ${tools || 'none'}`
+}
+
+/** An approval outcome in words, as the card shows it. */
+export function describeApproval(outcome: string, note?: string): string {
+  const suffix = note ? `: ${note}` : ''
+  if (outcome === 'denied') return `denied by the user${suffix}`
+  if (outcome === 'cancelled') return `the approval was cancelled${suffix}`
+  if (outcome === 'unavailable') return `nobody could answer the approval${suffix}`
+  return `${outcome}${suffix}`
+}
+
+/** `{ key: value }` when value is defined, `{}` otherwise (exactOptional-friendly spreads). */
+function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { applyEdit, diffHunks, diffLines } from './line-diff'
+import { fileChange } from './ToolDiff'
+
+const signs = (before: string, after: string) => diffLines(before, after).map((l) => `${l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}${l.text}`)
+
+describe('line diff', () => {
+  it('marks removed and added lines with line numbers', () => {
+    expect(signs('a\nb\nc\n', 'a\nB\nc\nd\n')).toEqual([' a', '-b', '+B', ' c', '+d'])
+    const lines = diffLines('a\nb\n', 'a\nx\nb\n')
+    expect(lines[1]).toEqual({ kind: 'add', text: 'x', newNo: 2 })
+    expect(lines[2]).toEqual({ kind: 'same', text: 'b', oldNo: 2, newNo: 3 })
+  })
+
+  it('a new file is all additions; identical text has no changes', () => {
+    expect(signs('', 'x\ny')).toEqual(['+x', '+y'])
+    expect(diffHunks(diffLines('same\n', 'same\n'))).toEqual([])
+  })
+
+  it('past the size cap the middle shows as removed then added', () => {
+    expect(signs('p\na\nb\ns', 'p\nc\nd\ns').length).toBe(6)
+    const capped = diffLines('p\na\nb\ns', 'p\nb\nc\ns', 4)
+    expect(capped.map((l) => l.kind)).toEqual(['same', 'del', 'del', 'add', 'add', 'same'])
+  })
+
+  it('hunks keep 3 lines of context and count what they skip', () => {
+    const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join('\n')
+    const after = before.replace('l10', 'L10')
+    const hunks = diffHunks(diffLines(before, after))
+    expect(hunks).toHaveLength(1)
+    expect(hunks[0].skipped).toBe(7)
+    expect(hunks[0].lines.map((l) => l.text)).toEqual(['l7', 'l8', 'l9', 'l10', 'L10', 'l11', 'l12', 'l13'])
+  })
+
+  it('applyEdit replaces literally, once or everywhere', () => {
+    expect(applyEdit('a $& a', 'a', 'b', false)).toBe('b $& a')
+    expect(applyEdit('a $& a', 'a', '$1', true)).toBe('$1 $& $1')
+    expect(applyEdit('', '', 'new', false)).toBe('new')
+  })
+
+  it('reads Edit and Write structured results; anything else has no diff', () => {
+    expect(fileChange('Edit', { filePath: '/f', oldString: 'x', newString: 'y', originalFile: 'x\n', replaceAll: false })).toEqual({ filePath: '/f', before: 'x\n', after: 'y\n' })
+    expect(fileChange('Write', { type: 'create', filePath: '/g', content: 'hi', originalFile: null })).toEqual({ filePath: '/g', before: '', after: 'hi' })
+    expect(fileChange('Write', { filePath: '/g' })).toBeNull()
+    expect(fileChange('Bash', { stdout: '' })).toBeNull()
+  })
+})

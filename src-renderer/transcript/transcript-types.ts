@@ -1,0 +1,133 @@
+// What the transcript shows, derived from session events (buildTranscript) plus live deltas.
+import type { PushPayload } from '../../src-shared/contract/ipc'
+import type { SessionEventOf, TurnEndReason } from '../../src-shared/session/events'
+
+type Verdict = SessionEventOf<'tool/result'>['verdict']
+type GrantScope = SessionEventOf<'approval/asked'>['scope']
+type ApprovalOutcome = SessionEventOf<'approval/decided'>['outcome']
+type JsonObject = Record<string, unknown>
+
+/**
+ * pending: the model asked, nothing sealed yet; approval: an ask without an answer;
+ * running: sealed and allowed, no result; interrupted: the turn ended without a result.
+ */
+export type ToolStatus = 'pending' | 'approval' | 'running' | 'done' | 'error' | 'denied' | 'timeout' | 'cancelled' | 'interrupted'
+
+export interface ToolResultView {
+  content: string
+  isError: boolean
+  code?: string
+  structured?: unknown
+  durationMs: number
+  verdict: Verdict
+}
+
+export interface ToolApprovalView {
+  requestId: string
+  reason: string
+  scope: GrantScope
+  outcome?: ApprovalOutcome
+  note?: string
+  by?: string
+}
+
+export interface ToolCardItem {
+  kind: 'tool'
+  key: string
+  seq: number
+  turnId: string
+  callId: string
+  token?: string
+  name: string
+  /** Sealed arguments once tool/call arrived; the model's arguments before that. */
+  args: JsonObject
+  originalArgs?: JsonObject
+  rewrittenBy?: string
+  argsError?: string
+  parent?: string
+  /** When the sealed call started (tool/call ts). */
+  startedAt?: number
+  status: ToolStatus
+  approval?: ToolApprovalView
+  /** Why the call was denied, cancelled or interrupted, in words. */
+  statusReason?: string
+  result?: ToolResultView
+}
+
+export interface UserItem {
+  kind: 'user'
+  key: string
+  seq: number
+  content: string
+  originalContent?: string
+  source: 'user' | 'cli' | 'steering'
+}
+
+export interface AssistantItem {
+  kind: 'assistant'
+  key: string
+  seq: number
+  turnId: string
+  step: number
+  text: string
+  thinking?: string
+  partial?: boolean
+}
+
+export interface SteeringItem { kind: 'steering'; key: string; seq: number; text: string; source: 'user' | 'continuation'; by?: string }
+export interface ContextItem { kind: 'context'; key: string; seq: number; text: string; source: string }
+export interface BlockedItem { kind: 'blocked'; key: string; seq: number; prompt: string; reason: string; by?: string }
+export interface NoticeItem { kind: 'notice'; key: string; seq: number; level: 'info' | 'warn' | 'error'; text: string; source: string }
+
+export interface HookItem {
+  kind: 'hook'
+  key: string
+  seq: number
+  invocationId: string
+  source: 'claude' | 'codex'
+  event: string
+  command?: string
+  matcher?: string
+  toolCallToken?: string
+  result?: {
+    outcomeKind: 'ok' | 'block' | 'error'
+    decision?: 'allow' | 'deny' | 'ask'
+    durationMs: number
+    exitCode: number | null
+    failureKind?: string
+    errorMessage?: string
+  }
+}
+
+export interface TurnEndItem {
+  kind: 'turn-end'
+  key: string
+  seq: number
+  turnId: string
+  reason: Exclude<TurnEndReason, 'completed'>
+  error?: string
+}
+
+/** Streaming text of the step the model is producing now (agent/delta), until its message lands. */
+export interface LiveItem {
+  kind: 'live'
+  key: 'live'
+  turnId: string
+  step: number
+  text: string
+  thinking: string
+}
+
+export type TranscriptItem = UserItem | AssistantItem | ToolCardItem | SteeringItem | ContextItem | BlockedItem | NoticeItem | HookItem | TurnEndItem
+
+export interface Transcript {
+  readonly items: readonly TranscriptItem[]
+  /** `tool:<turnId>:<callId>`, `token:<token>`, `hook:<invocationId>` -> index in items. */
+  readonly index: ReadonlyMap<string, number>
+  /** Indices of tool cards with no result yet. */
+  readonly openTools: readonly number[]
+  readonly lastSeq: number
+  readonly live: LiveItem | null
+}
+
+export type AgentDelta = Pick<PushPayload<'agent/delta'>, 'turnId' | 'step' | 'kind' | 'text'>
