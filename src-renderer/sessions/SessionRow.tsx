@@ -14,6 +14,8 @@ export interface SessionRowProps {
 export function SessionRow({ session, active, onOpen, onRename, onDelete }: SessionRowProps) {
   const [editing, setEditing] = useState(false)
   const [title, setTitle] = useState(session.title)
+  // A session gets its title from its first prompt; until then it is just new.
+  const displayTitle = session.title || 'New session'
   const [error, setError] = useState<string | null>(null)
 
   const commit = async () => {
@@ -54,15 +56,15 @@ export function SessionRow({ session, active, onOpen, onRename, onDelete }: Sess
           onBlur={() => void commit()}
         />
       ) : (
-        <button type="button" className="session-open" aria-current={active ? 'true' : undefined} onClick={onOpen} title={session.title}>
-          <span className="session-title">{session.title}</span>
-          <span className="session-meta muted">{when(session.lastActivity)} · {session.eventCount} events</span>
+        <button type="button" className="session-open" aria-current={active ? 'true' : undefined} onClick={onOpen} title={displayTitle}>
+          <span className="session-title">{displayTitle}</span>
+          <span className="session-meta muted">{when(session.lastActivity)} · {session.eventCount} {session.eventCount === 1 ? 'event' : 'events'}</span>
         </button>
       )}
       {!editing && (
         <span className="session-actions">
-          <button type="button" className="icon" aria-label={`Rename ${session.title}`} title="Rename" onClick={() => { setTitle(session.title); setEditing(true) }}>✎</button>
-          <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete" onClick={onDelete}>✕</button>
+          <button type="button" className="icon" aria-label={`Rename ${displayTitle}`} title="Rename" onClick={() => { setTitle(session.title); setEditing(true) }}>✎</button>
+          <button type="button" className="icon" aria-label={`Delete ${displayTitle}`} title="Delete" onClick={onDelete}>✕</button>
         </span>
       )}
       {error && <p className="form-error" role="alert">{error}</p>}
