@@ -9,6 +9,7 @@ import permissionPolicy from '../../plugins/permission-policy/index'
 import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
 import hooksCodex from '../../plugins/hooks-codex/index'
+import hooksClaude from '../../plugins/hooks-claude/index'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
@@ -47,6 +48,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:permission-policy', permissionPolicy as Plugin<never>],
     ['builtin:workspace-guard', workspaceGuard as Plugin<never>],
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
+    ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
@@ -73,6 +75,11 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
     { id: 'approval', plugin: options.answererKey },
+    {
+      id: 'hooks-claude',
+      plugin: 'builtin:hooks-claude',
+      config: { concurrency: options.hookConcurrency, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
+    },
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency } }
   ]
 }

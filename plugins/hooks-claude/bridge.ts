@@ -1,0 +1,94 @@
+// What every event mapping shares: the invoker, the sessions seen so far, the configuration,
+// and the helpers that build one occurrence of an event for a session.
+import type { AgentHandle } from '../../src-shared/host/agent'
+import type { Logger } from '../../src-shared/kernel'
+import type { ClaudeHookEvent } from '../hook-protocol/index'
+import type { HooksClaudeConfig } from './config'
+import { hookEnv } from './env'
+import { baseOf, hookInput, type InputBase } from './input'
+import type { HookInvoker, HookRun, Occurrence } from './invoke'
+import { capture, sinkFor, type HookSink, type SessionEntry } from './sessions'
+
+export interface Bridge {
+  readonly invoker: HookInvoker
+  readonly sessions: Map<string, SessionEntry>
+  readonly logger: Logger
+  readonly config: HooksClaudeConfig
+  /** The workspace folder of the host (CLAUDE_PROJECT_DIR when a call has no session). */
+  readonly workspaceRoot: string | null
+}
+
+/** Records the session (tool stages need it later) and returns its entry. */
+export function seeSession(bridge: Bridge, agent: AgentHandle): SessionEntry {
+  return capture(bridge.sessions, agent)
+}
+
+export interface OccurrenceOptions {
+  /** The session id when the bridge has not seen the session (a call outside any agent). */
+  sessionId?: string
+  /** The directory the hooks run in (a tool call's cwd); default: the session's. */
+  cwd?: string
+  envFile?: string
+  sink?: HookSink
+  tool?: Occurrence['tool']
+  toolCallToken?: string
+  onAsyncDone?(run: HookRun): void
+}
+
+/** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
+export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
+  const base: InputBase = entry
+    ? baseOf(entry.agent)
+    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd() }
+  if (options.cwd !== undefined) base.cwd = options.cwd
+  const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
+  const envOptions = { sessionEnv: entry?.agent.env, projectDir, sessionId: base.sessionId, cwd: base.cwd, envFile: options.envFile }
+  const result: Occurrence = {
+    event,
+    input: hookInput(event, base, fields),
+    cwd: base.cwd,
+    projectDir,
+    env: hookEnv(envOptions),
+    sink: options.sink ?? sinkFor(entry, bridge.logger)
+  }
+  if (entry) result.asyncSignal = entry.asyncHooks.signal
+  if (options.tool) result.tool = options.tool
+  if (options.toolCallToken !== undefined) result.toolCallToken = options.toolCallToken
+  if (options.onAsyncDone) result.onAsyncDone = options.onAsyncDone
+  return result
+}
+
+/** A hook's `systemMessage` is for the user only (never the model). */
+export function showSystemMessages(runs: readonly HookRun[], sink: HookSink, event: ClaudeHookEvent): void {
+  for (const run of runs) {
+    if (run.outcome.systemMessage) sink.notify('info', run.outcome.systemMessage, `hook:${event}`)
+  }
+}
+
+/** `continue: false` from any hook: the first stopReason in configuration order. */
+export function stopRequest(runs: readonly HookRun[]): { reason: string } | undefined {
+  const stoppers = runs.filter((run) => run.outcome.continue === false)
+  if (stoppers.length === 0) return undefined
+  const reason = stoppers.find((run) => run.outcome.stopReason !== undefined)?.outcome.stopReason
+  return { reason: reason ?? 'a hook answered continue: false' }
+}
+
+/** The async answer's texts, delivered to the model without a prefix on its next request (as Claude Code does). */
+export function deliverAsync(entry: SessionEntry | undefined, run: HookRun, event: ClaudeHookEvent): void {
+  if (!entry) return
+  const texts = [run.outcome.additionalContext].filter((text): text is string => typeof text === 'string' && text !== '')
+  for (const text of texts) {
+    try {
+      entry.agent.inject(text, `hook:${event}`)
+    } catch {
+      // The session closed meanwhile: nothing to deliver to.
+    }
+  }
+  if (run.outcome.systemMessage) {
+    try {
+      entry.agent.notify('info', run.outcome.systemMessage, `hook:${event}`)
+    } catch {
+      // closed
+    }
+  }
+}

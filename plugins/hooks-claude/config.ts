@@ -1,0 +1,21 @@
+// The bridge's configuration (validated by the kernel when the plugin is applied).
+import { z } from 'zod'
+
+export const HooksClaudeConfigSchema = z
+  .object({
+    /** Global cap on hook processes (and http requests) running at once, across all events; over the cap they wait. */
+    concurrency: z.number().int().min(1).max(256).default(8),
+    /** Hooks in Claude Code's shape (`{ PreToolUse: [{ matcher, hooks: [...] }] }`) from Seam's own settings. */
+    seamHooks: z.record(z.string(), z.unknown()).optional(),
+    /** Claude Code's user settings file. Default: `~/.claude/settings.json`. */
+    userSettingsPath: z.string().min(1).optional(),
+    /** Consecutive Stop-hook blocks honoured in one turn; the next one lets the turn end, with a notice. */
+    stopBlockCap: z.number().int().min(0).default(9),
+    /** Timeout of a handler without `timeout`, in seconds (SessionEnd has its own 1.5 s default). */
+    defaultTimeoutSec: z.number().positive().default(600)
+  })
+  .strict()
+  .prefault({})
+
+export type HooksClaudeConfig = z.output<typeof HooksClaudeConfigSchema>
+export type HooksClaudeConfigInput = z.input<typeof HooksClaudeConfigSchema>

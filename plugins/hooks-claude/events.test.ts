@@ -1,0 +1,373 @@
+// claude-code-hooks.md §5, §5.2 and §6 for every event the bridge maps (other than PreToolUse):
+// input JSON field names, what reaches the model (wording and role), and what stops the loop.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  bashThenDone,
+  createHarness,
+  eventually,
+  failingTool,
+  firstToolResult,
+  hookCommand,
+  hooksOf,
+  mcpEchoTool,
+  requestMessages,
+  userTexts,
+  type Harness
+} from './test-harness'
+import { STOP_FEEDBACK_PREAMBLE } from './wording'
+
+let h: Harness | undefined
+let server: Server | undefined
+afterEach(async () => {
+  await h?.cleanup()
+  h = undefined
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+  server = undefined
+})
+
+const specific = (event: string, fields: Record<string, unknown>, top: Record<string, unknown> = {}) => ({ ...top, hookSpecificOutput: { hookEventName: event, ...fields } })
+
+describe('S14/S17 PostToolUse (§6)', () => {
+  it('gets tool_name, tool_input, tool_use_id, the structured tool_response and duration_ms (python)', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['PostToolUse', 'Bash', hookCommand('python', { record: 'post.jsonl' })]) }, script: bashThenDone() })
+    await h.run('go')
+    const [input] = h.records('post.jsonl')
+    expect(input).toMatchObject({
+      session_id: h.log.id,
+      transcript_path: h.log.path,
+      cwd: h.workspace,
+      hook_event_name: 'PostToolUse',
+      permission_mode: 'default',
+      prompt_id: 'turn-1',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo ran' },
+      tool_use_id: 'call_0_0',
+      tool_response: { stdout: 'ran\n', stderr: '', interrupted: false, isImage: false }
+    })
+    expect(typeof input.duration_ms).toBe('number')
+  })
+
+  it('additionalContext (bash) reaches the model after the result: `PostToolUse:Bash hook additional context: <text>`', async () => {
+    h = await createHarness({
+      user: { hooks: hooksOf(['PostToolUse', 'Bash', hookCommand('bash', { stdout: specific('PostToolUse', { additionalContext: 'lint passed' }) })]) },
+      script: bashThenDone()
+    })
+    await h.run('go')
+    expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
+    expect(userTexts(h.model, 1)).toBe('go\n----\n<system-reminder>\nPostToolUse:Bash hook additional context: lint passed\n</system-reminder>')
+  })
+
+  it('decision "block" (node): the tool result is kept; the model gets `PostToolUse:Bash hook blocking error from command: "<cmd>": <reason>`', async () => {
+    const command = hookCommand('node', { stdout: { decision: 'block', reason: 'formatting is off' } })
+    h = await createHarness({ user: { hooks: hooksOf(['PostToolUse', 'Bash', command]) }, script: bashThenDone() })
+    await h.run('go')
+    expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
+    expect(userTexts(h.model, 1)).toContain(`PostToolUse:Bash hook blocking error from command: "${command}": formatting is off`)
+  })
+
+  it('exit 2 (bash): `PostToolUse:Bash hook blocking error from command: "<cmd>": [<cmd>]: <stderr>`; contexts come before errors', async () => {
+    const blocker = hookCommand('bash', { exit: 2, stderr: 'tests fail' })
+    const context = hookCommand('python', { stdout: specific('PostToolUse', { additionalContext: 'ctx from python' }), sleep: 0.2 })
+    h = await createHarness({ user: { hooks: hooksOf(['PostToolUse', 'Bash', blocker], ['PostToolUse', 'Bash', context]) }, script: bashThenDone() })
+    await h.run('go')
+    expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
+    expect(userTexts(h.model, 1)).toBe(
+      `go\n----\n<system-reminder>\nPostToolUse:Bash hook additional context: ctx from python\n\nPostToolUse:Bash hook blocking error from command: "${blocker}": [${blocker}]: tests fail\n</system-reminder>`
+    )
+  })
+
+  it('updatedMCPToolOutput replaces the output of an MCP tool only', async () => {
+    const replace = hookCommand('node', { stdout: specific('PostToolUse', { updatedMCPToolOutput: [{ type: 'text', text: 'redacted' }] }) })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PostToolUse', 'mcp__srv__echo|Bash', replace]) },
+      tools: [mcpEchoTool],
+      script: [{ toolCalls: [{ name: 'mcp__srv__echo', args: { text: 'secret' } }, { name: 'Bash', args: { command: 'echo plain' } }] }, { text: 'done' }]
+    })
+    await h.run('go')
+    const results = requestMessages(h.model, 1).filter((m) => m.role === 'tool')
+    expect(results).toMatchObject([
+      { toolName: 'mcp__srv__echo', content: 'redacted', isError: false },
+      { toolName: 'Bash', content: 'plain', isError: false }
+    ])
+  })
+
+  it('continue:false (python): the tool ran, no further model request', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['PostToolUse', 'Bash', hookCommand('python', { stdout: { continue: false, stopReason: 'halt' } })]) }, script: bashThenDone() })
+    await h.run('go')
+    expect(h.model.requests).toHaveLength(1)
+    expect(h.notices()).toContain('info: Turn stopped by hook:PostToolUse: halt')
+  })
+})
+
+describe('PostToolUseFailure (§6)', () => {
+  it('fires instead of PostToolUse when the tool fails, with error and is_interrupt; exit 2 and additionalContext are worded per event', async () => {
+    const blocker = hookCommand('bash', { exit: 2, stderr: 'fix it', record: 'fail.jsonl' })
+    const context = hookCommand('node', { stdout: specific('PostToolUseFailure', { additionalContext: 'known flaky' }) })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PostToolUseFailure', 'Fails', context], ['PostToolUseFailure', 'Fails', blocker], ['PostToolUse', undefined, hookCommand('bash', { record: 'post.jsonl' })]) },
+      tools: [failingTool],
+      script: [{ toolCalls: [{ name: 'Fails', args: { why: 'disk full' } }] }, { text: 'done' }]
+    })
+    await h.run('go')
+    expect(h.records('post.jsonl')).toEqual([])
+    expect(h.records('fail.jsonl')).toMatchObject([{ hook_event_name: 'PostToolUseFailure', tool_name: 'Fails', error: 'Exit code 3\ndisk full', is_interrupt: false }])
+    expect(firstToolResult(h.model)).toEqual({ content: 'Exit code 3\ndisk full', isError: true })
+    expect(userTexts(h.model, 1)).toContain(
+      `PostToolUseFailure:Fails hook additional context: known flaky\n\nPostToolUseFailure:Fails hook blocking error from command: "${blocker}": [${blocker}]: fix it`
+    )
+  })
+})
+
+describe('S8 PostToolBatch (§6)', () => {
+  it('once per step with tool_calls (tool_response = the text the model gets); additionalContext reaches the model', async () => {
+    const command = hookCommand('python', { stdout: specific('PostToolBatch', { additionalContext: 'batch seen' }), record: 'batch.jsonl' })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PostToolBatch', 'ignored-matcher', command]) },
+      tools: [mcpEchoTool],
+      script: [{ toolCalls: [{ name: 'mcp__srv__echo', args: { text: 'a' } }, { name: 'mcp__srv__echo', args: { text: 'b' } }] }, { text: 'done' }]
+    })
+    await h.run('go')
+    expect(h.records('batch.jsonl')).toMatchObject([
+      {
+        hook_event_name: 'PostToolBatch',
+        tool_calls: [
+          { tool_name: 'mcp__srv__echo', tool_input: { text: 'a' }, tool_use_id: 'call_0_0', tool_response: 'echo: a' },
+          { tool_name: 'mcp__srv__echo', tool_input: { text: 'b' }, tool_use_id: 'call_0_1', tool_response: 'echo: b' }
+        ]
+      }
+    ])
+    expect(userTexts(h.model, 1)).toContain('<system-reminder>\nPostToolBatch hook additional context: batch seen\n</system-reminder>')
+  })
+
+  it.each([
+    ['exit 2 (bash)', hookCommand('bash', { exit: 2, stderr: 'stop now' })],
+    ['decision block (node)', hookCommand('node', { stdout: { decision: 'block', reason: 'stop now' } })]
+  ])('%s stops the loop after the batch: no further model request', async (_name, command) => {
+    h = await createHarness({ user: { hooks: hooksOf(['PostToolBatch', undefined, command]) }, script: bashThenDone() })
+    await h.run('go')
+    expect(h.model.requests).toHaveLength(1)
+    expect(h.events('tool/result')).toHaveLength(1)
+    expect(h.notices().join('\n')).toMatch(/Turn stopped by hook:PostToolBatch: PostToolBatch hook stopped continuation: .*stop now/)
+  })
+})
+
+describe('S5/S6 UserPromptSubmit (§6)', () => {
+  it('gets prompt, prompt_id, permission_mode; additionalContext reaches the model as `UserPromptSubmit hook additional context: <text>`', async () => {
+    const command = hookCommand('node', { stdout: specific('UserPromptSubmit', { additionalContext: 'user is on call' }), record: 'ups.jsonl' })
+    h = await createHarness({ user: { hooks: hooksOf(['UserPromptSubmit', 'NonsenseMatcherIsIgnored', command]) }, script: [{ text: 'ok' }] })
+    await h.run('hello there')
+    expect(h.records('ups.jsonl')).toMatchObject([{ hook_event_name: 'UserPromptSubmit', prompt: 'hello there', prompt_id: 'turn-1', permission_mode: 'default' }])
+    expect(userTexts(h.model, 0)).toBe('hello there\n\n<system-reminder>\nUserPromptSubmit hook additional context: user is on call\n</system-reminder>')
+  })
+
+  it('decision "block" + reason (python) blocks: `UserPromptSubmit operation blocked by hook:\\n<reason>\\n\\nOriginal prompt: <prompt>`', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('python', { stdout: { decision: 'block', reason: 'no secrets' } })]) }, script: [] })
+    await h.run('token=abc')
+    expect(h.model.requests).toHaveLength(0)
+    expect(h.events('prompt/blocked')[0].reason).toBe('UserPromptSubmit operation blocked by hook:\nno secrets\n\nOriginal prompt: token=abc')
+  })
+
+  it('continue:false (bash): no model call, `Operation stopped by hook: <stopReason>`', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('bash', { stdout: { continue: false, stopReason: 'maintenance' } })]) }, script: [] })
+    await h.run('hi')
+    expect(h.model.requests).toHaveLength(0)
+    expect(h.events('prompt/blocked')[0].reason).toBe('Operation stopped by hook: maintenance')
+  })
+
+  it('a block from another prompt-submit listener still wins over hook context', async () => {
+    h = await createHarness({
+      user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('bash', { stdout: 'context' })]) },
+      setup: (kernel) => kernel.context.on('agent/prompt-submit', async (_agent, _content, _source, next) => (await next(), { action: 'block', reason: 'policy says no' })),
+      script: []
+    })
+    await h.run('hi')
+    expect(h.events('prompt/blocked')).toMatchObject([{ reason: 'policy says no' }])
+  })
+})
+
+describe('S4 SessionStart (§6)', () => {
+  it('gets source (matcher target), no prompt_id; additionalContext reaches the model as `SessionStart hook additional context: <text>`; continue:false has no effect', async () => {
+    const command = hookCommand('bash', { stdout: specific('SessionStart', { additionalContext: 'remember the style guide' }, { continue: false }), record: 'start.jsonl' })
+    h = await createHarness({ user: { hooks: hooksOf(['SessionStart', 'startup', command], ['SessionStart', 'resume', hookCommand('bash', { record: 'resume.jsonl' })]) }, script: [{ text: 'ok' }] })
+    await h.run('hello')
+    const [input] = h.records('start.jsonl')
+    expect(input).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', session_id: h.log.id, cwd: h.workspace })
+    expect(input.prompt_id).toBeUndefined()
+    expect(h.records('resume.jsonl')).toEqual([])
+    expect(userTexts(h.model, 0)).toBe('<system-reminder>\nSessionStart hook additional context: remember the style guide\n</system-reminder>\n\nhello')
+    expect(h.events('turn/end')).toMatchObject([{ reason: 'completed' }])
+  })
+
+  it('exports appended to $CLAUDE_ENV_FILE apply to later Bash calls', async () => {
+    const command = `echo 'export FROM_HOOK="set by the hook"' >> "$CLAUDE_ENV_FILE"; echo 'export SECOND=2' >> "$CLAUDE_ENV_FILE"`
+    h = await createHarness({ user: { hooks: hooksOf(['SessionStart', undefined, command]) }, script: bashThenDone('echo "$FROM_HOOK/$SECOND"') })
+    await h.run('go')
+    expect(firstToolResult(h.model)).toEqual({ content: 'set by the hook/2', isError: false })
+  })
+
+  it('the source is resume for a reloaded session', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['SessionStart', 'resume', hookCommand('bash', { record: 'resume.jsonl' })]) }, script: [{ text: 'ok' }], source: 'resume' })
+    await h.run('hi')
+    expect(h.records('resume.jsonl')).toMatchObject([{ source: 'resume' }])
+  })
+})
+
+describe('S7 Stop (§3, §6)', () => {
+  it('exit 2 (python) continues the turn: the model gets a user-side reminder with `Stop hook feedback:\\n[<cmd>]: <stderr>`; stop_hook_active on re-entry', async () => {
+    // Blocks once: the second run finds its marker file and lets the turn end.
+    const command = `test -f stopped-once && exit 0; touch stopped-once; ${hookCommand('python', { exit: 2, stderr: 'you forgot the tests', record: 'stop.jsonl' })}`
+    const recordAll = hookCommand('bash', { record: 'stop-all.jsonl' })
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', 'whatever', command], ['Stop', undefined, recordAll]) }, script: [{ text: 'first answer' }, { text: 'second answer' }] })
+    await h.run('go')
+    expect(h.model.requests).toHaveLength(2)
+    const feedback = `${STOP_FEEDBACK_PREAMBLE}\n\nStop hook feedback:\n[${command}]: you forgot the tests`
+    expect(requestMessages(h.model, 1).at(-1)).toEqual({ role: 'user', content: `<system-reminder>\n${feedback}\n</system-reminder>` })
+    expect(h.events('steering/message')).toMatchObject([{ source: 'continuation', by: 'hook:Stop', text: feedback }])
+    expect(h.records('stop-all.jsonl')).toMatchObject([
+      { hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'first answer', background_tasks: [] },
+      { stop_hook_active: true, last_assistant_message: 'second answer' }
+    ])
+  })
+
+  it('decision "block" (node) gives the reason as feedback plus `Stop hook blocking error from command: "<cmd>": <reason>`', async () => {
+    const command = `test -f stopped-once && exit 0; touch stopped-once; ${hookCommand('node', { stdout: { decision: 'block', reason: 'run the linter' } })}`
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, command]) }, script: [{ text: 'a' }, { text: 'b' }] })
+    await h.run('go')
+    const texts = userTexts(h.model, 1)
+    expect(texts).toContain(`Stop hook blocking error from command: "${command}": run the linter`)
+    expect(texts).toContain('Stop hook feedback:\nrun the linter')
+  })
+
+  it('two blocking Stop hooks: both feedbacks are delivered, in configuration order', async () => {
+    const once = (name: string, inner: string) => `test -f ${name} && exit 0; touch ${name}; ${inner}`
+    const a = once('a-done', hookCommand('bash', { exit: 2, stderr: 'feedback A', sleep: 0.2 }))
+    const b = once('b-done', hookCommand('bash', { exit: 2, stderr: 'feedback B' }))
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, a], ['Stop', undefined, b]) }, script: [{ text: 'a' }, { text: 'b' }] })
+    await h.run('go')
+    expect(h.events('steering/message')[0].text).toContain(`Stop hook feedback:\n[${a}]: feedback A\n\n[${b}]: feedback B`)
+  })
+
+  it('continue:false (bash) ends the turn normally; exit 1 is ignored', async () => {
+    h = await createHarness({
+      user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { stdout: { continue: false, stopReason: 'x' } })], ['Stop', undefined, hookCommand('bash', { exit: 1 })]) },
+      script: [{ text: 'a' }]
+    })
+    await h.run('go')
+    expect(h.model.requests).toHaveLength(1)
+    expect(h.events('turn/end')).toMatchObject([{ reason: 'completed' }])
+  })
+
+  it('a Stop hook that always blocks: at most 9 consecutive blocks, then the turn ends with a notice', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'never done' })]) }, script: () => ({ text: 'again' }) })
+    await h.run('go')
+    expect(h.model.requests).toHaveLength(10)
+    expect(h.events('steering/message')).toHaveLength(9)
+    expect(h.notices().join('\n')).toContain('Stop hooks blocked the end of this turn 9 times in a row; the turn ends anyway (stopBlockCap: 9)')
+    expect(h.events('turn/end')).toMatchObject([{ reason: 'completed' }])
+  })
+
+  it('stopBlockCap is a setting', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'no' })]) }, script: () => ({ text: 'x' }), config: { stopBlockCap: 2 } })
+    await h.run('go')
+    expect(h.model.requests).toHaveLength(3)
+  })
+})
+
+describe('SessionEnd (§3, §6)', () => {
+  it('fires when the session closes, with reason "other" (matcher target); its default budget is 1.5 s', async () => {
+    const slow = hookCommand('bash', { sleep: 10 })
+    h = await createHarness({
+      user: { hooks: hooksOf(['SessionEnd', 'other', hookCommand('node', { record: 'end.jsonl' })], ['SessionEnd', 'clear', hookCommand('bash', { record: 'clear.jsonl' })], ['SessionEnd', undefined, slow]) },
+      script: [{ text: 'ok' }]
+    })
+    await h.run('go')
+    const started = Date.now()
+    await h.agent.close('closed')
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(h.records('end.jsonl')).toMatchObject([{ hook_event_name: 'SessionEnd', reason: 'other', seam_reason: 'closed', session_id: h.log.id }])
+    expect(h.records('clear.jsonl')).toEqual([])
+    expect(h.events('hook/result').find((e) => e.event === 'SessionEnd' && e.failureKind === 'timeout')?.errorMessage).toBe('hook timed out after 1500 ms')
+  })
+})
+
+describe('handler options', () => {
+  it('async: the call does not wait and a deny from it is ignored; its additionalContext reaches the model later without a prefix; it is recorded', async () => {
+    const slowDeny = hookCommand('bash', { sleep: 0.3, stdout: specific('PreToolUse', { permissionDecision: 'deny', additionalContext: 'late context' }) })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PreToolUse', 'Bash', { command: slowDeny, async: true }]) },
+      script: [{ toolCalls: [{ name: 'Bash', args: { command: 'echo ran' } }] }, { text: 'waiting', delayMs: 700 }, { text: 'done' }]
+    })
+    h.agent.send('go')
+    await h.agent.whenIdle()
+    await eventually(() => h?.events('context/message').some((e) => e.source === 'hook:PreToolUse') === true, 10_000, 'the async hook to answer')
+    h.agent.send('next')
+    await h.agent.whenIdle()
+    expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
+    expect(h.events('hook/result')).toMatchObject([{ event: 'PreToolUse', decision: 'deny' }])
+    expect(userTexts(h.model, 2)).toContain('<system-reminder>\nlate context\n</system-reminder>')
+  })
+
+  it('statusMessage is shown to the user when the hook starts', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['PreToolUse', 'Bash', { command: 'true', statusMessage: 'Checking the command…' }]) }, script: bashThenDone() })
+    await h.run('go')
+    expect(h.notices()).toContain('info: Checking the command…')
+  })
+
+  it('if: a permission-rule filter runs the hook only for matching calls', async () => {
+    h = await createHarness({
+      user: { hooks: hooksOf(['PreToolUse', 'Bash', { command: hookCommand('bash', { record: 'git.jsonl' }), if: 'Bash(git *)' }], ['PreToolUse', 'Bash', { command: hookCommand('bash', { record: 'echo.jsonl' }), if: 'Bash(echo *)' }]) },
+      script: bashThenDone('echo ran')
+    })
+    await h.run('go')
+    expect(h.records('git.jsonl')).toEqual([])
+    expect(h.records('echo.jsonl')).toHaveLength(1)
+  })
+
+  it('type http: POSTs the same JSON; the 200 body is read like stdout (a deny denies); a 500 is a visible non-blocking error', async () => {
+    const bodies: unknown[] = []
+    server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk) => (body += chunk))
+      req.on('end', () => {
+        bodies.push({ contentType: req.headers['content-type'], auth: req.headers.authorization, body: JSON.parse(body) })
+        if (req.url === '/fail') {
+          res.writeHead(500).end('broken')
+          return
+        }
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(specific('PreToolUse', { permissionDecision: 'deny', permissionDecisionReason: 'http says no' })))
+      })
+    })
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    process.env.HOOKS_TEST_TOKEN = 'tok'
+    h = await createHarness({
+      user: {
+        hooks: hooksOf(
+          ['PreToolUse', 'Bash', { type: 'http', url: `http://127.0.0.1:${port}/fail` }],
+          ['PreToolUse', 'Bash', { type: 'http', url: `http://127.0.0.1:${port}/hook`, headers: { Authorization: 'Bearer $HOOKS_TEST_TOKEN' }, allowedEnvVars: ['HOOKS_TEST_TOKEN'] }]
+        )
+      },
+      script: bashThenDone()
+    })
+    await h.run('go')
+    delete process.env.HOOKS_TEST_TOKEN
+    expect(firstToolResult(h.model)).toEqual({ content: 'PreToolUse:Bash hook error: http says no', isError: true })
+    expect(bodies).toHaveLength(2)
+    expect(bodies[1]).toMatchObject({ contentType: 'application/json', auth: 'Bearer tok', body: { hook_event_name: 'PreToolUse', tool_name: 'Bash' } })
+    expect(h.events('hook/invoked').map((e) => e.handlerType)).toEqual(['http', 'http'])
+    expect(h.events('hook/result')[0]).toMatchObject({ httpStatus: 500, outcomeKind: 'error', failureKind: 'http_status' })
+    expect(h.notices().join('\n')).toContain(`PreToolUse hook [http://127.0.0.1:${port}/fail]`)
+  })
+
+  it('exec form (command + args) runs without a shell', async () => {
+    h = await createHarness({
+      user: { hooks: hooksOf(['PreToolUse', 'Bash', { command: 'bash', args: [hookCommand('bash').split(' ')[1].slice(1, -1), '2', '0', '-', Buffer.from('exec form says ${HOME} $HOME').toString('base64'), '-'] }]) },
+      script: bashThenDone()
+    })
+    await h.run('go')
+    expect(firstToolResult(h.model).content).toMatch(/^PreToolUse:Bash hook error: \[bash .*hook\.sh 2 0 - .*\]: exec form says \$\{HOME\} \$HOME$/)
+  })
+})

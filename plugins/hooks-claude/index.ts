@@ -1,0 +1,113 @@
+// @seam/hooks-claude: runs a user's Claude Code hooks (the "hooks" of ~/.claude/settings.json,
+// <workspace>/.claude/settings{,.local}.json and Seam's own settings) on Seam's seams, with
+// Claude Code's input JSON, exit codes, JSON answers and wording. See README.md.
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { definePlugin, type Logger } from '../../src-shared/kernel'
+import '../../src-shared/host/agent'
+import '../../src-shared/host/tools'
+import type {} from '../../src-main/app/plugin-host'
+import { HookLimiter } from '../hook-protocol/index'
+import type { Bridge } from './bridge'
+import { HooksClaudeConfigSchema } from './config'
+import { HookInvoker } from './invoke'
+import { onPostExecute } from './post-tool'
+import { onInputRewrite, onPreExecute } from './pre-tool'
+import { onPromptSubmit } from './prompt-submit'
+import { onSessionEnd } from './session-end'
+import { onSessionStart } from './session-start'
+import { sessionRegistry } from './sessions'
+import { HookSources, type HooksSnapshot } from './sources'
+import { onTurnContinuation } from './stop'
+import { ToolCallStates } from './tool-calls'
+import { onToolBatch } from './tool-batch'
+import { showReloadNotices, workspaceTrustItems } from './trust'
+
+export { HooksClaudeConfigSchema, type HooksClaudeConfig, type HooksClaudeConfigInput } from './config'
+export type { HooksSnapshot } from './sources'
+export type { ConfiguredHandler, LoadedSource, SourceKind } from './settings-loader'
+
+/** What the bridge exposes to other plugins (and tests): the loaded configuration and the limiter's numbers. */
+export interface ClaudeHooksService {
+  snapshot(): HooksSnapshot
+  /** Re-reads every source now (edits are also picked up by the file watcher). */
+  reload(): HooksSnapshot
+  /** Hook runs holding a slot now, the most seen at once, runs waiting, and the cap. */
+  stats(): { active: number; peak: number; waiting: number; limit: number }
+}
+
+declare module '../../src-shared/kernel/types' {
+  interface Services {
+    claudeHooks: ClaudeHooksService
+  }
+}
+
+export default definePlugin({
+  name: 'hooks-claude',
+  schema: HooksClaudeConfigSchema,
+  inject: ['workspace'],
+  apply(ctx, config) {
+    const workspace = ctx.get('workspace')
+    const home = homedir()
+    const sessions = sessionRegistry(ctx.kernel)
+    const sources = new HookSources(
+      {
+        userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
+        workspaceRoot: workspace.root,
+        trusted: workspace.trusted,
+        seamHooks: config.seamHooks
+      },
+      (snapshot, previous) => {
+        ctx.logger.info('Claude Code hooks: settings changed, reloaded')
+        logWarnings(ctx.logger, snapshot, previous)
+        showReloadNotices(sessions.values(), snapshot, previous)
+      }
+    )
+    logWarnings(ctx.logger, sources.snapshot)
+    ctx.effect(() => sources.watch())
+
+    const limiter = sharedLimiter(ctx.kernel, config.concurrency)
+    const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, defaultTimeoutSec: config.defaultTimeoutSec, home })
+    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root }
+    const snapshot = (): HooksSnapshot => sources.snapshot
+
+    workspace.contributeTrustItems(ctx, workspaceTrustItems)
+
+    const calls = new ToolCallStates()
+    ctx.on('agent/session-start', onSessionStart(bridge, snapshot))
+    ctx.on('agent/prompt-submit', onPromptSubmit(bridge, snapshot))
+    ctx.on('tools/input-rewrite', onInputRewrite(bridge, calls))
+    ctx.on('tools/pre-execute', onPreExecute(bridge, calls))
+    ctx.on('tools/post-execute', onPostExecute(bridge, calls))
+    ctx.on('agent/tool-batch', onToolBatch(bridge))
+    ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
+    ctx.on('agent/session-end', onSessionEnd(bridge))
+
+    ctx.provide('claudeHooks', {
+      snapshot,
+      reload: () => sources.reload(),
+      stats: () => ({ active: limiter.active, peak: limiter.peak, waiting: limiter.waiting, limit: limiter.limit })
+    })
+  }
+})
+
+/** Load problems go to the log once per load (sessions are told at their start, see trust.ts). */
+function logWarnings(logger: Logger, snapshot: HooksSnapshot, previous?: HooksSnapshot): void {
+  const known = new Set(previous?.warnings ?? [])
+  for (const warning of snapshot.warnings) if (!known.has(warning)) logger.warn(warning)
+  for (const source of snapshot.sources) {
+    if (source.unknownEvents.length > 0) logger.debug(`Claude Code hooks: ${source.file}: ignored unknown event(s) ${source.unknownEvents.join(', ')}`)
+  }
+  if (snapshot.unmapped.length > 0) logger.info(`Claude Code hooks: hooks on ${snapshot.unmapped.join(', ')} load but never run: Seam does not fire these events yet`)
+  if (snapshot.disabledBy !== undefined) logger.info(`Claude Code hooks are off: disableAllHooks is true in ${snapshot.disabledBy}`)
+}
+
+const limiters = new WeakMap<object, HookLimiter>()
+
+/** One limiter per kernel, kept across restarts of the plugin, so hooks still running from before a restart count against the cap. */
+function sharedLimiter(kernel: object, max: number): HookLimiter {
+  let limiter = limiters.get(kernel)
+  if (!limiter) limiters.set(kernel, (limiter = new HookLimiter(max)))
+  else limiter.setMax(max)
+  return limiter
+}

@@ -1,0 +1,77 @@
+// PostToolUse / PostToolUseFailure -> tools/post-execute (S14, S17). As in Claude Code the tool
+// result itself is kept; blocking errors (exit 2, `decision: "block"`) and additionalContext
+// reach the model as one context message after the step's results, contexts first, each worded
+// as the spec records. `updatedMCPToolOutput` replaces an MCP tool's (`mcp__…`) output.
+import type { CallVerdict, PostToolDecision, SealedCall, ToolResult } from '../../src-shared/host/tools'
+import type { Next } from '../../src-shared/kernel'
+import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { blockText } from './invoke'
+import { sinkFor } from './sessions'
+import { ToolCallStates } from './tool-calls'
+import { postToolBlocking, postToolContext } from './wording'
+
+export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
+  return async (call: SealedCall, result: Readonly<ToolResult>, verdict: Readonly<CallVerdict>, next: Next<Promise<PostToolDecision>>): Promise<PostToolDecision> => {
+    const state = calls.take(ToolCallStates.key(call.sessionId, call.callId))
+    // A call whose rewrite failed validation never reached pre-execute: its PreToolUse records go out now.
+    state?.pre?.sink.seal(call.token)
+    const context = state ? [...state.context] : []
+    const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse'
+    // A call that never ran (denied by a hook, a policy, the user, or invalid) gets no post hooks.
+    if (verdict.outcome !== 'allowed' || !bridge.invoker.has(event)) return merge(await next(), undefined, context)
+
+    const entry = bridge.sessions.get(call.sessionId)
+    const fields: Record<string, unknown> = { tool_name: call.name, tool_input: call.args, tool_use_id: call.callId }
+    if (result.isError) {
+      fields.error = result.content
+      fields.is_interrupt = result.code === 'CANCELLED'
+    } else {
+      fields.tool_response = result.structured ?? result.content
+    }
+    if (state) fields.duration_ms = Math.max(0, Math.round(performance.now() - state.startedAt))
+    const sink = sinkFor(entry, bridge.logger)
+    const occ = occurrence(bridge, event, entry, fields, {
+      sessionId: call.sessionId,
+      cwd: call.cwd,
+      sink,
+      tool: { name: call.name, input: call.args as Record<string, unknown> },
+      toolCallToken: call.token,
+      onAsyncDone: (run) => deliverAsync(entry, run, event)
+    })
+    const run = await bridge.invoker.run(occ)
+    const inner = await next()
+    if (!run) return merge(inner, undefined, context)
+
+    showSystemMessages(run.runs, sink, event)
+    const stop = stopRequest(run.runs)
+    if (stop) entry?.agent.stop(stop.reason, `hook:${event}`)
+    const contexts: string[] = []
+    const errors: string[] = []
+    for (const hook of run.runs) {
+      if (hook.outcome.additionalContext) contexts.push(postToolContext(event, call.name, hook.outcome.additionalContext))
+      if (hook.outcome.kind === 'block') errors.push(postToolBlocking(event, call.name, hook.handler.label, blockText(hook, 'blocked by hook')))
+    }
+    const message = [...contexts, ...errors]
+    if (message.length > 0) context.push(message.join('\n\n'))
+    const replaced = call.name.startsWith('mcp__') && run.aggregated.updatedToolOutput !== undefined ? outputText(run.aggregated.updatedToolOutput) : undefined
+    return merge(inner, replaced, context)
+  }
+}
+
+function merge(inner: PostToolDecision, content: string | undefined, context: readonly string[]): PostToolDecision {
+  if (content === undefined && context.length === 0) return inner
+  const merged: PostToolDecision = { ...inner }
+  if (content !== undefined) merged.content = content
+  const all = [...(inner.additionalContext ?? []), ...context]
+  if (all.length > 0) merged.additionalContext = all
+  return merged
+}
+
+/** An MCP output as text: a string as is, text blocks joined, anything else as JSON. */
+function outputText(output: unknown): string {
+  if (typeof output === 'string') return output
+  if (Array.isArray(output) && output.every((block) => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text')) {
+    return output.map((block) => String((block as { text?: unknown }).text ?? '')).join('\n')
+  }
+  return JSON.stringify(output)
+}

@@ -1,0 +1,87 @@
+// PreToolUse -> tools/input-rewrite + tools/pre-execute (S10, S18). The hooks run once per call,
+// before sealing; their `updatedInput` is a rewrite the registry schema-checks, and their
+// decision is returned at pre-execute: deny (the model reads `PreToolUse:<Tool> hook error: …`),
+// ask, or allow, combined with the rest of the chain as deny > ask > allow, so a hook's allow
+// never lifts a deny or an ask from Seam's own policy (claude-code-hooks.md §5.1, §7).
+import type { JsonObject, PreToolDecision, RewriteDecision, SealedCall, UnsealedCall } from '../../src-shared/host/tools'
+import type { Next } from '../../src-shared/kernel'
+import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { blockText } from './invoke'
+import { CallSink, sinkFor } from './sessions'
+import { ToolCallStates, type CallState } from './tool-calls'
+import { preToolContext, preToolDenied } from './wording'
+
+const BY = 'hook:PreToolUse'
+
+type CallView = Pick<UnsealedCall, 'name' | 'callId' | 'sessionId' | 'cwd'> & { args: Readonly<JsonObject> }
+
+/** Starts the PreToolUse hooks of a call (once) and remembers the run. */
+function startPreToolUse(bridge: Bridge, state: CallState, call: CallView): void {
+  const entry = bridge.sessions.get(call.sessionId)
+  const sink = new CallSink(sinkFor(entry, bridge.logger))
+  const input = call.args as Record<string, unknown>
+  const occ = occurrence(bridge, 'PreToolUse', entry, { tool_name: call.name, tool_input: input, tool_use_id: call.callId }, {
+    sessionId: call.sessionId,
+    cwd: call.cwd,
+    sink,
+    tool: { name: call.name, input },
+    onAsyncDone: (run) => deliverAsync(entry, run, 'PreToolUse')
+  })
+  state.pre = { run: bridge.invoker.run(occ), sink }
+}
+
+export function onInputRewrite(bridge: Bridge, calls: ToolCallStates) {
+  return async (call: UnsealedCall, next: Next<Promise<RewriteDecision>>): Promise<RewriteDecision> => {
+    const state = calls.open(ToolCallStates.key(call.sessionId, call.callId))
+    if (!bridge.invoker.has('PreToolUse')) return next()
+    startPreToolUse(bridge, state, call)
+    const result = await state.pre?.run
+    const aggregated = result?.aggregated
+    if (aggregated?.updatedInput !== undefined && !aggregated.blocked && aggregated.decision !== 'deny') {
+      // Replaces the whole input (S18); the registry validates it against the tool's schema.
+      return { action: 'rewrite', args: aggregated.updatedInput as JsonObject, by: BY }
+    }
+    return next()
+  }
+}
+
+export function onPreExecute(bridge: Bridge, calls: ToolCallStates) {
+  return async (call: SealedCall, next: Next<Promise<PreToolDecision>>): Promise<PreToolDecision> => {
+    const key = ToolCallStates.key(call.sessionId, call.callId)
+    let state = calls.get(key)
+    if (!state?.pre) {
+      // The rewrite stage did not run the hooks (no handlers then, or a call that skipped it): run them now.
+      if (!bridge.invoker.has('PreToolUse')) return next()
+      state ??= calls.open(key)
+      startPreToolUse(bridge, state, { ...call, args: call.originalArgs ?? call.args })
+    }
+    const pre = state.pre
+    if (!pre) return next()
+    pre.sink.seal(call.token)
+    const result = await pre.run
+    if (!result) return next()
+    const { runs, aggregated } = result
+
+    showSystemMessages(runs, pre.sink, 'PreToolUse')
+    for (const run of runs) if (run.outcome.additionalContext) state.context.push(preToolContext(call.name, run.outcome.additionalContext))
+    const stop = stopRequest(runs)
+    // The tool still runs; the loop stops after this step (claude-code-hooks.md §5).
+    if (stop) bridge.sessions.get(call.sessionId)?.agent.stop(stop.reason, BY)
+
+    if (aggregated.blocked || aggregated.decision === 'deny') {
+      const denier = runs.find((run) => run.outcome.kind === 'block' || run.outcome.decision === 'deny')
+      const text = denier ? blockText(denier, 'denied by a PreToolUse hook') : 'denied by a PreToolUse hook'
+      return { action: 'deny', reason: text, by: BY, modelText: preToolDenied(call.name, text) }
+    }
+    if (aggregated.decision === undefined) return next()
+    const inner = await next()
+    if (aggregated.decision === 'ask') {
+      if (inner.action === 'deny') return inner
+      const asker = runs.find((run) => run.outcome.decision === 'ask')
+      return { action: 'ask', reason: aggregated.reason ?? `the PreToolUse hook [${asker?.handler.label ?? '?'}] asks for approval`, by: BY }
+    }
+    // allow: only when the rest of the chain allows too.
+    if (inner.action !== 'allow') return inner
+    return aggregated.reason !== undefined ? { action: 'allow', reason: aggregated.reason, by: BY } : { action: 'allow', by: BY }
+  }
+}

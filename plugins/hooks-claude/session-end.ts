@@ -1,0 +1,21 @@
+// SessionEnd -> agent/session-end. Its hooks get `reason: "other"` (what Claude Code sends in
+// print mode; Seam's own reason is in `seam_reason`) and their own budget: 1.5 s unless the
+// handler sets `timeout`, at most 60 s. Then the session's state is released: async hooks still
+// running are cancelled and its CLAUDE_ENV_FILE is removed.
+import type { AgentHandle } from '../../src-shared/host/agent'
+import { occurrence, seeSession, showSystemMessages, type Bridge } from './bridge'
+import { release } from './sessions'
+
+export function onSessionEnd(bridge: Bridge) {
+  return async (agent: AgentHandle, reason: 'closed' | 'deleted' | 'shutdown'): Promise<void> => {
+    const entry = seeSession(bridge, agent)
+    try {
+      if (!bridge.invoker.has('SessionEnd')) return
+      const occ = occurrence(bridge, 'SessionEnd', entry, { reason: 'other', seam_reason: reason })
+      const run = await bridge.invoker.run(occ)
+      if (run) showSystemMessages(run.runs, occ.sink, 'SessionEnd')
+    } finally {
+      release(bridge.sessions, agent.sessionId)
+    }
+  }
+}

@@ -1,0 +1,108 @@
+// The sessions the bridge has seen, by id. Tool-stage listeners only get a SealedCall (with its
+// sessionId), so the agent handle captured at agent/session-start and agent/prompt-submit is
+// how they record hook/* events and notify the user. Kept per kernel, outside the plugin
+// instance, so a restart of the plugin (a trust change re-provides `workspace`) keeps them.
+import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
+import type { Logger } from '../../src-shared/kernel'
+import { removeEnvFile } from './env'
+
+export interface SessionEntry {
+  agent: AgentHandle
+  /** CLAUDE_ENV_FILE of this session (created at SessionStart). */
+  envFile?: { dir: string; file: string }
+  /** Load warnings and the untrusted-workspace notice are shown once per session. */
+  loadNoticeShown: boolean
+  /** Consecutive Stop-hook blocks in `turnId`. */
+  stopBlocks: { turnId?: string; count: number }
+  /** Cancels this session's async hooks when it ends. */
+  readonly asyncHooks: AbortController
+}
+
+const registries = new WeakMap<object, Map<string, SessionEntry>>()
+
+export function sessionRegistry(kernel: object): Map<string, SessionEntry> {
+  let registry = registries.get(kernel)
+  if (!registry) registries.set(kernel, (registry = new Map()))
+  return registry
+}
+
+/** The entry for `agent`'s session, created on first sight; the handle is refreshed each time. */
+export function capture(registry: Map<string, SessionEntry>, agent: AgentHandle): SessionEntry {
+  let entry = registry.get(agent.sessionId)
+  if (!entry) {
+    entry = { agent, loadNoticeShown: false, stopBlocks: { count: 0 }, asyncHooks: new AbortController() }
+    registry.set(agent.sessionId, entry)
+  } else {
+    entry.agent = agent
+  }
+  return entry
+}
+
+export function release(registry: Map<string, SessionEntry>, sessionId: string): void {
+  const entry = registry.get(sessionId)
+  if (!entry) return
+  registry.delete(sessionId)
+  entry.asyncHooks.abort(new Error('the session ended'))
+  if (entry.envFile) removeEnvFile(entry.envFile.dir)
+}
+
+/** Where a hook run's records and notices go. */
+export interface HookSink {
+  record(event: SessionEventInput): void
+  notify(level: 'info' | 'warn' | 'error', text: string, source: string): void
+}
+
+/** Records into the session when there is one; the log only when there is not (a call outside any agent). Never throws. */
+export function sinkFor(entry: SessionEntry | undefined, logger: Logger): HookSink {
+  return {
+    record(event) {
+      if (!entry) return
+      try {
+        entry.agent.record(event)
+      } catch (error) {
+        logger.warn(`could not record ${event.type} in session ${entry.agent.sessionId}: ${(error as Error).message}`)
+      }
+    },
+    notify(level, text, source) {
+      if (level === 'info') logger.info(text)
+      else logger.warn(text)
+      if (!entry) return
+      try {
+        entry.agent.notify(level, text, source)
+      } catch (error) {
+        logger.warn(`could not notify session ${entry.agent.sessionId}: ${(error as Error).message}`)
+      }
+    }
+  }
+}
+
+/**
+ * A sink that holds `hook/invoked` and `hook/result` until the call's token is known (PreToolUse
+ * runs before the call is sealed), then stamps the token on `hook/invoked` and passes them on.
+ */
+export class CallSink implements HookSink {
+  private token: string | undefined
+  private held: SessionEventInput[] = []
+
+  constructor(private readonly inner: HookSink) {}
+
+  record(event: SessionEventInput): void {
+    if (this.token === undefined) this.held.push(event)
+    else this.inner.record(this.stamp(event, this.token))
+  }
+
+  notify(level: 'info' | 'warn' | 'error', text: string, source: string): void {
+    this.inner.notify(level, text, source)
+  }
+
+  /** Flushes what was held, stamped with `token`; later records pass straight through. */
+  seal(token: string): void {
+    if (this.token !== undefined) return
+    this.token = token
+    for (const event of this.held.splice(0)) this.inner.record(this.stamp(event, token))
+  }
+
+  private stamp(event: SessionEventInput, token: string): SessionEventInput {
+    return event.type === 'hook/invoked' && event.toolCallToken === undefined && token !== '' ? { ...event, toolCallToken: token } : event
+  }
+}

@@ -1,0 +1,55 @@
+// Stop -> agent/turn-continuation (S7). A block keeps the turn going: its feedback is the
+// continuation reason, which the loop hands to the model as a user-side <system-reminder>
+// (`Stop hook feedback:\n[<cmd>]: <stderr>`); a `decision: "block"` also adds the system text
+// `Stop hook blocking error from command: …`. `stop_hook_active` is true on every re-entry.
+// At most `stopBlockCap` consecutive blocks per turn, then the turn may end, with a notice.
+// `continue: false` ends the turn normally (claude-code-hooks.md §3, §6 Stop).
+import type { AgentHandle, ContinuationDecision, TurnInfo } from '../../src-shared/host/agent'
+import type { Next } from '../../src-shared/kernel'
+import { deliverAsync, occurrence, seeSession, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { blockText } from './invoke'
+import { stopBlockingError, stopFeedback } from './wording'
+
+const BY = 'hook:Stop'
+
+export function onTurnContinuation(bridge: Bridge) {
+  return async (agent: AgentHandle, turn: TurnInfo, next: Next<Promise<ContinuationDecision>>): Promise<ContinuationDecision> => {
+    const entry = seeSession(bridge, agent)
+    if (!bridge.invoker.has('Stop')) return next()
+    const counter = entry.stopBlocks
+    if (counter.turnId !== turn.turnId) {
+      counter.turnId = turn.turnId
+      counter.count = 0
+    }
+    const occ = occurrence(
+      bridge,
+      'Stop',
+      entry,
+      { stop_hook_active: turn.continuations > 0, last_assistant_message: turn.lastAssistantText, background_tasks: [], session_crons: [] },
+      { onAsyncDone: (run) => deliverAsync(entry, run, 'Stop') }
+    )
+    const run = await bridge.invoker.run(occ)
+    const inner = await next()
+    if (!run) return inner
+    showSystemMessages(run.runs, occ.sink, 'Stop')
+
+    const blockers = run.runs.filter((hook) => hook.outcome.kind === 'block')
+    if (stopRequest(run.runs) || blockers.length === 0) {
+      counter.count = 0
+      return stopRequest(run.runs) ? { action: 'stop' } : inner
+    }
+    const cap = bridge.config.stopBlockCap
+    if (counter.count >= cap) {
+      occ.sink.notify('warn', `Stop hooks blocked the end of this turn ${counter.count} times in a row; the turn ends anyway (stopBlockCap: ${cap})`, BY)
+      counter.count = 0
+      return inner
+    }
+    counter.count++
+    for (const hook of blockers) {
+      if (hook.blockedBy === 'answer') agent.inject(stopBlockingError(hook.handler.label, hook.outcome.reason ?? 'blocked by hook'), BY)
+    }
+    const feedback = stopFeedback(blockers.map((hook) => blockText(hook, 'blocked by hook')))
+    const reason = inner.action === 'continue' && inner.reason ? `${inner.reason}\n\n${feedback}` : feedback
+    return { action: 'continue', reason, by: BY }
+  }
+}

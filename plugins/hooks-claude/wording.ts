@@ -1,0 +1,29 @@
+// Every text the model reads from a hook, worded as Claude Code 2.1.332 words it
+// (claude-code-hooks.md §5, §5.1, §6). `<cmd>` is the hook's command string.
+
+export const preToolDenied = (tool: string, text: string): string => `PreToolUse:${tool} hook error: ${text}`
+export const preToolContext = (tool: string, text: string): string => `PreToolUse:${tool} hook additional context: ${text}`
+
+/** PostToolUse / PostToolUseFailure exit 2 (`[<cmd>]: <stderr>`) or `decision: "block"` (`<reason>`). */
+export const postToolBlocking = (event: string, tool: string, command: string, text: string): string =>
+  `${event}:${tool} hook blocking error from command: "${command}": ${text}`
+export const postToolContext = (event: string, tool: string, text: string): string => `${event}:${tool} hook additional context: ${text}`
+
+export const promptSuccess = (stdout: string): string => `UserPromptSubmit hook success: ${stdout}`
+export const promptContext = (text: string): string => `UserPromptSubmit hook additional context: ${text}`
+export const promptBlocked = (text: string, prompt: string): string => `UserPromptSubmit operation blocked by hook:\n${text}\n\nOriginal prompt: ${prompt}`
+export const stoppedByHook = (reason: string): string => `Operation stopped by hook: ${reason}`
+
+export const sessionStartSuccess = (source: string, stdout: string): string => `SessionStart:${source} hook success: ${stdout}`
+export const sessionStartContext = (text: string): string => `SessionStart hook additional context: ${text}`
+
+export const batchContext = (text: string): string => `PostToolBatch hook additional context: ${text}`
+
+/** Seam's own words for the preamble Claude Code puts before Stop feedback (the loop wraps it in <system-reminder>). */
+export const STOP_FEEDBACK_PREAMBLE = 'The text below is output from a Stop hook the user configured. It kept your turn from ending: address it, then finish.'
+export const stopFeedback = (items: readonly string[]): string => `${STOP_FEEDBACK_PREAMBLE}\n\nStop hook feedback:\n${items.join('\n\n')}`
+export const stopBlockingError = (command: string, reason: string): string => `Stop hook blocking error from command: "${command}": ${reason}`
+
+/** What the transcript says when a hook stopped the loop (`continue: false`, a PostToolBatch block). */
+export const stoppedContinuation = (event: string, reason: string, tool?: string): string =>
+  `${event}${tool !== undefined ? `:${tool}` : ''} hook stopped continuation: ${reason}`
