@@ -17,10 +17,13 @@ describe('line diff', () => {
     expect(diffHunks(diffLines('same\n', 'same\n'))).toEqual([])
   })
 
-  it('past the size cap the middle shows as removed then added', () => {
+  it('past the edit cap the middle shows as removed then added', () => {
     expect(signs('p\na\nb\ns', 'p\nc\nd\ns').length).toBe(6)
-    const capped = diffLines('p\na\nb\ns', 'p\nb\nc\ns', 4)
+    expect(diffLines('p\na\nb\ns', 'p\nb\nc\ns').map((l) => l.kind)).toEqual(['same', 'del', 'same', 'add', 'same'])
+    const capped = diffLines('p\na\nb\ns', 'p\nb\nc\ns', 1)
     expect(capped.map((l) => l.kind)).toEqual(['same', 'del', 'del', 'add', 'add', 'same'])
+    expect(capped.map((l) => [l.oldNo, l.newNo])).toEqual([[1, 1], [2, undefined], [3, undefined], [undefined, 2], [undefined, 3], [4, 4]])
+    expect(signs('a\nb\n', 'a\nb')).toEqual([' a', ' b'])
   })
 
   it('hunks keep 3 lines of context and count what they skip', () => {

@@ -1,5 +1,6 @@
-// A small line diff for Edit and Write cards: common prefix and suffix trimmed, then an LCS over
-// what is left. Past a size cap it shows the changed middle as removed-then-added.
+// The line diff behind Edit and Write cards: jsdiff's Myers diff over the lines (a missing final
+// newline is not a change), numbered. Past an edit cap the changed middle shows as removed-then-added.
+import { diffArrays, type ArrayChange } from 'diff'
 
 export interface DiffLine {
   kind: 'same' | 'add' | 'del'
@@ -14,7 +15,8 @@ export interface DiffHunk {
   lines: DiffLine[]
 }
 
-const MAX_CELLS = 4_000_000
+/** Inserted plus removed lines past which the diff (O(size × edits)) is not worked out. */
+const MAX_EDIT_LENGTH = 1000
 
 export function splitLines(text: string): string[] {
   if (text === '') return []
@@ -23,55 +25,36 @@ export function splitLines(text: string): string[] {
   return lines
 }
 
-export function diffLines(before: string, after: string, maxCells = MAX_CELLS): DiffLine[] {
+export function diffLines(before: string, after: string, maxEditLength = MAX_EDIT_LENGTH): DiffLine[] {
   const a = splitLines(before)
   const b = splitLines(after)
-  let start = 0
-  while (start < a.length && start < b.length && a[start] === b[start]) start++
-  let endA = a.length
-  let endB = b.length
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--
-    endB--
-  }
+  const changes = diffArrays(a, b, { maxEditLength }) ?? replaceMiddle(a, b)
   const out: DiffLine[] = []
-  for (let i = 0; i < start; i++) out.push({ kind: 'same', text: a[i], oldNo: i + 1, newNo: i + 1 })
-  middle(a, b, start, endA, endB, maxCells, out)
-  for (let i = endA, j = endB; i < a.length; i++, j++) out.push({ kind: 'same', text: a[i], oldNo: i + 1, newNo: j + 1 })
+  let oldNo = 1
+  let newNo = 1
+  for (const change of changes) {
+    for (const text of change.value) {
+      if (change.removed) out.push({ kind: 'del', text, oldNo: oldNo++ })
+      else if (change.added) out.push({ kind: 'add', text, newNo: newNo++ })
+      else out.push({ kind: 'same', text, oldNo: oldNo++, newNo: newNo++ })
+    }
+  }
   return out
 }
 
-function middle(a: string[], b: string[], start: number, endA: number, endB: number, maxCells: number, out: DiffLine[]): void {
-  const n = endA - start
-  const m = endB - start
-  if ((n + 1) * (m + 1) > maxCells) {
-    for (let i = start; i < endA; i++) out.push({ kind: 'del', text: a[i], oldNo: i + 1 })
-    for (let j = start; j < endB; j++) out.push({ kind: 'add', text: b[j], newNo: j + 1 })
-    return
-  }
-  // lcs[i][j]: length of the LCS of a[start+i..endA) and b[start+j..endB)
-  const width = m + 1
-  const lcs = new Uint32Array((n + 1) * width)
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[start + i] === b[start + j] ? lcs[(i + 1) * width + j + 1] + 1 : Math.max(lcs[(i + 1) * width + j], lcs[i * width + j + 1])
-    }
-  }
-  let i = 0
-  let j = 0
-  while (i < n || j < m) {
-    if (i < n && j < m && a[start + i] === b[start + j]) {
-      out.push({ kind: 'same', text: a[start + i], oldNo: start + i + 1, newNo: start + j + 1 })
-      i++
-      j++
-    } else if (j >= m || (i < n && lcs[(i + 1) * width + j] >= lcs[i * width + j + 1])) {
-      out.push({ kind: 'del', text: a[start + i], oldNo: start + i + 1 })
-      i++
-    } else {
-      out.push({ kind: 'add', text: b[start + j], newNo: start + j + 1 })
-      j++
-    }
-  }
+/** The common first and last lines kept, everything between them removed and then added. */
+function replaceMiddle(a: string[], b: string[]): ArrayChange<string>[] {
+  let start = 0
+  while (start < a.length && start < b.length && a[start] === b[start]) start++
+  let end = 0
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
+  const change = (value: string[], added: boolean, removed: boolean): ArrayChange<string> => ({ value, count: value.length, added, removed })
+  return [
+    change(a.slice(0, start), false, false),
+    change(a.slice(start, a.length - end), false, true),
+    change(b.slice(start, b.length - end), true, false),
+    change(a.slice(a.length - end), false, false)
+  ]
 }
 
 /** Changed lines with `context` unchanged lines around them, grouped into hunks. */

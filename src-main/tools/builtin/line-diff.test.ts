@@ -26,7 +26,24 @@ describe('structuredPatch', () => {
   })
 
   it('describes pure additions and deletions', () => {
-    expect(structuredPatch('', 'new\n')).toEqual([{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ['+new'] }])
+    // jsdiff keeps an empty range's start 1-based; only its unified-diff text writes it one lower.
+    expect(structuredPatch('', 'new\n')).toEqual([{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, lines: ['+new'] }])
     expect(structuredPatch('a\nb\n', 'a\n')).toEqual([{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 1, lines: [' a', '-b'] }])
+  })
+
+  it('marks a last line without a newline', () => {
+    expect(structuredPatch('a\nb\n', 'a\nb')).toEqual([
+      { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' a', '-b', '+b', '\\ No newline at end of file'] }
+    ])
+  })
+
+  it('past the edit cap reports the whole file replaced, in the shape jsdiff gives', () => {
+    const before = 'a\nb\nc'
+    const after = 'x\ny\n'
+    expect(structuredPatch(before, after, 3, 1)).toEqual(structuredPatch(before, after))
+    expect(structuredPatch(before, after, 3, 1)).toEqual([
+      { oldStart: 1, oldLines: 3, newStart: 1, newLines: 2, lines: ['-a', '-b', '-c', '\\ No newline at end of file', '+x', '+y'] }
+    ])
+    expect(structuredPatch('', 'x', 3, 0)).toEqual(structuredPatch('', 'x'))
   })
 })
