@@ -2,7 +2,7 @@
 // server speaking the OpenAI or Anthropic wire protocol.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -142,5 +142,62 @@ describe('seam run', () => {
     const result = await seam(['run', '--approve', 'maybe', 'hi'])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('--approve must be ask, allow or deny')
+  })
+
+  it('runs a workspace\'s Claude Code hooks headless only with --trust-workspace (issue 6)', async () => {
+    const ws = await mkdtemp(join(tmpdir(), 'seam-cli-hooks-'))
+    await mkdir(join(ws, '.claude'))
+    const guard = join(ws, 'guard.sh')
+    // Denies any Bash command that mentions rm, with Claude Code's exit-2 protocol.
+    await writeFile(guard, '#!/bin/sh\ninput=$(cat)\ncase "$input" in *rm*) echo "no rm here" >&2; exit 2;; esac\nexit 0\n', { mode: 0o755 })
+    await writeFile(
+      join(ws, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] } })
+    )
+    const server = await startFakeAnthropic([
+      { toolCalls: [{ name: 'Bash', args: { command: 'rm -f important.txt' } }] },
+      { text: 'ok' },
+      { toolCalls: [{ name: 'Bash', args: { command: 'rm -f important.txt' } }] },
+      { text: 'ok' }
+    ])
+    try {
+      await writeFile(join(ws, 'important.txt'), 'keep me')
+      const args = ['run', '--json', '--workspace', ws, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', '--approve', 'allow']
+      const trusted = await seam([...args, '--trust-workspace', 'clean up'], { FAKE_KEY: 'k' })
+      expect(trusted.code).toBe(0)
+      const events = trusted.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; isError?: boolean })
+      const result = events.find((e) => e.type === 'tool/result')!
+      expect(result.isError).toBe(true)
+      expect(result.content).toBe(`PreToolUse:Bash hook error: [${guard}]: no rm here`)
+      expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['hook/invoked', 'hook/result']))
+      expect(await readFile(join(ws, 'important.txt'), 'utf8')).toBe('keep me')
+
+      // Without trust the workspace's hooks do not run, and the user is told so.
+      const untrusted = await seam([...args, 'clean up'], { FAKE_KEY: 'k' })
+      const notices = untrusted.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string })
+      expect(notices.some((e) => e.type === 'notice' && /not trusted|untrusted|trust/i.test(e.text ?? ''))).toBe(true)
+      expect(notices.some((e) => e.type === 'hook/invoked')).toBe(false)
+    } finally {
+      await server.close()
+      await rm(ws, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('seam config --dump', () => {
+  it('prints the composed tree with patch layers applied, and names file, line and field on a bad patch', async () => {
+    const patch = join(workspace, 'extra.patch.yml')
+    await writeFile(patch, '- id: tool-timeout\n  disabled: true\n')
+    const ok = await seam(['config', '--dump', '--patch', patch])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toMatch(/id: tool-timeout[\s\S]*disabled: true/)
+    expect(ok.stdout).toContain('id: permission-policy')
+
+    await writeFile(patch, '- id: permission-policy\n  config:\n    mode: sometimes\n')
+    const bad = await seam(['config', '--dump', '--patch', patch])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain(patch)
+    expect(bad.stderr).toMatch(/:\d+/)
+    expect(bad.stderr).toContain('mode')
   })
 })
