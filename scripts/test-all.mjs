@@ -77,7 +77,7 @@ function collectTests(suite, into) {
 async function playwright() {
   const out = join(work, 'playwright.json')
   const projects = ['web', ...(process.env.ELECTRON_PATH ? ['electron'] : [])]
-  const args = [bin.playwright, 'test', ...projects.map((p) => `--project=${p}`), '--reporter=list,json', '--pass-with-no-tests']
+  const args = [bin.playwright, 'test', ...projects.map((p) => `--project=${p}`), '--reporter=list,json']
   const { code, seconds } = await run(`e2e (playwright: ${projects.join(', ')})`, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: out })
   const report = readJson(out)
   if (!report) {

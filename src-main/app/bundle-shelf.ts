@@ -71,7 +71,7 @@ export class BundleShelf {
       const data = await readFile(source)
       const checked = checkArchiveEntries(await listArchive(data))
       await extractArchive(data, temp, checked)
-      return declaration(await readManifest(join(temp, checked.root), this.seamVersion))
+      return declaration(await readManifest(temp, this.seamVersion))
     } finally {
       await rm(temp, { recursive: true, force: true })
     }

@@ -147,7 +147,7 @@ export const Methods = {
   'plugins/remove': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/client-entries': { input: Empty, output: z.array(ClientEntrySchema) },
   /** RPC from a client plugin to its own host part; the Host refuses calls into another plugin's methods. */
-  'plugins/call': { input: z.object({ plugin: NonEmpty, method: NonEmpty, input: z.unknown() }), output: z.unknown() },
+  'plugins/call': { input: z.object({ plugin: NonEmpty, method: NonEmpty, input: z.unknown().optional() }), output: z.unknown() },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
   'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
 } as const
