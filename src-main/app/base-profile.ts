@@ -5,6 +5,7 @@ import type { CatalogEntry, ProfileEntry } from '../plugins/profile'
 import { toolsPlugin } from '../tools'
 import { builtinTools } from '../tools/builtin'
 import { promptPlugin } from '../agent'
+import { anthropicAdapterPlugin, modelsPlugin, openAIAdapterPlugin } from '../llm/adapters-plugin'
 import permissionPolicy from '../../plugins/permission-policy/index'
 import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
@@ -41,6 +42,9 @@ export interface BasePluginsOptions {
 
 export function builtinCatalog(options: BasePluginsOptions): Map<string, CatalogEntry> {
   const entries: Array<[string, Plugin<never>]> = [
+    ['builtin:models', modelsPlugin as Plugin<never>],
+    ['builtin:model-openai', openAIAdapterPlugin as Plugin<never>],
+    ['builtin:model-anthropic', anthropicAdapterPlugin as Plugin<never>],
     ['builtin:tools', toolsPlugin as Plugin<never>],
     ['builtin:builtin-tools', builtinToolsPlugin as Plugin<never>],
     ['builtin:prompt', promptPlugin as Plugin<never>],
@@ -67,6 +71,9 @@ export interface BaseProfileOptions {
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
   return [
+    { id: 'models', plugin: 'builtin:models' },
+    { id: 'model-openai', plugin: 'builtin:model-openai' },
+    { id: 'model-anthropic', plugin: 'builtin:model-anthropic' },
     { id: 'tools', plugin: 'builtin:tools' },
     { id: 'prompt', plugin: 'builtin:prompt' },
     { id: 'system-prompt', plugin: 'builtin:system-prompt' },

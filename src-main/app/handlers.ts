@@ -106,7 +106,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return providerPublic(runtime)!
     },
     'provider/test': async (input) => {
-      const result = await testConnection(withStoredKey(runtime, input))
+      const result = await testConnection(withStoredKey(runtime, input), undefined, (config) => runtime.createModelClient(config))
       return result.ok ? { ok: true, message: `Connected: ${result.model}` } : { ok: false, message: result.message, kind: result.kind }
     },
 

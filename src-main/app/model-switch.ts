@@ -1,13 +1,16 @@
 // The model client agents hold: it always speaks to the provider currently configured, so a
 // provider change in Settings applies to the next request of every open session.
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent, type ProviderConfig } from '../../src-shared/model'
-import { createModelClient } from '../llm/presets'
 
 export class SwitchableModel implements ModelClient {
   private client: ModelClient | undefined
   private key = ''
 
-  constructor(private readonly current: () => ProviderConfig | undefined) {}
+  constructor(
+    private readonly current: () => ProviderConfig | undefined,
+    /** The adapter registry (the `models` service): adapters are profile entries. */
+    private readonly create: (config: ProviderConfig) => ModelClient
+  ) {}
 
   get provider(): string {
     return this.current()?.provider ?? 'none'
@@ -26,7 +29,7 @@ export class SwitchableModel implements ModelClient {
     if (!config) throw new ModelError('bad_request', 'No model provider is configured: choose one in Settings (or pass --provider).')
     const key = JSON.stringify(config)
     if (!this.client || key !== this.key) {
-      this.client = createModelClient(config)
+      this.client = this.create(config)
       this.key = key
     }
     return this.client

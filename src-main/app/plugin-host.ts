@@ -216,10 +216,12 @@ export class PluginHost {
   private provideCoreServices(): void {
     const kernel = this.runtime.kernel
     const rpcMethods = this.rpcMethods
+    const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
-        const key = `${ctx.name}/${method}`
-        if (rpcMethods.has(key)) throw new Error(`plugin "${ctx.name}" already registered the method "${method}"`)
+        const namespace = namespaceOf(ctx)
+        const key = `${namespace}/${method}`
+        if (rpcMethods.has(key)) throw new Error(`plugin "${namespace}" already registered the method "${method}"`)
         rpcMethods.set(key, handler)
         return ctx.onDispose(() => rpcMethods.delete(key))
       }
@@ -246,6 +248,17 @@ export class PluginHost {
       const service = kernel.getService('workspace')
       if (service?.root !== this.runtime.workspace() || service?.trusted !== this.runtime.isTrusted()) provideWorkspace()
     })
+  }
+
+  /**
+   * RPC methods are namespaced by the bundle that registered them (its package name, which is
+   * what its client part calls with), or by the plugin's name for built-ins.
+   */
+  private rpcNamespace(ctx: Context): string {
+    let runtime = ctx.runtime
+    while (runtime.parent && runtime.parent !== this.runtime.kernel.root) runtime = runtime.parent
+    const bundle = this.bundles.all().find((b) => b.plugin !== undefined && b.plugin === runtime.plugin)
+    return bundle?.manifest.name ?? ctx.name
   }
 
   private report(message: string): void {

@@ -6,7 +6,8 @@ import { statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
-import type { ProviderConfig } from '../../src-shared/model'
+import { ModelError, type ModelClient, type ProviderConfig } from '../../src-shared/model'
+import '../llm/adapters-plugin'
 import { SessionStore } from '../session/store'
 import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
 import { SettingsFile } from './settings'
@@ -67,7 +68,10 @@ export class HostRuntime {
     this.settings = new SettingsFile(this.paths.settings)
     if (this.settings.loadError) this.kernel.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
     this.secrets = new SecretStore(this.paths.secrets, options.cipher)
-    this.model = new SwitchableModel(() => this.providerConfig())
+    this.model = new SwitchableModel(
+      () => this.providerConfig(),
+      (config) => this.createModelClient(config)
+    )
     this.sessions = new SessionHub({
       kernel: this.kernel,
       store: new SessionStore(this.paths.sessions),
@@ -111,6 +115,13 @@ export class HostRuntime {
     const provider = this.settings.value.provider
     if (!provider) return undefined
     return { ...provider, apiKey: this.secrets.get(providerKeyName(provider.provider)) }
+  }
+
+  /** A client from the model adapter registered for the provider (the `models` service). */
+  createModelClient(config: ProviderConfig): ModelClient {
+    const models = this.kernel.getService('models')
+    if (!models) throw new ModelError('bad_request', 'No model adapters are loaded (the "models" profile entry is disabled or failed).')
+    return models.create(config)
   }
 
   /** Validates a folder for use as the workspace: it must exist and be a directory. */

@@ -184,6 +184,22 @@ describe('seam run', () => {
   })
 })
 
+describe('model adapters are profile entries', () => {
+  it('a patch that disables the Anthropic adapter ends the turn with an error naming the provider', async () => {
+    const patch = join(workspace, 'no-anthropic.patch.yml')
+    await writeFile(patch, '- id: model-anthropic\n  disabled: true\n')
+    const server = await startFakeAnthropic([{ text: 'never sent' }])
+    try {
+      const result = await seam(['run', '--patch', patch, '--workspace', workspace, '--provider', 'anthropic', '--base-url', server.url, 'hi'])
+      expect(result.code).toBe(1)
+      expect(result.stderr).toMatch(/turn ended: error: No model adapter is loaded for provider "anthropic"/)
+      expect(server.requests).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe('seam config --dump', () => {
   it('prints the composed tree with patch layers applied, and names file, line and field on a bad patch', async () => {
     const patch = join(workspace, 'extra.patch.yml')

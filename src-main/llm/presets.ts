@@ -80,9 +80,13 @@ export type ConnectionTestResult = { ok: true; model: string } | { ok: false; ki
  * Sends the smallest real request ("ping", one output token, no retries) and reports either
  * success or the provider's own error text, for a settings screen's "Test connection" button.
  */
-export async function testConnection(cfg: ProviderConfig, signal?: AbortSignal): Promise<ConnectionTestResult> {
-  const client = createModelClient({ ...cfg, maxRetries: 0 })
+export async function testConnection(
+  cfg: ProviderConfig,
+  signal?: AbortSignal,
+  create: (cfg: ProviderConfig) => ModelClient = createModelClient
+): Promise<ConnectionTestResult> {
   try {
+    const client = create({ ...cfg, maxRetries: 0 })
     for await (const event of client.stream({ system: '', messages: [{ role: 'user', content: 'ping' }], tools: [], maxTokens: 1, signal })) {
       if (event.type === 'done') return { ok: true, model: cfg.model }
     }
