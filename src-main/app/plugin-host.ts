@@ -9,6 +9,9 @@ import { loadLayers, layerPaths } from '../plugins/layers'
 import { ProfileLoader } from '../plugins/loader'
 import type { CatalogEntry, ComposedEntry, ProfileEntry } from '../plugins/profile'
 import { watchPatchFiles } from '../plugins/watch'
+import { setEntryDisabled } from '../plugins/patch-edit'
+import { existsSync, readFileSync } from 'node:fs'
+import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
@@ -96,7 +99,8 @@ export class PluginHost {
       const installed = bundle ? this.bundles.get(bundle.name) : undefined
       return {
         id: entry.id,
-        name: bundle?.name ?? entry.plugin.replace(/^builtin:/, ''),
+        // Built-ins go by their profile id: what patch rows (and enable/disable) name.
+        name: bundle?.name ?? entry.id,
         version: bundle?.version,
         source: installed?.source ?? entry.origin,
         kind: bundle ? ('bundle' as const) : ('builtin' as const),
@@ -138,9 +142,26 @@ export class PluginHost {
     return declared
   }
 
+  /**
+   * Enable or disable an installed bundle (in the lock file) or any other profile entry (a
+   * disable/enable row in <Seam home>/cordis.patch.yml, where the user can see and undo it).
+   */
   async setEnabled(name: string, enabled: boolean): Promise<void> {
-    await this.bundles.setEnabled(name, enabled)
+    if (this.bundles.get(name)) {
+      await this.bundles.setEnabled(name, enabled)
+      await this.recompose()
+      return
+    }
+    if (!this.entries.some((e) => e.id === name)) throw Object.assign(new Error(`no plugin or profile entry named "${name}"`), { code: 'NOT_FOUND' })
+    const file = this.runtime.paths.patch
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
+    writeFileAtomic(file, setEntryDisabled(text, name, !enabled), 0o644)
     await this.recompose()
+    const entry = this.entries.find((e) => e.id === name)
+    if (this.lastError) throw new Error(this.lastError)
+    if (entry && Boolean(entry.disabled) === enabled) {
+      throw new Error(`"${name}" is ${entry.disabled ? 'disabled' : 'enabled'} by a later patch layer (${entry.origin}); change it there`)
+    }
   }
 
   async remove(name: string): Promise<void> {

@@ -1,0 +1,65 @@
+// The running host's plugin tree: enable/disable of built-ins through the user's patch layer,
+// and live edits of patch files (a bad edit keeps the last good tree and reports the error).
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { terminalApprovalPlugin } from '../cli/terminal-approval'
+import { HostRuntime } from './runtime'
+
+let home: string
+let runtime: HostRuntime
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'seam-plugin-host-'))
+  runtime = await HostRuntime.start({
+    mode: 'headless',
+    env: { ...process.env, SEAM_HOME: home, HOME: home },
+    workspace: home,
+    answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin('deny') as never }
+  })
+})
+
+afterEach(async () => {
+  await runtime.close()
+  await rm(home, { recursive: true, force: true })
+})
+
+const stateOf = (id: string) => runtime.plugins.list().find((p) => p.id === id)?.state
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+describe('plugin host', () => {
+  it('every built-in part is a profile entry, active after start', () => {
+    for (const id of ['models', 'model-openai', 'model-anthropic', 'tools', 'builtin-tools', 'permission-policy', 'workspace-guard', 'tool-timeout', 'approval', 'hooks-claude', 'hooks-codex']) {
+      expect(stateOf(id), id).toBe('active')
+    }
+  })
+
+  it('disabling a built-in writes a row to the Seam home patch layer and unloads it; enabling loads it again', async () => {
+    await runtime.plugins.setEnabled('hooks-codex', false)
+    expect(stateOf('hooks-codex')).toBe('disabled')
+    expect(await readFile(join(home, 'cordis.patch.yml'), 'utf8')).toMatch(/id: hooks-codex\s+disabled: true/)
+    await runtime.plugins.setEnabled('hooks-codex', true)
+    expect(stateOf('hooks-codex')).toBe('active')
+    await expect(runtime.plugins.setEnabled('no-such-entry', false)).rejects.toThrow(/no plugin or profile entry named "no-such-entry"/)
+  })
+
+  it('an edited patch file applies while running; a bad edit keeps the last good tree and names the file, line and field', async () => {
+    const patch = join(home, 'cordis.patch.yml')
+    await writeFile(patch, '- id: tool-timeout\n  disabled: true\n')
+    await until(() => stateOf('tool-timeout') === 'disabled', 'the edit to apply')
+
+    await writeFile(patch, '- id: tool-timeout\n  disabled: false\n- id: permission-policy\n  config:\n    mode: sometimes\n')
+    await until(() => runtime.plugins.dump().error !== undefined, 'the bad edit to be reported')
+    expect(runtime.plugins.dump().error).toMatch(new RegExp(`${patch}:\\d+.*mode`))
+    expect(stateOf('tool-timeout')).toBe('disabled')
+    expect(stateOf('permission-policy')).toBe('active')
+  })
+})
