@@ -56,11 +56,11 @@ export function InstallBundle() {
       {declaration && (
         <Modal label="Install plugin bundle" onCancel={() => setDeclaration(null)} focusFirst>
           <dl className="declaration">
-            <dt>Name</dt><dd>{declaration.name}</dd>
-            <dt>Version</dt><dd>{declaration.version}</dd>
-            <dt>Seam versions</dt><dd><code>{declaration.engines}</code></dd>
-            <dt>Host part</dt><dd>{declaration.host ? <code>{declaration.host}</code> : 'none'}</dd>
-            <dt>Client part</dt><dd>{declaration.client ? <code>{declaration.client}</code> : 'none'}</dd>
+            <dt>Name</dt><dd aria-label="Bundle name">{declaration.name}</dd>
+            <dt>Version</dt><dd aria-label="Bundle version">{declaration.version}</dd>
+            <dt>Seam versions</dt><dd aria-label="Seam versions"><code>{declaration.engines}</code></dd>
+            <dt>Host part</dt><dd aria-label="Host part">{declaration.host ? <code>{declaration.host}</code> : 'none'}</dd>
+            <dt>Client part</dt><dd aria-label="Client part">{declaration.client ? <code>{declaration.client}</code> : 'none'}</dd>
           </dl>
           <p className="banner warn" role="note">{declaration.warning}</p>
           {error && <p className="form-error" role="alert">{error}</p>}

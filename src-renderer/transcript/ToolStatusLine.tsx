@@ -9,18 +9,18 @@ import type { ToolCardItem, ToolStatus } from './transcript-types'
 export function ToolStatusLine({ item, status }: { item: ToolCardItem; status: ToolStatus }) {
   switch (status) {
     case 'approval':
-      return <p className="tool-status approval">Waiting for approval{item.approval?.reason ? `: ${item.approval.reason}` : ''}</p>
+      return <p role="status" className="tool-status approval">Waiting for approval{item.approval?.reason ? `: ${item.approval.reason}` : ''}</p>
     case 'running':
       return <Running item={item} />
     case 'denied':
-      return <p className="tool-status denied">Denied: {item.statusReason ?? (item.approval?.outcome ? describeApproval(item.approval.outcome, item.approval.note) : 'by policy')}</p>
+      return <p role="status" className="tool-status denied">Denied: {item.statusReason ?? (item.approval?.outcome ? describeApproval(item.approval.outcome, item.approval.note) : 'by policy')}</p>
     case 'error':
-      return <p className="tool-status error">Error{item.result?.code ? ` ${item.result.code}` : ''}: {firstLine(item.result?.content)}</p>
+      return <p role="status" className="tool-status error">Error{item.result?.code ? ` ${item.result.code}` : ''}: {firstLine(item.result?.content)}</p>
     case 'timeout':
-      return <p className="tool-status timeout">Timed out (TIMEOUT): {firstLine(item.result?.content)}</p>
+      return <p role="status" className="tool-status timeout">Timed out (TIMEOUT): {firstLine(item.result?.content)}</p>
     case 'cancelled':
     case 'interrupted':
-      return <p className="tool-status muted">{item.statusReason ?? (status === 'cancelled' ? 'Cancelled' : 'No result was recorded')}</p>
+      return <p role="status" className="tool-status muted">{item.statusReason ?? (status === 'cancelled' ? 'Cancelled' : 'No result was recorded')}</p>
     default:
       return item.approval?.outcome === 'allowed-session' ? <p className="muted small">allowed for this session</p> : null
   }
@@ -37,7 +37,7 @@ function Running({ item }: { item: ToolCardItem }) {
   const elapsed = item.startedAt ? Math.max(0, now - item.startedAt) : 0
   return (
     <div className="tool-running">
-      <p className="tool-status running">
+      <p role="status" className="tool-status running">
         <span className="spinner" aria-hidden="true" /> Running{item.startedAt ? ` · ${formatDuration(elapsed)}` : ''}
       </p>
       {chunks && chunks.length > 0 && (
