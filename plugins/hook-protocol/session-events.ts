@@ -26,6 +26,8 @@ export interface HookInvocation {
   /** The JSON sent to the handler. */
   input: string
   toolCallToken?: string
+  /** Shown by the UI while the hook runs. */
+  statusMessage?: string
 }
 
 export function hookInvokedEvent(invocation: HookInvocation): UnstampedHookInvokedEvent {
@@ -43,6 +45,7 @@ export function hookInvokedEvent(invocation: HookInvocation): UnstampedHookInvok
   if (invocation.matcher !== undefined) event.matcher = invocation.matcher
   if (invocation.handlerType !== undefined) event.handlerType = invocation.handlerType
   if (invocation.toolCallToken !== undefined) event.toolCallToken = invocation.toolCallToken
+  if (invocation.statusMessage !== undefined) event.statusMessage = invocation.statusMessage
   return event
 }
 

@@ -309,10 +309,10 @@ describe('handler options', () => {
     expect(userTexts(h.model, 2)).toContain('<system-reminder>\nlate context\n</system-reminder>')
   })
 
-  it('statusMessage is shown to the user when the hook starts', async () => {
+  it('statusMessage rides on hook/invoked, for the UI to show while the hook runs', async () => {
     h = await createHarness({ user: { hooks: hooksOf(['PreToolUse', 'Bash', { command: 'true', statusMessage: 'Checking the command…' }]) }, script: bashThenDone() })
     await h.run('go')
-    expect(h.notices()).toContain('info: Checking the command…')
+    expect(h.events('hook/invoked').map((e) => e.statusMessage)).toEqual(['Checking the command…'])
   })
 
   it('if: a permission-rule filter runs the hook only for matching calls', async () => {

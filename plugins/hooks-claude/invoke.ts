@@ -139,8 +139,8 @@ export class HookInvoker {
       }
       if (handler.matcher !== undefined) invocation.matcher = handler.matcher
       if (occurrence.toolCallToken !== undefined) invocation.toolCallToken = occurrence.toolCallToken
+      if (handler.handler.statusMessage) invocation.statusMessage = handler.handler.statusMessage
       sink.record(hookInvokedEvent(invocation))
-      if (handler.handler.statusMessage) sink.notify('info', handler.handler.statusMessage, `hook:${event}`)
 
       const execution = await this.execute(handler, occurrence, stdin, signal)
       const run = interpret(event, handler, execution)

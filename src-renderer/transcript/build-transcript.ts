@@ -97,7 +97,7 @@ function reduce(draft: Draft, event: SessionEvent): void {
       draft.index.set(`hook:${event.invocationId}`, draft.items.length)
       push(draft, {
         kind: 'hook', key, seq: event.seq, invocationId: event.invocationId, source: event.source, event: event.event,
-        command: event.command, ...opt('matcher', event.matcher), ...opt('toolCallToken', event.toolCallToken)
+        command: event.command, ...opt('matcher', event.matcher), ...opt('toolCallToken', event.toolCallToken), ...opt('statusMessage', event.statusMessage)
       })
       return
     case 'hook/result':

@@ -89,6 +89,8 @@ export interface HookItem {
   command?: string
   matcher?: string
   toolCallToken?: string
+  /** The handler's statusMessage, shown while the hook runs. */
+  statusMessage?: string
   result?: {
     outcomeKind: 'ok' | 'block' | 'error'
     decision?: 'allow' | 'deny' | 'ask'

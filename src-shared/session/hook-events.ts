@@ -60,7 +60,9 @@ export const HookInvokedEvent = z.object({
   input: z.string(),
   inputTruncated: z.boolean(),
   /** Sealed tool-call token when the hook ran for a tool call. */
-  toolCallToken: z.string().optional()
+  toolCallToken: z.string().optional(),
+  /** The handler's statusMessage: what the UI shows while the hook runs. */
+  statusMessage: z.string().optional()
 })
 export type HookInvokedEvent = z.infer<typeof HookInvokedEvent>
 
