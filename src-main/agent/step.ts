@@ -6,7 +6,8 @@ import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src
 import type { ModelClient, ModelRequest, ModelToolCall } from '../../src-shared/model'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
-import { deriveModelMessages } from '../session/history'
+import { IncrementalHistory } from '../session/history'
+import { historyOf, type HistoryView } from '../session/history-cache'
 import type { AgentHandleImpl } from './handle'
 import type { Inbox } from './inbox'
 import type { AgentSettings } from './settings'
@@ -38,14 +39,24 @@ export interface StepOutcome {
 /**
  * "Model-visible means logged": a request is a function of the log alone. The system prompt and
  * the tools come from the latest model/context event; the messages from the rest of the log.
+ * Pure: derives from `events` from scratch (use `buildModelRequestFor` for a live log).
  */
 export function buildModelRequest(events: readonly SessionEvent[]): ModelRequest {
-  let context: Extract<SessionEvent, { type: 'model/context' }> | undefined
-  for (let i = events.length - 1; i >= 0 && !context; i--) {
-    const event = events[i]
-    if (event.type === 'model/context') context = event
-  }
-  return { system: context?.system ?? '', messages: deriveModelMessages(events), tools: context ? context.tools.map((t) => ({ ...t })) : [] }
+  return requestFrom(new IncrementalHistory().sync(events))
+}
+
+/**
+ * The same request as `buildModelRequest(log.events)`, from the log's cached history: each call
+ * consumes only the events appended since the previous one. The request is the caller's own
+ * (fresh messages and tool specs); changing it does not reach the cache or the log.
+ */
+export function buildModelRequestFor(log: SessionLog): ModelRequest {
+  return requestFrom(historyOf(log))
+}
+
+function requestFrom(history: HistoryView): ModelRequest {
+  const context = history.context
+  return { system: context?.system ?? '', messages: history.messages(), tools: context ? context.tools.map((t) => ({ ...t })) : [] }
 }
 
 /** The last system prompt + tools logged per session, so an unchanged context is not logged again. */
@@ -57,8 +68,8 @@ export function logModelContext(log: SessionLog, system: string, tools: Pick<Too
   const key = JSON.stringify([system, specs])
   let last = loggedContext.get(log)
   if (last === undefined) {
-    const previous = [...log.events].reverse().find((e) => e.type === 'model/context')
-    last = previous && previous.type === 'model/context' ? JSON.stringify([previous.system, previous.tools]) : ''
+    const previous = historyOf(log).context
+    last = previous !== undefined ? JSON.stringify([previous.system, previous.tools]) : ''
   }
   if (key !== last) log.append({ type: 'model/context', system, tools: specs })
   loggedContext.set(log, key)
@@ -67,7 +78,7 @@ export function logModelContext(log: SessionLog, system: string, tools: Pick<Too
 export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal): Promise<StepOutcome> {
   const { kernel, log } = deps
   logModelContext(log, deps.systemPrompt(), deps.tools())
-  const request = buildModelRequest(log.events)
+  const request = buildModelRequestFor(log)
   const reply = await readModelStream(deps.model, request, signal, (kind, text) =>
     kernel.emit('agent/delta', log.id, { turnId, step, kind, text })
   )

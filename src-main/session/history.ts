@@ -9,6 +9,12 @@
 // - user-side messages logged while calls were still open (context from a post-tool hook, a
 //   steering message) come after all of that step's results;
 // - consecutive user-side messages are merged into one user message, joined by a blank line.
+//
+// The derivation is a left fold over the events plus one closing step at the end: everything up
+// to the last assistant message with calls still unanswered is settled, and only that open step
+// (its assistant message, results and deferred user-side text) depends on what comes later.
+// `IncrementalHistory` keeps the fold's state, so a log that grows one event at a time costs
+// O(new events) per update instead of a re-derivation of the whole log.
 import type { ModelMessage, ModelToolCall } from '../../src-shared/model'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
 
@@ -22,9 +28,81 @@ export function deriveModelMessages(events: readonly SessionEvent[]): ModelMessa
   return deriveModelHistory(events).messages
 }
 
+export function deriveModelHistory(events: readonly SessionEvent[]): DerivedHistory {
+  const state = newFoldState()
+  for (const event of events) foldEvent(state, event)
+  if (state.open !== undefined) closeStep(state.open, state.messages, state.notes)
+  return { messages: state.messages, notes: state.notes }
+}
+
 /** Context and continuation reasons reach the model wrapped like this. */
 export function systemReminder(text: string): string {
   return `<system-reminder>\n${text}\n</system-reminder>`
+}
+
+/**
+ * The history of a log that only grows: `add` (or `sync`) consumes the events appended since the
+ * last call, and `messages()`/`history()` answer exactly what `deriveModelMessages`/
+ * `deriveModelHistory` would for the events consumed so far, as fresh objects the caller may keep
+ * or change without reaching this object's state. Cost per answer: one shallow copy of each
+ * message plus the open step; cost per event: O(1) apart from the open step's calls.
+ */
+export class IncrementalHistory {
+  private state = newFoldState()
+  private consumed = 0
+  private last: SessionEvent | undefined
+
+  /** How many events have been consumed. */
+  get length(): number {
+    return this.consumed
+  }
+
+  /** The latest model/context event consumed (system prompt and tools), if any. Treat it as immutable. */
+  get context(): SessionEventOf<'model/context'> | undefined {
+    return this.state.context
+  }
+
+  /** Consumes the next event of the log. */
+  add(event: SessionEvent): void {
+    foldEvent(this.state, event)
+    this.consumed++
+    this.last = event
+  }
+
+  /**
+   * Consumes `events[length..]`. `events` is expected to be the same append-only log as before
+   * (checked cheaply: the last consumed event must sit at the same index); when it is not, the
+   * history starts over from `events[0]`.
+   */
+  sync(events: readonly SessionEvent[]): this {
+    if (events.length < this.consumed || (this.consumed > 0 && events[this.consumed - 1] !== this.last)) this.reset()
+    for (let i = this.consumed; i < events.length; i++) this.add(events[i])
+    return this
+  }
+
+  /** `deriveModelMessages(consumed events)`, as fresh objects. */
+  messages(): ModelMessage[] {
+    return this.settle([]).messages
+  }
+
+  /** `deriveModelHistory(consumed events)`, as fresh objects. */
+  history(): DerivedHistory {
+    return this.settle([...this.state.notes])
+  }
+
+  /** `notes` receives the notes of closing the open step. */
+  private settle(notes: string[]): DerivedHistory {
+    const messages = this.state.messages.map(copyMessage)
+    // The open step is closed on the copies; the state keeps it open for the events to come.
+    if (this.state.open !== undefined) closeStep(this.state.open, messages, notes)
+    return { messages, notes }
+  }
+
+  private reset(): void {
+    this.state = newFoldState()
+    this.consumed = 0
+    this.last = undefined
+  }
 }
 
 interface OpenStep {
@@ -34,100 +112,133 @@ interface OpenStep {
   deferred: string[]
 }
 
-export function deriveModelHistory(events: readonly SessionEvent[]): DerivedHistory {
-  const messages: ModelMessage[] = []
-  const notes: string[] = []
-  let open: OpenStep | undefined
+interface FoldState {
+  /** Settled messages; only the last one can still change (a user message later text merges into). */
+  messages: ModelMessage[]
+  notes: string[]
+  /** The last assistant message with calls not all answered yet. */
+  open: OpenStep | undefined
+  context: SessionEventOf<'model/context'> | undefined
+}
 
-  const pushUser = (text: string): void => {
-    const last = messages[messages.length - 1]
-    if (last?.role === 'user') last.content = `${last.content}\n\n${text}`
-    else messages.push({ role: 'user', content: text })
-  }
+function newFoldState(): FoldState {
+  return { messages: [], notes: [], open: undefined, context: undefined }
+}
+
+function foldEvent(state: FoldState, event: SessionEvent): void {
   const userSide = (text: string): void => {
-    if (open !== undefined) open.deferred.push(text)
-    else pushUser(text)
+    if (state.open !== undefined) state.open.deferred.push(text)
+    else pushUser(state.messages, text)
   }
-  const pushAssistant = (event: SessionEventOf<'assistant/message'>, calls: ModelToolCall[]): void => {
-    if (event.text === '' && (event.thinking ?? '') === '' && calls.length === 0) {
-      notes.push(`seq ${event.seq}: left out an assistant message with no text and no answered tool calls`)
-      return
-    }
-    const message: ModelMessage = { role: 'assistant', text: event.text, toolCalls: calls }
-    if (event.thinking !== undefined) message.thinking = event.thinking
-    messages.push(message)
-  }
-  const closeStep = (): void => {
+  const close = (): void => {
+    const open = state.open
     if (open === undefined) return
-    const { assistant, results, deferred } = open
-    open = undefined
-    const answered: ModelToolCall[] = []
-    for (const call of assistant.toolCalls) {
-      if (results.has(call.id)) answered.push(copyCall(call))
-      else notes.push(`seq ${assistant.seq}: dropped tool call ${call.id} (${call.name}): the log has no tool/result for it`)
-    }
-    pushAssistant(assistant, answered)
-    for (const call of answered) {
-      const result = results.get(call.id)
-      if (result !== undefined) messages.push({ role: 'tool', callId: result.callId, toolName: result.name, content: result.content, isError: result.isError })
-    }
-    for (const text of deferred) pushUser(text)
+    state.open = undefined
+    closeStep(open, state.messages, state.notes)
   }
+  switch (event.type) {
+    case 'user/message':
+      userSide(event.content)
+      break
+    case 'context/message':
+      userSide(systemReminder(event.text))
+      break
+    case 'steering/message':
+      userSide(event.source === 'continuation' ? systemReminder(event.text) : event.text)
+      break
+    case 'assistant/message':
+      close()
+      if (event.toolCalls.length === 0) pushAssistant(state.messages, state.notes, event, [])
+      else state.open = { assistant: event, results: new Map(), deferred: [] }
+      break
+    case 'tool/result': {
+      const open = state.open
+      if (open === undefined || !open.assistant.toolCalls.some((call) => call.id === event.callId)) {
+        state.notes.push(`seq ${event.seq}: left out tool/result ${event.callId} (${event.name}): no open assistant tool call has that id`)
+      } else if (open.results.has(event.callId)) {
+        state.notes.push(`seq ${event.seq}: left out a second tool/result for ${event.callId} (${event.name})`)
+      } else {
+        open.results.set(event.callId, event)
+        if (open.results.size === open.assistant.toolCalls.length) close()
+      }
+      break
+    }
+    case 'model/context':
+      state.context = event
+      break
+    case 'session/header':
+    case 'session/renamed':
+    case 'turn/start':
+    case 'turn/end':
+    case 'tool/call':
+    case 'prompt/blocked':
+    case 'approval/asked':
+    case 'approval/decided':
+    case 'grant/added':
+    case 'grant/revoked':
+    case 'notice':
+    case 'hook/invoked':
+    case 'hook/result':
+      break
+    default: {
+      const unhandled: never = event
+      throw new Error(`deriveModelHistory: unhandled session event ${JSON.stringify((unhandled as { type?: unknown }).type)}`)
+    }
+  }
+}
 
-  for (const event of events) {
-    switch (event.type) {
-      case 'user/message':
-        userSide(event.content)
-        break
-      case 'context/message':
-        userSide(systemReminder(event.text))
-        break
-      case 'steering/message':
-        userSide(event.source === 'continuation' ? systemReminder(event.text) : event.text)
-        break
-      case 'assistant/message':
-        closeStep()
-        if (event.toolCalls.length === 0) pushAssistant(event, [])
-        else open = { assistant: event, results: new Map(), deferred: [] }
-        break
-      case 'tool/result': {
-        if (open === undefined || !open.assistant.toolCalls.some((call) => call.id === event.callId)) {
-          notes.push(`seq ${event.seq}: left out tool/result ${event.callId} (${event.name}): no open assistant tool call has that id`)
-        } else if (open.results.has(event.callId)) {
-          notes.push(`seq ${event.seq}: left out a second tool/result for ${event.callId} (${event.name})`)
-        } else {
-          open.results.set(event.callId, event)
-          if (open.results.size === open.assistant.toolCalls.length) closeStep()
-        }
-        break
-      }
-      case 'session/header':
-      case 'session/renamed':
-      case 'turn/start':
-      case 'turn/end':
-      case 'tool/call':
-      case 'prompt/blocked':
-      case 'approval/asked':
-      case 'approval/decided':
-      case 'grant/added':
-      case 'grant/revoked':
-      case 'notice':
-      case 'model/context':
-      case 'hook/invoked':
-      case 'hook/result':
-        break
-      default: {
-        const unhandled: never = event
-        throw new Error(`deriveModelHistory: unhandled session event ${JSON.stringify((unhandled as { type?: unknown }).type)}`)
-      }
-    }
+/** Appends the step's assistant message, its answered results in call order, then its deferred text. Leaves `open` as it is. */
+function closeStep(open: OpenStep, messages: ModelMessage[], notes: string[]): void {
+  const { assistant, results, deferred } = open
+  const answered: ModelToolCall[] = []
+  for (const call of assistant.toolCalls) {
+    if (results.has(call.id)) answered.push(copyCall(call))
+    else notes.push(`seq ${assistant.seq}: dropped tool call ${call.id} (${call.name}): the log has no tool/result for it`)
   }
-  closeStep()
-  return { messages, notes }
+  pushAssistant(messages, notes, assistant, answered)
+  for (const call of answered) {
+    const result = results.get(call.id)
+    if (result !== undefined) messages.push({ role: 'tool', callId: result.callId, toolName: result.name, content: result.content, isError: result.isError })
+  }
+  for (const text of deferred) pushUser(messages, text)
+}
+
+function pushUser(messages: ModelMessage[], text: string): void {
+  const last = messages[messages.length - 1]
+  if (last?.role === 'user') last.content = `${last.content}\n\n${text}`
+  else messages.push({ role: 'user', content: text })
+}
+
+function pushAssistant(messages: ModelMessage[], notes: string[], event: SessionEventOf<'assistant/message'>, calls: ModelToolCall[]): void {
+  if (event.text === '' && (event.thinking ?? '') === '' && calls.length === 0) {
+    notes.push(`seq ${event.seq}: left out an assistant message with no text and no answered tool calls`)
+    return
+  }
+  const message: ModelMessage = { role: 'assistant', text: event.text, toolCalls: calls }
+  if (event.thinking !== undefined) message.thinking = event.thinking
+  messages.push(message)
 }
 
 function copyCall(call: SessionEventOf<'assistant/message'>['toolCalls'][number]): ModelToolCall {
   const copy: ModelToolCall = { id: call.id, name: call.name, args: call.args }
   if (call.argsError !== undefined) copy.argsError = call.argsError
   return copy
+}
+
+/** A copy down to the tool calls (their `args` stay shared with the log's event, as in a fresh derivation). */
+function copyMessage(message: ModelMessage): ModelMessage {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content }
+    case 'tool':
+      return { role: 'tool', callId: message.callId, toolName: message.toolName, content: message.content, isError: message.isError }
+    case 'assistant': {
+      const calls = message.toolCalls
+      const toolCalls: ModelToolCall[] = new Array<ModelToolCall>(calls.length)
+      for (let i = 0; i < calls.length; i++) toolCalls[i] = copyCall(calls[i])
+      const copy: ModelMessage = { role: 'assistant', text: message.text, toolCalls }
+      if (message.thinking !== undefined) copy.thinking = message.thinking
+      return copy
+    }
+  }
 }
