@@ -3,7 +3,7 @@
 import type { Kernel } from '../../src-shared/kernel'
 import type { ToolRegistry, ExecuteOptions } from '../../src-shared/host/services'
 import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src-shared/host/tools'
-import type { ModelClient, ModelRequest, ModelToolCall } from '../../src-shared/model'
+import type { ModelClient, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 import { IncrementalHistory } from '../session/history'
@@ -59,20 +59,24 @@ function requestFrom(history: HistoryView): ModelRequest {
   return { system: context?.system ?? '', messages: history.messages(), tools: context ? context.tools.map((t) => ({ ...t })) : [] }
 }
 
-/** The last system prompt + tools logged per session, so an unchanged context is not logged again. */
-const loggedContext = new WeakMap<SessionLog, string>()
+/** What each session's log last recorded as its model context, to skip unchanged steps cheaply. */
+const loggedContext = new WeakMap<SessionLog, { key: string; system: string; specs: readonly ModelToolSpec[] }>()
 
 /** Appends a model/context event when the system prompt or the tools differ from what the log holds. */
 export function logModelContext(log: SessionLog, system: string, tools: Pick<ToolRegistry, 'specs'>): void {
   const specs = tools.specs()
+  const last = loggedContext.get(log)
+  // The registry hands out the same spec objects until a tool is added or removed: an identical
+  // prompt and identical spec objects need no serialisation at all.
+  if (last && last.system === system && last.specs.length === specs.length && last.specs.every((spec, i) => spec === specs[i])) return
   const key = JSON.stringify([system, specs])
-  let last = loggedContext.get(log)
-  if (last === undefined) {
+  let lastKey = last?.key
+  if (lastKey === undefined) {
     const previous = historyOf(log).context
-    last = previous !== undefined ? JSON.stringify([previous.system, previous.tools]) : ''
+    lastKey = previous !== undefined ? JSON.stringify([previous.system, previous.tools]) : ''
   }
-  if (key !== last) log.append({ type: 'model/context', system, tools: specs })
-  loggedContext.set(log, key)
+  if (key !== lastKey) log.append({ type: 'model/context', system, tools: specs })
+  loggedContext.set(log, { key, system, specs })
 }
 
 export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal): Promise<StepOutcome> {
