@@ -1,6 +1,6 @@
 // The headless CLI end to end: the built `seam` command as a real process, against a loopback
 // server speaking the OpenAI or Anthropic wire protocol.
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -91,6 +91,38 @@ describe('seam run', () => {
     expect(existsSync(join(workspace, 'should-not-exist'))).toBe(false)
     expect(result.stderr).toMatch(/approval unavailable: no terminal/)
     expect(result.stdout).toMatch(/saw: .*Permission denied/)
+    expect(result.code).toBe(0)
+  })
+
+  it('--approve ask puts the ask to the user on the terminal; a deny with a note reaches the model', async () => {
+    const result = await withOpenAI(
+      [{ toolCalls: [{ name: 'Bash', args: { command: 'touch asked.txt' } }] }, (body) => ({ text: `model saw: ${JSON.stringify(body.messages.at(-1)?.content)}` })],
+      async (url) => {
+        // `script` gives the CLI a real terminal; the answer is typed into it.
+        const command = [process.execPath, seamBin, 'run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'make it']
+          .map((a) => `'${a}'`)
+          .join(' ')
+        const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: workspace, env: { ...process.env, SEAM_HOME: home } })
+        let output = ''
+        let step = 0
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString()
+          if (step === 0 && output.includes('[n] deny:')) {
+            step = 1
+            child.stdin.write('n\r')
+          }
+          if (step === 1 && output.includes('note for the model (optional):')) {
+            step = 2
+            child.stdin.write('not today\r')
+          }
+        })
+        const code = await new Promise<number>((resolveExit) => child.on('exit', (c) => resolveExit(c ?? 1)))
+        return { code, output }
+      }
+    )
+    expect(result.output).toContain('Bash wants to run: {"command":"touch asked.txt"}')
+    expect(result.output).toMatch(/model saw: .*not today/)
+    expect(existsSync(join(workspace, 'asked.txt'))).toBe(false)
     expect(result.code).toBe(0)
   })
 

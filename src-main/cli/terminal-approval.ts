@@ -1,7 +1,8 @@
 // Headless answerers of the approval seam (S11): ask on the terminal, or answer every ask the
 // same way (--approve allow|deny). With no terminal, an ask is refused with the reason.
 import { createInterface } from 'node:readline/promises'
-import { openSync, closeSync, createReadStream, createWriteStream } from 'node:fs'
+import { closeSync, openSync } from 'node:fs'
+import { ReadStream, WriteStream } from 'node:tty'
 import { definePlugin } from '../../src-shared/kernel'
 import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
 import '../../src-shared/host/tools'
@@ -31,14 +32,23 @@ function askOnTerminal(request: ApprovalRequest, out: NodeJS.WritableStream): Pr
 }
 
 async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream): Promise<ApprovalAnswer> {
-  let fd: number
+  // The controlling terminal, not stdin: prompts may arrive on a pipe. tty streams (not fs
+  // streams) so that no blocking read outlives the question.
+  let inFd: number
+  let outFd: number
   try {
-    fd = openSync('/dev/tty', 'r+')
+    inFd = openSync('/dev/tty', 'r')
   } catch {
     return { outcome: 'unavailable', by: 'cli', note: 'no terminal to ask the user (run with --approve allow or deny)' }
   }
-  const input = createReadStream('', { fd, autoClose: false })
-  const output = createWriteStream('', { fd, autoClose: false })
+  try {
+    outFd = openSync('/dev/tty', 'w')
+  } catch {
+    closeSync(inFd)
+    return { outcome: 'unavailable', by: 'cli', note: 'no terminal to ask the user (run with --approve allow or deny)' }
+  }
+  const input = new ReadStream(inFd)
+  const output = new WriteStream(outFd)
   const rl = createInterface({ input, output })
   try {
     out.write(`\n? ${request.tool} wants to run: ${JSON.stringify(request.args)}\n  reason: ${request.reason}\n`)
@@ -57,6 +67,5 @@ async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream): Pr
     rl.close()
     input.destroy()
     output.destroy()
-    closeSync(fd)
   }
 }
