@@ -5,7 +5,7 @@ export { runCommandHook, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS, DEFAULT
 export type { CommandHookOptions, CommandHookResult, CommandHookFailure } from './runner'
 export { runHttpHook } from './http-runner'
 export type { HttpHookOptions, HttpHookResult, HttpHookFailure } from './http-runner'
-export { HookLimiter } from './limiter'
+export { HookLimiter, sharedHookLimiter } from './limiter'
 
 export {
   CLAUDE_HOOK_EVENTS,

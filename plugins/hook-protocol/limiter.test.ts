@@ -1,6 +1,6 @@
 // HookLimiter: a cap on hooks running at once; excess runs wait in FIFO order and never fail.
 import { describe, it, expect } from 'vitest'
-import { HookLimiter } from './limiter'
+import { HookLimiter, sharedHookLimiter } from './limiter'
 import { runCommandHook } from './runner'
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -72,5 +72,27 @@ describe('HookLimiter', () => {
     expect(() => new HookLimiter(0)).toThrow(RangeError)
     expect(() => new HookLimiter(1.5)).toThrow(/max must be an integer/)
     expect(() => new HookLimiter(2).setMax(-1)).toThrow(RangeError)
+  })
+})
+
+describe('sharedHookLimiter', () => {
+  it('gives every bridge of one host the same limiter, so the cap counts all their hooks together', async () => {
+    const host = {}
+    const claude = sharedHookLimiter(host, 2)
+    const codex = sharedHookLimiter(host, 2)
+    expect(codex).toBe(claude)
+    expect(sharedHookLimiter({}, 2)).not.toBe(claude)
+    const release: Array<() => void> = []
+    const hold = () => new Promise<void>((resolve) => release.push(resolve))
+    const runs = [claude.run(hold), codex.run(hold), claude.run(hold)]
+    await new Promise((r) => setTimeout(r, 10))
+    expect(claude.active).toBe(2)
+    expect(claude.waiting).toBe(1)
+    while (release.length) release.shift()!()
+    await new Promise((r) => setTimeout(r, 10))
+    while (release.length) release.shift()!()
+    await Promise.all(runs)
+    expect(claude.peak).toBe(2)
+    expect(sharedHookLimiter(host, 5).limit).toBe(5)
   })
 })

@@ -72,3 +72,17 @@ function checkMax(max: number): number {
   if (!Number.isInteger(max) || max < 1) throw new RangeError(`HookLimiter: max must be an integer >= 1, got ${max}`)
   return max
 }
+
+const sharedLimiters = new WeakMap<object, HookLimiter>()
+
+/**
+ * The one limiter of a host (keyed by its kernel), shared by every bridge: the cap on hook
+ * processes counts Claude Code and Codex hooks together, and survives a bridge's restart so
+ * hooks still running from before it keep counting. `max` updates the cap.
+ */
+export function sharedHookLimiter(host: object, max: number): HookLimiter {
+  let limiter = sharedLimiters.get(host)
+  if (!limiter) sharedLimiters.set(host, (limiter = new HookLimiter(max)))
+  else limiter.setMax(max)
+  return limiter
+}

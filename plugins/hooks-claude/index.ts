@@ -7,7 +7,7 @@ import { definePlugin, type Logger } from '../../src-shared/kernel'
 import '../../src-shared/host/agent'
 import '../../src-shared/host/tools'
 import type {} from '../../src-main/app/plugin-host'
-import { HookLimiter } from '../hook-protocol/index'
+import { sharedHookLimiter } from '../hook-protocol/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
@@ -66,7 +66,7 @@ export default definePlugin({
     logWarnings(ctx.logger, sources.snapshot)
     ctx.effect(() => sources.watch())
 
-    const limiter = sharedLimiter(ctx.kernel, config.concurrency)
+    const limiter = sharedHookLimiter(ctx.kernel, config.concurrency)
     const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, defaultTimeoutSec: config.defaultTimeoutSec, home })
     const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root }
     const snapshot = (): HooksSnapshot => sources.snapshot
@@ -102,12 +102,3 @@ function logWarnings(logger: Logger, snapshot: HooksSnapshot, previous?: HooksSn
   if (snapshot.disabledBy !== undefined) logger.info(`Claude Code hooks are off: disableAllHooks is true in ${snapshot.disabledBy}`)
 }
 
-const limiters = new WeakMap<object, HookLimiter>()
-
-/** One limiter per kernel, kept across restarts of the plugin, so hooks still running from before a restart count against the cap. */
-function sharedLimiter(kernel: object, max: number): HookLimiter {
-  let limiter = limiters.get(kernel)
-  if (!limiter) limiters.set(kernel, (limiter = new HookLimiter(max)))
-  else limiter.setMax(max)
-  return limiter
-}

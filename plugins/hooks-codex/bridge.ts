@@ -1,7 +1,7 @@
 // What the stage listeners share: the loaded hooks (per working directory, kept current), the
 // runner with its concurrency cap, the session registry, and Seam's workspace trust.
 import path from 'node:path'
-import { HookLimiter } from '../hook-protocol'
+import { sharedHookLimiter } from '../hook-protocol'
 import type { Context } from '../../src-shared/kernel'
 import type { TrustItem, WorkspaceService } from '../../src-main/app/plugin-host'
 import { HookCatalog } from './catalog'
@@ -28,7 +28,7 @@ export class CodexBridge {
   ) {
     this.codexHome = defaultCodexHome(config.codexHome)
     this.catalog = new HookCatalog(ctx.logger, { watch: true })
-    this.runner = new CodexHookRunner(new HookLimiter(config.concurrency), ctx.logger)
+    this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger)
     this.sessions = sessionRegistry(ctx.kernel)
   }
 
