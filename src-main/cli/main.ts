@@ -14,7 +14,7 @@ const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session
   seam resume ID [options] PROMPT...  continue a session
   seam sessions                       list sessions
-  seam config --dump [options]        print the composed plugin tree
+  seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH | list | enable NAME | disable NAME | remove NAME
 
 Options:
@@ -54,12 +54,15 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       patch: { type: 'string' },
       json: { type: 'boolean', default: false },
       dump: { type: 'boolean', default: false },
+      // DESIGN.md's spelling of `seam config --dump`.
+      'dump-config': { type: 'boolean', default: false },
       'max-steps': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false }
     }
   })
-  const [command, ...rest] = positionals
+  const [command, ...rest] = values['dump-config'] ? ['config', ...positionals] : positionals
+  if (values['dump-config']) values.dump = true
   if (values.version) {
     io.stdout.write(`${(await import('../app/runtime')).SEAM_VERSION}\n`)
     return 0
