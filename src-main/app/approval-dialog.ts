@@ -17,6 +17,8 @@ type Publish = <P extends PushName>(push: P, payload: PushPayload<P>) => void
 interface Pending {
   request: ApprovalRequestPublic
   resolve(answer: ApprovalAnswer): void
+  /** Removes the abort listener from the turn's signal (shared by every ask of the turn). */
+  release(): void
 }
 
 export class ApprovalDialogs {
@@ -57,12 +59,14 @@ export class ApprovalDialogs {
     }
     return new Promise<ApprovalAnswer>((resolve) => {
       const { signal, ...rest } = request
+      if (signal.aborted) return resolve({ outcome: 'cancelled', by: 'desktop' })
+      const onAbort = () => this.answer(request.id, { outcome: 'cancelled', by: 'desktop' })
       const pending: Pending = {
         request: { id: rest.id, sessionId: rest.sessionId, tool: rest.tool, args: { ...rest.args }, token: rest.token, reason: rest.reason, scope: rest.scope },
-        resolve
+        resolve,
+        release: () => signal.removeEventListener('abort', onAbort)
       }
-      if (signal.aborted) return resolve({ outcome: 'cancelled', by: 'desktop' })
-      signal.addEventListener('abort', () => this.answer(request.id, { outcome: 'cancelled', by: 'desktop' }), { once: true })
+      signal.addEventListener('abort', onAbort, { once: true })
       this.open.set(request.id, pending)
       this.publish('approval/requested', pending.request)
     })
@@ -70,6 +74,7 @@ export class ApprovalDialogs {
 
   private finish(requestId: string, pending: Pending, answer: ApprovalAnswer): void {
     this.open.delete(requestId)
+    pending.release()
     pending.resolve({ ...answer, by: answer.by ?? 'desktop' })
     this.publish('approval/settled', { requestId, outcome: answer.outcome })
   }

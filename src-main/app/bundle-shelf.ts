@@ -52,10 +52,17 @@ export class BundleShelf {
     return this.bundles.get(name)
   }
 
-  /** Reads the lock and imports every enabled bundle's host entry; a broken bundle is reported, not fatal. */
+  /** Reads the lock and imports every enabled bundle's host entry; a broken bundle (or lock file) is reported, not fatal. */
   async loadAll(report: (name: string, error: string) => void): Promise<void> {
     this.bundles.clear()
-    for (const installed of await listBundles(this.seamHome)) {
+    let lock: Awaited<ReturnType<typeof listBundles>>
+    try {
+      lock = await listBundles(this.seamHome)
+    } catch (error) {
+      report('(every installed bundle)', `not loaded: ${errorText(error)}`)
+      return
+    }
+    for (const installed of lock) {
       const bundle = await this.load(installed.dir, installed.source, installed.enabled)
       if (bundle.error) report(installed.name, bundle.error)
       this.bundles.set(installed.name, bundle)

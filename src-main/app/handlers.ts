@@ -69,7 +69,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return { path: await deps.chooseDirectory() }
     },
     'workspace/set': async ({ path }) => {
-      const workspace = HostRuntime.checkWorkspace(path)
+      let workspace: string
+      try {
+        workspace = HostRuntime.checkWorkspace(path)
+      } catch (error) {
+        throw Object.assign(error as Error, { code: 'INVALID_INPUT', field: 'path' })
+      }
       runtime.settings.update({ workspace })
       await runtime.plugins.recompose()
       deps.publishStatus()

@@ -1,6 +1,6 @@
 // The running host's plugin tree: enable/disable of built-ins through the user's patch layer,
 // and live edits of patch files (a bad edit keeps the last good tree and reports the error).
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -61,5 +61,50 @@ describe('plugin host', () => {
     expect(runtime.plugins.dump().error).toMatch(new RegExp(`${patch}:\\d+.*mode`))
     expect(stateOf('tool-timeout')).toBe('disabled')
     expect(stateOf('permission-policy')).toBe('active')
+  })
+
+  it('recomposes one at a time: an earlier recompose that finishes late cannot undo a trust change', async () => {
+    // A workspace patch that takes a while to read (a long comment), so the recompose that
+    // still sees the workspace as trusted is the slower one.
+    await mkdir(join(home, '.seam'))
+    await writeFile(join(home, '.seam', 'cordis.patch.yml'), `${'# padding\n'.repeat(20_000)}- id: tool-timeout\n  disabled: true\n`)
+    runtime.settings.update({ trustedWorkspaces: [home] })
+    await runtime.plugins.recompose()
+    expect(stateOf('tool-timeout')).toBe('disabled')
+
+    const stale = runtime.plugins.recompose()
+    runtime.settings.update({ trustedWorkspaces: [] })
+    const fresh = runtime.plugins.recompose()
+    await Promise.all([stale, fresh])
+    expect(stateOf('tool-timeout')).toBe('active')
+  })
+
+  it('a recompose still running when the host closes does not bring plugins back', async () => {
+    const running = runtime.plugins.recompose()
+    runtime.plugins.close()
+    await running
+    expect(runtime.plugins.list().filter((p) => p.state === 'active')).toEqual([])
+  })
+
+  it('a damaged bundle lock file is reported, and the host still starts with its built-ins', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'seam-plugin-host-lock-'))
+    try {
+      await mkdir(join(other, 'plugins'))
+      await writeFile(join(other, 'plugins', 'lock.json'), '{ "bundles": [ }')
+      const started = await HostRuntime.start({
+        mode: 'headless',
+        env: { ...process.env, SEAM_HOME: other, HOME: other },
+        workspace: other,
+        answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin('deny') as never }
+      })
+      try {
+        expect(started.plugins.list().find((p) => p.id === 'tools')?.state).toBe('active')
+        expect(started.logs().some((l) => l.level === 'error' && l.message.includes(join(other, 'plugins', 'lock.json')))).toBe(true)
+      } finally {
+        await started.close()
+      }
+    } finally {
+      await rm(other, { recursive: true, force: true })
+    }
   })
 })

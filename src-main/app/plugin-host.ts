@@ -50,6 +50,9 @@ export class PluginHost {
   private layers: PatchLayer[] = []
   private lastError?: string
   private stopWatching: () => void = () => {}
+  /** The last queued recompose: they run one at a time, each reading settings and layers when it starts. */
+  private composing: Promise<void> = Promise.resolve()
+  private closed = false
   private readonly changed = new Set<() => void>()
   private readonly trustProviders = new Set<(workspace: string) => TrustItem[]>()
   private readonly rpcMethods = new Map<string, (input: unknown) => unknown>()
@@ -71,11 +74,20 @@ export class PluginHost {
   }
 
   /** Recompose every layer and reload only what changed. On error the last good tree stays. */
-  async recompose(): Promise<void> {
+  recompose(): Promise<void> {
+    const run = this.composing.then(() => this.recomposeNow())
+    this.composing = run.catch(() => undefined)
+    return run
+  }
+
+  private async recomposeNow(): Promise<void> {
+    if (this.closed) return
     const sources = this.layerSources()
     let entries: ComposedEntry[]
     try {
-      this.layers = await loadLayers(sources)
+      const layers = await loadLayers(sources)
+      if (this.closed) return
+      this.layers = layers
       entries = composeProfile(this.base(), this.layers, this.catalog())
       this.lastError = undefined
     } catch (error) {
@@ -188,6 +200,7 @@ export class PluginHost {
   }
 
   close(): void {
+    this.closed = true
     this.stopWatching()
     this.loader?.dispose()
   }
@@ -230,7 +243,9 @@ export class PluginHost {
 
   private watch(paths: string[]): void {
     this.stopWatching()
-    this.stopWatching = watchPatchFiles(paths, () => void this.recompose())
+    this.stopWatching = watchPatchFiles(paths, () => {
+      this.recompose().catch((error: unknown) => this.report(`recomposing after a patch file changed failed: ${(error as Error)?.message ?? String(error)}`))
+    })
   }
 
   /** `workspace` and `rpc` live on the root context; `workspace` is re-provided on recompose. */

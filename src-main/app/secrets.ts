@@ -3,6 +3,7 @@
 // receives a stored key back.
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
+import { formatZodError } from '../../src-shared/validation'
 import { writeFileAtomic } from './atomic-file'
 
 export interface SecretCipher {
@@ -45,8 +46,16 @@ export class SecretStore {
 
   private read(): z.infer<typeof SecretsFileSchema> {
     if (!existsSync(this.path)) return { encrypted: Boolean(this.cipher), keys: {} }
-    const parsed = SecretsFileSchema.safeParse(JSON.parse(readFileSync(this.path, 'utf8')))
-    if (!parsed.success) throw new Error(`${this.path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+    let raw: unknown
+    try {
+      raw = JSON.parse(readFileSync(this.path, 'utf8'))
+    } catch (error) {
+      // JSON.parse's message quotes the text around the error, which may be a key: never pass it on.
+      if (error instanceof SyntaxError) throw new Error(`${this.path}: not valid JSON; fix or delete the file and enter the key again`)
+      throw error
+    }
+    const parsed = SecretsFileSchema.safeParse(raw)
+    if (!parsed.success) throw new Error(formatZodError(this.path, parsed.error))
     return parsed.data
   }
 }

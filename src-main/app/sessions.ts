@@ -24,6 +24,8 @@ export class SessionHub {
   private readonly live = new Map<string, Promise<LiveSession>>()
   private readonly appended = new Set<(sessionId: string, event: SessionEvent) => void>()
   private readonly changed = new Set<() => void>()
+  /** Per session: the last queued open/rename/close/delete. They run one at a time, in call order. */
+  private readonly busy = new Map<string, Promise<void>>()
 
   constructor(private readonly options: SessionHubOptions) {}
 
@@ -44,13 +46,8 @@ export class SessionHub {
   }
 
   async rename(id: string, title: string): Promise<void> {
-    if (this.live.has(id)) {
-      const { log } = await this.open(id)
-      log.append({ type: 'session/renamed', title })
-      await log.flush()
-    } else {
-      await this.options.store.rename(id, title)
-    }
+    // The store appends to the live log when the session is open here, else opens and closes it.
+    await this.exclusive(id, () => this.options.store.rename(id, title))
     this.notifyChanged()
   }
 
@@ -71,9 +68,12 @@ export class SessionHub {
   open(id: string): Promise<LiveSession> {
     let session = this.live.get(id)
     if (!session) {
-      session = this.options.store.open(id).then((log) => this.attach(log, 'resume'))
-      this.live.set(id, session)
-      session.catch(() => this.live.delete(id))
+      const loading = this.exclusive(id, async () => this.attach(await this.options.store.open(id), 'resume'))
+      session = loading
+      this.live.set(id, loading)
+      loading.catch(() => {
+        if (this.live.get(id) === loading) this.live.delete(id)
+      })
     }
     return session
   }
@@ -87,24 +87,57 @@ export class SessionHub {
     return { sessionId: id, ...agent.state }
   }
 
-  async close(id: string, reason: 'closed' | 'deleted' | 'shutdown'): Promise<void> {
+  close(id: string, reason: 'closed' | 'deleted' | 'shutdown'): Promise<void> {
     const session = this.live.get(id)
-    if (!session) return
+    if (!session) return Promise.resolve()
     this.live.delete(id)
-    const { agent, log, detach } = await session
-    await agent.close(reason)
-    detach()
-    await log.close()
+    return this.exclusive(id, () => this.shut(session, reason))
   }
 
+  /** Closes the session if it is open, then removes its file; an open or rename queued meanwhile finds it gone. */
   async delete(id: string): Promise<void> {
-    await this.close(id, 'deleted')
-    await this.options.store.delete(id)
+    const session = this.live.get(id)
+    this.live.delete(id)
+    await this.exclusive(id, async () => {
+      if (session) await this.shut(session, 'deleted')
+      await this.options.store.delete(id)
+    })
     this.notifyChanged()
   }
 
+  /** Closes every open session; one that fails to close does not keep the others open. */
   async closeAll(reason: 'shutdown'): Promise<void> {
-    await Promise.all([...this.live.keys()].map((id) => this.close(id, reason)))
+    await Promise.allSettled([...this.live.keys()].map((id) => this.close(id, reason)))
+  }
+
+  private async shut(session: Promise<LiveSession>, reason: 'closed' | 'deleted' | 'shutdown'): Promise<void> {
+    let live: LiveSession
+    try {
+      live = await session
+    } catch {
+      return // It never opened: nothing to close.
+    }
+    try {
+      await live.agent.close(reason)
+    } finally {
+      live.detach()
+      await live.log.close()
+    }
+  }
+
+  /** Runs `task` after every earlier task for the same session has settled. */
+  private exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
+    const before = this.busy.get(id) ?? Promise.resolve()
+    const run = before.then(task)
+    const done = run.then(
+      () => undefined,
+      () => undefined
+    )
+    this.busy.set(id, done)
+    void done.then(() => {
+      if (this.busy.get(id) === done) this.busy.delete(id)
+    })
+    return run
   }
 
   private attach(log: SessionLog, source: 'startup' | 'resume'): LiveSession {

@@ -1,6 +1,7 @@
 // Seam's own settings file (<Seam home>/settings.json), validated on load and on every change.
-// A file that fails validation is not silently replaced: loading reports the field and keeps
-// the defaults in memory until the user fixes or overwrites it.
+// A file that fails to load is never replaced: loading reports the field and keeps the defaults
+// in memory, and every change is refused (naming the file and the problem) until the user fixes
+// or deletes the file and restarts Seam.
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/ipc'
@@ -38,6 +39,10 @@ export class SettingsFile {
   }
 
   update(patch: Partial<SeamSettings>): SeamSettings {
+    if (this.loadError) {
+      const message = `${this.loadError}; Seam will not overwrite ${this.path}: fix or delete it, then restart Seam`
+      throw Object.assign(new Error(message), { code: 'SETTINGS_UNREADABLE' })
+    }
     const next = SeamSettingsSchema.safeParse({ ...this.current, ...patch })
     if (!next.success) throw new Error(formatZodError('settings', next.error))
     this.current = next.data
@@ -49,9 +54,15 @@ export class SettingsFile {
 function readSettings(path: string): { settings: SeamSettings; error?: string } {
   const defaults = SeamSettingsSchema.parse({})
   if (!existsSync(path)) return { settings: defaults }
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    return { settings: defaults, error: `${path}: cannot be read (${(error as Error).message})` }
+  }
   let raw: unknown
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'))
+    raw = JSON.parse(text)
   } catch (error) {
     return { settings: defaults, error: `${path}: not valid JSON (${(error as Error).message})` }
   }

@@ -176,6 +176,21 @@ describe('seam run', () => {
     expect(result.stderr).toContain('--approve must be ask, allow or deny')
   })
 
+  it('answers an unknown flag or a flag missing its value with a usage error (exit 2) naming it', async () => {
+    const unknown = await seam(['run', '--no-such-flag', 'hi'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('--no-such-flag')
+    const missing = await seam(['run', 'hi', '--model'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('--model')
+  })
+
+  it('answers a --workspace that is not a folder with a usage error (exit 2) naming the flag', async () => {
+    const result = await seam(['run', '--workspace', join(workspace, 'no-such-folder'), 'hi'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/--workspace: .*no-such-folder" does not exist/)
+  })
+
   it('runs a workspace\'s Claude Code hooks headless only with --trust-workspace (issue 6)', async () => {
     const ws = await mkdtemp(join(tmpdir(), 'seam-cli-hooks-'))
     await mkdir(join(ws, '.claude'))
@@ -225,6 +240,23 @@ describe('model adapters are profile entries', () => {
       const result = await seam(['run', '--patch', patch, '--workspace', workspace, '--provider', 'anthropic', '--base-url', server.url, 'hi'])
       expect(result.code).toBe(1)
       expect(result.stderr).toMatch(/turn ended: error: No model adapter is loaded for provider "anthropic"/)
+      expect(server.requests).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('a patch layer that does not compose', () => {
+  it('seam run refuses to run without it: names file, line and field and exits 1 before asking the model', async () => {
+    const patch = join(workspace, 'bad-run.patch.yml')
+    await writeFile(patch, '- id: permission-policy\n  config:\n    mode: sometimes\n')
+    const server = await startFakeOpenAI([{ text: 'should not be asked' }])
+    try {
+      const result = await seam(['run', '--patch', patch, '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', 'hi'])
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(patch)
+      expect(result.stderr).toMatch(/:\d+.*mode/)
       expect(server.requests).toHaveLength(0)
     } finally {
       await server.close()

@@ -1,6 +1,6 @@
 // `seam`: the headless CLI. The host plugins (bridges, policies) load exactly as in the desktop
 // app; only the approval answerer differs (the terminal, or --approve allow|deny).
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { resolve } from 'node:path'
 import type { ProviderConfig } from '../../src-shared/model'
 import { parseProviderConfig } from '../llm/presets'
@@ -39,7 +39,7 @@ const DEFAULT_KEY_ENV: Record<string, string> = {
 
 
 export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: argv,
     allowPositionals: true,
     strict: true,
@@ -73,7 +73,12 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
   }
   const approve = values.approve as ApproveMode
   if (!['ask', 'allow', 'deny'].includes(approve)) throw new UsageError(`--approve must be ask, allow or deny (got "${values.approve}")`)
-  const workspace = HostRuntime.checkWorkspace(values.workspace ?? process.cwd())
+  let workspace: string
+  try {
+    workspace = HostRuntime.checkWorkspace(values.workspace ?? process.cwd())
+  } catch (error) {
+    throw new UsageError(`${values.workspace === undefined ? 'the current directory' : '--workspace'}: ${(error as Error).message}`)
+  }
   const provider = providerFromFlags(values, io.env)
   const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps'])
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) throw new UsageError('--max-steps must be a positive integer')
@@ -96,6 +101,12 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
         const id = command === 'resume' ? rest.shift() : undefined
         if (command === 'resume' && !id) throw new UsageError('seam resume needs a session id')
         if (rest.length === 0) throw new UsageError(`seam ${command} needs at least one prompt`)
+        // A patch layer that does not compose (it may disable a tool) must not be silently dropped.
+        const composeError = runtime.plugins.dump().error
+        if (composeError) {
+          io.stderr.write(`seam: ${composeError}\n`)
+          return 1
+        }
         return await runPrompts(runtime, id, rest, values.json, io)
       }
       case 'sessions': {
@@ -145,6 +156,16 @@ async function runPrompts(
     detach()
   }
   return lastReason === 'completed' ? 0 : 1
+}
+
+/** parseArgs, with its errors (an unknown flag, a flag without its value) as usage errors. */
+function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config)
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message)
+    throw error
+  }
 }
 
 function providerFromFlags(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ProviderConfig | undefined {
