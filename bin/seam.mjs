@@ -15,6 +15,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
     process.stderr.write(`seam: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(error && error.constructor && error.constructor.name === 'UsageError' ? 2 : 1)
+    process.exit(error && error.exitCode === 2 ? 2 : 1)
   }
 )

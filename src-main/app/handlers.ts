@@ -38,7 +38,17 @@ export function status(runtime: HostRuntime, mode: 'electron' | 'web'): AppStatu
 function providerPublic(runtime: HostRuntime): ProviderPublic | null {
   const provider = runtime.settings.value.provider
   if (!provider) return null
-  return { ...provider, hasKey: runtime.secrets.has(providerKeyName(provider.provider)) }
+  return { ...provider, hasKey: hasStoredKey(runtime, provider.provider) }
+}
+
+/** Whether a key is stored; an unreadable secrets file reads as "no key" (and is logged), so status still answers. */
+function hasStoredKey(runtime: HostRuntime, provider: string): boolean {
+  try {
+    return runtime.secrets.has(providerKeyName(provider))
+  } catch (error) {
+    runtime.kernel.log({ level: 'error', plugin: 'secrets', message: (error as Error).message, time: Date.now() })
+    return false
+  }
 }
 
 function settingsPublic(runtime: HostRuntime): Settings {
