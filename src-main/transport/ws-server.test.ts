@@ -163,6 +163,21 @@ describe('ws-server', () => {
     expect(changes).toEqual([1, 0])
   })
 
+  it('delivers a push the host publishes as the connection is counted (app/status at connect) to that connection too', async () => {
+    const { port, core } = await start()
+    // What the Host does: every new connection makes it publish its status.
+    core.connections.onChange((count) => {
+      if (count > 0) core.pushes.publish('sessions/changed', {})
+    })
+    const socket = connect(port, `http://127.0.0.1:${port}`)
+    const box = inbox(socket)
+    await opened(socket)
+    socket.send(JSON.stringify({ id: 1, method: 'workspace/set', input: { path: '/after' } }))
+    await box.next((m) => m.id === 1)
+    // Sent while the connection was being set up, so before any reply.
+    expect(box.messages[0]).toEqual({ push: 'sessions/changed', payload: {} })
+  })
+
   it('closes a connection whose message exceeds the size cap', async () => {
     const { port } = await start({ maxPayload: 1024 })
     const socket = connect(port, `http://127.0.0.1:${port}`)

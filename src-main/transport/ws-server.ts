@@ -52,8 +52,9 @@ export function attachWebSocket(httpServer: Server, core: HostCore, options: Web
 
   wss.on('connection', (ws: WebSocket) => {
     alive.set(ws, true)
-    const release = core.connections.acquire()
+    // Subscribed before counted: what the Host publishes for a new connection (its status) reaches it too.
     const unsubscribe = core.pushes.subscribe((message: PushMessage) => send(ws, message, log))
+    const release = core.connections.acquire()
     ws.on('pong', () => alive.set(ws, true))
     ws.on('message', (data: RawData, isBinary: boolean) => {
       void handleMessage(ws, data, isBinary, core, log)

@@ -1,12 +1,14 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AppStatus, MethodOutput } from '../../src-shared/contract/ipc'
-import { OPEN_SESSION_KEY } from '../sessions/sessions-store'
+import type { AppStatus, ApprovalRequestPublic, MethodOutput, PushPayload } from '../../src-shared/contract/ipc'
+import { OPEN_SESSION_KEY, useSessionsStore } from '../sessions/sessions-store'
 import { FakeHost } from '../test/fake-host'
 import { fakeTranscriptLayout } from '../test/fake-layout'
 import { resetStores } from '../test/reset-stores'
+import { createConnectionStore } from '../transport/connection'
 import { App } from './App'
+import { useAppStore } from './app-store'
 
 type Summary = MethodOutput<'sessions/list'>[number]
 
@@ -56,9 +58,16 @@ function makeHost(status: AppStatus) {
   return host
 }
 
-async function renderApp(host: FakeHost) {
+async function renderApp(host: FakeHost, connection?: ReturnType<typeof createConnectionStore>) {
   await act(async () => {
-    render(<App host={host} />)
+    render(<App host={host} connection={connection} />)
+  })
+}
+
+/** Lets the 50 ms debounce of `sessions/changed` and the refresh it starts run. */
+async function settle(ms = 120) {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, ms))
   })
 }
 
@@ -169,5 +178,105 @@ describe('App', () => {
     expect(host.callsOf('sessions/delete')).toEqual([{ id: 's2' }])
     expect(screen.queryByTitle('Second')).toBeNull()
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('a reconnect fetches logs/recent again without showing a record twice', async () => {
+    const host = makeHost(baseStatus)
+    const first: PushPayload<'log'> = { level: 'error', plugin: 'p', message: 'first failure', time: 100 }
+    const second: PushPayload<'log'> = { level: 'warn', plugin: 'p', message: 'second', time: 200 }
+    const recent = [first]
+    host.handlers['logs/recent'] = () => recent.map((r) => ({ ...r }))
+    const connection = createConnectionStore('connected')
+    await renderApp(host, connection)
+    expect(useAppStore.getState().logs).toEqual([first])
+    // Logged while connected (a push), then the link drops and comes back.
+    act(() => host.emit('log', second))
+    recent.push(second)
+    act(() => connection.set('reconnecting'))
+    await act(async () => {
+      connection.set('connected')
+    })
+    expect(host.callsOf('logs/recent')).toHaveLength(2)
+    expect(useAppStore.getState().logs).toEqual([first, second])
+  })
+
+  it('the open session closes when it is deleted elsewhere (another window)', async () => {
+    const host = makeHost(baseStatus)
+    await renderApp(host)
+    await act(async () => {
+      fireEvent.click(within(screen.getByRole('list', { name: 'Session list' })).getByTitle('First'))
+    })
+    expect(screen.getByText('question in s1')).toBeTruthy()
+    // Another window deletes it: this one only hears sessions/changed.
+    await host.handlers['sessions/delete']!({ id: 's1' })
+    act(() => host.emit('sessions/changed', {}))
+    await settle()
+    expect(screen.queryByTitle('First')).toBeNull()
+    expect(screen.queryByText('question in s1')).toBeNull()
+    expect(useSessionsStore.getState().openId).toBeNull()
+    expect(localStorage.getItem(OPEN_SESSION_KEY)).toBeNull()
+  })
+
+  it('an approval ask from a session other than the open one names that session', async () => {
+    const host = makeHost(baseStatus)
+    await renderApp(host)
+    await act(async () => {
+      fireEvent.click(within(screen.getByRole('list', { name: 'Session list' })).getByTitle('Second'))
+    })
+    const ask = (id: string, sessionId: string): ApprovalRequestPublic => ({
+      id, sessionId, tool: 'Bash', args: { command: 'rm -rf build' }, token: `tok-${id}`, reason: 'Bash runs commands',
+      scope: { tool: 'Bash', pattern: {}, description: 'Bash commands exactly "rm -rf build"' }
+    })
+    act(() => host.emit('approval/requested', ask('r1', 's1')))
+    const dialog = screen.getByRole('dialog', { name: 'Approve tool call' })
+    expect(within(dialog).getByText(/another session/).textContent).toContain('First')
+    act(() => host.emit('approval/settled', { requestId: 'r1', outcome: 'cancelled' }))
+    act(() => host.emit('approval/requested', ask('r2', 's2')))
+    expect(within(screen.getByRole('dialog', { name: 'Approve tool call' })).queryByText(/another session/)).toBeNull()
+  })
+
+  it('after a reconnect the approval dialog shows what is pending on the host: missed asks appear, asks settled meanwhile close', async () => {
+    const host = makeHost(baseStatus)
+    const ask = (id: string): ApprovalRequestPublic => ({
+      id, sessionId: 's1', tool: 'Bash', args: { command: `cmd-${id}` }, token: `tok-${id}`, reason: 'Bash runs commands',
+      scope: { tool: 'Bash', pattern: {}, description: 'x' }
+    })
+    let pending = [ask('r1')]
+    host.handlers['approval/pending'] = () => pending
+    const connection = createConnectionStore('connected')
+    await renderApp(host, connection)
+    expect(within(screen.getByRole('dialog', { name: 'Approve tool call' })).getByText(/cmd-r1/)).toBeTruthy()
+    act(() => connection.set('reconnecting'))
+    // While the link was down: r1 was answered in another window, r2 was asked (both pushes missed).
+    pending = [ask('r2')]
+    await act(async () => {
+      connection.set('connected')
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Approve tool call' })
+    expect(within(dialog).getByText(/cmd-r2/)).toBeTruthy()
+    expect(within(dialog).queryByText(/cmd-r1/)).toBeNull()
+    expect(screen.getAllByRole('dialog')).toHaveLength(1)
+  })
+
+  it('switching sessions while one streams: its deltas never show in the other', async () => {
+    const host = makeHost(baseStatus)
+    await renderApp(host)
+    const list = () => screen.getByRole('list', { name: 'Session list' })
+    await act(async () => {
+      fireEvent.click(within(list()).getByTitle('First'))
+    })
+    const delta = (text: string) => host.emit('agent/delta', { sessionId: 's1', turnId: 't2', step: 0, kind: 'text', text })
+    act(() => delta('streamed in s1 '))
+    await settle(80)
+    expect(screen.getByText(/streamed in s1/)).toBeTruthy()
+    act(() => delta('still s1 '))
+    // Switch before that frame is applied, and keep streaming into s1.
+    await act(async () => {
+      fireEvent.click(within(list()).getByTitle('Second'))
+    })
+    act(() => delta('more s1 '))
+    await settle(80)
+    expect(screen.getByText('question in s2')).toBeTruthy()
+    expect(screen.queryByText(/streamed in s1|still s1|more s1/)).toBeNull()
   })
 })

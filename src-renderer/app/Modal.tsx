@@ -22,6 +22,8 @@ export function Modal({ label, children, onCancel, onKey, focusFirst = false, cl
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (ref.current) trapTab(event, ref.current)
     if (event.defaultPrevented) return
+    // A key an input method is using (Esc closing its candidates, Enter committing) is not a command.
+    if (event.nativeEvent.isComposing) return
     if (onKey?.(event)) return
     if (event.key === 'Escape' && onCancel) {
       event.preventDefault()

@@ -57,9 +57,28 @@ export const appActions = {
   addLogs(records: readonly LogRecord[]): void {
     useAppStore.setState((state) => ({ logs: [...state.logs, ...records].slice(-MAX_LOGS) }))
   },
+  /** `logs/recent` (start, reconnect): adds only the records not already held (pushes bring most of them). */
+  mergeRecentLogs(records: readonly LogRecord[]): void {
+    useAppStore.setState((state) => {
+      const held = new Map<string, number>()
+      for (const record of state.logs) held.set(logKey(record), (held.get(logKey(record)) ?? 0) + 1)
+      const fresh = records.filter((record) => {
+        const key = logKey(record)
+        const count = held.get(key) ?? 0
+        if (count > 0) held.set(key, count - 1)
+        return count === 0
+      })
+      if (fresh.length === 0) return state
+      return { logs: [...state.logs, ...fresh].sort((a, b) => a.time - b.time).slice(-MAX_LOGS) }
+    })
+  },
   reset(): void {
     useAppStore.setState({ ...initialAppState })
   }
+}
+
+function logKey(record: LogRecord): string {
+  return JSON.stringify([record.time, record.level, record.plugin, record.message, record.detail ?? null])
 }
 
 /** First run: the session view needs a workspace and a provider. */

@@ -67,7 +67,7 @@ export function wireHost(host: HostApi, options: { loadModule?: ModuleLoader } =
     await Promise.all([
       host.invoke('app/status', {}).then(appActions.setStatus, (error: unknown) => appActions.setStatusError(errorText(error))),
       host.invoke('approval/pending', {}).then(approvalActions.replace, (error: unknown) => console.error('[seam] approval/pending failed', error)),
-      host.invoke('logs/recent', {}).then(appActions.addLogs, () => undefined /* logs are a convenience; the pushes still arrive */),
+      host.invoke('logs/recent', {}).then(appActions.mergeRecentLogs, () => undefined /* logs are a convenience; the pushes still arrive */),
       sessionsActions.restore(host),
       pluginsActions.refresh(host),
       plugins.sync()

@@ -1,4 +1,7 @@
 // @vitest-environment happy-dom
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
@@ -77,6 +80,18 @@ describe('ApprovalDialog', () => {
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 
+  it('Esc or Enter that an input method is using (composing a note) answers nothing', async () => {
+    act(() => host.emit('approval/requested', request('r1', 'ls')))
+    const note = within(dialog()).getByRole('textbox', { name: 'Note for the model' })
+    await act(async () => {
+      // Esc cancels the IME's candidate list; the dialog must not take it as "deny".
+      fireEvent.keyDown(note, { key: 'Escape', isComposing: true })
+      fireEvent.keyDown(dialog(), { key: 'Enter', isComposing: true })
+    })
+    expect(host.callsOf('approval/answer')).toEqual([])
+    expect(screen.getByRole('dialog', { name: 'Approve tool call' })).toBeTruthy()
+  })
+
   it('Allow for this session answers allowed-session', async () => {
     act(() => host.emit('approval/requested', request('r1', 'npm test')))
     await act(async () => {
@@ -115,4 +130,36 @@ describe('ApprovalDialog', () => {
     fireEvent.keyDown(last, { key: 'Tab' })
     expect(document.activeElement).toBe(within(dialog()).getByRole('textbox', { name: 'Note for the model' }))
   })
+
+  it('wraps long argument lines, so the end of a long command is on screen (not scrolled off to the right)', () => {
+    act(() => host.emit('approval/requested', request('r1', `echo ${'harmless '.repeat(60)}; rm -rf ~/precious`)))
+    const args = dialog().querySelector('pre')!
+    expect(args.textContent).toContain('rm -rf ~/precious')
+    // happy-dom does no layout: read what the app's stylesheets declare for this element.
+    const declared = declaredStyle(args, ['base.css', 'dialogs.css'])
+    expect(declared['white-space']).toBe('pre-wrap')
+    expect(declared.overflow).toBe('auto')
+  })
 })
+
+/** The properties the rules matching `el` declare, later rules winning (enough for one-class selectors). */
+function declaredStyle(el: Element, files: string[]): Record<string, string> {
+  const style = document.createElement('style')
+  const styles = join(dirname(fileURLToPath(import.meta.url)), '..', 'styles')
+  style.textContent = files.map((f) => readFileSync(join(styles, f), 'utf8')).join('\n')
+  document.head.appendChild(style)
+  try {
+    const out: Record<string, string> = {}
+    for (const rule of [...style.sheet!.cssRules]) {
+      const styleRule = rule as CSSStyleRule
+      if (!styleRule.selectorText || !el.matches(styleRule.selectorText)) continue
+      for (const name of ['white-space', 'overflow']) {
+        const value = styleRule.style.getPropertyValue(name)
+        if (value) out[name] = value
+      }
+    }
+    return out
+  } finally {
+    style.remove()
+  }
+}

@@ -7,6 +7,8 @@ import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { Modal } from '../app/Modal'
+import { useSessionsStore } from '../sessions/sessions-store'
+import { useSessionStore } from '../transcript/session-store'
 import { approvalActions, useApprovalStore } from './approval-store'
 
 type Outcome = 'allowed-once' | 'allowed-session' | 'denied'
@@ -25,6 +27,9 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const busyRef = useRef(false)
+  // An ask from a session the user is not looking at says which one it is.
+  const openSessionId = useSessionStore((state) => state.sessionId)
+  const otherSession = useSessionsStore((state) => (request.sessionId === openSessionId ? null : state.list.find((s) => s.id === request.sessionId)?.title ?? request.sessionId))
 
   const answer = async (outcome: Outcome) => {
     if (busyRef.current) return
@@ -64,12 +69,13 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
         <span className="tool-name">{request.tool}</span>
         {waiting > 0 && <span className="muted"> · {waiting} more waiting</span>}
       </p>
+      {otherSession !== null && <p className="approval-session">In another session: “{otherSession || 'New session'}”</p>}
       <p className="approval-reason">
         <span className="field-label">Why: </span>
         {request.reason}
       </p>
       <div className="field-label">Arguments that will run</div>
-      <pre className="approval-args">{JSON.stringify(request.args, null, 2)}</pre>
+      <pre className="code-block approval-args">{JSON.stringify(request.args, null, 2)}</pre>
       <label className="field">
         <span className="field-label">Note for the model (sent with Deny, optional)</span>
         <textarea value={note} rows={2} onChange={(e) => setNote(e.target.value)} aria-label="Note for the model" />

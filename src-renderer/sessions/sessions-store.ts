@@ -35,11 +35,21 @@ function remember(id: string | null): void {
   }
 }
 
+/** Numbers sessions/list calls, so a reply older than one already applied is dropped. */
+let listRequests = 0
+let listApplied = 0
+
 export const sessionsActions = {
+  /** Refetches the list; the open session closes when it is gone (deleted in another window). */
   async refresh(host: HostApi): Promise<void> {
+    const request = ++listRequests
     try {
       const list = await host.invoke('sessions/list', {})
+      if (request < listApplied) return
+      listApplied = request
       useSessionsStore.setState({ list: [...list].sort((a, b) => b.lastActivity - a.lastActivity), loaded: true, error: null })
+      const { openId } = useSessionsStore.getState()
+      if (openId !== null && !list.some((s) => s.id === openId)) sessionsActions.close()
     } catch (error) {
       useSessionsStore.setState({ error: errorText(error) })
     }

@@ -57,6 +57,23 @@ describe('tool cards', () => {
     expect(within(card('Bash')).getByLabelText('Tool result').textContent).toBe('built')
   })
 
+  it('keeps only the tail of a flood of live output (about what the final result holds), so each frame stays cheap to lay out', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', args: { command: 'seq 1 1000000' } })
+    open(log.all)
+    const lines = Array.from({ length: 60_000 }, (_, i) => `${i}\n`)
+    act(() => {
+      for (let i = 0; i < lines.length; i += 1000) {
+        host.emit('tool/progress', { sessionId: 's1', turnId: 't1', callId: 'c1', stream: 'stdout', text: lines.slice(i, i + 1000).join('') })
+      }
+    })
+    act(() => host.emit('session/appended', { sessionId: 's1', event: { type: 'notice', seq: 10, ts: 10, level: 'info', text: 'tick', source: 't' } }))
+    const shown = within(card('Bash')).getByLabelText('Live output').textContent ?? ''
+    expect(shown.length).toBeLessThanOrEqual(20_000)
+    expect(shown.endsWith('59998\n59999\n')).toBe(true)
+  })
+
   it('shows original and rewritten arguments side by side, and a diff for Edit', () => {
     const log = eventLog()
     log.add({ type: 'turn/start', turnId: 't1' })

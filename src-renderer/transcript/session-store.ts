@@ -23,7 +23,11 @@ export interface SessionViewState {
   queued: readonly QueuedMessage[]
 }
 
-const PROGRESS_MAX_CHARS = 200_000
+/**
+ * Live output kept per call: its tail. Laying out a bigger <pre> on every frame janks the whole
+ * window, and the final result (the host caps it near 30k characters) replaces it anyway.
+ */
+const PROGRESS_MAX_CHARS = 20_000
 
 const empty: SessionViewState = {
   sessionId: null, loading: false, error: null, warnings: [], events: [], transcript: emptyTranscript, agent: null, progress: {}, queued: []

@@ -11,6 +11,7 @@ export type HostErrorCode =
   | 'TIMEOUT'
   | 'DISCONNECTED'
   | 'CLOSED'
+  | 'TOO_LARGE'
   | (string & {})
 
 export class HostCallError extends Error {

@@ -4,10 +4,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { attachWebSocket, type AttachedWebSocket } from '../../src-main/transport/ws-server'
+import { attachWebSocket, WS_MAX_PAYLOAD, type AttachedWebSocket } from '../../src-main/transport/ws-server'
 import { createTestHostCore, type TestHostCore } from '../../src-main/transport/test-host-core'
 import { connectHost, HostCallError, type ConnectedHost, type ConnectionState } from './index'
-import { defaultWebSocketUrl, type WebSocketLike } from './ws-client'
+import { defaultWebSocketUrl, MAX_REQUEST_BYTES, type WebSocketLike } from './ws-client'
 
 interface Harness {
   server: Server
@@ -137,6 +137,24 @@ describe('WebSocket HostApi client', () => {
     await expect(inFlight).rejects.toMatchObject({ code: 'DISCONNECTED' })
     const queued = host.invoke('workspace/set', { path: '/queued' })
     expect(await queued).toEqual({ path: '/queued' })
+  })
+
+  it('refuses a call too large for the host instead of sending it (the host would cut the connection)', async () => {
+    expect(MAX_REQUEST_BYTES).toBe(WS_MAX_PAYLOAD)
+    const h = await startHost()
+    const host = await connect(h)
+    const states: ConnectionState[] = []
+    host.connection.subscribe((state) => states.push(state))
+    // 3 bytes per character in UTF-8: under the cap in characters, over it in bytes.
+    const input = '€'.repeat(Math.ceil(MAX_REQUEST_BYTES / 3) + 10)
+    const error = await host.invoke('plugins/call', { plugin: 'p', method: 'm', input }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(HostCallError)
+    expect(error).toMatchObject({ code: 'TOO_LARGE', method: 'plugins/call' })
+    expect((error as Error).message).toContain('too large')
+    // The link stayed up: the next call goes through on the same connection.
+    expect(await host.invoke('workspace/set', { path: '/after' })).toEqual({ path: '/after' })
+    expect(states).toEqual([])
+    expect(h.core.connections.count).toBe(1)
   })
 
   it('times out a call the host does not answer, with a clear message', async () => {

@@ -37,6 +37,12 @@ export interface WsHost extends ConnectedHost {
 
 const OPEN = 1
 
+/**
+ * The largest request the host reads (its WS_MAX_PAYLOAD, kept equal by a test): a bigger one
+ * would make it close the connection, so it is refused here instead.
+ */
+export const MAX_REQUEST_BYTES = 8 * 1024 * 1024
+
 interface Pending {
   method: string
   resolve(output: unknown): void
@@ -178,6 +184,12 @@ export function createWsHost(options: WsHostOptions): WsHost {
         text = JSON.stringify({ id, method, input })
       } catch (error) {
         return Promise.reject(new HostCallError(method, { code: 'BAD_MESSAGE', message: `'${method}' input cannot be sent: ${String(error)}` }))
+      }
+      // Below a third of the limit in characters it is below the limit in UTF-8 bytes.
+      const bytes = text.length * 3 <= MAX_REQUEST_BYTES ? 0 : new TextEncoder().encode(text).length
+      if (bytes > MAX_REQUEST_BYTES) {
+        const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`
+        return Promise.reject(new HostCallError(method, { code: 'TOO_LARGE', message: `'${method}' is too large to send (${mb(bytes)}; the limit is ${mb(MAX_REQUEST_BYTES)}).` }))
       }
       return new Promise<MethodOutput<M>>((resolve, reject) => {
         const timer = setTimeout(() => {
