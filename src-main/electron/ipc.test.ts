@@ -61,6 +61,19 @@ describe('electron IPC transport', () => {
     expect(window.webContents.sent).toHaveLength(1)
   })
 
+  it('a push published as the window connects (the host\'s status) reaches that window', () => {
+    const ipcMain = new FakeIpcMain()
+    const core = createTestHostCore('electron')
+    core.connections.onChange((count) => {
+      if (count > 0) core.pushes.publish('sessions/changed', {})
+    })
+    const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, appUrl })
+    const window = new BrowserWindow({})
+    bridge.attachWindow(window as unknown as ElectronWindow)
+    window.webContents.finishLoad(appUrl)
+    expect(window.webContents.sent).toEqual([{ channel: IPC_PUSH_CHANNEL, message: { push: 'sessions/changed', payload: {} } }])
+  })
+
   it('counts the window as a connection until its renderer is gone', () => {
     const { core, window } = setup()
     expect(core.connections.count).toBe(1)

@@ -43,15 +43,20 @@ export function registerIpc(options: IpcOptions): IpcBridge {
     const existing = attached.get(contents)
     if (existing) return existing
     let release: (() => void) | undefined
+    // Live before the connection is counted: acquiring it publishes a status push this window must get.
+    let live = false
     const connect = () => {
-      if (!release) release = core.connections.acquire()
+      if (live) return
+      live = true
+      release = core.connections.acquire()
     }
     const disconnect = () => {
+      live = false
       release?.()
       release = undefined
     }
     const unsubscribe = core.pushes.subscribe((message) => {
-      if (contents.isDestroyed() || !release) return
+      if (contents.isDestroyed() || !live) return
       if (!isAppUrl(contents.getURL(), appUrl)) return
       contents.send(IPC_PUSH_CHANNEL, message)
     })

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
 import { HostProvider } from '../app/host-context'
 import { wireHost, type HostWiring } from '../app/wire-host'
 import { FakeHost } from '../test/fake-host'
 import { resetStores } from '../test/reset-stores'
-import { ApprovalDialog } from './ApprovalDialog'
+import { ApprovalDialog, ENTER_GUARD_MS } from './ApprovalDialog'
 
 function request(id: string, command: string): ApprovalRequestPublic {
   return {
@@ -52,7 +52,18 @@ describe('ApprovalDialog', () => {
     expect(dialog().getAttribute('aria-modal')).toBe('true')
   })
 
+  it('an Enter pressed as the dialog appears (meant for the message box) approves nothing', async () => {
+    act(() => host.emit('approval/requested', request('r0', 'rm -rf /tmp/x')))
+    await act(async () => {
+      fireEvent.keyDown(dialog(), { key: 'Enter' })
+    })
+    expect(host.callsOf('approval/answer')).toEqual([])
+    expect(within(dialog()).getByText(/"command": "rm -rf \/tmp\/x"/)).toBeTruthy()
+  })
+
   it('queues asks: Enter allows the first once, then the second shows; Esc denies it with the note', async () => {
+    const now = Date.now()
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now)
     act(() => {
       host.emit('approval/requested', request('r1', 'ls'))
       host.emit('approval/requested', request('r2', 'rm -rf build'))
@@ -60,9 +71,11 @@ describe('ApprovalDialog', () => {
     expect(within(dialog()).getByText(/"command": "ls"/)).toBeTruthy()
     expect(within(dialog()).getByText(/1 more waiting/)).toBeTruthy()
 
+    clock.mockReturnValue(now + ENTER_GUARD_MS)
     await act(async () => {
       fireEvent.keyDown(dialog(), { key: 'Enter' })
     })
+    clock.mockRestore()
     expect(host.callsOf('approval/answer')).toEqual([{ requestId: 'r1', outcome: 'allowed-once' }])
     expect(within(dialog()).getByText(/"command": "rm -rf build"/)).toBeTruthy()
 

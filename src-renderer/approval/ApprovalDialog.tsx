@@ -20,6 +20,9 @@ export function ApprovalDialog() {
   return <ApprovalModal key={request.id} request={request} waiting={waiting} />
 }
 
+/** Enter does not allow a call during this long after its dialog appears. */
+export const ENTER_GUARD_MS = 600
+
 function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; waiting: number }) {
   const host = useHost()
   const scopeId = useId()
@@ -27,6 +30,9 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const busyRef = useRef(false)
+  // When the dialog appeared: an Enter meant for the message box, pressed as the dialog pops up,
+  // must not approve a call the user has not read.
+  const shownAt = useRef(Date.now())
   // An ask from a session the user is not looking at says which one it is.
   const openSessionId = useSessionStore((state) => state.sessionId)
   const otherSession = useSessionsStore((state) => (request.sessionId === openSessionId ? null : state.list.find((s) => s.id === request.sessionId)?.title ?? request.sessionId))
@@ -59,6 +65,7 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
     // In the note, Enter is a new line; on a button, Enter presses that button.
     if (target.closest('textarea, button, input, select, a')) return false
     event.preventDefault()
+    if (Date.now() - shownAt.current < ENTER_GUARD_MS) return true
     void answer('allowed-once')
     return true
   }
