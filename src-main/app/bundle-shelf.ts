@@ -1,6 +1,7 @@
 // The installed bundles as the running host holds them: manifests read, host entries imported,
 // client entries resolvable for the renderer. Install, enable, disable and remove go through
 // src-main/plugins/bundles (validation, archive checks, lock file); this keeps the live view.
+import { realpathSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -120,8 +121,16 @@ export class BundleShelf {
   resolveClientFile(name: string, file: string): string | null {
     const bundle = this.bundles.get(name)
     if (!bundle || !bundle.enabled) return null
-    const target = resolve(bundle.dir, file)
-    return target.startsWith(bundle.dir + sep) ? target : null
+    // Real paths on both sides: a link inside the bundle folder must not serve a file outside it.
+    let root: string
+    let target: string
+    try {
+      root = realpathSync(bundle.dir)
+      target = realpathSync(resolve(bundle.dir, file))
+    } catch {
+      return null
+    }
+    return target.startsWith(root + sep) ? target : null
   }
 
   private async load(dir: string, source: string, enabled: boolean): Promise<ShelfBundle> {

@@ -108,3 +108,23 @@ describe('plugin host', () => {
     }
   })
 })
+
+describe('client entries of bundles', () => {
+  it('serve only real files inside an enabled bundle: no traversal, no link out', async () => {
+    const { makeBundleDir } = await import('../../test-support/bundles')
+    const { mkdir, symlink } = await import('node:fs/promises')
+    const source = join(home, 'src-bundle')
+    await mkdir(source, { recursive: true })
+    await makeBundleDir(source, { name: 'client-only', version: '1.0.0', client: 'export default () => {}\n' })
+    await runtime.plugins.install(source)
+    const installed = runtime.plugins.bundles.get('client-only')!
+    const entry = installed.manifest.client!
+    expect(runtime.plugins.resolveClientFile('client-only', entry)).toMatch(new RegExp(`${entry}$`))
+    expect(runtime.plugins.resolveClientFile('client-only', '../../settings.json')).toBeNull()
+    await symlink('/etc/hostname', join(installed.dir, 'leak.js'))
+    expect(runtime.plugins.resolveClientFile('client-only', 'leak.js')).toBeNull()
+    expect(runtime.plugins.resolveClientFile('no-such-bundle', entry)).toBeNull()
+    await runtime.plugins.setEnabled('client-only', false)
+    expect(runtime.plugins.resolveClientFile('client-only', entry)).toBeNull()
+  })
+})
