@@ -48,6 +48,9 @@ export class Agent {
   private pumping = false
   private started: Promise<void> | undefined
   private closing: Promise<void> | undefined
+  /** Resolves when close() is called: the pump stops waiting for a session-start that never settles. */
+  private readonly closeRequested: Promise<void>
+  private requestClose: () => void = () => {}
   private idleWaiters: Array<() => void> = []
   private stateWaiters: Array<() => void> = []
   private lastState = ''
@@ -59,6 +62,7 @@ export class Agent {
     this.log = options.log
     this.source = options.source
     this.inbox = new Inbox(() => this.publishState())
+    this.closeRequested = new Promise<void>((resolve) => (this.requestClose = resolve))
     const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current)
     this.handle = handle
     this.deps = {
@@ -139,6 +143,7 @@ export class Agent {
         }
       }
       this.current?.cancel()
+      this.requestClose()
       await this.whenIdle()
       if (this.started) await this.kernel.parallel('agent/session-end', this.handle, reason)
       await this.log.flush()
@@ -157,7 +162,7 @@ export class Agent {
 
   private async drive(): Promise<void> {
     try {
-      await this.start()
+      await Promise.race([this.start(), this.closeRequested])
       while (!this.closing && this.inbox.queued > 0) {
         const turn = new Turn(this.deps, `turn-${++this.turnCount}`)
         this.current = turn

@@ -50,6 +50,13 @@ export class Inbox {
     return this.take('steeringItems') as SteeringItem[]
   }
 
+  /** Puts taken items back at the front of the steering channel (a cancel landed before they were handled). */
+  restoreSteering(items: readonly SteeringItem[]): void {
+    if (items.length === 0) return
+    this.steeringItems = [...items, ...this.steeringItems]
+    this.onChange()
+  }
+
   /** At a turn's end: undrained user messages open the next turn, ahead of anything queued since. */
   requeueSteering(): void {
     const items = this.steeringItems

@@ -37,12 +37,14 @@ export interface LoopFixtureOptions {
   setup?: (kernel: Kernel, tools: ToolRegistry) => void
   keepRequests?: boolean
   source?: AgentOptions['source']
+  /** Config of the tools plugin. */
+  toolsConfig?: unknown
 }
 
 export async function createLoopFixture(options: LoopFixtureOptions = {}): Promise<LoopFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'seam-agent-'))
   const kernel = new Kernel()
-  kernel.plugin(toolsPlugin)
+  kernel.plugin(toolsPlugin, options.toolsConfig)
   kernel.plugin(promptPlugin)
   const tools = kernel.getService('tools')
   if (!tools) throw new Error('the tools plugin did not provide the tools service')

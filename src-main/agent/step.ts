@@ -104,6 +104,7 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
     throw reply.error
   }
 
+  reply.toolCalls = uniqueCallIds(reply.toolCalls)
   log.append({
     type: 'assistant/message',
     turnId,
@@ -192,6 +193,28 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
   }
   if (outcome.errors.length > 0) throw outcome.errors[0]
   return results
+}
+
+/**
+ * Results pair with calls by id, so ids must be unique within a step. A model (or an adapter)
+ * that repeats one gets the repeat renamed `<id>_<n>`, avoiding every id of the step; the
+ * logged assistant message carries the new id, so the history the model sees stays paired.
+ */
+function uniqueCallIds(calls: ModelToolCall[]): ModelToolCall[] {
+  const taken = new Set(calls.map((call) => call.id))
+  if (taken.size === calls.length) return calls
+  const seen = new Set<string>()
+  return calls.map((call) => {
+    if (!seen.has(call.id)) {
+      seen.add(call.id)
+      return call
+    }
+    let n = 2
+    while (taken.has(`${call.id}_${n}`)) n++
+    const id = `${call.id}_${n}`
+    taken.add(id)
+    return { ...call, id }
+  })
 }
 
 /**

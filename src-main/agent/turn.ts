@@ -11,6 +11,14 @@ import type { TurnControl } from './handle'
 import type { QueuedPrompt } from './inbox'
 import { runStep, type LoopDeps } from './step'
 
+/** A policy decision the turn stopped waiting for because it was cancelled. */
+class TurnCancelledError extends Error {
+  constructor() {
+    super('the turn was cancelled')
+    this.name = 'TurnCancelledError'
+  }
+}
+
 export interface TurnEnd {
   reason: TurnEndReason
   error?: string
@@ -102,13 +110,24 @@ export class Turn implements TurnControl {
     }
   }
 
-  /** S5: one dequeued message through prompt policy. Returns whether it was allowed. */
+  /**
+   * S5: one dequeued message through prompt policy. Returns whether it was allowed. A message the
+   * policy has not decided when the turn is cancelled is kept as prompt/blocked (never lost, never
+   * let through undecided).
+   */
   private async submit(prompt: QueuedPrompt, as: 'prompt' | 'steering'): Promise<boolean> {
     const { kernel, log, handle } = this.deps
     const source: PromptSource = as === 'steering' ? 'steering' : prompt.source
-    const decision = checkPromptDecision(
-      await kernel.waterfall('agent/prompt-submit', handle, prompt.content, source, async () => ({ action: 'allow' as const }))
-    )
+    let value: unknown
+    try {
+      if (this.signal.aborted) throw new TurnCancelledError()
+      value = await this.unlessCancelled(kernel.waterfall('agent/prompt-submit', handle, prompt.content, source, async () => ({ action: 'allow' as const })))
+    } catch (error) {
+      if (!(error instanceof TurnCancelledError)) throw error
+      log.append({ type: 'prompt/blocked', turnId: this.id, prompt: prompt.content, reason: 'the turn was cancelled before prompt policy decided' })
+      return false
+    }
+    const decision = checkPromptDecision(value)
     if (decision.action === 'block') {
       log.append({
         type: 'prompt/blocked',
@@ -135,9 +154,29 @@ export class Turn implements TurnControl {
     return true
   }
 
+  /** Settles like `work`, or rejects with TurnCancelledError when the turn is cancelled first: a listener that never settles cannot hold a cancel. */
+  private unlessCancelled<T>(work: Promise<T>): Promise<T> {
+    const signal = this.signal
+    if (signal.aborted) {
+      work.catch(() => {})
+      return Promise.reject(new TurnCancelledError())
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => reject(new TurnCancelledError())
+      signal.addEventListener('abort', onAbort, { once: true })
+      work.then(
+        (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+        (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error))
+      )
+    })
+  }
+
   /** S7: steering is drained at the top of a step and recorded as steering of this turn. */
   private async drainSteering(): Promise<void> {
-    for (const item of this.deps.inbox.takeSteering()) {
+    const items = this.deps.inbox.takeSteering()
+    for (const [index, item] of items.entries()) {
+      // Cancelled on the way: what is left was never handled, so it stays undrained (README: it opens the next turn).
+      if (this.signal.aborted) return this.deps.inbox.restoreSteering(items.slice(index))
       if (item.kind === 'continuation') {
         this.deps.log.append({
           type: 'steering/message',
@@ -155,7 +194,7 @@ export class Turn implements TurnControl {
   private async afterToolBatch(results: readonly ToolExecutionResult[]): Promise<void> {
     const { kernel, log, handle } = this.deps
     const decision = checkToolBatchDecision(
-      await kernel.waterfall('agent/tool-batch', handle, results, async () => ({ action: 'continue' as const }))
+      await this.unlessCancelled(kernel.waterfall('agent/tool-batch', handle, results, async () => ({ action: 'continue' as const })))
     )
     if (decision.action === 'stop') {
       this.stop(decision.reason, decision.by ?? 'agent/tool-batch')
@@ -169,7 +208,7 @@ export class Turn implements TurnControl {
     const { kernel, log, handle, inbox, settings } = this.deps
     const info: TurnInfo = { turnId: this.id, steps: this.steps, continuations: this.continuations, lastAssistantText: this.lastAssistantText }
     const decision = checkContinuationDecision(
-      await kernel.waterfall('agent/turn-continuation', handle, info, async () => ({ action: 'stop' as const }))
+      await this.unlessCancelled(kernel.waterfall('agent/turn-continuation', handle, info, async () => ({ action: 'stop' as const })))
     )
     // S8: a stop decided while the continuation ran (or before) is final.
     if (this.stopped || decision.action === 'stop') return false

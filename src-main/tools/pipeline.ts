@@ -27,6 +27,7 @@ import type {
 } from '../../src-shared/host/tools'
 import { errorText, type Kernel } from '../../src-shared/kernel'
 import { formatZodError } from '../../src-shared/validation'
+import { ABANDONED, abandonment, type Abandonment } from './abandon'
 import { postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
 import { failure, materializeObject, normalizeResult } from './normalize'
 import { identityProblem, seal, sealMalformed } from './seal'
@@ -50,6 +51,9 @@ const allow = (): Promise<PreToolDecision> => ALLOW
 const accept = (): Promise<PostToolDecision> => ACCEPT
 const noProgress = (): void => {}
 
+/** After a caller's cancel, how long a call may take to wind down before the pipeline stops waiting for it. */
+export const DEFAULT_ABANDON_AFTER_CANCEL_MS = 5_000
+
 /** Where the pipeline finds tools; the registry owns them. */
 export type ToolLookup = (name: string) => AnyTool | undefined
 
@@ -63,7 +67,8 @@ export class ToolPipeline {
   constructor(
     private readonly kernel: Kernel,
     private readonly lookup: ToolLookup,
-    private readonly toolNames: () => string[]
+    private readonly toolNames: () => string[],
+    private readonly abandonAfterCancelMs: number = DEFAULT_ABANDON_AFTER_CANCEL_MS
   ) {}
 
   async execute(request: ToolCallRequest, options: ExecuteOptions = NO_OPTIONS): Promise<ToolExecutionResult> {
@@ -71,9 +76,13 @@ export class ToolPipeline {
     let call: SealedCall | undefined
     let verdict: CallVerdict = ALLOWED
     let result: ToolResult | undefined
+    // Once the caller cancels, the stages up to dispatch share one grace; post-execute gets its own.
+    const given: unknown = (request as { signal?: unknown } | null | undefined)?.signal
+    const signal = given instanceof AbortSignal ? given : undefined
+    const abandon = abandonment(signal, this.abandonAfterCancelMs)
     try {
       // ---- identity, rewrite, validation, seal -------------------------------------------
-      const prepared = await this.prepare(request)
+      const prepared = await this.prepare(request, abandon)
       call = prepared.call
       if (prepared.failed) {
         verdict = prepared.failed.verdict
@@ -91,7 +100,7 @@ export class ToolPipeline {
       }
       // ---- policy: pre-execute, approval, guards -----------------------------------------
       if (result === undefined) {
-        const decided = await this.decide(call, request, options)
+        const decided = await this.decide(call, request, options, abandon)
         verdict = decided.verdict
         result = decided.result
       }
@@ -101,23 +110,26 @@ export class ToolPipeline {
         result =
           signal !== undefined && signal.aborted
             ? failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
-            : await this.dispatch(call, prepared.tool as AnyTool, request)
+            : await this.dispatch(call, prepared.tool as AnyTool, request, abandon)
       }
       // ---- transform, then observe -------------------------------------------------------
-      return this.conclude(call, result, verdict, started)
+      abandon.dispose()
+      return await this.conclude(call, result, verdict, started, signal)
     } catch (error) {
       // The outer boundary: a fault in the pipeline itself still ends as an isError result.
       this.kernel.reportError(error, { plugin: 'tools', phase: 'pipeline' })
       call ??= sealMalformed(request, EMPTY_ARGS)
       const fault = failure('LISTENER_THREW', `Tool "${call.name}" failed inside the tool pipeline: ${errorText(error)}`)
       return { call, result: fault, verdict: denied('seal', errorText(error)), additionalContext: [], durationMs: performance.now() - started }
+    } finally {
+      abandon.dispose()
     }
   }
 
   // ---- stages ------------------------------------------------------------------------------
 
   /** Identity check, input rewrite (S18), zod validation and sealing (S9). */
-  private async prepare(request: ToolCallRequest): Promise<{ call: SealedCall; tool?: AnyTool; failed?: Required<Decided> }> {
+  private async prepare(request: ToolCallRequest, abandon: Abandonment): Promise<{ call: SealedCall; tool?: AnyTool; failed?: Required<Decided> }> {
     const problem = identityProblem(request)
     if (problem !== undefined) {
       const args = materializeObject((request as { args?: unknown } | null)?.args)
@@ -145,7 +157,7 @@ export class ToolPipeline {
     let originalArgs: Readonly<JsonObject> | undefined
     let rewrittenBy: string | undefined
     if (this.kernel.listenerCount('tools/input-rewrite') > 0) {
-      const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd })
+      const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd }, abandon)
       if (!rewrite.ok) {
         const call = seal({ name, args, callId, sessionId, cwd, turnId, parent })
         return { call, failed: rewrite.failed }
@@ -177,14 +189,16 @@ export class ToolPipeline {
 
   /** S18: the rewrite waterfall; a rewrite must be a JSON object (validated by the caller). */
   private async rewrite(
-    unsealed: { name: string; args: Readonly<JsonObject>; callId: string; sessionId: string; cwd: string }
+    unsealed: { name: string; args: Readonly<JsonObject>; callId: string; sessionId: string; cwd: string },
+    abandon: Abandonment
   ): Promise<{ ok: true; args?: Readonly<JsonObject>; by?: string } | { ok: false; failed: Required<Decided> }> {
-    let decision: RewriteDecision
+    let decision: RewriteDecision | typeof ABANDONED
     try {
-      decision = await this.kernel.waterfall('tools/input-rewrite', Object.freeze(unsealed), keep)
+      decision = await abandon.race(this.kernel.waterfall('tools/input-rewrite', Object.freeze(unsealed), keep))
     } catch (error) {
       return { ok: false, failed: this.listenerFailed('rewrite', 'tools/input-rewrite listener', unsealed.name, error) }
     }
+    if (decision === ABANDONED) return { ok: false, failed: abandonedIn('rewrite', 'tools/input-rewrite', unsealed.name) }
     const problem = rewriteDecisionProblem(decision)
     if (problem !== undefined) return { ok: false, failed: this.listenerFailed('rewrite', 'tools/input-rewrite listener', unsealed.name, problem) }
     if (decision.action === 'keep') return { ok: true }
@@ -197,15 +211,16 @@ export class ToolPipeline {
   }
 
   /** S10-S12: pre-execute policy, approval on ask, then the deny-only guards. */
-  private async decide(call: SealedCall, request: ToolCallRequest, options: ExecuteOptions): Promise<Decided> {
+  private async decide(call: SealedCall, request: ToolCallRequest, options: ExecuteOptions, abandon: Abandonment): Promise<Decided> {
     let verdict = ALLOWED
     if (this.kernel.listenerCount('tools/pre-execute') > 0) {
-      let decision: PreToolDecision
+      let decision: PreToolDecision | typeof ABANDONED
       try {
-        decision = await this.kernel.waterfall('tools/pre-execute', call, allow)
+        decision = await abandon.race(this.kernel.waterfall('tools/pre-execute', call, allow))
       } catch (error) {
         return this.listenerFailed('pre-execute', 'tools/pre-execute listener', call.name, error)
       }
+      if (decision === ABANDONED) return abandonedIn('pre-execute', 'tools/pre-execute', call.name)
       const problem = preDecisionProblem(decision)
       if (problem !== undefined) return this.listenerFailed('pre-execute', 'tools/pre-execute listener', call.name, problem)
       if (decision.action === 'deny') {
@@ -259,18 +274,25 @@ export class ToolPipeline {
     }
   }
 
-  /** S13: the wrapper waterfall around core dispatch; whatever comes out is normalized (S16). */
-  private async dispatch(call: SealedCall, tool: AnyTool, request: ToolCallRequest): Promise<ToolResult> {
+  /**
+   * S13: the wrapper waterfall around core dispatch; whatever comes out is normalized (S16).
+   * Once the caller cancels, the tool (and its wrappers) get the grace to stop; then it is abandoned.
+   */
+  private async dispatch(call: SealedCall, tool: AnyTool, request: ToolCallRequest, abandon: Abandonment): Promise<ToolResult> {
     const control: ExecControl = Object.seal({ signal: request.signal ?? NEVER })
-    if (this.kernel.listenerCount('tools/execute') === 0) return this.core(call, tool, control, request)
+    const abandoned = failure('CANCELLED', `Tool "${call.name}" did not stop within ${this.abandonAfterCancelMs} ms of the cancel; it was abandoned and may still be running.`)
+    if (this.kernel.listenerCount('tools/execute') === 0) {
+      const out = await abandon.race(this.core(call, tool, control, request))
+      return out === ABANDONED ? abandoned : out
+    }
     let out: unknown
     try {
-      out = await this.kernel.waterfall('tools/execute', call, control, () => this.core(call, tool, control, request))
+      out = await abandon.race(Promise.resolve(this.kernel.waterfall('tools/execute', call, control, () => this.core(call, tool, control, request))))
     } catch (error) {
       this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/execute wrapper' })
       return failure('LISTENER_THREW', `A tools/execute wrapper around "${call.name}" failed: ${errorText(error)}`)
     }
-    return normalizeResult(call.name, out, 'wrapper')
+    return out === ABANDONED ? abandoned : normalizeResult(call.name, out, 'wrapper')
   }
 
   /** Core dispatch, inside the normalization boundary (S16). Never rejects. */
@@ -302,19 +324,25 @@ export class ToolPipeline {
   }
 
   /** S14, S15, S17: post-execute transforms, then the sealed result notification. */
-  private async conclude(call: SealedCall, result: ToolResult, verdict: CallVerdict, started: number): Promise<ToolExecutionResult> {
+  private async conclude(call: SealedCall, result: ToolResult, verdict: CallVerdict, started: number, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
     let additionalContext = NO_CONTEXT
     if (this.kernel.listenerCount('tools/post-execute') > 0) {
-      let decision: PostToolDecision | undefined
+      let decision: PostToolDecision | typeof ABANDONED | undefined
       let problem: string | undefined
+      const abandon = abandonment(signal, this.abandonAfterCancelMs)
       try {
-        decision = await this.kernel.waterfall('tools/post-execute', call, result, verdict, accept)
-        problem = postDecisionProblem(decision)
+        decision = await abandon.race(this.kernel.waterfall('tools/post-execute', call, result, verdict, accept))
+        if (decision !== ABANDONED) problem = postDecisionProblem(decision)
       } catch (error) {
         problem = errorText(error)
         this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/post-execute listener' })
+      } finally {
+        abandon.dispose()
       }
-      if (problem !== undefined) {
+      if (decision === ABANDONED) {
+        // Fail closed, as for a failing listener: the unfiltered content is dropped.
+        result = failure('CANCELLED', `Tool "${call.name}" was cancelled while a tools/post-execute listener ran; its result was dropped.`)
+      } else if (problem !== undefined) {
         // Fail closed: a post-execute listener may exist to redact, so the unfiltered content is dropped.
         result = failure('LISTENER_THREW', `A tools/post-execute listener for "${call.name}" failed: ${problem}`)
       } else if (decision !== undefined) {
@@ -334,6 +362,12 @@ export class ToolPipeline {
     else this.kernel.reportError(error, { plugin: 'tools', phase })
     return { verdict: denied(stage, `${phase} failed: ${text}`), result: failure('LISTENER_THREW', `Tool "${toolName}" was not run: a ${phase} failed: ${text}`) }
   }
+}
+
+/** A policy stage still pending when the grace after the caller's cancel ran out. */
+function abandonedIn(stage: 'rewrite' | 'pre-execute', seam: string, toolName: string): Required<Decided> {
+  const reason = `the call was cancelled while its ${seam} policy was still deciding`
+  return { verdict: denied(stage, reason), result: failure('CANCELLED', `Tool "${toolName}" was not run: ${reason}.`) }
 }
 
 /** S14: the result is rebuilt from the frozen snapshot plus the decision, never from mutations. */

@@ -25,15 +25,20 @@ export class ToolRegistryImpl implements ToolRegistry {
   private specCache: ModelToolSpec[] | undefined
   private readonly pipeline: ToolPipeline
 
-  /** `owner` is the context unscoped registrations and guards belong to (the tools plugin's). */
+  /**
+   * `owner` is the context unscoped registrations and guards belong to (the tools plugin's).
+   * `abandonAfterCancelMs`: after a caller's cancel, how long a call may take to stop before it is abandoned.
+   */
   constructor(
     readonly kernel: Kernel,
-    private readonly owner: Context = kernel.context
+    private readonly owner: Context = kernel.context,
+    options: { abandonAfterCancelMs?: number } = {}
   ) {
     this.pipeline = new ToolPipeline(
       kernel,
       (name) => this.tools.get(name)?.tool,
-      () => [...this.tools.keys()]
+      () => [...this.tools.keys()],
+      options.abandonAfterCancelMs
     )
   }
 
