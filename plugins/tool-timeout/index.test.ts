@@ -22,6 +22,22 @@ function tool(name: string, execute: ToolDefinition<{ timeout?: number }>['execu
 }
 
 describe('tool-timeout', () => {
+  it('a cancelled call leaves no deadline timer behind, even when its tool never settles', async () => {
+    const kernel = new Kernel()
+    kernel.plugin(toolsPlugin, { abandonAfterCancelMs: 10 })
+    kernel.plugin(toolTimeout, { defaultTimeoutMs: 600_000 })
+    const tools = kernel.getService('tools')!
+    tools.register(tool('Stuck', () => new Promise(() => {})))
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const controller = new AbortController()
+    const pending = tools.execute(request('Stuck', {}, controller.signal))
+    await new Promise((r) => setTimeout(r, 10))
+    controller.abort()
+    expect((await pending).result.code).toBe('CANCELLED')
+    await new Promise((r) => setTimeout(r, 10))
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore)
+  })
+
   it('S13: a tool that ignores its signal is abandoned at the deadline with a TIMEOUT result', async () => {
     const { tools } = setup({ defaultTimeoutMs: 40, graceMs: 0 })
     let signal: AbortSignal | undefined

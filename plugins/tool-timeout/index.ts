@@ -44,9 +44,14 @@ export function deadlineFor(call: SealedCall, toolTimeoutMs: number | undefined,
 
 async function withDeadline(call: SealedCall, control: ExecControl, next: () => Promise<ToolResult>, ms: number, graceMs: number): Promise<ToolResult> {
   const deadline = new AbortController()
-  control.signal = AbortSignal.any([control.signal, deadline.signal])
+  const caller = control.signal
+  control.signal = AbortSignal.any([caller, deadline.signal])
   let timer: ReturnType<typeof setTimeout> | undefined
   let expired = false
+  // A cancelled call is the pipeline's to abandon: no deadline timer may outlive it (and keep a
+  // headless run from exiting for up to the maximum timeout).
+  const onCancel = () => clearTimeout(timer)
+  caller.addEventListener('abort', onCancel, { once: true })
   // Resolves `undefined` when the deadline plus grace passes without a result.
   const abandoned = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => {
@@ -62,6 +67,7 @@ async function withDeadline(call: SealedCall, control: ExecControl, next: () => 
     return timedOut(call.name, ms, result)
   } finally {
     clearTimeout(timer)
+    caller.removeEventListener('abort', onCancel)
   }
 }
 
