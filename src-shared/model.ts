@@ -66,4 +66,6 @@ export interface ProviderConfig {
   apiKey?: string
   /** Bounded retries for failures where a retry is safe (429, 5xx, network before any output). */
   maxRetries?: number
+  /** Abandon a stream that sends nothing for this long (default 120 s); reported as a network error. */
+  stallTimeoutMs?: number
 }

@@ -241,6 +241,23 @@ describe.each(harnesses)('$name adapter against its fake server', (h) => {
     await expect(server.requests[0].closed).resolves.toBe('aborted')
   })
 
+  it('abandons a stream that goes silent mid-reply: a network error naming the stall, no retry after output', async () => {
+    const server = await start([{ text: 'a long answer that never finishes', chunkSize: 4, hangAfterChars: 8 }])
+    const out = await collectStream(h.client(server.url, { stallTimeoutMs: 300, maxRetries: 2 }).stream(request()))
+    expect(out.text).toBe('a long a')
+    expect(out.error).toMatchObject({ kind: 'network', message: expect.stringMatching(/sent nothing for 300 ms; the stream was abandoned/) })
+    expect(server.requests).toHaveLength(1)
+    await expect(server.requests[0].closed).resolves.toBe('aborted')
+  })
+
+  it('retries a stream that stalls before any output, and the retry answers', async () => {
+    const server = await start([{ text: 'never arrives', hangAfterChars: 0 }, { text: 'second try' }])
+    const out = await collectStream(h.client(server.url, { stallTimeoutMs: 300, maxRetries: 1 }).stream(request()))
+    expect(out.error).toBeUndefined()
+    expect(out.text).toBe('second try')
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('does not send a request when the signal is already aborted', async () => {
     const server = await start([{ text: 'never' }])
     const controller = new AbortController()

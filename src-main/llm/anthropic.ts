@@ -20,6 +20,7 @@ import {
   type ProviderConfig
 } from '../../src-shared/model'
 import { DEFAULT_MAX_RETRIES, abortedError, toModelError, withRetries } from './errors'
+import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
 
 /** The Messages API requires `max_tokens`; this is used when the request names none. */
@@ -45,14 +46,17 @@ export function createAnthropicClient(cfg: ProviderConfig): ModelClient {
 
 async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
   const ctx = { signal: request.signal, baseUrl: cfg.baseUrl }
+  const watch = watchStall(request.signal, cfg.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS)
   const toolBlocks = new Map<number, { id: string; name: string; json: string; startInput: Record<string, unknown> }>()
   let stopReason: string | null | undefined
   let stopped = false
   let hadToolCalls = false
   const usage: { inputTokens?: number; outputTokens?: number } = {}
   try {
-    const stream = await sdk.messages.create(buildRequestBody(cfg, request), { signal: request.signal })
+    const stream = await sdk.messages.create(buildRequestBody(cfg, request), { signal: watch.signal })
+    watch.beat()
     for await (const raw of stream) {
+      watch.beat()
       const event = parseEvent(raw)
       switch (event.type) {
         case 'message_start':
@@ -102,10 +106,14 @@ async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRe
       }
     }
   } catch (err) {
+    if (watch.stalled) throw watch.error()
     throw toModelError(err, ctx)
+  } finally {
+    watch.stop()
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (request.signal?.aborted) throw abortedError()
+  if (watch.stalled) throw watch.error()
   if (!stopped) {
     throw new ModelError('bad_response', 'The response stream ended before the provider sent message_stop; the reply is incomplete.')
   }

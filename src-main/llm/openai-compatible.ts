@@ -21,6 +21,7 @@ import {
   type ProviderConfig
 } from '../../src-shared/model'
 import { DEFAULT_MAX_RETRIES, abortedError, toModelError, withRetries } from './errors'
+import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
 
 export function createOpenAICompatibleClient(cfg: ProviderConfig): ModelClient {
@@ -45,12 +46,15 @@ export function createOpenAICompatibleClient(cfg: ProviderConfig): ModelClient {
 
 async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
   const ctx = { signal: request.signal, baseUrl: cfg.baseUrl }
+  const watch = watchStall(request.signal, cfg.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS)
   const calls = new ToolCallAccumulator()
   let finishReason: string | undefined
   let usage: { inputTokens?: number; outputTokens?: number } | undefined
   try {
-    const stream = await sdk.chat.completions.create(buildRequestBody(cfg, request), { signal: request.signal })
+    const stream = await sdk.chat.completions.create(buildRequestBody(cfg, request), { signal: watch.signal })
+    watch.beat()
     for await (const raw of stream) {
+      watch.beat()
       const chunk = parseChunk(raw)
       if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens }
       // With n = 1 there is one choice; anything else is ignored.
@@ -64,10 +68,14 @@ async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelReque
       if (choice.finish_reason) finishReason = choice.finish_reason
     }
   } catch (err) {
+    if (watch.stalled) throw watch.error()
     throw toModelError(err, ctx)
+  } finally {
+    watch.stop()
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (request.signal?.aborted) throw abortedError()
+  if (watch.stalled) throw watch.error()
   if (finishReason === undefined) {
     throw new ModelError('bad_response', 'The response stream ended before the provider sent a finish_reason; the reply is incomplete.')
   }

@@ -41,7 +41,8 @@ export const ProviderConfigSchema = z
     baseUrl: HttpUrl.optional(),
     model: z.string().trim().min(1, 'must not be empty').optional(),
     apiKey: z.string().min(1, 'must not be empty').optional(),
-    maxRetries: z.number().int().min(0).max(10).optional()
+    maxRetries: z.number().int().min(0).max(10).optional(),
+    stallTimeoutMs: z.number().int().min(100).max(3_600_000).optional()
   })
   .superRefine((cfg, ctx) => {
     const preset = PROVIDER_PRESETS[cfg.provider]
@@ -55,7 +56,8 @@ export const ProviderConfigSchema = z
       baseUrl: stripTrailingSlash(cfg.baseUrl ?? preset.baseUrl ?? ''),
       model: cfg.model ?? preset.model ?? '',
       ...(cfg.apiKey !== undefined ? { apiKey: cfg.apiKey } : {}),
-      ...(cfg.maxRetries !== undefined ? { maxRetries: cfg.maxRetries } : {})
+      ...(cfg.maxRetries !== undefined ? { maxRetries: cfg.maxRetries } : {}),
+      ...(cfg.stallTimeoutMs !== undefined ? { stallTimeoutMs: cfg.stallTimeoutMs } : {})
     }
   })
 
