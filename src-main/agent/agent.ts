@@ -51,6 +51,10 @@ export class Agent {
   /** Resolves when close() is called: the pump stops waiting for a session-start that never settles. */
   private readonly closeRequested: Promise<void>
   private requestClose: () => void = () => {}
+  /** Resolves when cancel() arrives before turn 1 could start. */
+  private readonly startAbandoned: Promise<void>
+  private abandonStart: () => void = () => {}
+  private cancelNextTurn = false
   private idleWaiters: Array<() => void> = []
   private stateWaiters: Array<() => void> = []
   private lastState = ''
@@ -63,6 +67,7 @@ export class Agent {
     this.source = options.source
     this.inbox = new Inbox(() => this.publishState())
     this.closeRequested = new Promise<void>((resolve) => (this.requestClose = resolve))
+    this.startAbandoned = new Promise<void>((resolve) => (this.abandonStart = resolve))
     const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current)
     this.handle = handle
     this.deps = {
@@ -119,7 +124,15 @@ export class Agent {
   /** Aborts the running turn (model stream and tools). Resolves when that turn has ended. */
   async cancel(): Promise<void> {
     const turn = this.current
-    if (!turn) return
+    if (!turn) {
+      // Still waiting for agent/session-start (e.g. a slow SessionStart hook): stop waiting, and
+      // the queued prompt opens a turn that ends cancelled, so it is logged, not lost.
+      if (!this.pumping || this.inbox.queued === 0) return
+      this.cancelNextTurn = true
+      this.abandonStart()
+      while (this.pumping && this.cancelNextTurn) await this.nextStateChange()
+      return this.cancel()
+    }
     turn.cancel()
     while (this.current === turn) await this.nextStateChange()
   }
@@ -162,9 +175,13 @@ export class Agent {
 
   private async drive(): Promise<void> {
     try {
-      await Promise.race([this.start(), this.closeRequested])
+      await Promise.race([this.start(), this.closeRequested, this.startAbandoned])
       while (!this.closing && this.inbox.queued > 0) {
         const turn = new Turn(this.deps, `turn-${++this.turnCount}`)
+        if (this.cancelNextTurn) {
+          this.cancelNextTurn = false
+          turn.cancel()
+        }
         this.current = turn
         this.publishState()
         let logFailed = false

@@ -126,6 +126,28 @@ describe('close while agent/session-start never settles', () => {
   })
 })
 
+describe('cancel while agent/session-start never settles', () => {
+  it('S4/S21: cancel() stops waiting; the queued prompt opens a turn that ends cancelled and is kept as prompt/blocked', async () => {
+    const entered = signalled()
+    const f = await setup({
+      script: [{ text: 'later' }],
+      setup: (kernel) => void kernel.context.on('agent/session-start', () => (entered.fire(), never()))
+    })
+    f.agent.send('go')
+    await entered.promise
+    await f.agent.cancel()
+    expect(f.types()).toEqual(['session/header', 'turn/start', 'prompt/blocked', 'turn/end'])
+    expect(f.ofType('prompt/blocked')[0]).toMatchObject({ prompt: 'go' })
+    expect(f.ofType('turn/end')[0].reason).toBe('cancelled')
+    expect(f.agent.state.running).toBe(false)
+    expect(f.model.calls).toBe(0)
+    // The agent stays usable: the next prompt runs a normal turn.
+    f.agent.send('again')
+    await f.agent.whenIdle()
+    expect(f.ofType('turn/end').map((e) => e.reason)).toEqual(['cancelled', 'completed'])
+  })
+})
+
 describe('cancel while a policy listener never settles', () => {
   it('S5/S21: a hanging agent/prompt-submit: the turn ends `cancelled`, the prompt is kept as prompt/blocked', async () => {
     const entered = signalled()
