@@ -6,7 +6,7 @@
 // Requests that break the protocol's rules are rejected with 400 as the real API does.
 // Types: fake-anthropic.d.mts.
 
-import { hangUntilClosed, sendJson, startEventStream, startFakeProvider, writeFrame } from './fake-provider-server.mjs'
+import { playFrames, sendJson, startFakeProvider } from './fake-provider-server.mjs'
 import { DEFAULT_CHUNK_SIZE, chunkText } from './scripted-turns.mjs'
 
 /** @typedef {import('./fake-anthropic.mjs').AnthropicRequestBody} AnthropicRequestBody */
@@ -135,21 +135,7 @@ async function respond(turn, request, res) {
     frames.push({ frame: event('message_stop', {}), chars: 0 })
   }
 
-  startEventStream(res)
-  let sentChars = 0
-  for (const { frame, chars } of frames) {
-    if (!(await writeFrame(res, frame, turn.chunkDelayMs ?? 0))) return
-    sentChars += chars
-    if (turn.resetAfterChars !== undefined && sentChars >= turn.resetAfterChars) {
-      res.destroy()
-      return
-    }
-    if (turn.hangAfterChars !== undefined && sentChars >= turn.hangAfterChars) {
-      await hangUntilClosed(res)
-      return
-    }
-  }
-  res.end()
+  await playFrames(res, frames, turn)
 }
 
 /** @param {string} text */

@@ -5,7 +5,7 @@
 // usage chunk when `stream_options.include_usage` is set, then `data: [DONE]`. Requests that
 // break the protocol's rules are rejected with 400 as the real API does. Types: fake-openai.d.mts.
 
-import { hangUntilClosed, sendJson, startEventStream, startFakeProvider, writeFrame } from './fake-provider-server.mjs'
+import { playFrames, sendJson, startFakeProvider } from './fake-provider-server.mjs'
 import { DEFAULT_CHUNK_SIZE, chunkText } from './scripted-turns.mjs'
 
 /** @typedef {import('./fake-openai.mjs').OpenAIRequestBody} OpenAIRequestBody */
@@ -102,21 +102,7 @@ async function respond(turn, request, res) {
     frames.push({ frame: 'data: [DONE]\n\n', chars: 0 })
   }
 
-  startEventStream(res)
-  let sentChars = 0
-  for (const { frame, chars } of frames) {
-    if (!(await writeFrame(res, frame, turn.chunkDelayMs ?? 0))) return
-    sentChars += chars
-    if (turn.resetAfterChars !== undefined && sentChars >= turn.resetAfterChars) {
-      res.destroy()
-      return
-    }
-    if (turn.hangAfterChars !== undefined && sentChars >= turn.hangAfterChars) {
-      await hangUntilClosed(res)
-      return
-    }
-  }
-  res.end()
+  await playFrames(res, frames, turn)
 }
 
 /**

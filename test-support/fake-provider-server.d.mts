@@ -56,4 +56,5 @@ export declare function startFakeProvider<Body>(
 export declare function writeFrame(res: ServerResponse, frame: string, delayMs: number): Promise<boolean>
 export declare function hangUntilClosed(res: ServerResponse): Promise<void>
 export declare function startEventStream(res: ServerResponse): void
+export declare function playFrames(res: ServerResponse, frames: ReadonlyArray<{ frame: string; chars: number }>, turn: import('./scripted-turns.mjs').ScriptedTurn): Promise<void>
 export declare function sendJson(res: ServerResponse, status: number, body: unknown): void

@@ -157,6 +157,32 @@ export function hangUntilClosed(res) {
 }
 
 /**
+ * Plays a scripted turn's SSE frames: headers, then each frame with the turn's delay, cutting the
+ * connection (`resetAfterChars`) or going silent (`hangAfterChars`) where the script says.
+ * @param {http.ServerResponse} res
+ * @param {ReadonlyArray<{ frame: string, chars: number }>} frames
+ * @param {import('./scripted-turns.mjs').ScriptedTurn} turn
+ * @returns {Promise<void>}
+ */
+export async function playFrames(res, frames, turn) {
+  startEventStream(res)
+  let sentChars = 0
+  for (const { frame, chars } of frames) {
+    if (!(await writeFrame(res, frame, turn.chunkDelayMs ?? 0))) return
+    sentChars += chars
+    if (turn.resetAfterChars !== undefined && sentChars >= turn.resetAfterChars) {
+      res.destroy()
+      return
+    }
+    if (turn.hangAfterChars !== undefined && sentChars >= turn.hangAfterChars) {
+      await hangUntilClosed(res)
+      return
+    }
+  }
+  res.end()
+}
+
+/**
  * @param {http.ServerResponse} res
  */
 export function startEventStream(res) {
