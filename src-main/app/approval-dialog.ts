@@ -9,7 +9,7 @@ import '../../src-shared/host/tools'
 
 export interface ConnectionCount {
   readonly count: number
-  onChange(listener: (count: number) => void): () => void
+  onChange(listener: (count: number, change: 'opened' | 'closed') => void): () => void
 }
 
 type Publish = <P extends PushName>(push: P, payload: PushPayload<P>) => void
@@ -34,8 +34,12 @@ export class ApprovalDialogs {
     apply: (ctx) => {
       ctx.on('approval/request', (request) => this.ask(request))
       ctx.effect(() =>
-        this.connections.onChange((count) => {
-          if (count === 0) this.settleAll({ outcome: 'unavailable', by: 'desktop', note: undefined })
+        // Every open dialog is shown in every connected UI. When one of them goes away (a closed
+        // window, a reload, a dropped connection) the asks it showed resolve to a deny, even if
+        // another UI connected meanwhile: a reload must never leave a call waiting on a dialog
+        // that is gone.
+        this.connections.onChange((_count, change) => {
+          if (change === 'closed') this.settleAll({ outcome: 'unavailable', by: 'desktop', note: 'the window showing this question was closed or reloaded' })
         })
       )
       ctx.onDispose(() => this.settleAll({ outcome: 'unavailable', by: 'desktop' }))

@@ -1,6 +1,7 @@
 // Counts the UIs connected to the Host (Electron windows, WebSocket clients). The approval
-// dialog uses it: with no UI connected nobody can answer, so pending requests settle at once.
-export type ConnectionListener = (count: number) => void
+// dialog uses it: with no UI connected nobody can answer, so pending requests settle at once,
+// and a UI that goes away (closed, reloaded, dropped) takes its open dialogs with it.
+export type ConnectionListener = (count: number, change: 'opened' | 'closed') => void
 
 export class ConnectionTracker {
   private open = 0
@@ -31,9 +32,10 @@ export class ConnectionTracker {
   private change(delta: number): void {
     this.open += delta
     const count = this.open
+    const change = delta > 0 ? 'opened' : 'closed'
     for (const listener of [...this.listeners]) {
       try {
-        listener(count)
+        listener(count, change)
       } catch (error) {
         console.error('[seam] connection listener failed:', error)
       }
