@@ -1,7 +1,7 @@
 // The desktop answerer of the approval seam (S11): an ask becomes a modal dialog in every
 // connected UI. It resolves when the user answers, and to a deny when the turn is cancelled
-// (the request's signal), when no UI is connected, or when the last UI disconnects while the
-// dialog is open (a reload, a closed window).
+// (the request's signal), when no UI is connected, or when a UI showing it goes away while the
+// dialog is open (a reload, a closed window, a dropped connection).
 import { definePlugin } from '../../src-shared/kernel'
 import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
 import type { ApprovalRequestPublic, PushName, PushPayload } from '../../src-shared/contract/ipc'
