@@ -133,10 +133,11 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
     } else {
       const url = await hostRun.webHost()
       const browser = await lazyBrowser()
-      const context = await browser.newContext({ baseURL: url })
+      // The printed URL carries the access token; the first visit trades it for a cookie.
+      const context = await browser.newContext({ baseURL: new URL(url).origin })
       closeContext = () => context.close()
       page = await context.newPage()
-      await page.goto('/')
+      await page.goto(url)
     }
     page.on('pageerror', (error) => hostLog.push(`[page error] ${error.message}`))
     page.on('console', (message) => {

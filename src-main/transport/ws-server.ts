@@ -22,6 +22,8 @@ export interface WebSocketOptions {
   maxPayload?: number
   /** Ping interval; a client that missed one pong is dropped. Default 30 s. */
   heartbeatMs?: number
+  /** Extra check of the upgrade request (web mode's access token); false refuses with 401. */
+  authorize?: (req: IncomingMessage) => boolean
   log?: TransportLog
 }
 
@@ -45,6 +47,10 @@ export function attachWebSocket(httpServer: Server, core: HostCore, options: Web
     if (!isAllowedOrigin(req.headers.origin, allowed())) {
       log(`refused a WebSocket from origin ${JSON.stringify(req.headers.origin ?? null)}`)
       return refuse(socket, 403, 'Forbidden')
+    }
+    if (options.authorize && !options.authorize(req)) {
+      log('refused a WebSocket without the access token')
+      return refuse(socket, 401, 'Unauthorized')
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   }

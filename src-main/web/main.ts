@@ -4,14 +4,24 @@ import { fileURLToPath } from 'node:url'
 import { createHost } from '../app/host'
 import { readWebConfig } from './config'
 import { startWebServer } from './server'
+import { createAccessGate, newAccessToken } from './access'
 
 async function main(): Promise<void> {
   const config = readWebConfig(process.env)
   const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
   const host = await createHost({ mode: 'web' })
+  const accessToken = process.env.SEAM_WEB_TOKEN || newAccessToken()
   let server: Awaited<ReturnType<typeof startWebServer>>
   try {
-    server = await startWebServer({ core: host, port: config.port, host: config.host, extraOrigins: config.extraOrigins, rendererDir, resolvePluginFile: host.resolvePluginFile })
+    server = await startWebServer({
+      core: host,
+      port: config.port,
+      host: config.host,
+      extraOrigins: config.extraOrigins,
+      rendererDir,
+      resolvePluginFile: host.resolvePluginFile,
+      access: createAccessGate(accessToken)
+    })
   } catch (error) {
     await host.close().catch(() => {})
     throw error
@@ -19,7 +29,8 @@ async function main(): Promise<void> {
   if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1') {
     console.warn(`Warning: listening on ${config.host}; anyone who can reach it can drive the agent and its tools.`)
   }
-  console.log(`Seam web UI: ${server.url}`)
+  // The token is the key to this UI (and so to the agent's shell): it is printed once, here.
+  console.log(`Seam web UI: ${server.url}/?token=${accessToken}`)
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

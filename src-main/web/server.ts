@@ -12,6 +12,7 @@ import { loopbackOrigins } from '../transport/origins'
 import { parsePluginPath } from '../transport/plugin-path'
 import type { TransportLog } from '../transport/push-hub'
 import { attachWebSocket, WS_PATH } from '../transport/ws-server'
+import type { AccessGate } from './access'
 import { contentTypeFor, decodeRequestPath, findFileInside, regularFile, type FoundFile } from '../transport/static-files'
 
 export const DEFAULT_WEB_PORT = 5180
@@ -29,6 +30,8 @@ export interface WebServerOptions {
   resolvePluginFile?: (name: string, file: string) => string | null
   /** Further origins allowed on the WebSocket (e.g. the address remote users type). */
   extraOrigins?: readonly string[]
+  /** When given, every request and the WebSocket upgrade must carry its token (see access.ts). */
+  access?: AccessGate
   log?: TransportLog
 }
 
@@ -74,6 +77,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     // DNS rebinding: a loopback-bound server answers only to loopback names.
     if (loopbackOnly && !isLoopbackHostHeader(req.headers.host)) return sendText(res, 421, 'Misdirected Request')
+    if (options.access) {
+      if (options.access.land(req, res, SECURITY_HEADERS)) return
+      if (!options.access.allows(req)) {
+        return sendText(res, 401, 'This Seam web UI needs the address printed when it started (it carries an access token). Open that link.')
+      }
+    }
     let pathname: string
     try {
       pathname = new URL(req.url ?? '/', 'http://host.invalid').pathname
@@ -134,7 +143,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   const url = `http://${displayHost}:${port}`
   const origins = [...loopbackOrigins(port), url, ...(options.extraOrigins ?? [])]
-  const ws = attachWebSocket(server, options.core, { allowedOrigins: origins, log })
+  const access = options.access
+  const ws = attachWebSocket(server, options.core, { allowedOrigins: origins, log, ...(access ? { authorize: (req: IncomingMessage) => access.allows(req) } : {}) })
 
   return {
     url,
