@@ -1,19 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AgentHandle, PromptSource, SessionStartSource } from '../../src-shared/host/agent'
 import { Agent } from './agent'
 import type { AgentState } from './events'
-import { createLoopFixture, testTool, type LoopFixture, type LoopFixtureOptions } from './loop-fixture'
+import { testTool } from './loop-fixture'
+import { useLoopFixture } from './loop-fixture-hooks'
 import { AgentSettingsSchema, parseAgentSettings } from './settings'
 
-let fixture: LoopFixture | undefined
-afterEach(async () => {
-  await fixture?.cleanup()
-  fixture = undefined
-})
-async function setup(options: LoopFixtureOptions): Promise<LoopFixture> {
-  fixture = await createLoopFixture(options)
-  return fixture
-}
+const loop = useLoopFixture()
+const setup = loop.setup
+const fixture = loop.current
 
 describe('agent: one turn', () => {
   it('a prompt opens a turn: turn/start, user/message, assistant/message, turn/end completed; the log is flushed', async () => {
@@ -81,7 +76,7 @@ describe('agent/session-start (S4)', () => {
       script: [{ text: 'one' }, { text: 'two' }],
       setup: (kernel) =>
         kernel.context.on('agent/session-start', (agent, source) => {
-          seen.push({ source, turnId: agent.currentTurnId, logged: fixture?.log.events.length ?? -1 })
+          seen.push({ source, turnId: agent.currentTurnId, logged: fixture()?.log.events.length ?? -1 })
           agent.inject('project rules: be brief', 'test-plugin')
         })
     })
@@ -135,7 +130,7 @@ describe('agent/prompt-submit (S5, S6)', () => {
       script: [{ text: 'done' }],
       setup: (kernel) =>
         kernel.context.on('agent/prompt-submit', async (agent, content, source) => {
-          const events = fixture!.log.events
+          const events = fixture()!.log.events
           seen.push({ content, source, turnId: agent.currentTurnId, last: events[events.length - 1]?.type })
           return { action: 'allow', content: content.toUpperCase(), additionalContext: ['checked by policy'] }
         })

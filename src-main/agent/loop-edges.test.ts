@@ -1,19 +1,14 @@
 // The loop at its edges: cancel and close while something never settles (a tool, a policy
 // listener, session-start), repeated call ids, failures mid-step, and the cancel paths that
 // must leave nothing pending.
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import toolTimeout from '../../plugins/tool-timeout'
-import { createLoopFixture, testTool, type LoopFixture, type LoopFixtureOptions } from './loop-fixture'
+import { testTool } from './loop-fixture'
+import { useLoopFixture } from './loop-fixture-hooks'
 
-let fixture: LoopFixture | undefined
-afterEach(async () => {
-  await fixture?.cleanup()
-  fixture = undefined
-})
-async function setup(options: LoopFixtureOptions): Promise<LoopFixture> {
-  fixture = await createLoopFixture(options)
-  return fixture
-}
+const loop = useLoopFixture()
+const setup = loop.setup
+const fixture = loop.current
 
 /** A promise and the function that resolves it. */
 function signalled(): { promise: Promise<void>; fire: () => void } {

@@ -1,17 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
 import type { AgentDelta } from './events'
-import { createLoopFixture, sleep, testTool, type LoopFixture, type LoopFixtureOptions } from './loop-fixture'
+import { sleep, testTool } from './loop-fixture'
+import { useLoopFixture } from './loop-fixture-hooks'
 
-let fixture: LoopFixture | undefined
-afterEach(async () => {
-  await fixture?.cleanup()
-  fixture = undefined
-})
-async function setup(options: LoopFixtureOptions): Promise<LoopFixture> {
-  fixture = await createLoopFixture(options)
-  return fixture
-}
+const loop = useLoopFixture()
+const setup = loop.setup
+const fixture = loop.current
 
 const calls = (name: string, n: number, args: (i: number) => Record<string, unknown> = () => ({})) =>
   Array.from({ length: n }, (_, i) => ({ name, args: args(i) }))
@@ -41,7 +36,7 @@ describe('a step: streaming and the assistant message', () => {
     const f = await setup({
       script: [{ toolCalls: [{ name: 'echo', args: { tag: 'raw' } }] }, { text: 'done' }],
       setup: (kernel, tools) => {
-        tools.register(testTool('echo', { body: (args) => (order.push(`ran:${fixture!.types().at(-1)}`), `echo:${args.tag}`) }))
+        tools.register(testTool('echo', { body: (args) => (order.push(`ran:${fixture()!.types().at(-1)}`), `echo:${args.tag}`) }))
         kernel.context.on('tools/input-rewrite', async (call) => ({ action: 'rewrite', args: { ...call.args, tag: 'safe' }, by: 'sanitizer' }))
       }
     })
@@ -59,7 +54,7 @@ describe('a step: streaming and the assistant message', () => {
     const f = await setup({
       script: [{ toolCalls: [{ name: 'write' }] }, { text: 'done' }],
       setup: (_kernel, tools) =>
-        void tools.register(testTool('write', { sideEffects: true, body: async () => ((onDisk = await readFile(fixture!.log.path, 'utf8')), 'written') }))
+        void tools.register(testTool('write', { sideEffects: true, body: async () => ((onDisk = await readFile(fixture()!.log.path, 'utf8')), 'written') }))
     })
     f.agent.send('go')
     await f.agent.whenIdle()

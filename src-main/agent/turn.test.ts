@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { TurnInfo } from '../../src-shared/host/agent'
 import { ModelError, type ModelClient } from '../../src-shared/model'
 import { Agent } from './agent'
-import { createLoopFixture, sleep, testTool, type LoopFixture, type LoopFixtureOptions } from './loop-fixture'
+import { sleep, testTool, type LoopFixture } from './loop-fixture'
+import { useLoopFixture } from './loop-fixture-hooks'
 
-let fixture: LoopFixture | undefined
-afterEach(async () => {
-  await fixture?.cleanup()
-  fixture = undefined
-})
-async function setup(options: LoopFixtureOptions): Promise<LoopFixture> {
-  fixture = await createLoopFixture(options)
-  return fixture
-}
+const loop = useLoopFixture()
+const setup = loop.setup
+const fixture = loop.current
 
 /** Resolves on the first live delta of the session (the stream has started). */
 function firstDelta(f: LoopFixture, kind: 'text' | 'thinking' = 'text'): Promise<void> {
@@ -109,7 +104,7 @@ describe('agent/turn-stop (S8)', () => {
       script: [{ toolCalls: [{ name: 'work' }] }, { text: 'never' }],
       setup: (kernel, tools) => {
         tools.register(testTool('work'))
-        kernel.context.on('tools/result', () => fixture!.agent.handle.stop('policy says enough', 'policy'))
+        kernel.context.on('tools/result', () => fixture()!.agent.handle.stop('policy says enough', 'policy'))
       }
     })
     f.agent.send('go')
