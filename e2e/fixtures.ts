@@ -37,8 +37,6 @@ export interface TestFixtures extends TestOptions {
   seamHome: string
   /** Host stdout/stderr and page errors, attached to the report when a test fails. */
   hostLog: string[]
-  /** The web host's URL (`http://127.0.0.1:PORT`); web project only (skips the test under Electron). */
-  hostUrl: string
   /** The app's page, ready once the UI document has loaded. */
   app: Page
 }
@@ -106,11 +104,6 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
         })())
     })
     if (child) await stopProcess(child)
-  },
-
-  hostUrl: async ({ target, hostRun }, use) => {
-    test.skip(target !== 'web', 'hostUrl exists in web mode only')
-    await use(await hostRun.webHost())
   },
 
   app: async ({ target, lazyBrowser, hostRun, tempRoot, seamHome, hostEnv, hostLog }, use, testInfo) => {
