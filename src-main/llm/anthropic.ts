@@ -19,7 +19,8 @@ import {
   type ModelStreamEvent,
   type ProviderConfig
 } from '../../src-shared/model'
-import { DEFAULT_MAX_RETRIES, abortedError, toModelError, withRetries } from './errors'
+import { abortedError, toModelError } from './errors'
+import { retryingClient, sdkOptions } from './client-shell'
 import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
 
@@ -27,21 +28,8 @@ import { parseToolArgs } from './tool-args'
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192
 
 export function createAnthropicClient(cfg: ProviderConfig): ModelClient {
-  const sdk = new Anthropic({
-    baseURL: cfg.baseUrl,
-    // Passing a key (even a placeholder) keeps the SDK from looking for credentials in the
-    // environment or on disk; without a real key the Authorization header is dropped.
-    apiKey: cfg.apiKey ?? 'unused',
-    maxRetries: 0,
-    logLevel: 'off',
-    defaultHeaders: cfg.apiKey ? undefined : { Authorization: null }
-  })
-  return {
-    provider: cfg.provider,
-    model: cfg.model,
-    stream: (request) =>
-      withRetries(() => streamOnce(sdk, cfg, request), { maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES }, request.signal)
-  }
+  const sdk = new Anthropic(sdkOptions(cfg))
+  return retryingClient(cfg, (request) => streamOnce(sdk, cfg, request))
 }
 
 async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {

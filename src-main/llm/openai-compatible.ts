@@ -20,28 +20,14 @@ import {
   type ModelToolCall,
   type ProviderConfig
 } from '../../src-shared/model'
-import { DEFAULT_MAX_RETRIES, abortedError, toModelError, withRetries } from './errors'
+import { abortedError, toModelError } from './errors'
+import { retryingClient, sdkOptions } from './client-shell'
 import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
 
 export function createOpenAICompatibleClient(cfg: ProviderConfig): ModelClient {
-  const sdk = new OpenAI({
-    baseURL: cfg.baseUrl,
-    // Local servers (Ollama, llama.cpp) need no key; the SDK insists on one, so a placeholder is
-    // given and the Authorization header is dropped below.
-    apiKey: cfg.apiKey ?? 'unused',
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    logLevel: 'off',
-    defaultHeaders: cfg.apiKey ? undefined : { Authorization: null }
-  })
-  return {
-    provider: cfg.provider,
-    model: cfg.model,
-    stream: (request) =>
-      withRetries(() => streamOnce(sdk, cfg, request), { maxRetries: cfg.maxRetries ?? DEFAULT_MAX_RETRIES }, request.signal)
-  }
+  const sdk = new OpenAI({ ...sdkOptions(cfg), organization: null, project: null })
+  return retryingClient(cfg, (request) => streamOnce(sdk, cfg, request))
 }
 
 async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
