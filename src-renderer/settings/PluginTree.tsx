@@ -1,24 +1,8 @@
 // The composed plugin tree (`config/dump`): base profile plus patch layers, and its error.
-import { useCallback, useEffect, useState } from 'react'
-import type { MethodOutput } from '../../src-shared/contract/ipc'
-import { errorText } from '../app/errors'
-import { useHost } from '../app/host-context'
+import { useHostQuery } from '../app/use-host-query'
 
 export function PluginTree() {
-  const host = useHost()
-  const [dump, setDump] = useState<MethodOutput<'config/dump'> | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const load = useCallback(async () => {
-    try {
-      setDump(await host.invoke('config/dump', {}))
-      setError(null)
-    } catch (e) {
-      setError(errorText(e))
-    }
-  }, [host])
-  useEffect(() => {
-    void load()
-  }, [load])
+  const { data: dump, error, reload: load } = useHostQuery('config/dump')
   return (
     <div className="plugin-tree">
       {dump?.error && <p className="form-error" role="alert">{dump.error}</p>}

@@ -1,9 +1,9 @@
 // The workspace's hook commands that run only once the workspace is trusted.
-import { useCallback, useEffect, useState } from 'react'
 import type { MethodOutput } from '../../src-shared/contract/ipc'
 import { useAppStore } from '../app/app-store'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
+import { useHostQuery } from '../app/use-host-query'
 
 export type TrustPreview = MethodOutput<'workspace/trust-preview'>
 
@@ -11,21 +11,7 @@ export function useTrustPreview(): { preview: TrustPreview | null; error: string
   const host = useHost()
   const workspace = useAppStore((state) => state.status?.workspace ?? null)
   const trusted = useAppStore((state) => state.status?.workspaceTrusted ?? false)
-  const [preview, setPreview] = useState<TrustPreview | null>(null)
-  const [error, setError] = useState<string | null>(null)
-
-  const load = useCallback(async () => {
-    try {
-      setPreview(await host.invoke('workspace/trust-preview', {}))
-      setError(null)
-    } catch (e) {
-      setError(errorText(e))
-    }
-  }, [host])
-
-  useEffect(() => {
-    void load()
-  }, [load, workspace, trusted])
+  const { data: preview, error, setError, reload: load } = useHostQuery('workspace/trust-preview', [workspace, trusted])
 
   const setTrusted = async (value: boolean) => {
     try {
