@@ -19,7 +19,6 @@ import {
   type ModelStreamEvent,
   type ProviderConfig
 } from '../../src-shared/model'
-import { abortedError, toModelError } from './errors'
 import { retryingClient, sdkOptions } from './client-shell'
 import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
@@ -94,14 +93,11 @@ async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRe
       }
     }
   } catch (err) {
-    if (watch.stalled) throw watch.error()
-    throw toModelError(err, ctx)
+    throw watch.failure(err, ctx)
   } finally {
     watch.stop()
   }
-  // The SDK ends the iteration quietly when the request is aborted mid-stream.
-  if (request.signal?.aborted) throw abortedError()
-  if (watch.stalled) throw watch.error()
+  watch.assertNotCut()
   if (!stopped) {
     throw new ModelError('bad_response', 'The response stream ended before the provider sent message_stop; the reply is incomplete.')
   }

@@ -20,7 +20,6 @@ import {
   type ModelToolCall,
   type ProviderConfig
 } from '../../src-shared/model'
-import { abortedError, toModelError } from './errors'
 import { retryingClient, sdkOptions } from './client-shell'
 import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
@@ -54,14 +53,11 @@ async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelReque
       if (choice.finish_reason) finishReason = choice.finish_reason
     }
   } catch (err) {
-    if (watch.stalled) throw watch.error()
-    throw toModelError(err, ctx)
+    throw watch.failure(err, ctx)
   } finally {
     watch.stop()
   }
-  // The SDK ends the iteration quietly when the request is aborted mid-stream.
-  if (request.signal?.aborted) throw abortedError()
-  if (watch.stalled) throw watch.error()
+  watch.assertNotCut()
   if (finishReason === undefined) {
     throw new ModelError('bad_response', 'The response stream ended before the provider sent a finish_reason; the reply is incomplete.')
   }

@@ -3,6 +3,7 @@
 // (and the response headers) resets it; when it fires, the request is aborted and reported as a
 // network failure, which withRetries may retry when nothing had been yielded yet.
 import { ModelError } from '../../src-shared/model'
+import { abortedError, toModelError } from './errors'
 
 /** Default: two minutes without a byte from the provider. */
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000
@@ -15,6 +16,10 @@ export interface StallWatch {
   /** True when the watchdog (not the caller) ended the request. */
   readonly stalled: boolean
   error(): ModelError
+  /** The error a failed attempt raises: the stall when the watchdog cut it, else the SDK's error mapped. */
+  failure(err: unknown, ctx: { signal?: AbortSignal; baseUrl?: string }): ModelError
+  /** After the SDK's iteration ended (it ends quietly on an abort): throws when it was cut short. */
+  assertNotCut(): void
   stop(): void
 }
 
@@ -30,13 +35,19 @@ export function watchStall(callerSignal: AbortSignal | undefined, idleMs: number
     }, idleMs)
   }
   arm()
-  return {
+  const watch: StallWatch = {
     signal: callerSignal ? AbortSignal.any([callerSignal, stall.signal]) : stall.signal,
     beat: arm,
     get stalled() {
       return stalled && !callerSignal?.aborted
     },
     error: () => new ModelError('network', `The provider sent nothing for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}; the stream was abandoned.`),
+    failure: (err, ctx) => (watch.stalled ? watch.error() : toModelError(err, ctx)),
+    assertNotCut() {
+      if (callerSignal?.aborted) throw abortedError()
+      if (watch.stalled) throw watch.error()
+    },
     stop: () => clearTimeout(timer)
   }
+  return watch
 }
