@@ -50,6 +50,7 @@ export class PluginHost {
   private layers: PatchLayer[] = []
   private lastError?: string
   private stopWatching: () => void = () => {}
+  private watchedPaths: string | undefined
   /** The last queued recompose: they run one at a time, each reading settings and layers when it starts. */
   private composing: Promise<void> = Promise.resolve()
   private closed = false
@@ -242,6 +243,11 @@ export class PluginHost {
   }
 
   private watch(paths: string[]): void {
+    // Recomposing is frequent (settings, trust, bundles); the watched files change only with the
+    // workspace or its trust, so keep the watchers while the paths stay the same.
+    const key = paths.join('\n')
+    if (key === this.watchedPaths) return
+    this.watchedPaths = key
     this.stopWatching()
     this.stopWatching = watchPatchFiles(paths, () => {
       this.recompose().catch((error: unknown) => this.report(`recomposing after a patch file changed failed: ${(error as Error)?.message ?? String(error)}`))
