@@ -54,7 +54,9 @@ export interface Occurrence {
   /** Tool events: what the `if` filter tests. */
   tool?: { name: string; input: Record<string, unknown> }
   toolCallToken?: string
-  /** Cancels async handlers (the session ended). */
+  /** Cancels synchronous handlers (the turn was cancelled, the bridge disposed). */
+  signal?: AbortSignal
+  /** Cancels async handlers (the session ended, the bridge disposed). */
   asyncSignal?: AbortSignal
   /** An async handler finished (its answer never changes the event's outcome). */
   onAsyncDone?(run: HookRun): void
@@ -117,7 +119,7 @@ export class HookInvoker {
           }
         })
       } else {
-        pending.push(this.runOne(handler, occurrence, stdin))
+        pending.push(this.runOne(handler, occurrence, stdin, occurrence.signal))
       }
     }
     const runs = await Promise.all(pending)

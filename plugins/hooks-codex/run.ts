@@ -5,6 +5,7 @@
 // systemMessage is shown to the user. `async` handlers are started and not awaited.
 import { randomUUID } from 'node:crypto'
 import {
+  anySignal,
   codexMatchTargets,
   hookInvokedEvent,
   hookResultEvent,
@@ -41,7 +42,9 @@ export interface RunTarget {
 export class CodexHookRunner {
   constructor(
     private readonly limiter: HookLimiter,
-    private readonly logger: Logger
+    private readonly logger: Logger,
+    /** Aborted when the bridge is disposed: every hook it started is killed. */
+    private readonly disposed?: AbortSignal
   ) {}
 
   /** The handlers of `event` whose matcher accepts this occurrence, in configured order. */
@@ -54,12 +57,14 @@ export class CodexHookRunner {
   async run(event: CodexHookEvent, handlers: readonly CodexHandler[], input: Record<string, unknown>, target: RunTarget): Promise<HandlerRun[]> {
     const stdin = JSON.stringify(input)
     for (const handler of handlers.filter((h) => h.async)) {
-      void this.runOne(event, handler, stdin, target).then((run) => this.deliverAsync(event, run, target))
+      void this.runOne(event, handler, stdin, target, this.disposed).then((run) => this.deliverAsync(event, run, target))
     }
-    return Promise.all(handlers.filter((h) => !h.async).map((handler) => this.runOne(event, handler, stdin, target)))
+    // Synchronous handlers end with the turn (cancel) as well as with the bridge.
+    const signal = anySignal(target.state?.agent.turnSignal, this.disposed)
+    return Promise.all(handlers.filter((h) => !h.async).map((handler) => this.runOne(event, handler, stdin, target, signal)))
   }
 
-  private runOne(event: CodexHookEvent, handler: CodexHandler, stdin: string, target: RunTarget): Promise<HandlerRun> {
+  private runOne(event: CodexHookEvent, handler: CodexHandler, stdin: string, target: RunTarget, signal: AbortSignal | undefined): Promise<HandlerRun> {
     return this.limiter.run(async () => {
       const invocationId = `codex-${randomUUID()}`
       this.record(target, () =>
@@ -81,7 +86,8 @@ export class CodexHookRunner {
         shell: '/bin/bash',
         cwd: target.cwd,
         env: { ...process.env, ...(target.state?.agent.env ?? {}) },
-        timeoutMs: handler.timeoutSec * 1000
+        timeoutMs: handler.timeoutSec * 1000,
+        ...(signal ? { signal } : {})
       })
       const outcome = parseCodexHookOutput(event, execution)
       this.record(target, () => hookResultEvent({ invocationId, source: SOURCE, event }, execution, outcome))

@@ -8,6 +8,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 /** The part of the running turn the handle reaches. */
 export interface TurnControl {
   readonly id: string
+  readonly signal: AbortSignal
   stop(reason: string, by: string): void
 }
 
@@ -35,6 +36,10 @@ export class AgentHandleImpl implements AgentHandle {
 
   get currentTurnId(): string | undefined {
     return this.currentTurn()?.id
+  }
+
+  get turnSignal(): AbortSignal | undefined {
+    return this.currentTurn()?.signal
   }
 
   inject(text: string, source: string): void {
