@@ -208,6 +208,29 @@ describe('agent/prompt-submit (S5, S6)', () => {
     await f.agent.whenIdle()
     expect(f.ofType('turn/end')[0]).toMatchObject({ reason: 'error', error: 'policy exploded', steps: 0 })
   })
+
+  it('S6/S20: a prompt policy that throws on the first prompt of a queued batch keeps the whole batch as prompt/blocked with the reason', async () => {
+    const f = await setup({
+      script: [{ text: 'fine' }],
+      setup: (kernel) =>
+        kernel.context.on('agent/prompt-submit', async (_agent, content, _source, next) => {
+          if (content === 'first') throw new Error('policy exploded')
+          return next()
+        })
+    })
+    expect(f.agent.send('first')).toEqual({ queued: 'turn' })
+    expect(f.agent.send('second')).toEqual({ queued: 'turn' })
+    expect(f.agent.send('third')).toEqual({ queued: 'turn' })
+    await f.agent.whenIdle()
+    expect(f.types()).toEqual(['session/header', 'turn/start', 'prompt/blocked', 'prompt/blocked', 'prompt/blocked', 'turn/end'])
+    expect(f.ofType('prompt/blocked').map((e) => [e.prompt, e.reason])).toEqual([
+      ['first', 'prompt policy failed: policy exploded'],
+      ['second', 'not submitted: prompt policy failed: policy exploded (on an earlier message of the same batch)'],
+      ['third', 'not submitted: prompt policy failed: policy exploded (on an earlier message of the same batch)']
+    ])
+    expect(f.ofType('turn/end')[0]).toMatchObject({ reason: 'error', error: 'policy exploded', steps: 0 })
+    expect(f.model.calls).toBe(0)
+  })
 })
 
 describe('the agent handle', () => {

@@ -31,6 +31,7 @@ import { ABANDONED, abandonment, type Abandonment } from './abandon'
 import { postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
 import { failure, materializeObject, normalizeResult } from './normalize'
 import { identityProblem, seal, sealMalformed } from './seal'
+import { NestedContext } from './nested-context'
 
 type AnyTool = ToolDefinition<unknown>
 
@@ -64,6 +65,8 @@ interface Decided {
 }
 
 export class ToolPipeline {
+  private readonly nested = new NestedContext()
+
   constructor(
     private readonly kernel: Kernel,
     private readonly lookup: ToolLookup,
@@ -107,10 +110,12 @@ export class ToolPipeline {
       // ---- dispatch ----------------------------------------------------------------------
       if (result === undefined) {
         const signal = request.signal
-        result =
-          signal !== undefined && signal.aborted
-            ? failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
-            : await this.dispatch(call, prepared.tool as AnyTool, request, abandon)
+        if (signal !== undefined && signal.aborted) {
+          result = failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
+        } else {
+          this.nested.open(call)
+          result = await this.dispatch(call, prepared.tool as AnyTool, request, abandon)
+        }
       }
       // ---- transform, then observe -------------------------------------------------------
       abandon.dispose()
@@ -118,6 +123,7 @@ export class ToolPipeline {
     } catch (error) {
       // The outer boundary: a fault in the pipeline itself still ends as an isError result.
       this.kernel.reportError(error, { plugin: 'tools', phase: 'pipeline' })
+      if (call) this.nested.close(call.token)
       call ??= sealMalformed(request, EMPTY_ARGS)
       const fault = failure('LISTENER_THREW', `Tool "${call.name}" failed inside the tool pipeline: ${errorText(error)}`)
       return { call, result: fault, verdict: denied('seal', errorText(error)), additionalContext: [], durationMs: performance.now() - started }
@@ -242,13 +248,16 @@ export class ToolPipeline {
   /** S11: an existing session grant answers without a dialog; otherwise the approval service asks. */
   private async ask(call: SealedCall, decision: { reason: string; by?: string }, request: ToolCallRequest, options: ExecuteOptions): Promise<Decided> {
     const approval = this.kernel.getService('approval')
-    const grant = approval?.matchGrant(call.sessionId, call.name, call.args)
+    const grant = this.nested.backedByAgent(call) ? approval?.matchGrant(call.sessionId, call.name, call.args) : undefined
     if (grant) {
       return { verdict: Object.freeze({ outcome: 'allowed', stage: 'approval', approval: 'allowed-session', reason: `allowed for this session: ${grant.description}`, by: grant.id }) }
     }
     const signal = request.signal ?? NEVER
     let answer: ApprovalAnswer & { reason?: string }
-    if (!approval) {
+    if (!this.nested.backedByAgent(call)) {
+      // S11: nobody to ask on behalf of; the answerer never sees it.
+      answer = { outcome: 'unavailable', reason: 'no agent turn is behind this call' }
+    } else if (!approval) {
       answer = { outcome: 'unavailable', reason: 'no approval service is running' }
     } else {
       const record = options.record
@@ -325,7 +334,10 @@ export class ToolPipeline {
 
   /** S14, S15, S17: post-execute transforms, then the sealed result notification. */
   private async conclude(call: SealedCall, result: ToolResult, verdict: CallVerdict, started: number, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
-    let additionalContext = NO_CONTEXT
+    // Context carried up from nested calls: kept whatever the tool did (a throw included), dropped
+    // when post-execute blocks the call or fails closed (S17).
+    const carried = this.nested.close(call.token)
+    let additionalContext: readonly string[] = carried.length > 0 ? carried : NO_CONTEXT
     if (this.kernel.listenerCount('tools/post-execute') > 0) {
       let decision: PostToolDecision | typeof ABANDONED | undefined
       let problem: string | undefined
@@ -339,6 +351,7 @@ export class ToolPipeline {
       } finally {
         abandon.dispose()
       }
+      if (decision === ABANDONED || problem !== undefined || decision?.action === 'block') additionalContext = NO_CONTEXT
       if (decision === ABANDONED) {
         // Fail closed, as for a failing listener: the unfiltered content is dropped.
         result = failure('CANCELLED', `Tool "${call.name}" was cancelled while a tools/post-execute listener ran; its result was dropped.`)
@@ -348,10 +361,11 @@ export class ToolPipeline {
       } else if (decision !== undefined) {
         result = applyPostDecision(result, decision)
         if (decision.additionalContext !== undefined && decision.additionalContext.length > 0) {
-          additionalContext = Object.freeze(decision.additionalContext.slice())
+          additionalContext = [...additionalContext, ...decision.additionalContext]
         }
       }
     }
+    this.nested.carry(call.parent, additionalContext)
     if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emit('tools/result', call, result, verdict)
     return { call, result, verdict, additionalContext: additionalContext.slice(), durationMs: performance.now() - started }
   }
