@@ -75,7 +75,7 @@ export class Turn implements TurnControl {
     this.phase = 'closing'
     log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
     await log.flush()
-    kernel.emit('agent/turn-end', this.deps.handle, this.id, end.reason)
+    kernel.emitObserved('agent/turn-end', this.deps.handle.listenerFailureNotice('agent/turn-end'), this.deps.handle, this.id, end.reason)
     return end
   }
 

@@ -25,7 +25,7 @@ import type {
   ToolExecutionResult,
   ToolResult
 } from '../../src-shared/host/tools'
-import { errorText, type Kernel } from '../../src-shared/kernel'
+import { errorText, type Kernel, type ListenerFailure } from '../../src-shared/kernel'
 import { formatZodError } from '../../src-shared/validation'
 import { ABANDONED, abandonment, type Abandonment } from './abandon'
 import { postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
@@ -119,7 +119,7 @@ export class ToolPipeline {
       }
       // ---- transform, then observe -------------------------------------------------------
       abandon.dispose()
-      return await this.conclude(call, result, verdict, started, signal)
+      return await this.conclude(call, result, verdict, started, signal, options.record)
     } catch (error) {
       // The outer boundary: a fault in the pipeline itself still ends as an isError result.
       this.kernel.reportError(error, { plugin: 'tools', phase: 'pipeline' })
@@ -333,7 +333,14 @@ export class ToolPipeline {
   }
 
   /** S14, S15, S17: post-execute transforms, then the sealed result notification. */
-  private async conclude(call: SealedCall, result: ToolResult, verdict: CallVerdict, started: number, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
+  private async conclude(
+    call: SealedCall,
+    result: ToolResult,
+    verdict: CallVerdict,
+    started: number,
+    signal: AbortSignal | undefined,
+    record: ExecuteOptions['record']
+  ): Promise<ToolExecutionResult> {
     // Context carried up from nested calls: kept whatever the tool did (a throw included), dropped
     // when post-execute blocks the call or fails closed (S17).
     const carried = this.nested.close(call.token)
@@ -366,7 +373,7 @@ export class ToolPipeline {
       }
     }
     this.nested.carry(call.parent, additionalContext)
-    if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emit('tools/result', call, result, verdict)
+    if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emitObserved('tools/result', record && resultListenerNotice(call, record), call, result, verdict)
     return { call, result, verdict, additionalContext: additionalContext.slice(), durationMs: performance.now() - started }
   }
 
@@ -375,6 +382,14 @@ export class ToolPipeline {
     if (typeof error === 'string') this.kernel.log({ level: 'error', plugin: 'tools', message: `${phase} ${error}`, time: Date.now() })
     else this.kernel.reportError(error, { plugin: 'tools', phase })
     return { verdict: denied(stage, `${phase} failed: ${text}`), result: failure('LISTENER_THREW', `Tool "${toolName}" was not run: a ${phase} failed: ${text}`) }
+  }
+}
+
+/** A failing tools/result listener is logged by the kernel and, when the call has a session to record into, shown there as a notice. */
+function resultListenerNotice(call: SealedCall, record: NonNullable<ExecuteOptions['record']>): ListenerFailure {
+  return (error, plugin) => {
+    const text = `tools/result listener of plugin "${plugin}" failed on "${call.name}": ${errorText(error)}`
+    record({ type: 'notice', ...(call.turnId !== undefined ? { turnId: call.turnId } : {}), level: 'error', text, source: plugin })
   }
 }
 
