@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   CLAUDE_BLOCKING_EVENTS,
+  DEFAULT_MAX_OUTPUT_BYTES,
   PERMISSION_EVENTS,
   aggregateOutcomes,
   applyFailurePolicy,
@@ -149,6 +150,10 @@ export class HookInvoker {
       sink.record(hookResultEvent(invocation, execution, run.outcome))
       const notice = failureNotice(event, run)
       if (notice) sink.notify(notice.level, notice.text, `hook:${event}`)
+      // Cut output read as plain text is used as it is: say so (a cut JSON answer is already a failure above).
+      if (execution.handlerType === 'command' && execution.stdoutTruncated && run.outcome.failureKind === undefined) {
+        sink.notify('warn', `${event} hook [${handler.label}] (${handler.file}) printed more than ${DEFAULT_MAX_OUTPUT_BYTES} bytes on stdout: the rest was cut.`, `hook:${event}`)
+      }
       return run
     })
   }

@@ -5,6 +5,7 @@
 // systemMessage is shown to the user. `async` handlers are started and not awaited.
 import { randomUUID } from 'node:crypto'
 import {
+  DEFAULT_MAX_OUTPUT_BYTES,
   anySignal,
   codexMatchTargets,
   hookInvokedEvent,
@@ -95,6 +96,9 @@ export class CodexHookRunner {
         this.notify(target, 'warn', `Codex ${event} hook failed: ${handler.command} (${handler.sourceFile}): ${outcome.errorMessage ?? outcome.failureKind ?? 'failed'}`)
       }
       if (outcome.systemMessage) this.notify(target, 'warn', `Codex ${event} hook: ${outcome.systemMessage}`)
+      if (execution.stdoutTruncated && outcome.kind !== 'error') {
+        this.notify(target, 'warn', `Codex ${event} hook printed more than ${DEFAULT_MAX_OUTPUT_BYTES} bytes on stdout: the rest was cut (${handler.command}, ${handler.sourceFile}).`)
+      }
       return { handler, outcome, execution }
     })
   }
