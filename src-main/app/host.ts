@@ -36,7 +36,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   forwardLiveEvents(runtime, pushes)
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
-  runtime.plugins.onChanged(() => pushes.publish('plugins/changed', {}))
+  runtime.onPluginsChanged(() => pushes.publish('plugins/changed', {}))
   connections.onChange((count) => {
     if (count > 0) publishStatus()
   })
@@ -54,13 +54,18 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   }
 }
 
-/** Live pushes that are not session events: deltas, agent state, tool output, logs. */
+/** Live pushes that are not session events (deltas, agent state, tool output, logs), from every workspace's tree. */
 function forwardLiveEvents(runtime: HostRuntime, pushes: PushHub): void {
-  const ctx = runtime.kernel.context
-  ctx.on('agent/delta', (sessionId, delta) => pushes.publish('agent/delta', { sessionId, ...delta }))
-  ctx.on('agent/state', (sessionId, state) => pushes.publish('agent/state', { sessionId, ...state }))
-  ctx.on('agent/tool-progress', (sessionId, progress) => pushes.publish('tool/progress', { sessionId, ...progress }))
-  runtime.kernel.onLog((record) => {
+  runtime.eachKernel((kernel) => {
+    const ctx = kernel.context
+    const offs = [
+      ctx.on('agent/delta', (sessionId, delta) => pushes.publish('agent/delta', { sessionId, ...delta })),
+      ctx.on('agent/state', (sessionId, state) => pushes.publish('agent/state', { sessionId, ...state })),
+      ctx.on('agent/tool-progress', (sessionId, progress) => pushes.publish('tool/progress', { sessionId, ...progress }))
+    ]
+    return () => offs.forEach((off) => off())
+  })
+  runtime.onLog((record) => {
     if (record.level !== 'debug') pushes.publish('log', record)
   })
 }
