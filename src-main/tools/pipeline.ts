@@ -25,13 +25,14 @@ import type {
   ToolExecutionResult,
   ToolResult
 } from '../../src-shared/host/tools'
-import { errorText, type Kernel, type ListenerFailure } from '../../src-shared/kernel'
+import { errorText, type Kernel } from '../../src-shared/kernel'
 import { formatZodError } from '../../src-shared/validation'
 import { ABANDONED, abandonment, type Abandonment } from './abandon'
 import { postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
 import { failure, materializeObject, normalizeResult } from './normalize'
 import { identityProblem, seal, sealMalformed } from './seal'
 import { NestedContext } from './nested-context'
+import { abandonedIn, applyPostDecision, approvalDenyReason, denied, resultListenerNotice, type DecidedCall } from './verdicts'
 
 type AnyTool = ToolDefinition<unknown>
 
@@ -58,11 +59,7 @@ export const DEFAULT_ABANDON_AFTER_CANCEL_MS = 5_000
 /** Where the pipeline finds tools; the registry owns them. */
 export type ToolLookup = (name: string) => AnyTool | undefined
 
-/** A call decided before dispatch: its verdict, and its result when it will not run. */
-interface Decided {
-  verdict: CallVerdict
-  result?: ToolResult
-}
+type Decided = DecidedCall
 
 export class ToolPipeline {
   private readonly nested = new NestedContext()
@@ -382,49 +379,5 @@ export class ToolPipeline {
     if (typeof error === 'string') this.kernel.log({ level: 'error', plugin: 'tools', message: `${phase} ${error}`, time: Date.now() })
     else this.kernel.reportError(error, { plugin: 'tools', phase })
     return { verdict: denied(stage, `${phase} failed: ${text}`), result: failure('LISTENER_THREW', `Tool "${toolName}" was not run: a ${phase} failed: ${text}`) }
-  }
-}
-
-/** A failing tools/result listener is logged by the kernel and, when the call has a session to record into, shown there as a notice. */
-function resultListenerNotice(call: SealedCall, record: NonNullable<ExecuteOptions['record']>): ListenerFailure {
-  return (error, plugin) => {
-    const text = `tools/result listener of plugin "${plugin}" failed on "${call.name}": ${errorText(error)}`
-    record({ type: 'notice', ...(call.turnId !== undefined ? { turnId: call.turnId } : {}), level: 'error', text, source: plugin })
-  }
-}
-
-/** A policy stage still pending when the grace after the caller's cancel ran out. */
-function abandonedIn(stage: 'rewrite' | 'pre-execute', seam: string, toolName: string): Required<Decided> {
-  const reason = `the call was cancelled while its ${seam} policy was still deciding`
-  return { verdict: denied(stage, reason), result: failure('CANCELLED', `Tool "${toolName}" was not run: ${reason}.`) }
-}
-
-/** S14: the result is rebuilt from the frozen snapshot plus the decision, never from mutations. */
-function applyPostDecision(snapshot: ToolResult, decision: PostToolDecision): ToolResult {
-  if (decision.action === 'accept') {
-    return decision.content === undefined ? snapshot : Object.freeze({ ...snapshot, content: decision.content })
-  }
-  const base = decision.content ?? snapshot.content
-  const blocked: ToolResult = { content: base === '' ? decision.feedback : `${base}\n\n${decision.feedback}`, isError: true, code: 'BLOCKED' }
-  if (snapshot.structured !== undefined) blocked.structured = snapshot.structured
-  return Object.freeze(blocked)
-}
-
-function denied(stage: CallVerdict['stage'], reason: string, by?: string): CallVerdict {
-  return Object.freeze(by === undefined ? { outcome: 'denied', stage, reason } : { outcome: 'denied', stage, reason, by })
-}
-
-/** The deny reason the model reads for an approval that did not allow the call. */
-function approvalDenyReason(answer: ApprovalAnswer & { reason?: string }, askReason: string): string {
-  const note = answer.note?.trim()
-  switch (answer.outcome) {
-    case 'denied': {
-      const base = answer.reason ?? 'the user denied this call'
-      return note ? `${base}. The user said: ${note}` : base
-    }
-    case 'cancelled':
-      return `${answer.reason ?? 'the approval request was cancelled'}${note ? ` (${note})` : ''}`
-    default:
-      return `approval was required (${askReason}) but ${answer.reason ?? 'no approval channel is available'}${note ? ` (${note})` : ''}`
   }
 }
