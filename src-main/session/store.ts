@@ -1,7 +1,7 @@
 // Durable sessions (DESIGN.md "Sessions"): one append-only JSON Lines file per session,
 // `<dir>/<sessionId>.jsonl`, created 0600 in a 0700 folder. The store creates, opens, lists,
 // renames and deletes them; a SessionLog is the append side of one open session.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -58,7 +58,16 @@ export class SessionStore {
     if (!check.ok) throw new Error(`session header: ${check.field}: ${check.message}`)
     this.ensureDir()
     const line = `${JSON.stringify(check.event)}\n`
-    writeFileSync(path, line, { flag: 'wx', mode: 0o600 })
+    // Whole or not at all, even under kill -9: the header goes to a hidden temp file that is then
+    // linked into place (link, like O_EXCL, refuses an existing name), so a session file never
+    // exists empty or with half a header.
+    const temp = join(this.dir, `.${id}.creating`)
+    writeFileSync(temp, line, { flag: 'wx', mode: 0o600 })
+    try {
+      linkSync(temp, path)
+    } finally {
+      rmSync(temp, { force: true })
+    }
     const header = JSON.parse(line) as SessionEvent // as a reload yields it (no undefined keys)
     return this.track(new SessionLog({ id, path, events: [header], created: true, onClose: (log) => this.untrack(log) }))
   }
