@@ -126,3 +126,14 @@ describe('SessionLog: printed means persisted', () => {
     await expect(log.close()).rejects.toThrow(log.path)
   })
 })
+
+describe('SessionLog: after close', () => {
+  it('a durable flush after close resolves with the close and does not reopen the file', async () => {
+    const log = store.create({ workspace: '/w' })
+    log.append({ type: 'turn/start', turnId: 't' })
+    await log.close()
+    await rm(log.path) // a reopen without O_CREAT would fail loudly
+    await expect(log.flush({ durable: true })).resolves.toBeUndefined()
+    expect(() => log.append({ type: 'turn/end', turnId: 't', reason: 'completed', steps: 0 })).toThrow(/after close/)
+  })
+})

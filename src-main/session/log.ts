@@ -233,6 +233,8 @@ export class SessionLog {
 
   /** fdatasync of everything written so far (after the syncs before it), plus the folder once for a new file. */
   private sync(): Promise<void> {
+    // Closed: nothing can have been written since, and the file must not be opened again.
+    if (this.closing !== undefined) return this.closing
     let fd: number
     try {
       fd = this.openFile()
