@@ -92,6 +92,9 @@ export class BrowserWindow extends EventEmitter {
   show(): void {
     this.shown = true
   }
+  isVisible(): boolean {
+    return this.shown && !this.destroyed
+  }
   isDestroyed(): boolean {
     return this.destroyed
   }
