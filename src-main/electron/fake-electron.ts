@@ -123,17 +123,21 @@ export const dialog = {
   showErrorBox(): void {}
 }
 
+// Only the asynchronous API: the synchronous calls are deprecated in Electron 45 (removed in 46),
+// so a test of code that still used them fails here.
 export const safeStorage = {
   available: true,
   backend: 'gnome_libsecret' as string,
-  isEncryptionAvailable: () => safeStorage.available,
+  /** Test knob: the next decrypts report the data as sealed under an older key. */
+  stale: false,
+  isAsyncEncryptionAvailable: async () => safeStorage.available,
   getSelectedStorageBackend: () => safeStorage.backend,
   // Reversible and visibly different from the input, like the real thing.
-  encryptString: (plain: string) => Buffer.from(`enc:${[...plain].reverse().join('')}`, 'utf8'),
-  decryptString: (sealed: Buffer) => {
+  encryptStringAsync: async (plain: string) => Buffer.from(`enc:${[...plain].reverse().join('')}`, 'utf8'),
+  decryptStringAsync: async (sealed: Buffer) => {
     const text = sealed.toString('utf8')
-    if (!text.startsWith('enc:')) throw new Error('not sealed by this fake')
-    return [...text.slice(4)].reverse().join('')
+    if (!text.startsWith('enc:')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.')
+    return { result: [...text.slice(4)].reverse().join(''), shouldReEncrypt: safeStorage.stale }
   }
 }
 

@@ -71,7 +71,7 @@ async function start(): Promise<void> {
   // Without the preload the page has no bridge to the Host and could only show an error.
   if (!existsSync(preloadPath)) return fail('Seam is not built', `${preloadPath} is missing. Run \`npm run build\`, then start Seam again.`)
   let mainWindow: BrowserWindow | null = null
-  host = await createHost({ mode: 'electron', platform: createElectronPlatform(() => mainWindow) })
+  host = await createHost({ mode: 'electron', platform: await createElectronPlatform(() => mainWindow) })
   const running = host
   handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running))
   const ipc: IpcBridge = registerIpc({ ipcMain, core: running, page })
