@@ -77,12 +77,20 @@ function firstReason(text) {
   return errorLine ? errorLine.slice(0, 300) : 'no reason given'
 }
 
+/** Electron's fetcher declares Node 22.12+; on older Node it usually works, but say so when it fails. */
+function nodeNote() {
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  if (major > 22 || (major === 22 && minor >= 12)) return []
+  return [`(Electron's fetcher asks for Node 22.12 or later; this is Node ${process.versions.node}. Building, tests and web mode need only 20.19.)`]
+}
+
 function explain({ version, packageDir, reason }) {
   const where = packageDir ? join(packageDir, 'dist') : 'node_modules/electron/dist'
   return [
     '',
     `Seam's desktop app needs the Electron ${version} binary, and it is not in ${where}.`,
     `Fetching it failed: ${reason}`,
+    ...nodeNote(),
     '',
     'To fetch it (about 100 MB, once), run `npx install-electron` where the download is reachable, or:',
     '  - through a mirror:  ELECTRON_MIRROR=https://<mirror>/electron/ npx install-electron',
