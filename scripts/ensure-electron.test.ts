@@ -121,4 +121,13 @@ describe('npm start on a fresh install without a reachable Electron download', (
     expect(result.code).toBe(0)
     expect(result.stderr).toBe('')
   })
+
+  it('npm start builds once: electron-vite build, then preview with --skipBuild (preview would build again)', async () => {
+    const scripts = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')).scripts as Record<string, string>
+    expect(scripts.prestart).toBe('node scripts/ensure-electron.mjs')
+    expect(scripts.predev).toBe('node scripts/ensure-electron.mjs')
+    const steps = scripts.start!.split('&&').map((step) => step.trim())
+    expect(steps.filter((step) => /^electron-vite (build|preview)\b/.test(step) && !step.includes('--skipBuild'))).toEqual(['electron-vite build'])
+    expect(steps.at(-1)).toBe('electron-vite preview --skipBuild')
+  })
 })

@@ -120,7 +120,10 @@ export const dialog = {
     dialog.calls.push(args)
     return Promise.resolve(dialog.nextResult)
   },
-  showErrorBox(): void {}
+  errorBoxes: [] as Array<[string, string]>,
+  showErrorBox(title: string, content: string): void {
+    dialog.errorBoxes.push([title, content])
+  }
 }
 
 // Only the asynchronous API: the synchronous calls are deprecated in Electron 45 (removed in 46),
@@ -179,7 +182,40 @@ export const contextBridge = {
 }
 
 export const session = { defaultSession }
-export const app = { isPackaged: false }
+
+/** Records the calls main.ts makes, in order, so tests can check what happens before the lock. */
+export class FakeApp extends EventEmitter {
+  isPackaged = false
+  calls: string[] = []
+  paths = new Map<string, string>()
+  lockGranted = true
+  enableSandbox(): void {
+    this.calls.push('enableSandbox')
+  }
+  setPath(name: string, value: string): void {
+    this.calls.push(`setPath:${name}`)
+    this.paths.set(name, value)
+  }
+  requestSingleInstanceLock(): boolean {
+    this.calls.push('requestSingleInstanceLock')
+    return this.lockGranted
+  }
+  whenReady(): Promise<void> {
+    this.calls.push('whenReady')
+    return Promise.resolve()
+  }
+  isReady(): boolean {
+    return this.calls.includes('whenReady')
+  }
+  quit(): void {
+    this.calls.push('quit')
+  }
+  exit(code = 0): void {
+    this.calls.push(`exit:${code}`)
+  }
+}
+
+export const app = new FakeApp()
 
 export default {
   BrowserWindow,
