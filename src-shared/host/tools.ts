@@ -110,9 +110,14 @@ export interface UnsealedCall {
 
 export type RewriteDecision = { action: 'keep' } | { action: 'rewrite'; args: JsonObject; by: string; reason?: string }
 
-/** S10. `modelText`, when given, is the exact text the model reads for a deny (bridges keep upstream wording). */
+/**
+ * S10. `modelText`, when given, is the exact text the model reads for a deny (bridges keep upstream
+ * wording). `answersAsk` marks an allow that answers the permission policy's default ask (its
+ * approval mode), as a Claude Code PreToolUse `allow` skips the permission prompt; explicit deny
+ * and ask rules still win over it (claude-code-hooks.md §5.1).
+ */
 export type PreToolDecision =
-  | { action: 'allow'; reason?: string; by?: string }
+  | { action: 'allow'; reason?: string; by?: string; answersAsk?: boolean }
   | { action: 'deny'; reason: string; by?: string; modelText?: string }
   | { action: 'ask'; reason: string; by?: string }
 
