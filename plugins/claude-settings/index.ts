@@ -26,6 +26,8 @@ export const ClaudeSettingsConfigSchema = z
 /** What other plugins read: the snapshot in force now, and a way to hear about edits. */
 export interface ClaudeSettingsService {
   snapshot(): ClaudeSettingsSnapshot
+  /** Resolves once edits to the files are watched (an edit before that may be picked up only at the next change). */
+  readonly watching: Promise<void>
   /** Called after a reload that changed anything; returns the unsubscribe. */
   onChange(listener: (snapshot: ClaudeSettingsSnapshot) => void): () => void
 }
@@ -74,7 +76,8 @@ export default definePlugin({
       }
     }
     // The same folder watch as the patch files: an editor's replace-on-save is one change.
-    ctx.effect(() => watchPatchFiles(settingsFiles(options).map((origin) => origin.file), reload, { debounceMs: 60 }))
+    const stopWatching = watchPatchFiles(settingsFiles(options).map((origin) => origin.file), reload, { debounceMs: 60 })
+    ctx.onDispose(stopWatching)
 
     // A session is told once what was skipped or ignored (the log has it too).
     ctx.on('agent/session-start', (agent) => {
@@ -87,6 +90,7 @@ export default definePlugin({
 
     ctx.provide('claudeSettings', {
       snapshot: () => current,
+      watching: stopWatching.ready,
       onChange(listener) {
         listeners.add(listener)
         return () => void listeners.delete(listener)
