@@ -36,6 +36,7 @@ beforeEach(() => {
       trusted = value
       return { ok: true as const }
     },
+    'permissions/list': () => ({ running: true, mode: { mode: 'ask-side-effects', source: 'seam' }, rules: [], additionalDirectories: [], warnings: [] }),
     'grants/list': () => grants,
     'grants/revoke': ({ grantId }) => {
       grants = grants.filter((g) => g.id !== grantId)
