@@ -154,8 +154,12 @@ export function combine(inner: PreToolDecision, own: OwnDecision): PreToolDecisi
 
 const STRENGTH: Record<PreToolDecision['action'], number> = { allow: 0, ask: 1, deny: 2 }
 
-/** The stronger of two decisions; on a tie the inner one stands (it keeps its own wording). */
+/**
+ * The stronger of two decisions. On a tie the inner one stands (it keeps its own wording), unless
+ * it is nobody's (the chain's default allow): then the policy's own says which rule allowed the call.
+ */
 export function strongest(inner: PreToolDecision, mine: PreToolDecision): PreToolDecision {
+  if (STRENGTH[mine.action] === STRENGTH[inner.action]) return inner.by === undefined && mine.reason !== undefined ? mine : inner
   return STRENGTH[mine.action] > STRENGTH[inner.action] ? mine : inner
 }
 
