@@ -145,6 +145,20 @@ describe('Claude Code permission rules in the policy (§9.8)', () => {
     expect(await run('Bash', { command: 'rm x' })).toBe('deny')
   })
 
+  it('§6 PreToolUse: a bare deny rule takes the tool off the model\'s list; a call to it is unavailable before any hook', async () => {
+    write('user', { permissions: { deny: ['Bash', 'mcp__server', 'Edit(src/**)'] } })
+    const { kernel, run, lastReason } = setup({ mode: 'never-ask' })
+    const preExecuteSaw: string[] = []
+    kernel.plugin({ name: 'hook-like', apply: (ctx) => void ctx.on('tools/pre-execute', async (call, next) => (preExecuteSaw.push(call.name), next())) })
+    const offered = kernel.getService('tools')!.specs().map((spec) => spec.name)
+    expect(offered).toEqual(['Read', 'Edit', 'Write', 'WebFetch', 'mcp__else__tool'])
+    const out = await kernel.getService('tools')!.execute({ name: 'Bash', args: { command: 'ls' }, callId: 'c', sessionId: 's', cwd: ws })
+    expect(out.result).toMatchObject({ content: 'No such tool available: Bash', isError: true, code: 'UNKNOWN_TOOL' })
+    expect(await lastReason('mcp__server__tool', {})).toBe(`mcp__server__tool is disabled by the deny rule "mcp__server" (permissions.deny[1] in ${files.user})`)
+    expect(await run('Edit', { file_path: join(ws, 'README.md') })).toBe('allow')
+    expect(preExecuteSaw).toEqual(['Edit'])
+  })
+
   it('with claudeSettings: false the settings files are not applied', async () => {
     write('user', { permissions: { deny: ['Bash'] } })
     const { run } = setup({ mode: 'never-ask', claudeSettings: false })

@@ -71,6 +71,9 @@ export default definePlugin({
       const inner = await next()
       return combine(inner, policyDecision(call, tools.get(call.name), config, home, claude()))
     })
+    // A bare deny rule (`Bash`, `mcp__server`) disables the tool: off the model's tool list, and a
+    // call to it is unavailable before any hook runs (claude-code-hooks.md §6 PreToolUse).
+    ctx.guard('tools/offer', (name) => disabledBy(name, rulesInForce(config, claude())))
     ctx.provide('permissionPolicy', {
       inForce: () => {
         const snapshot = claude()
@@ -161,6 +164,17 @@ const STRENGTH: Record<PreToolDecision['action'], number> = { allow: 0, ask: 1, 
 export function strongest(inner: PreToolDecision, mine: PreToolDecision): PreToolDecision {
   if (STRENGTH[mine.action] === STRENGTH[inner.action]) return inner.by === undefined && mine.reason !== undefined ? mine : inner
   return STRENGTH[mine.action] > STRENGTH[inner.action] ? mine : inner
+}
+
+/** The reason a bare deny rule takes `toolName` off the tool list, or undefined. */
+export function disabledBy(toolName: string, rules: readonly RuleInForce[]): string | undefined {
+  const rule = rules.find((r) => r.behavior === 'deny' && isBare(r.rule) && matchesPermissionRule(r.rule, toolName, {}))
+  return rule ? `${toolName} is disabled by the deny rule "${rule.rule}"${where(rule)}` : undefined
+}
+
+function isBare(rule: string): boolean {
+  const parsed = parsePermissionRule(rule)
+  return parsed.ok && parsed.specifier === undefined
 }
 
 /** ` (permissions.deny[0] in /w/.claude/settings.json)` for a settings rule; nothing for the plugin's own. */

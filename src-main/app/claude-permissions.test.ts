@@ -128,8 +128,12 @@ describe('Claude Code permissions with hooks, through the real loop (§5.1, §7,
   })
 
   it('a malformed rule is reported to the session with its file and index and ignored; the others apply', async () => {
-    await writeFile(join(ws, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *', 'Bash(touch *)'] } }))
+    await writeFile(join(ws, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *', 'Bash(touch *)', 'Write'] } }))
     const { modelSaw, notices } = await run([bash('touch z'), { text: 'done' }], { approvalMode: 'never-ask' })
+    // §6 PreToolUse: the bare `Write` deny takes Write off the tool list the model is sent.
+    const offered = (server?.requests[0].body.tools ?? []).map((tool) => tool.function.name)
+    expect(offered).toContain('Bash')
+    expect(offered).not.toContain('Write')
     expect(notices).toContain(`Claude Code settings: ${join(ws, '.claude', 'settings.json')}: permissions.deny[0] invalid permission rule "Bash(rm *": expected Tool or Tool(specifier); this rule is ignored`)
     expect(modelSaw[0]).toMatch(/^Permission denied: the permission policy denies calls matching "Bash\(touch \*\)"/)
   })

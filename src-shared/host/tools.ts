@@ -215,5 +215,11 @@ declare module '../kernel/types' {
   interface Guards {
     /** S12: deny-only, synchronous, after the whole pre-execute waterfall. */
     tools: [call: SealedCall]
+    /**
+     * Deny-only, synchronous: a reason takes the tool off the model's tool list, and a call to it
+     * is refused as unavailable before any other stage (a Claude Code bare `permissions.deny`
+     * rule such as `Bash` disables the tool: claude-code-hooks.md §6 PreToolUse).
+     */
+    'tools/offer': [toolName: string]
   }
 }
