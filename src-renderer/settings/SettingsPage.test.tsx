@@ -85,6 +85,18 @@ describe('SettingsPage', () => {
     expect(screen.getByText('/w/.seam/cordis.patch.yml line 3: unknown id "tool"')).toBeTruthy()
   })
 
+  it('the trust banner counts hook commands and Claude Code settings apart', async () => {
+    items.push({ source: 'Claude Code settings', file: '/w/.claude/settings.json', event: 'permissions.allow', command: 'Bash' })
+    try {
+      await renderWith(<TrustBanner />)
+      expect(screen.getByRole('region', { name: 'Workspace trust' }).textContent).toContain(
+        'This workspace declares 1 hook command that will not run and 1 Claude Code permission or env setting that will not apply until you trust it.'
+      )
+    } finally {
+      items.pop()
+    }
+  })
+
   it('the trust banner opens a dialog listing the exact commands before trusting', async () => {
     await renderWith(<TrustBanner />)
     fireEvent.click(screen.getByRole('button', { name: 'Review…' }))
