@@ -67,13 +67,24 @@ export default definePlugin({
     const home = homedir()
     // Read per call: the Claude settings reload on edits, and the policy must not wait for them.
     const claude = (): ClaudeSettingsSnapshot | undefined => (config.claudeSettings ? ctx.maybe('claudeSettings')?.snapshot() : undefined)
+    // The merged rule list changes only with the settings snapshot (replaced on every edit).
+    let cached: { snapshot: ClaudeSettingsSnapshot | undefined; rules: RuleInForce[]; bareDenies: RuleInForce[] } | undefined
+    const current = () => {
+      const snapshot = claude()
+      if (cached?.snapshot !== snapshot || cached === undefined) {
+        const rules = rulesInForce(config, snapshot)
+        cached = { snapshot, rules, bareDenies: rules.filter((rule) => rule.behavior === 'deny' && isBare(rule.rule)) }
+      }
+      return cached
+    }
     ctx.on('tools/pre-execute', async (call, next) => {
       const inner = await next()
-      return combine(inner, policyDecision(call, tools.get(call.name), config, home, claude()))
+      const { snapshot, rules } = current()
+      return combine(inner, policyDecision(call, tools.get(call.name), config, home, snapshot, rules))
     })
     // A bare deny rule (`Bash`, `mcp__server`) disables the tool: off the model's tool list, and a
     // call to it is unavailable before any hook runs (claude-code-hooks.md §6 PreToolUse).
-    ctx.guard('tools/offer', (name) => disabledBy(name, rulesInForce(config, claude())))
+    ctx.guard('tools/offer', (name) => disabledBy(name, current().bareDenies))
     ctx.provide('permissionPolicy', {
       inForce: () => {
         const snapshot = claude()
@@ -101,11 +112,11 @@ export function policyDecision(
   tool: ToolDefinition<unknown> | undefined,
   config: PermissionPolicyConfig,
   home?: string,
-  claude?: ClaudeSettingsSnapshot
+  claude?: ClaudeSettingsSnapshot,
+  rules: readonly RuleInForce[] = rulesInForce(config, claude)
 ): OwnDecision {
   const context: PermissionRuleContext = { cwd: call.cwd, home }
   if (claude?.workspaceRoot) context.projectDir = claude.workspaceRoot
-  const rules = rulesInForce(config, claude)
   const matching = (behavior: RuleInForce['behavior']) => rules.find((r) => r.behavior === behavior && matchesPermissionRule(r.rule, call.name, call.args, context))
   const deny = matching('deny')
   if (deny) return { answerable: false, decision: { action: 'deny', reason: `the permission policy denies calls matching "${deny.rule}"${where(deny)}`, by: BY } }
