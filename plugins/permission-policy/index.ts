@@ -71,7 +71,7 @@ export default definePlugin({
     let cached: { snapshot: ClaudeSettingsSnapshot | undefined; rules: RuleInForce[]; bareDenies: RuleInForce[] } | undefined
     const current = () => {
       const snapshot = claude()
-      if (cached?.snapshot !== snapshot || cached === undefined) {
+      if (cached === undefined || cached.snapshot !== snapshot) {
         const rules = rulesInForce(config, snapshot)
         cached = { snapshot, rules, bareDenies: rules.filter((rule) => rule.behavior === 'deny' && isBare(rule.rule)) }
       }
