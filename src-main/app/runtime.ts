@@ -82,6 +82,7 @@ export class HostRuntime {
     this.secrets = new SecretStore(this.paths.secrets, options.cipher)
     this.bundles = new BundleShelf(this.paths.home, SEAM_VERSION)
     this.model = new SwitchableModel(
+      () => this.providerSettings(),
       () => this.providerConfig(),
       (config) => this.createModelClient(config)
     )
@@ -95,6 +96,7 @@ export class HostRuntime {
 
   static async start(options: HostOptions): Promise<HostRuntime> {
     const runtime = new HostRuntime(options)
+    await runtime.sealPlainKeys()
     await runtime.bundles.loadAll((name, error) => runtime.log({ level: 'error', plugin: 'plugin-host', message: `bundle ${name}: ${error}`, time: Date.now() }))
     runtime.windowTree = await runtime.treeFor(runtime.workspace())
     return runtime
@@ -264,12 +266,30 @@ export class HostRuntime {
     return this.options.approvalMode ?? this.settings.value.approvalMode
   }
 
-  /** The provider in use: a headless override, else the settings plus the stored key. */
-  providerConfig(): ProviderConfig | undefined {
+  /** The provider in use without its key: a headless override, else the settings. */
+  providerSettings(): ProviderConfig | undefined {
+    return this.options.provider ?? this.settings.value.provider ?? undefined
+  }
+
+  /** The provider in use with its key: a headless override, else the settings plus the stored key. */
+  async providerConfig(): Promise<ProviderConfig | undefined> {
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined
-    return { ...provider, apiKey: this.secrets.get(providerKeyName(provider.provider)) }
+    const key = await this.secrets.lookup(providerKeyName(provider.provider))
+    if (key.state === 'unreadable') this.log({ level: 'warn', plugin: 'secrets', message: `the ${provider.provider} API key: ${key.reason}`, time: Date.now() })
+    return { ...provider, apiKey: key.state === 'stored' ? key.value : undefined }
+  }
+
+  /** Keys saved in plain text by web mode or the CLI move into the platform's encrypted store. */
+  private async sealPlainKeys(): Promise<void> {
+    if (!this.options.cipher) return
+    try {
+      const sealed = await this.secrets.migrate()
+      if (sealed > 0) this.log({ level: 'info', plugin: 'secrets', message: `moved ${sealed} API key(s) into the OS keychain's encryption`, time: Date.now() })
+    } catch (error) {
+      this.log({ level: 'warn', plugin: 'secrets', message: `API keys stay in plain text for now: ${(error as Error).message}`, time: Date.now() })
+    }
   }
 
   /** A client from the model adapter registered for the provider (the `models` service). */
