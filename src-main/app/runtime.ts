@@ -211,10 +211,15 @@ export class HostRuntime {
 
   /** A session of `workspace` opens: its tree (started if needed) is kept while the session is open. */
   private async acquire(workspace: string): Promise<Kernel> {
-    if (this.closed) throw new Error('the host is closing')
-    const tree = await this.treeFor(workspace)
-    tree.sessions++
-    return tree.plugins.kernel
+    for (;;) {
+      if (this.closed) throw new Error('the host is closing')
+      const pending = this.treeFor(workspace)
+      const tree = await pending
+      // Retired while we waited (the window moved on and no session held it): start a fresh one.
+      if (this.trees.get(workspace) !== pending) continue
+      tree.sessions++
+      return tree.plugins.kernel
+    }
   }
 
   private release(workspace: string): void {
