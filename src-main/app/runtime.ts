@@ -37,6 +37,8 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv
   /** The approval answerer plugin (desktop dialog or terminal). */
   answerer: { key: string; plugin: Plugin<never> }
+  /** Further front-end plugins, each a profile entry placed after `approval` (e.g. the ACP agent's `acp-tools`). */
+  extraEntries?: Array<{ id: string; key: string; plugin: Plugin<never> }>
   cipher?: SecretCipher
   /** `--patch FILE`: the last patch layer. */
   patchFile?: string
@@ -57,6 +59,9 @@ export class HostRuntime {
   readonly sessions: SessionHub
   readonly plugins: PluginHost
   private readonly recentLogs: LogRecord[] = []
+  /** Set by a front end for this runtime only (an ACP session's mode or model); never written to settings. */
+  private approvalModeOverride: HostOptions['approvalMode']
+  private providerOverride: ProviderConfig | undefined
 
   private constructor(readonly options: HostOptions) {
     const env = options.env ?? process.env
@@ -106,11 +111,23 @@ export class HostRuntime {
   }
 
   approvalMode(): 'ask-side-effects' | 'ask-all' | 'never-ask' {
-    return this.options.approvalMode ?? this.settings.value.approvalMode
+    return this.approvalModeOverride ?? this.options.approvalMode ?? this.settings.value.approvalMode
+  }
+
+  /** Changes the approval mode of this runtime only (the permission policy reloads with it). */
+  async setApprovalMode(mode: 'ask-side-effects' | 'ask-all' | 'never-ask'): Promise<void> {
+    this.approvalModeOverride = mode
+    await this.plugins.recompose()
+  }
+
+  /** Changes the provider of this runtime only; the next model request uses it. */
+  setProvider(config: ProviderConfig): void {
+    this.providerOverride = config
   }
 
   /** The provider in use: a headless override, else the settings plus the stored key. */
   providerConfig(): ProviderConfig | undefined {
+    if (this.providerOverride) return this.providerOverride
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined
