@@ -333,6 +333,25 @@ describe('session/prompt', () => {
   })
 })
 
+describe('workspace trust', () => {
+  it("a workspace's own hooks run only once the user trusted the workspace in Seam, as in the app", async () => {
+    const s = await setup([{ text: 'answered' }, { text: 'answered again' }])
+    await mkdir(join(s.workspace, '.claude'))
+    const block = { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: "echo 'workspace hook says no' >&2; exit 2" }] }] } }
+    await writeFile(join(s.workspace, '.claude', 'settings.json'), JSON.stringify(block))
+    const proc = agent(s, providerArgs(s))
+    await connect(proc)
+    const untrusted = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    expect((await proc.agent.request('session/prompt', { sessionId: untrusted.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn')
+    // The editor is told which hooks were skipped (the bridge's notice, as an agent message of its own).
+    expect(textOf(updatesOf(proc, untrusted.sessionId), 'agent_message_chunk')).toMatch(/\[hooks-claude\] .*not trusted.*UserPromptSubmit/s)
+    await writeFile(join(s.home, 'settings.json'), JSON.stringify({ trustedWorkspaces: [s.workspace] }))
+    const trusted = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    expect((await proc.agent.request('session/prompt', { sessionId: trusted.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('cancelled')
+    expect(textOf(updatesOf(proc, trusted.sessionId), 'agent_message_chunk')).toMatch(/workspace hook says no/)
+  })
+})
+
 describe('session/load', () => {
   it('replays a stored session as session/update notifications in order, before it answers, in a new process', async () => {
     const s = await setup([{ toolCalls: [{ id: 'l1', name: 'Read', args: { file_path: 'load-target.txt' } }] }, { thinking: 'short file', text: 'It says hello.' }])
