@@ -1,11 +1,12 @@
 // Test and bench wiring: the built `seam acp` as a child process, driven over its stdio by the
 // SDK's client side. Nothing of Seam is mocked; the client handlers are the test's editor.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Readable, Writable } from 'node:stream'
 import * as acp from '@agentclientprotocol/sdk'
 
-export const REPO_ROOT = resolve(import.meta.dirname, '../..')
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const SEAM_BIN = join(REPO_ROOT, 'bin', 'seam.mjs')
 
 export interface EditorHandlers {
