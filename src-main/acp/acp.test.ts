@@ -317,7 +317,7 @@ describe('session/prompt', () => {
     expect(s.server.requests).toHaveLength(0)
   })
 
-  it('max_steps ends max_turn_requests and a length cut ends max_tokens', async () => {
+  it('stop reasons (S21): max_steps ends max_turn_requests, a length cut max_tokens, a content filter refusal', async () => {
     const s = await setup([
       { toolCalls: [{ id: 'g1', name: 'Glob', args: { pattern: '*' } }] },
       { text: 'cut', finishReason: 'length' },
@@ -477,7 +477,7 @@ describe('client capabilities', () => {
 })
 
 describe('modes and models', () => {
-  it('session/set_mode switches the approval mode of that session only: never-ask stops asking, ask-all asks for a read', async () => {
+  it('session/set_mode switches the session's approval mode: never-ask stops asking, ask-all asks for a read', async () => {
     const s = await setup([
       { toolCalls: [{ id: 'm1', name: 'Bash', args: { command: 'echo one' } }] },
       { text: 'ok' },
@@ -504,6 +504,24 @@ describe('modes and models', () => {
     const bad = await rpcError(proc.agent.request('session/set_mode', { sessionId, modeId: 'yolo' }))
     expect(bad.message).toMatch(/modeId: unknown mode "yolo"/)
     expect(updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === 'current_mode_update')).toHaveLength(2)
+  })
+
+  it('the model config option switches the model of the next request; an unknown model is refused by name', async () => {
+    const s = await setup([{ text: 'one' }, { text: 'two' }])
+    await writeFile(join(s.home, 'settings.json'), JSON.stringify({ provider: { provider: 'openai-compatible', baseUrl: s.url, model: 'other-model' } }))
+    const proc = agent(s, providerArgs(s))
+    await connect(proc)
+    const { sessionId, configOptions } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    const model = configOptions?.find((o) => o.id === 'model') as { currentValue: string; options: Array<{ value: string }> }
+    expect(model.currentValue).toBe('m')
+    expect(model.options.map((o) => o.value)).toEqual(['m', 'other-model'])
+    await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] })
+    const set = await proc.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'other-model' })
+    expect(set.configOptions.find((o) => o.id === 'model')).toMatchObject({ currentValue: 'other-model' })
+    await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] })
+    expect(s.server.requests.map((r) => r.body.model)).toEqual(['m', 'other-model'])
+    const bad = await rpcError(proc.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'gpt-9' }))
+    expect(bad.message).toMatch(/unknown model "gpt-9"/)
   })
 })
 
