@@ -477,7 +477,7 @@ describe('client capabilities', () => {
 })
 
 describe('modes and models', () => {
-  it('session/set_mode switches the session's approval mode: never-ask stops asking, ask-all asks for a read', async () => {
+  it("session/set_mode switches the session's approval mode: never-ask stops asking, ask-all asks for a read", async () => {
     const s = await setup([
       { toolCalls: [{ id: 'm1', name: 'Bash', args: { command: 'echo one' } }] },
       { text: 'ok' },
