@@ -109,6 +109,23 @@ describe('initialize', () => {
     expect(newer.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { embeddedContext: true, image: false }, sessionCapabilities: { list: {}, close: {} } })
     expect(newer.agentInfo).toMatchObject({ name: 'seam' })
     expect(newer.authMethods).toEqual([])
+    const older = await rpcError(proc.agent.request('initialize', { protocolVersion: 0, clientCapabilities: {} }))
+    expect(older.code).toBe(-32022)
+  })
+
+  it('SIGTERM closes the sessions (a running turn ends cancelled in the log) and exits 0', async () => {
+    const s = await setup([{ text: 'slow answer', chunkDelayMs: 200 }])
+    const proc = agent(s, providerArgs(s))
+    await connect(proc)
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    const firstChunk = nextUpdate(proc, (u) => u.sessionUpdate === 'agent_message_chunk')
+    void proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk slowly' }] }).catch(() => undefined)
+    await firstChunk
+    const exit = new Promise<number | null>((r) => proc.child.on('exit', (code) => r(code)))
+    proc.child.kill('SIGTERM')
+    expect(await exit).toBe(0)
+    const end = (await sessionEvents(s.home, sessionId)).filter((e) => e.type === 'turn/end')
+    expect(end).toMatchObject([{ reason: 'cancelled' }])
   })
 
   it('offers an auth method naming the variable when the provider key is missing, and session/new fails with it; the process stays up', async () => {

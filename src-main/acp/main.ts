@@ -49,7 +49,16 @@ export async function runAcp(flags: AcpFlags, patchFile: string | undefined, io:
     Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>,
     Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>
   )
-  await server.serve(explainInvalidParams(stream))
+  // A signal ends the connection; the sessions then close (turns cancelled, logs flushed) before exit.
+  const stop = () => server.stop()
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+  try {
+    await server.serve(explainInvalidParams(stream))
+  } finally {
+    process.off('SIGTERM', stop)
+    process.off('SIGINT', stop)
+  }
   return 0
 }
 

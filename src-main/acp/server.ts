@@ -47,6 +47,11 @@ export class AcpServer {
     }
   }
 
+  /** Ends the connection (a signal to stop): `serve` then closes every session and resolves. */
+  stop(): void {
+    this.connection?.close()
+  }
+
   /** Serves one client over `stream` until it closes, then closes every session. */
   async serve(stream: acp.Stream): Promise<void> {
     this.connection = this.app().connect(stream)
