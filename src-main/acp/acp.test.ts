@@ -416,7 +416,6 @@ describe('client capabilities', () => {
     const created = join(s.workspace, 'created-by-editor.txt')
     await writeFile(file, 'on disk\n')
     const buffers = new Map<string, string>([[file, 'unsaved buffer text\n']])
-    const terminals = new Map<string, { output: string; exit: Promise<{ exitCode: number | null; signal: string | null }>; kill(): void }>()
     const requests: string[] = []
     const proc = agent(s, providerArgs(s, '--approve', 'allow'), {
       readTextFile: ({ path }) => {
@@ -430,36 +429,7 @@ describe('client capabilities', () => {
         buffers.set(path, content)
         return {}
       },
-      terminal: {
-        create: ({ command, args, cwd }) => {
-          requests.push(`terminal ${command} ${(args ?? []).join(' ')}`)
-          const child = spawn(command, args ?? [], { cwd: cwd ?? undefined })
-          const id = `term-${terminals.size + 1}`
-          const entry = {
-            output: '',
-            exit: new Promise<{ exitCode: number | null; signal: string | null }>((r) => child.on('exit', (exitCode, signal) => r({ exitCode, signal }))),
-            kill: () => child.kill()
-          }
-          child.stdout.on('data', (c: Buffer) => (entry.output += c.toString()))
-          child.stderr.on('data', (c: Buffer) => (entry.output += c.toString()))
-          terminals.set(id, entry)
-          return { terminalId: id }
-        },
-        output: async ({ terminalId }) => {
-          const t = terminals.get(terminalId)!
-          const status = await Promise.race([t.exit, new Promise<undefined>((r) => setTimeout(r, 0, undefined))])
-          return { output: t.output, truncated: false, exitStatus: status ?? null }
-        },
-        waitForExit: ({ terminalId }) => terminals.get(terminalId)!.exit,
-        kill: ({ terminalId }) => {
-          terminals.get(terminalId)!.kill()
-          return {}
-        },
-        release: ({ terminalId }) => {
-          requests.push(`release ${terminalId}`)
-          return {}
-        }
-      }
+      terminal: processTerminal(requests)
     })
     await connect(proc, { fs: { readTextFile: true, writeTextFile: true }, terminal: true })
     const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
@@ -480,6 +450,21 @@ describe('client capabilities', () => {
     expect(textOf(updates, 'agent_message_chunk')).toMatch(/from-the-terminal.*Exit code 3/)
     const writeDone = updates.find((u) => u.sessionUpdate === 'tool_call_update' && (u as { toolCallId: string }).toolCallId === 'turn-1/w' && u.status === 'completed') as { content: acp.ToolCallContent[] }
     expect(writeDone.content[0]).toEqual({ type: 'diff', path: created, oldText: null, newText: 'new\n' })
+  })
+
+  it("cancel during a command in the editor's terminal kills it there, releases the terminal and the call still gets its result", async () => {
+    const s = await setup([{ toolCalls: [{ id: 'long', name: 'Bash', args: { command: 'sleep 30' } }] }, { text: 'never' }])
+    const requests: string[] = []
+    const proc = agent(s, providerArgs(s, '--approve', 'allow'), { terminal: processTerminal(requests) })
+    await connect(proc, { terminal: true })
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    const running = nextUpdate(proc, (u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress')
+    const turn = proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] })
+    expect(await running).toMatchObject({ content: [{ type: 'terminal', terminalId: 'term-1' }] })
+    await proc.agent.notify('session/cancel', { sessionId })
+    expect((await turn).stopReason).toBe('cancelled')
+    expect(requests.slice(1)).toEqual(['kill term-1', 'release term-1'])
+    expect(updatesOf(proc, sessionId).at(-1)).toMatchObject({ sessionUpdate: 'tool_call_update', toolCallId: 'turn-1/long', status: 'failed' })
   })
 
   it('without them, Seam\'s own tools run on the disk', async () => {
@@ -544,4 +529,40 @@ describe('modes and models', () => {
 
 function lastToolContentOf(server: FakeProviderServer<OpenAIRequestBody>, requestIndex: number): string {
   return lastToolContent(server.requests[requestIndex]!.body)
+}
+
+/** The test editor's terminal: real processes, as an editor would run them. */
+function processTerminal(requests: string[]): NonNullable<EditorHandlers['terminal']> {
+  const terminals = new Map<string, { output: string; exit: Promise<{ exitCode: number | null; signal: string | null }>; kill(): void }>()
+  return {
+    create: ({ command, args, cwd }) => {
+      requests.push(`terminal ${command} ${(args ?? []).join(' ')}`)
+      const child = spawn(command, args ?? [], { cwd: cwd ?? undefined })
+      const id = `term-${terminals.size + 1}`
+      const entry = {
+        output: '',
+        exit: new Promise<{ exitCode: number | null; signal: string | null }>((r) => child.on('exit', (exitCode, signal) => r({ exitCode, signal }))),
+        kill: () => child.kill()
+      }
+      child.stdout.on('data', (c: Buffer) => (entry.output += c.toString()))
+      child.stderr.on('data', (c: Buffer) => (entry.output += c.toString()))
+      terminals.set(id, entry)
+      return { terminalId: id }
+    },
+    output: async ({ terminalId }) => {
+      const t = terminals.get(terminalId)!
+      const status = await Promise.race([t.exit, new Promise<undefined>((r) => setTimeout(r, 0, undefined))])
+      return { output: t.output, truncated: false, exitStatus: status ?? null }
+    },
+    waitForExit: ({ terminalId }) => terminals.get(terminalId)!.exit,
+    kill: ({ terminalId }) => {
+      requests.push(`kill ${terminalId}`)
+      terminals.get(terminalId)!.kill()
+      return {}
+    },
+    release: ({ terminalId }) => {
+      requests.push(`release ${terminalId}`)
+      return {}
+    }
+  }
 }
