@@ -75,6 +75,11 @@ export class AcpSession implements EditorSide, PermissionChannel {
       answerer: { key: 'builtin:approval-acp', plugin: acpApprovalPlugin(proc.approve, () => session) as never },
       extraEntries: [{ id: 'acp-tools', key: 'builtin:acp-tools', plugin: acpToolsPlugin(() => session) as never }]
     })
+    // The host's warnings and errors (a plugin that failed to load, a broken settings file) go to stderr.
+    runtime.kernel.onLog((record) => {
+      if (record.level === 'warn' || record.level === 'error') proc.log(`${record.level} [${record.plugin}] ${record.message}`)
+    })
+    for (const record of runtime.logs()) if (record.level === 'error') proc.log(`error [${record.plugin}] ${record.message}`)
     try {
       // A patch layer that does not compose (it may disable a tool) must not be silently dropped.
       const composeError = runtime.plugins.dump().error
