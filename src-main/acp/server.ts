@@ -105,12 +105,12 @@ export class AcpServer {
       })
   }
 
-  private initialize(params: acp.InitializeRequest): acp.InitializeResponse {
+  private async initialize(params: acp.InitializeRequest): Promise<acp.InitializeResponse> {
     if (!Number.isInteger(params.protocolVersion) || params.protocolVersion < 1) {
       throw RequestError.unsupportedProtocolVersion(params.protocolVersion, [acp.PROTOCOL_VERSION])
     }
     this.capabilities = params.clientCapabilities ?? {}
-    const missingKey = this.keyProblem()
+    const missingKey = await this.keyProblem()
     return {
       // The client's version when it is one Seam speaks, else the latest Seam speaks.
       protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
@@ -125,15 +125,15 @@ export class AcpServer {
     }
   }
 
-  private authenticate(params: acp.AuthenticateRequest): acp.AuthenticateResponse {
+  private async authenticate(params: acp.AuthenticateRequest): Promise<acp.AuthenticateResponse> {
     if (params.methodId !== AUTH_METHOD_ID) throw RequestError.invalidParams({ methodId: params.methodId }, `methodId: unknown method "${params.methodId}"; Seam offers "${AUTH_METHOD_ID}"`)
-    const problem = this.providerProblem()
+    const problem = await this.providerProblem()
     if (problem) throw RequestError.authRequired(undefined, problem)
     return {}
   }
 
   /** Why no model request could be made, or undefined when the provider is ready. */
-  private providerProblem(): string | undefined {
+  private async providerProblem(): Promise<string | undefined> {
     const paths = seamPaths(resolveSeamHome(this.options.env))
     const settings = new SettingsFile(paths.settings).value
     const config = this.options.provider ?? settings.provider
@@ -143,7 +143,7 @@ export class AcpServer {
     return this.keyProblem()
   }
 
-  private keyProblem(): string | undefined {
+  private async keyProblem(): Promise<string | undefined> {
     const paths = seamPaths(resolveSeamHome(this.options.env))
     if (this.options.provider) {
       if (!PROVIDER_PRESETS[this.options.provider.provider].needsApiKey || this.options.provider.apiKey) return undefined
@@ -152,19 +152,21 @@ export class AcpServer {
     }
     const stored = new SettingsFile(paths.settings).value.provider
     if (!stored || !PROVIDER_PRESETS[stored.provider].needsApiKey) return undefined
-    if (new SecretStore(paths.secrets).get(providerKeyName(stored.provider))) return undefined
-    return `no API key for ${stored.provider} in the Seam home (${paths.home}): save one in the Seam app's Settings, or start seam acp with --provider ${stored.provider} and ${DEFAULT_KEY_ENV[stored.provider] ?? 'its key variable'} set`
+    const key = await new SecretStore(paths.secrets).lookup(providerKeyName(stored.provider))
+    if (key.state === 'stored') return undefined
+    const why = key.state === 'unreadable' ? `the stored key cannot be read: ${key.reason}` : `no API key for ${stored.provider} in the Seam home (${paths.home})`
+    return `${why}; save one in the Seam app's Settings, or start seam acp with --provider ${stored.provider} and ${DEFAULT_KEY_ENV[stored.provider] ?? 'its key variable'} set`
   }
 
-  private checkReady(): void {
-    const problem = this.providerProblem()
+  private async checkReady(): Promise<void> {
+    const problem = await this.providerProblem()
     if (problem) throw RequestError.authRequired(undefined, problem)
   }
 
   private async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
     const cwd = checkCwd(params.cwd)
     checkClientMcpServers(params.mcpServers)
-    this.checkReady()
+    await this.checkReady()
     const session = await this.track(AcpSession.open(this.proc, cwd))
     await attachClientMcpServers(session, params.mcpServers)
     this.sessions.set(session.id, session)
@@ -191,7 +193,7 @@ export class AcpServer {
     if (summary.workspace !== cwd) {
       throw RequestError.invalidParams({ sessionId: params.sessionId, cwd }, `cwd: session ${params.sessionId} belongs to the workspace ${summary.workspace}, not ${cwd}`)
     }
-    this.checkReady()
+    await this.checkReady()
     const session = await this.track(AcpSession.open(this.proc, cwd, params.sessionId))
     await attachClientMcpServers(session, params.mcpServers)
     this.sessions.set(session.id, session)

@@ -176,7 +176,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
 
   /** The models one can switch to: the current one, the preset's and the Seam home's choice for the same provider. */
   private models(): string[] {
-    const config = this.runtime.providerConfig()
+    const config = this.runtime.providerSettings()
     if (!config) return []
     const stored = this.runtime.settings.value.provider
     const candidates = [config.model, PROVIDER_PRESETS[config.provider].model, stored?.provider === config.provider ? stored.model : undefined, this.proc.provider?.model]
@@ -194,7 +194,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
         options: APPROVAL_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description }))
       }
     ]
-    const config = this.runtime.providerConfig()
+    const config = this.runtime.providerSettings()
     if (config) {
       options.push({ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: config.model, options: this.models().map((m) => ({ value: m, name: m })) })
     }
@@ -205,10 +205,9 @@ export class AcpSession implements EditorSide, PermissionChannel {
     if (typeof value !== 'string') throw RequestError.invalidParams({ configId }, `value: the "${configId}" option takes a string`)
     if (configId === 'mode') await this.setMode(value)
     else if (configId === 'model') {
-      const config = this.runtime.providerConfig()
-      if (!config) throw RequestError.invalidParams({ configId }, 'model: no model provider is configured')
+      if (!this.runtime.providerSettings()) throw RequestError.invalidParams({ configId }, 'model: no model provider is configured')
       if (!this.models().includes(value)) throw RequestError.invalidParams({ configId, value }, `value: unknown model "${value}"; one of ${this.models().join(', ')}`)
-      this.runtime.setProvider({ ...config, model: value })
+      this.runtime.setModel(value)
     } else throw RequestError.invalidParams({ configId }, `configId: unknown option "${configId}"; one of mode, model`)
     return this.configOptions()
   }
