@@ -219,11 +219,14 @@ export class AcpSession implements EditorSide, PermissionChannel {
   }
 
   async readTextFile(path: string, signal: AbortSignal): Promise<string> {
+    // The call's card (in_progress) reaches the editor before the request it makes.
+    await this.flush()
     const response = await this.proc.client().request('fs/read_text_file', { sessionId: this.id, path }, this.requestOptions(signal))
     return response.content
   }
 
   async writeTextFile(path: string, content: string, signal: AbortSignal): Promise<void> {
+    await this.flush()
     await this.proc.client().request('fs/write_text_file', { sessionId: this.id, path, content }, this.requestOptions(signal))
   }
 
@@ -233,6 +236,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
     started: (terminalId: string) => void
   ): Promise<TerminalRun> {
     const env = Object.entries(command.env).map(([name, value]) => ({ name, value }))
+    await this.flush()
     const terminal = await this.proc.client().createTerminal({ sessionId: this.id, ...command, env }, this.requestOptions(signal))
     try {
       started(terminal.id)
