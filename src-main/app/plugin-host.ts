@@ -218,7 +218,8 @@ export class PluginHost {
         approvalMode: this.runtime.approvalMode(),
         workspace: this.runtime.workspace(),
         hookConcurrency: settings.hookConcurrency,
-        seamHooks: settings.hooks
+        seamHooks: settings.hooks,
+        mcp: { servers: settings.mcpServers ?? {}, disabled: settings.mcpDisabled, settingsFile: this.runtime.paths.settings }
       }),
       ...bundleEntries
     ]
