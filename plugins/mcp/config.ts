@@ -61,20 +61,25 @@ function shellWord(word: string): string {
 const StringMap = z.record(z.string(), z.string())
 
 /** One entry of `mcpServers` in .mcp.json (and Seam's settings): stdio, or HTTP / SSE. */
-export const ClaudeServerEntrySchema = z.union([
-  z.object({
-    type: z.literal('stdio').optional(),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: StringMap.default({})
-  }),
-  z.object({
-    type: z.enum(['http', 'sse']),
-    url: z.string().min(1),
-    headers: StringMap.default({})
-  })
-])
+const StdioEntrySchema = z.object({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: StringMap.default({})
+})
+const RemoteEntrySchema = z.object({
+  type: z.enum(['http', 'sse']),
+  url: z.string().min(1),
+  headers: StringMap.default({})
+})
+export const ClaudeServerEntrySchema = z.union([StdioEntrySchema, RemoteEntrySchema])
 export type ClaudeServerEntry = z.input<typeof ClaudeServerEntrySchema>
+
+/** The schema an entry is checked against, chosen by its `type`, so an error names the field. */
+function entrySchemaFor(raw: unknown): typeof StdioEntrySchema | typeof RemoteEntrySchema {
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined
+  return type === 'http' || type === 'sse' ? RemoteEntrySchema : StdioEntrySchema
+}
 
 const McpJsonSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) })
 
@@ -114,12 +119,13 @@ type Env = Readonly<Record<string, string | undefined>>
 
 /** Turns one `.mcp.json`-shaped entry into a spec; a bad entry becomes a spec carrying its error. */
 export function claudeEntryToSpec(name: string, raw: unknown, source: McpSourceKind, file: string, env: Env): McpServerSpec {
-  const parsed = ClaudeServerEntrySchema.safeParse(raw)
+  const schema = entrySchemaFor(raw)
+  const parsed = schema.safeParse(raw)
   if (!parsed.success) {
-    const transport = typeof raw === 'object' && raw !== null && ((raw as { type?: unknown }).type === 'http' || (raw as { type?: unknown }).type === 'sse') ? ((raw as { type: McpTransport }).type) : 'stdio'
+    const transport: McpTransport = schema === RemoteEntrySchema ? ((raw as { type: 'http' | 'sse' }).type) : 'stdio'
     return { name, source, file, transport, enabled: true, error: formatZodError(`${file}: mcpServers.${name}`, parsed.error) }
   }
-  const entry = parsed.data
+  const entry = parsed.data as z.output<typeof ClaudeServerEntrySchema>
   const expand = new Expander(env)
   const spec: McpServerSpec =
     'command' in entry
