@@ -6,6 +6,7 @@ import { PROVIDER_PRESETS, testConnection } from '../llm/presets'
 import type { Handlers } from '../transport/router'
 import type { ApprovalDialogs } from './approval-dialog'
 import { HostRuntime, providerKeyName } from './runtime'
+import { requireMcp, setMcpEnabled } from './mcp-settings'
 
 const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
   deepseek: 'DeepSeek',
@@ -189,6 +190,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'plugins/client-entries': async () => runtime.plugins.clientEntries(deps.mode),
     'plugins/call': async ({ plugin, method, input }) => runtime.plugins.call(plugin, method, input),
+    'mcp/list': async () => {
+      const mcp = requireMcp(runtime)
+      return { servers: mcp.servers(), warnings: mcp.warnings() }
+    },
+    'mcp/set-enabled': async ({ name, enabled }) => setMcpEnabled(runtime, name, enabled),
+    'mcp/restart': async ({ name }) => requireMcp(runtime).restart(name),
     'config/dump': async () => runtime.plugins.dump(),
     'logs/recent': async () => runtime.logs()
   }
