@@ -37,6 +37,7 @@ beforeEach(() => {
       return { ok: true as const }
     },
     'grants/list': () => grants,
+    'mcp/list': () => ({ servers: [], warnings: [] }),
     'grants/revoke': ({ grantId }) => {
       grants = grants.filter((g) => g.id !== grantId)
       return { ok: true }

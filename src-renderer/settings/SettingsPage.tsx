@@ -1,4 +1,4 @@
-// Settings: provider, workspace and its trust, approvals, limits, grants, the plugin tree, and
+// Settings: provider, workspace and its trust, approvals, limits, MCP servers, grants, the plugin tree, and
 // the pages client plugins contribute.
 import type { ReactNode } from 'react'
 import { PluginSettingsPages } from '../plugins/PluginSettingsPages'
@@ -7,6 +7,7 @@ import { WorkspaceForm } from '../setup/WorkspaceForm'
 import { ApprovalModeForm } from './ApprovalModeForm'
 import { GrantsList } from './GrantsList'
 import { LimitsForm } from './LimitsForm'
+import { McpServers } from './McpServers'
 import { PluginTree } from './PluginTree'
 import { WorkspaceTrust } from './WorkspaceTrust'
 
@@ -21,6 +22,7 @@ export function SettingsPage() {
       </Section>
       <Section title="Approvals"><ApprovalModeForm /></Section>
       <Section title="Limits"><LimitsForm /></Section>
+      <Section title="MCP servers"><McpServers /></Section>
       <Section title="This session's grants"><GrantsList /></Section>
       <Section title="Plugin tree"><PluginTree /></Section>
       <PluginSettingsPages />
