@@ -106,10 +106,13 @@ export class ServerConnection {
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
     const client = await this.connectedClient()
+    const scoped = scopedSignal(signal)
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: timeoutMs })) as CallToolResult
+      return (await client.callTool({ name, arguments: args }, undefined, { signal: scoped.signal, timeout: timeoutMs })) as CallToolResult
     } catch (error) {
       throw this.explain(error, timeoutMs)
+    } finally {
+      scoped.release()
     }
   }
 
@@ -117,22 +120,32 @@ export class ServerConnection {
     const client = await this.connectedClient()
     const resources: Array<Record<string, unknown>> = []
     let cursor: string | undefined
-    do {
-      const page = await client.request({ method: 'resources/list', params: cursor ? { cursor } : {} }, ResourceList, { signal }).catch((error) => {
-        throw this.explain(error)
-      })
-      resources.push(...page.resources)
-      cursor = page.nextCursor
-    } while (cursor)
+    const scoped = scopedSignal(signal)
+    try {
+      do {
+        const page = await client.request({ method: 'resources/list', params: cursor ? { cursor } : {} }, ResourceList, { signal: scoped.signal }).catch((error) => {
+          throw this.explain(error)
+        })
+        resources.push(...page.resources)
+        cursor = page.nextCursor
+      } while (cursor)
+    } finally {
+      scoped.release()
+    }
     return resources
   }
 
   async readResource(uri: string, signal: AbortSignal): Promise<Array<Record<string, unknown>>> {
     const client = await this.connectedClient()
-    const read = await client.request({ method: 'resources/read', params: { uri } }, ResourceRead, { signal }).catch((error) => {
-      throw this.explain(error)
-    })
-    return read.contents
+    const scoped = scopedSignal(signal)
+    try {
+      const read = await client.request({ method: 'resources/read', params: { uri } }, ResourceRead, { signal: scoped.signal }).catch((error) => {
+        throw this.explain(error)
+      })
+      return read.contents
+    } finally {
+      scoped.release()
+    }
   }
 
   private async connectedClient(): Promise<Client> {
@@ -291,4 +304,16 @@ export class ServerConnection {
     this.reason = reason
     this.options.changed(this)
   }
+}
+
+/**
+ * A signal for one request that follows `signal`. The SDK never removes the abort listener it
+ * adds to a request's signal, and a turn's signal outlives many calls: each call gets its own.
+ */
+function scopedSignal(signal: AbortSignal): { signal: AbortSignal; release(): void } {
+  const local = new AbortController()
+  const forward = (): void => local.abort(signal.reason)
+  if (signal.aborted) local.abort(signal.reason)
+  else signal.addEventListener('abort', forward, { once: true })
+  return { signal: local.signal, release: () => signal.removeEventListener('abort', forward) }
 }
