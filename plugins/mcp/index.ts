@@ -73,6 +73,14 @@ export const TRUST_SOURCE = 'MCP servers'
 const NOTICE_SOURCE = 'mcp'
 const CLI_SESSION = 'seam-mcp-command'
 
+/** Open sessions per kernel, kept across restarts of the plugin (see McpManager). */
+const openSessions = new WeakMap<object, Set<string>>()
+function sessionsOf(kernel: object): Set<string> {
+  let sessions = openSessions.get(kernel)
+  if (!sessions) openSessions.set(kernel, (sessions = new Set()))
+  return sessions
+}
+
 function envNumber(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === '') return undefined
   const number = Number(value)
@@ -128,7 +136,7 @@ export default definePlugin({
       register: (tool) => ctx.tools.register(tool),
       changed,
       env
-    })
+    }, sessionsOf(ctx.kernel))
     ctx.effect(() => () => manager.dispose())
 
     workspace.contributeTrustItems(ctx, workspaceTrustItems(codexHome))

@@ -62,15 +62,23 @@ interface Entry {
 
 export class McpManager {
   private readonly entries = new Map<string, Entry>()
-  private readonly sessions = new Set<string>()
   private resourceToolsRegistered: Disposable[] = []
   private disposed = false
 
+  /**
+   * `sessions`: the sessions open now, shared by successive instances of the plugin (a trust
+   * change restarts it): a new instance starts its servers at once for the sessions already open.
+   */
   constructor(
     specs: readonly McpServerSpec[],
-    private readonly options: ManagerOptions
+    private readonly options: ManagerOptions,
+    private readonly sessions: Set<string> = new Set()
   ) {
     for (const spec of specs) this.add(spec)
+    if (this.sessions.size > 0) {
+      this.ensureResourceTools()
+      for (const entry of this.entries.values()) void entry.connection.ensureStarted()
+    }
   }
 
   status(): McpServerStatus[] {

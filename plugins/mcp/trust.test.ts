@@ -36,5 +36,14 @@ describe('trust of workspace-declared MCP servers', () => {
       { source: TRUST_SOURCE, file: `${host.workspace}/.mcp.json`, event: 'server "everything" (stdio)', command: `${process.execPath} ${EVERYTHING_SERVER} stdio` },
       { source: TRUST_SOURCE, file: `${host.workspace}/.mcp.json`, event: 'server "remote" (http)', command: 'HTTP http://127.0.0.1:9/mcp' }
     ])
+
+    // Trusting the workspace while the session is open starts its servers for that session.
+    host.runtime.settings.update({ trustedWorkspaces: [host.workspace] })
+    await host.runtime.plugins.recompose()
+    const mcp = host.runtime.kernel.getService('mcp')!
+    const end = Date.now() + 15_000
+    while (mcp.servers().find((s) => s.name === 'everything')?.state !== 'connected' && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
+    expect(mcp.servers().find((s) => s.name === 'everything')?.state).toBe('connected')
+    expect(host.runtime.kernel.getService('tools')!.get('mcp__everything__echo')).toBeDefined()
   })
 })
