@@ -12,8 +12,17 @@ const NonEmpty = z.string().min(1)
 export const ProviderKindSchema = z.enum(['deepseek', 'openai', 'anthropic', 'ollama', 'openai-compatible'])
 export const ApprovalModeSchema = z.enum(['ask-side-effects', 'ask-all', 'never-ask'])
 
-/** A provider as the UI sees it: never the key, only whether one is stored. */
-export const ProviderPublicSchema = z.object({ provider: ProviderKindSchema, baseUrl: z.string(), model: z.string(), hasKey: z.boolean() })
+/**
+ * A provider as the UI sees it: never the key, only whether one is stored, and when a stored
+ * key cannot be read (sealed by a keychain that is gone), why.
+ */
+export const ProviderPublicSchema = z.object({
+  provider: ProviderKindSchema,
+  baseUrl: z.string(),
+  model: z.string(),
+  hasKey: z.boolean(),
+  keyProblem: z.string().optional()
+})
 
 export const ProviderInputSchema = z.object({
   provider: ProviderKindSchema,
