@@ -82,11 +82,26 @@ describe('MCP over stdio with server-everything', () => {
     expect(server).toMatchObject({ name: 'everything', source: 'project', transport: 'stdio', state: 'connected' })
     expect(server!.target).toBe(`${process.execPath} ${EVERYTHING_SERVER} stdio`)
     expect(server!.tools.map((tool) => tool.name)).toContain('mcp__everything__echo')
+    expect(server!.stderr).toContain('Starting default (STDIO) server...')
     const pids = pidsOf(host)
     expect(pids.length).toBe(1)
     await host.close()
     host = undefined
     for (const pid of pids) expect(isAlive(pid)).toBe(false)
+  })
+
+  it('output past maxOutputTokens (MAX_MCP_OUTPUT_TOKENS) is cut with a note, and the model gets the cut text', async () => {
+    host = await startMcpHost({
+      mcpJson: everything,
+      approvalMode: 'never-ask',
+      patch: `- id: mcp\n  config: { maxOutputTokens: 10 }\n`,
+      script: [{ toolCalls: [{ id: 'long', name: 'mcp__everything__echo', args: { message: 'z'.repeat(200) } }] }, { text: 'done' }]
+    })
+    const { events } = await host.run('long echo')
+    const [result] = toolResults(events)
+    expect(result!.content).toBe(`Echo: ${'z'.repeat(34)}\n\n[Output cut: the MCP tool returned about 52 tokens, more than the 10-token limit (MAX_MCP_OUTPUT_TOKENS).]`)
+    const sent = host.model.requests[1]!.body.messages.find((message) => message.role === 'tool')
+    expect(sent?.content).toBe(result!.content)
   })
 })
 
