@@ -77,7 +77,8 @@ export class ProcessTransport implements Transport {
   /** Ends stdin, then SIGTERM, then SIGKILL; resolves once the process is gone. */
   async close(): Promise<void> {
     const child = this.child
-    if (!child || child.exitCode !== null || child.signalCode !== null) return this.finish()
+    // Gone already (or never started: a spawn error has no process to wait for).
+    if (this.closed || !child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return this.finish()
     const gone = new Promise<void>((resolve) => child.once('close', () => resolve()))
     const wait = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())])
     this.fault ??= 'the connection was closed by Seam'
