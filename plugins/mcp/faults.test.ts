@@ -101,6 +101,25 @@ describe('MCP servers that misbehave', () => {
     await until(() => server(host!, 'crash').state === 'connected', 'the crashed server to be restarted')
   }, 60_000)
 
+  it('isError results are errors; two servers whose names normalize alike: the second one\'s tools are left out, saying which server has the name', async () => {
+    host = await startMcpHost({
+      approvalMode: 'never-ask',
+      mcpJson: { 'x.y': scripted('list-changed'), x_y: scripted('list-changed') },
+      script: [{ toolCalls: [{ id: 'f', name: 'mcp__x_y__fails', args: {} }] }, { text: 'done' }]
+    })
+    const { events } = await host.run('fail')
+    expect(toolResults(events)[0]).toMatchObject({ isError: true })
+    expect(toolResults(events)[0]!.content).toContain('it broke')
+    const [first, second] = [server(host, 'x.y'), server(host, 'x_y')]
+    const [owner, other] = first.tools.length > 0 ? [first, second] : [second, first]
+    expect(owner.tools.map((tool) => tool.name).sort()).toEqual(['mcp__x_y__fails', 'mcp__x_y__grow'])
+    expect(other.tools).toEqual([])
+    expect(other.problems).toEqual([
+      `tool "grow" is named mcp__x_y__grow, which server "${owner.name}" already uses; it is left out`,
+      `tool "fails" is named mcp__x_y__fails, which server "${owner.name}" already uses; it is left out`
+    ])
+  })
+
   it('cancelling the turn sends MCP\'s notifications/cancelled for the call in flight', async () => {
     const cancelLog = join(tmpdir(), `seam-mcp-cancel-${process.pid}-${Date.now()}.log`)
     host = await startMcpHost({

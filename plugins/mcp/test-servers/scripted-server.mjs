@@ -7,7 +7,8 @@
 //   bad-schema      tool "bad" has an invalid JSON Schema; tool "ok" is fine
 //   huge            tool "huge" returns 50 MB of text
 //   bad-names       tools whose names Seam must normalize, or cannot use
-//   list-changed    tool "grow" adds tool "grown" and sends notifications/tools/list_changed
+//   list-changed    tool "grow" adds tool "grown" and sends notifications/tools/list_changed;
+//                   tool "fails" answers with isError: true
 //   slow            tool "wait" never answers; a notifications/cancelled is written to $CANCEL_LOG
 //   exit            exits at once with code 7 after a stderr line
 import { appendFileSync } from 'node:fs'
@@ -38,7 +39,10 @@ let tools = {
     { name: 'x'.repeat(70), description: '', inputSchema: object() },
     { name: '', description: '', inputSchema: object() }
   ],
-  'list-changed': [{ name: 'grow', description: 'adds a tool', inputSchema: object() }],
+  'list-changed': [
+    { name: 'grow', description: 'adds a tool', inputSchema: object() },
+    { name: 'fails', description: 'answers with isError', inputSchema: object() }
+  ],
   slow: [{ name: 'wait', description: 'never answers', inputSchema: object() }]
 }[mode] ?? []
 
@@ -65,6 +69,8 @@ lines.on('line', (line) => {
       tools = [...tools, { name: 'grown', description: 'added at run time', inputSchema: object() }]
       send({ id: message.id, result: { content: [{ type: 'text', text: 'grew' }] } })
       send({ method: 'notifications/tools/list_changed' })
+    } else if (name === 'fails') {
+      send({ id: message.id, result: { content: [{ type: 'text', text: 'it broke' }], isError: true } })
     } else if (name === 'wait') {
       // never answers
     } else {
