@@ -47,7 +47,7 @@ process.stdin.on('data', (c) => (input += c)).on('end', async () => {
     expect(input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'mcp__everything__echo', tool_input: { message: 'secret' }, tool_response: [{ type: 'text', text: 'Echo: secret' }] })
   })
 
-  it('permission rules apply: allow mcp__everything__* lets its tools run without asking, a deny rule for one of them wins', async () => {
+  it('permission rules apply: allow mcp__everything__* lets its tools run without asking, a bare deny rule for one of them takes it off the list', async () => {
     host = await startMcpHost({
       mcpJson: everything,
       approve: 'deny',
@@ -56,8 +56,10 @@ process.stdin.on('data', (c) => (input += c)).on('end', async () => {
     })
     const { events } = await host.run('sum')
     const results = new Map(toolResults(events).map((result) => [result.callId, result]))
-    expect(results.get('s')).toMatchObject({ isError: true, code: 'DENIED' })
-    expect(results.get('s')!.content).toMatch(/permission policy denies calls matching "mcp__everything__get-sum"/)
+    // A bare deny rule takes the tool off the model's list, as in Claude Code; a call anyway is refused.
+    expect(results.get('s')).toMatchObject({ isError: true })
+    expect(results.get('s')!.content).toContain('No such tool available: mcp__everything__get-sum')
+    expect(host.model.requests[0]!.body.tools!.map((tool) => tool.function.name)).not.toContain('mcp__everything__get-sum')
     // The server-wide allow rule: echo ran without asking (the scripted user would have denied).
     expect(results.get('e')).toMatchObject({ isError: false, content: 'Echo: x' })
     expect(events.some((event) => event.type === 'approval/asked')).toBe(false)

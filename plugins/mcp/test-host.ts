@@ -61,8 +61,11 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
     patchFile = join(root, 'patch.yml')
     await writeFile(patchFile, options.patch)
   }
+  // User-level files (~/.claude, ~/.codex) come from the test's own folders, never the machine's.
   const previousCodexHome = process.env.CODEX_HOME
+  const previousHome = process.env.HOME
   process.env.CODEX_HOME = codexHome
+  process.env.HOME = home
   const model = await startFakeOpenAI(options.script)
   const runtime = await HostRuntime.start({
     mode: 'headless',
@@ -90,6 +93,7 @@ export async function startMcpHost(options: McpHostOptions): Promise<McpHost> {
       await model.close()
       if (previousCodexHome === undefined) delete process.env.CODEX_HOME
       else process.env.CODEX_HOME = previousCodexHome
+      process.env.HOME = previousHome
       await rm(root, { recursive: true, force: true })
     }
   }
