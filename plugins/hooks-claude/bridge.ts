@@ -2,6 +2,7 @@
 // and the helpers that build one occurrence of an event for a session.
 import type { AgentHandle } from '../../src-shared/host/agent'
 import type { Logger } from '../../src-shared/kernel'
+import type { KeyGuard } from '../../src-main/security/keys'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
@@ -16,6 +17,8 @@ export interface Bridge {
   readonly config: HooksClaudeConfig
   /** The workspace folder of the host (CLAUDE_PROJECT_DIR when a call has no session). */
   readonly workspaceRoot: string | null
+  /** Strips Seam's provider keys from every hook's environment, after everything else is merged. */
+  readonly keys: () => Pick<KeyGuard, 'childEnv'>
 }
 
 /** Records the session (tool stages need it later) and returns its entry. */
@@ -48,7 +51,7 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
     input: hookInput(event, base, fields),
     cwd: base.cwd,
     projectDir,
-    env: hookEnv(envOptions),
+    env: bridge.keys().childEnv(hookEnv(envOptions)),
     sink: options.sink ?? sinkFor(entry, bridge.logger)
   }
   if (entry) result.asyncSignal = entry.asyncHooks.signal

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { sharedHookLimiter } from '../hook-protocol'
 import type { Context } from '../../src-shared/kernel'
 import type { TrustItem, WorkspaceService } from '../../src-main/app/plugin-host'
+import { defaultKeyGuard } from '../../src-main/security/keys'
 import { HookCatalog } from './catalog'
 import type { CodexHooksConfig } from './config'
 import { defaultCodexHome, isWithin, projectCommands } from './discovery'
@@ -28,7 +29,7 @@ export class CodexBridge {
   ) {
     this.codexHome = defaultCodexHome(config.codexHome)
     this.catalog = new HookCatalog(ctx.logger, { watch: true })
-    this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger)
+    this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger, () => ctx.maybe('keys') ?? defaultKeyGuard)
     this.sessions = sessionRegistry(ctx.kernel)
   }
 

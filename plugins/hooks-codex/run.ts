@@ -17,6 +17,7 @@ import {
   type HookOutcome
 } from '../hook-protocol'
 import type { Logger } from '../../src-shared/kernel'
+import { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'
@@ -41,7 +42,9 @@ export interface RunTarget {
 export class CodexHookRunner {
   constructor(
     private readonly limiter: HookLimiter,
-    private readonly logger: Logger
+    private readonly logger: Logger,
+    /** Strips Seam's provider keys from each hook's environment (read per run: the host's guard). */
+    private readonly keys: () => Pick<KeyGuard, 'childEnv'> = () => defaultKeyGuard
   ) {}
 
   /** The handlers of `event` whose matcher accepts this occurrence, in configured order. */
@@ -80,7 +83,7 @@ export class CodexHookRunner {
         stdin,
         shell: '/bin/bash',
         cwd: target.cwd,
-        env: { ...process.env, ...(target.state?.agent.env ?? {}) },
+        env: this.keys().childEnv({ ...process.env, ...(target.state?.agent.env ?? {}) }),
         timeoutMs: handler.timeoutSec * 1000
       })
       const outcome = parseCodexHookOutput(event, execution)

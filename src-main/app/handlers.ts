@@ -38,13 +38,16 @@ export function status(runtime: HostRuntime, mode: 'electron' | 'web'): AppStatu
 function providerPublic(runtime: HostRuntime): ProviderPublic | null {
   const provider = runtime.settings.value.provider
   if (!provider) return null
-  return { ...provider, hasKey: hasStoredKey(runtime, provider.provider) }
+  return { ...provider, hasKey: hasStoredKey(runtime, provider.provider, provider.baseUrl) }
 }
 
-/** Whether a key is stored; an unreadable secrets file reads as "no key" (and is logged), so status still answers. */
-function hasStoredKey(runtime: HostRuntime, provider: string): boolean {
+/**
+ * Whether a key is stored for this provider and base URL; an unreadable secrets file reads as
+ * "no key" (and is logged), so status still answers.
+ */
+function hasStoredKey(runtime: HostRuntime, provider: string, baseUrl: string): boolean {
   try {
-    return runtime.secrets.has(providerKeyName(provider))
+    return runtime.keyBoundTo(provider, baseUrl) && runtime.secrets.has(providerKeyName(provider))
   } catch (error) {
     runtime.kernel.log({ level: 'error', plugin: 'secrets', message: (error as Error).message, time: Date.now() })
     return false
@@ -56,10 +59,21 @@ function settingsPublic(runtime: HostRuntime): Settings {
   return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency }
 }
 
-/** A provider from the UI, with the stored key filled in when the UI left it out. */
-function withStoredKey(runtime: HostRuntime, input: ProviderInput): ProviderConfig {
-  const apiKey = input.apiKey === undefined ? runtime.secrets.get(providerKeyName(input.provider)) : input.apiKey || undefined
-  return { provider: input.provider, baseUrl: input.baseUrl, model: input.model, apiKey }
+/**
+ * A provider from the UI, with the stored key filled in when the UI left it out, but only for
+ * the base URL the key was saved with. Another URL gets no stored key (the caller may be a
+ * client plugin or injected script trying to send it elsewhere): `refused` says why.
+ */
+function withStoredKey(runtime: HostRuntime, input: ProviderInput): { config: ProviderConfig; refused?: string } {
+  const config: ProviderConfig = { provider: input.provider, baseUrl: input.baseUrl, model: input.model, apiKey: input.apiKey || undefined }
+  if (input.apiKey !== undefined) return { config }
+  const apiKey = runtime.storedKey(input.provider, input.baseUrl)
+  if (apiKey !== undefined) return { config: { ...config, apiKey } }
+  const bound = runtime.settings.value.keyBaseUrls[input.provider]
+  if (bound !== undefined && runtime.secrets.has(providerKeyName(input.provider))) {
+    return { config, refused: `The stored ${input.provider} key is sent only to ${bound}, the address it was saved with. Enter the key to use ${input.baseUrl}.` }
+  }
+  return { config }
 }
 
 function requireWorkspace(runtime: HostRuntime): string {
@@ -115,13 +129,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       })),
     'provider/get': async () => providerPublic(runtime),
     'provider/set': async (input) => {
-      if (input.apiKey !== undefined) runtime.secrets.set(providerKeyName(input.provider), input.apiKey)
+      if (input.apiKey !== undefined) runtime.storeKey(input.provider, input.baseUrl, input.apiKey)
       runtime.settings.update({ provider: { provider: input.provider, baseUrl: input.baseUrl, model: input.model } })
       deps.publishStatus()
       return providerPublic(runtime)!
     },
     'provider/test': async (input) => {
-      const result = await testConnection(withStoredKey(runtime, input), undefined, (config) => runtime.createModelClient(config))
+      const { config, refused } = withStoredKey(runtime, input)
+      if (refused) return { ok: false, message: refused, kind: 'auth' }
+      const result = await testConnection(config, undefined, (config) => runtime.createModelClient(config))
       return result.ok ? { ok: true, message: `Connected: ${result.model}` } : { ok: false, message: result.message, kind: result.kind }
     },
 

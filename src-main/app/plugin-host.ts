@@ -259,6 +259,7 @@ export class PluginHost {
     const kernel = this.runtime.kernel
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
+    kernel.context.provide('keys', this.runtime.keys)
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
 import { ModelError, type ModelClient, type ProviderConfig } from '../../src-shared/model'
 import '../llm/adapters-plugin'
+import { PROVIDER_PRESETS } from '../llm/presets'
+import { HostKeyGuard } from '../security/keys'
 import { SessionStore } from '../session/store'
 import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
 import { SettingsFile } from './settings'
@@ -46,6 +48,8 @@ export interface HostOptions {
   provider?: ProviderConfig
   approvalMode?: 'ask-side-effects' | 'ask-all' | 'never-ask'
   maxSteps?: number
+  /** Variables a key was read from besides the defaults (`--api-key-env VAR`): kept out of tool and hook processes. */
+  keyVariables?: string[]
 }
 
 export class HostRuntime {
@@ -56,29 +60,38 @@ export class HostRuntime {
   readonly model: SwitchableModel
   readonly sessions: SessionHub
   readonly plugins: PluginHost
+  /** Keeps provider keys out of tool and hook environments and out of logged text. */
+  readonly keys: HostKeyGuard
   private readonly recentLogs: LogRecord[] = []
 
   private constructor(readonly options: HostOptions) {
     const env = options.env ?? process.env
     this.paths = seamPaths(resolveSeamHome(env))
     this.kernel.onLog((record) => {
-      this.recentLogs.push(record)
+      this.recentLogs.push({ ...record, message: this.keys?.redact(record.message) ?? record.message })
       if (this.recentLogs.length > 500) this.recentLogs.shift()
     })
     this.settings = new SettingsFile(this.paths.settings)
     if (this.settings.loadError) this.kernel.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
     this.secrets = new SecretStore(this.paths.secrets, options.cipher)
+    this.keys = new HostKeyGuard({
+      env: () => env,
+      extraVariables: () => options.keyVariables ?? [],
+      storedKeys: () => this.knownKeyTexts(),
+      settings: () => this.settings.value.toolEnv
+    })
     this.model = new SwitchableModel(
       () => this.providerConfig(),
       (config) => this.createModelClient(config)
     )
     this.sessions = new SessionHub({
       kernel: this.kernel,
-      store: new SessionStore(this.paths.sessions),
+      store: new SessionStore(this.paths.sessions, (line) => this.keys.redactJsonLine(line)),
       model: this.model,
       settings: () => ({ maxParallelToolCalls: this.settings.value.maxParallelToolCalls, maxSteps: options.maxSteps ?? this.settings.value.maxSteps })
     })
     this.plugins = new PluginHost(this)
+    this.bindLegacyKey()
   }
 
   static async start(options: HostOptions): Promise<HostRuntime> {
@@ -114,7 +127,60 @@ export class HostRuntime {
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined
-    return { ...provider, apiKey: this.secrets.get(providerKeyName(provider.provider)) }
+    return { ...provider, apiKey: this.storedKey(provider.provider, provider.baseUrl) }
+  }
+
+  /**
+   * The stored key of a provider kind, only for the base URL it was saved with: renderer code
+   * (a client plugin, an injected script) that names another URL never gets it sent there.
+   */
+  storedKey(provider: string, baseUrl: string): string | undefined {
+    if (!this.keyBoundTo(provider, baseUrl)) return undefined
+    return this.secrets.get(providerKeyName(provider))
+  }
+
+  /** Whether a key is stored for `provider` and was saved with `baseUrl`. */
+  keyBoundTo(provider: string, baseUrl: string): boolean {
+    const bound = this.settings.value.keyBaseUrls[provider]
+    return bound !== undefined && sameBaseUrl(bound, baseUrl)
+  }
+
+  /** Stores (or, with '' / undefined, removes) the key of `provider`, bound to `baseUrl`. */
+  storeKey(provider: string, baseUrl: string, apiKey: string): void {
+    this.secrets.set(providerKeyName(provider), apiKey)
+    const keyBaseUrls = { ...this.settings.value.keyBaseUrls }
+    if (apiKey === '') delete keyBaseUrls[provider]
+    else keyBaseUrls[provider] = baseUrl
+    this.settings.update({ keyBaseUrls })
+    this.keys.refresh()
+  }
+
+  /** A key stored before keys were bound to a URL belongs to the provider settings it was saved with. */
+  private bindLegacyKey(): void {
+    const current = this.settings.value.provider
+    if (!current || this.settings.loadError || this.settings.value.keyBaseUrls[current.provider] !== undefined) return
+    try {
+      if (this.secrets.has(providerKeyName(current.provider))) {
+        this.settings.update({ keyBaseUrls: { ...this.settings.value.keyBaseUrls, [current.provider]: current.baseUrl } })
+      }
+    } catch {
+      // An unreadable secrets file: nothing to bind (status reports the file).
+    }
+  }
+
+  /** Every key text Seam holds: stored keys (unreadable ones skipped) and a key given for this run. */
+  private knownKeyTexts(): string[] {
+    const texts: string[] = []
+    if (this.options.provider?.apiKey) texts.push(this.options.provider.apiKey)
+    for (const kind of Object.keys(PROVIDER_PRESETS)) {
+      try {
+        const key = this.secrets.get(providerKeyName(kind))
+        if (key) texts.push(key)
+      } catch {
+        // An unreadable secrets file holds nothing Seam can send, nor redact; status reports it.
+      }
+    }
+    return texts
   }
 
   /** A client from the model adapter registered for the provider (the `models` service). */
@@ -142,6 +208,20 @@ export class HostRuntime {
     this.plugins.close()
     this.kernel.dispose()
   }
+}
+
+/** Base URLs compared as URLs (a trailing slash or letter case in the host does not matter). */
+export function sameBaseUrl(a: string, b: string): boolean {
+  const canonical = (value: string) => {
+    try {
+      const url = new URL(value)
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+    } catch {
+      return null
+    }
+  }
+  const left = canonical(a)
+  return left !== null && left === canonical(b)
 }
 
 export function providerKeyName(provider: string): string {

@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { resolve } from 'node:path'
 import type { ProviderConfig } from '../../src-shared/model'
 import { parseProviderConfig } from '../llm/presets'
+import { DEFAULT_KEY_VARIABLES } from '../security/keys'
 import { HostRuntime } from '../app/runtime'
 import { terminalApprovalPlugin, type ApproveMode } from './terminal-approval'
 import { attachPrinter } from './printer'
@@ -31,12 +32,7 @@ Options:
 
 Seam keeps its data in SEAM_HOME (default ~/.seam).`
 
-const DEFAULT_KEY_ENV: Record<string, string> = {
-  deepseek: 'DEEPSEEK_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY'
-}
-
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   const { values, positionals } = parseFlags({
@@ -92,6 +88,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
     patchFile: values.patch ? resolve(values.patch) : undefined,
     approvalMode: approve === 'allow' ? 'never-ask' : undefined,
     maxSteps,
+    keyVariables: typeof values['api-key-env'] === 'string' ? [values['api-key-env']] : [],
     answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
   })
   try {
@@ -174,7 +171,12 @@ function providerFromFlags(values: Record<string, string | boolean | undefined>,
     if (values['base-url'] || values.model) throw new UsageError('--base-url and --model need --provider')
     return undefined
   }
-  const keyEnv = (values['api-key-env'] as string | undefined) ?? DEFAULT_KEY_ENV[kind]
+  const named = values['api-key-env'] as string | undefined
+  // Someone may paste the key itself here: never print a value that is not a variable name.
+  if (named !== undefined && !ENV_NAME.test(named)) {
+    throw new UsageError('--api-key-env takes the NAME of an environment variable (such as OPENAI_API_KEY), not a key; the value given is not a variable name and is not shown')
+  }
+  const keyEnv = named ?? DEFAULT_KEY_VARIABLES[kind]
   const apiKey = keyEnv ? env[keyEnv] : undefined
   if (values['api-key-env'] && !apiKey) throw new UsageError(`--api-key-env ${keyEnv}: that variable is not set`)
   try {

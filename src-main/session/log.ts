@@ -30,6 +30,8 @@ export interface SessionLogInit {
   events: SessionEvent[]
   warnings?: string[]
   repair?: FileRepair
+  /** Applied to each appended event's JSON line before it is recorded (keeps known keys out of the log). */
+  redactLine?: (line: string) => string
   onClose?: (log: SessionLog) => void
 }
 
@@ -44,6 +46,7 @@ export class SessionLog {
   private readonly recorded: SessionEvent[]
   private readonly listeners = new Set<SessionAppendListener>()
   private readonly onClose: ((log: SessionLog) => void) | undefined
+  private readonly redactLine: (line: string) => string
   private repair: FileRepair | undefined
   private pending: string[] = []
   private fd: number | undefined
@@ -58,6 +61,7 @@ export class SessionLog {
     this.warnings = init.warnings ?? []
     this.repair = init.repair
     this.onClose = init.onClose
+    this.redactLine = init.redactLine ?? ((line) => line)
   }
 
   /** Every event, in order (seq = index + 1). Treat the events as immutable. */
@@ -83,7 +87,7 @@ export class SessionLog {
     if (!check.ok) throw new InvalidSessionEventError(this.id, check.field, check.message)
     let line: string
     try {
-      line = `${JSON.stringify(check.event)}\n`
+      line = this.redactLine(`${JSON.stringify(check.event)}\n`)
     } catch (error) {
       throw new InvalidSessionEventError(this.id, '(root)', `not serializable as JSON (${(error as Error).message})`)
     }
