@@ -59,8 +59,11 @@ function forwardLiveEvents(runtime: HostRuntime, pushes: PushHub): void {
   const ctx = runtime.kernel.context
   ctx.on('agent/delta', (sessionId, delta) => pushes.publish('agent/delta', { sessionId, ...delta }))
   ctx.on('agent/state', (sessionId, state) => pushes.publish('agent/state', { sessionId, ...state }))
-  ctx.on('agent/tool-progress', (sessionId, progress) => pushes.publish('tool/progress', { sessionId, ...progress }))
+  // Live output is shown before it is logged: the same key redaction as the log applies.
+  ctx.on('agent/tool-progress', (sessionId, progress) =>
+    pushes.publish('tool/progress', { sessionId, ...progress, text: runtime.keys.redact(progress.text) })
+  )
   runtime.kernel.onLog((record) => {
-    if (record.level !== 'debug') pushes.publish('log', record)
+    if (record.level !== 'debug') pushes.publish('log', { ...record, message: runtime.keys.redact(record.message) })
   })
 }
