@@ -190,7 +190,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'plugins/list': async () => runtime.plugins.list(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
-    'plugins/install': async ({ path }) => runtime.plugins.install(path),
+    'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
     'plugins/enable': async ({ name }) => {
       await runtime.plugins.setEnabled(name, true)
       return { ok: true as const }

@@ -12,7 +12,7 @@ import { watchPatchFiles } from '../plugins/watch'
 import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
 import { writeFileAtomic } from './atomic-file'
-import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
+import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
 
@@ -123,18 +123,18 @@ export class PluginHost {
         parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) }
       }
     }).concat(
-      // Installed but disabled bundles have no profile entry: list them too.
+      // Installed bundles that are disabled, or failed to load (a changed folder), have no profile entry: list them too.
       this.bundles
         .all()
-        .filter((b) => !b.enabled)
+        .filter((b) => !b.enabled || b.error !== undefined)
         .map((b) => ({
           id: b.manifest.name,
           name: b.manifest.name,
           version: b.manifest.version,
           source: b.source,
           kind: 'bundle' as const,
-          state: 'disabled' as const,
-          error: undefined,
+          state: b.enabled ? ('failed' as const) : ('disabled' as const),
+          error: b.enabled ? b.error : undefined,
           missing: [],
           parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) }
         }))
@@ -149,8 +149,8 @@ export class PluginHost {
     return this.bundles.inspect(path)
   }
 
-  async install(path: string): Promise<BundleDeclaration> {
-    const declared = await this.bundles.install(path)
+  async install(path: string, options: { force?: boolean } = {}): Promise<BundleInstalled> {
+    const declared = await this.bundles.install(path, options)
     await this.recompose()
     return declared
   }

@@ -16,7 +16,8 @@ const USAGE = `Usage:
   seam resume ID [options] PROMPT...  continue a session
   seam sessions                       list sessions
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
-  seam plugin install PATH | list | enable NAME | disable NAME | remove NAME
+  seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
+                                      (--force: replace an installed same-version copy whose content differs)
 
 Options:
   --workspace DIR          workspace folder (default: the current directory)
@@ -49,6 +50,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       'trust-workspace': { type: 'boolean', default: false },
       patch: { type: 'string' },
       json: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
       dump: { type: 'boolean', default: false },
       // DESIGN.md's spelling of `seam config --dump`.
       'dump-config': { type: 'boolean', default: false },
@@ -120,7 +122,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
         return dump.error ? 1 : 0
       }
       case 'plugin':
-        return await pluginCommand(runtime, rest, io)
+        return await pluginCommand(runtime, rest, io, { force: values.force })
       default:
         throw new UsageError(`unknown command "${command}"`)
     }

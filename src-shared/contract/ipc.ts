@@ -141,7 +141,11 @@ export const Methods = {
   'settings/set': { input: SettingsSchema.partial().strict(), output: SettingsSchema },
   'plugins/list': { input: Empty, output: z.array(PluginInfoSchema) },
   'plugins/inspect': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
-  'plugins/install': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
+  'plugins/install': {
+    /** force: replace an installed copy of the same name and version whose content differs (the UI asks first). */
+    input: z.object({ path: NonEmpty, force: z.boolean().optional() }),
+    output: BundleDeclarationSchema.extend({ status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']), message: z.string() })
+  },
   'plugins/enable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/disable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/remove': { input: z.object({ name: NonEmpty }), output: Ok },
