@@ -5,7 +5,7 @@ import { createTestHostCore } from '../transport/test-host-core'
 import { BrowserWindow, FakeIpcMain, FakeWebContents } from './fake-electron'
 import { registerIpc } from './ipc'
 
-const appUrl = 'file:///opt/seam/out/renderer/index.html'
+const appUrl = 'seam://app/index.html'
 
 function setup() {
   const ipcMain = new FakeIpcMain()
@@ -44,12 +44,14 @@ describe('electron IPC transport', () => {
       await invoke(request, { url: appUrl, parent: { url: appUrl } }),
       await invoke(request, { url: 'https://example.com.attacker.com/', parent: null }),
       await invoke(request, { url: 'file:///tmp/evil.html', parent: null }),
+      // The built renderer opened from disk is not the app: the app's origin is seam://app (issue 13: Electron).
+      await invoke(request, { url: 'file:///opt/seam/out/renderer/index.html', parent: null }),
       await invoke(request, null),
       await invoke(request, { url: appUrl, parent: null }, new FakeWebContents())
     ]
     for (const reply of refusals) expect(reply).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
     expect(core.calls).toEqual([])
-    expect(logged.length).toBe(5)
+    expect(logged.length).toBe(6)
   })
 
   it('sends validated pushes to the loaded app page only', () => {

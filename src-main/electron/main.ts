@@ -5,19 +5,22 @@ import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
 import { createHost } from '../app/host'
 import { createElectronPlatform } from './dialogs'
 import { registerIpc, type IpcBridge } from './ipc'
-import { handlePluginProtocol, registerPluginScheme } from './plugin-protocol'
+import { appOriginOf, devServerUrlFor } from './app-origin'
+import { handleAppProtocol, registerAppSchemes } from './app-protocol'
+import { handlePluginProtocol } from './plugin-protocol'
 import { appUrlFor, createMainWindow, hardenWebContents } from './window'
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
-const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url))
-const devServerUrl = !app.isPackaged && process.env.ELECTRON_RENDERER_URL ? process.env.ELECTRON_RENDERER_URL : undefined
-const appUrl = appUrlFor({ rendererFile, devServerUrl })
+const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
+const packaged = app.isPackaged
+const devServerUrl = devServerUrlFor({ isPackaged: packaged, env: process.env })
+const appUrl = appUrlFor({ devServerUrl })
 
-registerPluginScheme()
+registerAppSchemes()
 app.enableSandbox()
 
-// Any web contents created later (devtools aside) gets the same navigation rules.
-app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appUrl))
+// Any web contents created later gets the same navigation rules.
+app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appUrl, { packaged }))
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
@@ -34,11 +37,12 @@ async function start(): Promise<void> {
   await app.whenReady()
   let mainWindow: BrowserWindow | null = null
   const host = await createHost({ mode: 'electron', platform: createElectronPlatform(() => mainWindow) })
-  handlePluginProtocol(session.defaultSession, host.resolvePluginFile?.bind(host))
+  handleAppProtocol(session.defaultSession, rendererDir)
+  handlePluginProtocol(session.defaultSession, host.resolvePluginFile?.bind(host), appOriginOf(appUrl) ?? '')
   const ipc: IpcBridge = registerIpc({ ipcMain, core: host, appUrl })
 
   const openWindow = () => {
-    const created = createMainWindow({ preloadPath, rendererFile, devServerUrl })
+    const created = createMainWindow({ preloadPath, devServerUrl, packaged })
     mainWindow = created.window
     ipc.attachWindow(created.window)
     created.window.on('closed', () => {

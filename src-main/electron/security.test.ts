@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { isAppUrl, isSafeExternalUrl, isTrustedSender } from './security'
 
-const fileApp = 'file:///opt/seam/out/renderer/index.html'
+const fileApp = 'seam://app/index.html'
+const diskPage = 'file:///opt/seam/out/renderer/index.html'
 const devApp = 'http://localhost:5173/'
 const top = (url: string) => ({ url, parent: null })
 
 describe('isTrustedSender', () => {
-  it('accepts the top-level app page (file:// build and dev server)', () => {
+  it('accepts the top-level app page (the seam://app build and the dev server)', () => {
     expect(isTrustedSender(top(fileApp), fileApp)).toBe(true)
     expect(isTrustedSender(top(`${fileApp}#/sessions/x`), fileApp)).toBe(true)
+    expect(isTrustedSender(top('seam://app/sessions/x'), fileApp)).toBe(true)
     expect(isTrustedSender(top('http://localhost:5173/some/route?x=1'), devApp)).toBe(true)
   })
 
@@ -21,8 +23,9 @@ describe('isTrustedSender', () => {
     expect(isTrustedSender(null, fileApp)).toBe(false)
     expect(isTrustedSender(undefined, fileApp)).toBe(false)
     expect(isTrustedSender(top('file:///tmp/evil/index.html'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('file:///opt/seam/out/renderer/index.html.evil'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('file://remote-host/opt/seam/out/renderer/index.html'), fileApp)).toBe(false)
+    expect(isTrustedSender(top('seam://app.evil/index.html'), fileApp)).toBe(false)
+    expect(isTrustedSender(top('seam://user@app/index.html'), fileApp)).toBe(false)
+    expect(isTrustedSender(top('seam-plugin://bundles/x/client.js'), fileApp)).toBe(false)
     expect(isTrustedSender(top('https://example.com/'), fileApp)).toBe(false)
     expect(isTrustedSender(top('about:blank'), fileApp)).toBe(false)
     expect(isTrustedSender(top('not a url'), fileApp)).toBe(false)
@@ -40,9 +43,14 @@ describe('isTrustedSender', () => {
 })
 
 describe('isAppUrl', () => {
-  it('matches the same file regardless of hash and query', () => {
+  it('matches the app origin regardless of path, hash and query', () => {
     expect(isAppUrl(`${fileApp}?a=1#b`, fileApp)).toBe(true)
-    expect(isAppUrl('file:///opt/seam/out/renderer/other.html', fileApp)).toBe(false)
+    expect(isAppUrl('seam://app/other.html', fileApp)).toBe(true)
+  })
+  it('never trusts a file:// page, not even the built renderer opened from disk (issue 13: Electron)', () => {
+    expect(isAppUrl(diskPage, fileApp)).toBe(false)
+    expect(isAppUrl(diskPage, diskPage)).toBe(false)
+    expect(isTrustedSender(top(diskPage), diskPage)).toBe(false)
   })
   it('never matches when the app URL itself is not http(s) or file', () => {
     expect(isAppUrl('data:text/html,x', 'data:text/html,x')).toBe(false)

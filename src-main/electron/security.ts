@@ -1,6 +1,7 @@
 // Pure checks behind the Electron shell's trust decisions, always with a URL parser (a prefix
 // test lets `https://example.com.attacker.com` pass for `https://example.com`). No electron
 // import here, so these run in plain unit tests.
+import { appOriginOf } from './app-origin'
 
 /** What we read from Electron's WebFrameMain (event.senderFrame). */
 export interface FrameLike {
@@ -17,20 +18,13 @@ function parse(url: string): URL | null {
 }
 
 /**
- * Whether `url` is the app's own page: for a file:// app, the same file (query and fragment
- * ignored); for the dev server, the same origin.
+ * Whether `url` is the app's own page: the same origin as `appUrl`, which is `seam://app/...`
+ * (the renderer served from the app's custom scheme) or, in development, the dev server. A
+ * file:// URL never is: no page opened from disk is trusted.
  */
 export function isAppUrl(url: string, appUrl: string): boolean {
-  const candidate = parse(url)
-  const app = parse(appUrl)
-  if (!candidate || !app) return false
-  if (app.protocol === 'file:') {
-    return candidate.protocol === 'file:' && candidate.host === app.host && candidate.pathname === app.pathname
-  }
-  if (app.protocol === 'http:' || app.protocol === 'https:') {
-    return candidate.origin === app.origin && !candidate.username && !candidate.password
-  }
-  return false
+  const app = appOriginOf(appUrl)
+  return app !== null && appOriginOf(url) === app
 }
 
 /** IPC is answered only for the app's own top-level frame; subframes and other pages are refused. */

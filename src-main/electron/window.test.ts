@@ -5,11 +5,10 @@ vi.mock('electron', () => import('./fake-electron'))
 import { BrowserWindow, FakeEvent, defaultSession, shell } from './fake-electron'
 import { createMainWindow } from './window'
 
-const rendererFile = '/opt/seam/out/renderer/index.html'
 const preloadPath = '/opt/seam/out/preload/index.cjs'
 
-function openWindow() {
-  const { window, appUrl } = createMainWindow({ preloadPath, rendererFile })
+function openWindow(packaged = true) {
+  const { window, appUrl } = createMainWindow({ preloadPath, packaged })
   return { fake: window as unknown as BrowserWindow, appUrl }
 }
 
@@ -29,12 +28,28 @@ describe('main window', () => {
       preload: preloadPath
     })
     expect(prefs).not.toHaveProperty('enableBlinkFeatures')
-    expect(fake.loadedFile).toBe(rendererFile)
-    expect(appUrl).toBe('file:///opt/seam/out/renderer/index.html')
+  })
+
+  it('loads the renderer from the app\'s custom scheme, never from file:// (issue 13: Electron)', () => {
+    const { fake, appUrl } = openWindow()
+    expect(fake.loadedFile).toBeNull()
+    expect(fake.loadedUrl).toBe('seam://app/index.html')
+    expect(appUrl).toBe('seam://app/index.html')
+  })
+
+  it('a packaged build has no DevTools: disabled in webPreferences, and closed if anything opens them (issue 13: Electron)', () => {
+    const packaged = openWindow(true).fake
+    expect((packaged.options.webPreferences as Record<string, unknown>).devTools).toBe(false)
+    packaged.webContents.openDevTools()
+    expect(packaged.webContents.devToolsOpen).toBe(false)
+    const dev = openWindow(false).fake
+    expect((dev.options.webPreferences as Record<string, unknown>).devTools).toBe(true)
+    dev.webContents.openDevTools()
+    expect(dev.webContents.devToolsOpen).toBe(true)
   })
 
   it('loads the dev server when given one, and trusts only its origin', () => {
-    const { window, appUrl } = createMainWindow({ preloadPath, rendererFile, devServerUrl: 'http://localhost:5173/' })
+    const { window, appUrl } = createMainWindow({ preloadPath, packaged: false, devServerUrl: 'http://localhost:5173/' })
     expect((window as unknown as BrowserWindow).loadedUrl).toBe('http://localhost:5173/')
     expect(appUrl).toBe('http://localhost:5173/')
   })
@@ -48,7 +63,8 @@ describe('main window', () => {
     }
     expect(navigate('https://example.com/')).toBe(true)
     expect(navigate('file:///etc/passwd')).toBe(true)
-    expect(navigate('file:///opt/seam/out/renderer/index.html.evil')).toBe(true)
+    expect(navigate('file:///opt/seam/out/renderer/index.html')).toBe(true)
+    expect(navigate('seam://app.evil/index.html')).toBe(true)
     expect(navigate(`${appUrl}#/settings`)).toBe(false)
     const redirect = new FakeEvent('https://example.com/')
     fake.webContents.emit('will-redirect', redirect, redirect.url)

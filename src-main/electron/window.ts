@@ -1,17 +1,19 @@
 // The one app window, hardened per Electron's security checklist: isolated, sandboxed, no Node
-// in the renderer, a CSP, no navigation away from the app, no new windows, no permissions.
-import { pathToFileURL } from 'node:url'
+// in the renderer, a CSP, no navigation away from the app, no new windows, no permissions. The
+// page is seam://app/index.html (app-protocol.ts), never a file:// URL; DevTools exist only in
+// development.
 import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron'
 import { contentSecurityPolicy } from '../transport/csp'
+import { APP_URL } from './app-origin'
 import { isAppUrl, isSafeExternalUrl } from './security'
 
 export interface MainWindowOptions {
   /** Absolute path of out/preload/index.cjs. */
   preloadPath: string
-  /** Absolute path of out/renderer/index.html. */
-  rendererFile: string
-  /** electron-vite's dev server (ELECTRON_RENDERER_URL), development only. */
+  /** electron-vite's dev server (ELECTRON_RENDERER_URL), development only (see devServerUrlFor). */
   devServerUrl?: string
+  /** A packaged build: DevTools cannot be opened at all. */
+  packaged: boolean
 }
 
 export interface MainWindow {
@@ -20,9 +22,10 @@ export interface MainWindow {
   appUrl: string
 }
 
-export function hardenedWebPreferences(preloadPath: string): WebPreferences {
+export function hardenedWebPreferences(preloadPath: string, options: { devTools: boolean }): WebPreferences {
   return {
     preload: preloadPath,
+    devTools: options.devTools,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
@@ -37,8 +40,8 @@ export function hardenedWebPreferences(preloadPath: string): WebPreferences {
   }
 }
 
-export function appUrlFor(options: Pick<MainWindowOptions, 'rendererFile' | 'devServerUrl'>): string {
-  return options.devServerUrl ?? pathToFileURL(options.rendererFile).href
+export function appUrlFor(options: Pick<MainWindowOptions, 'devServerUrl'>): string {
+  return options.devServerUrl ?? APP_URL
 }
 
 const hardenedSessions = new WeakSet<Session>()
@@ -61,8 +64,12 @@ export function hardenSession(session: Session, options: { dev: boolean }): void
   session.setPermissionCheckHandler(() => false)
 }
 
-/** Navigation stays on the app; new windows are denied (https links open in the browser). */
-export function hardenWebContents(contents: WebContents, appUrl: string): void {
+/**
+ * Navigation stays on the app; new windows are denied (https links open in the browser). In a
+ * packaged build DevTools are closed the moment anything opens them.
+ */
+export function hardenWebContents(contents: WebContents, appUrl: string, options: { packaged: boolean } = { packaged: true }): void {
+  if (options.packaged) contents.on('devtools-opened', () => contents.closeDevTools())
   contents.on('will-navigate', (event, url) => {
     const target = (event as { url?: string }).url ?? url
     if (!isAppUrl(target, appUrl)) event.preventDefault()
@@ -88,12 +95,11 @@ export function createMainWindow(options: MainWindowOptions): MainWindow {
     show: false,
     title: 'Seam',
     backgroundColor: '#1e1e1e',
-    webPreferences: hardenedWebPreferences(options.preloadPath)
+    webPreferences: hardenedWebPreferences(options.preloadPath, { devTools: !options.packaged })
   })
   hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl) })
-  hardenWebContents(window.webContents, appUrl)
+  hardenWebContents(window.webContents, appUrl, { packaged: options.packaged })
   window.once('ready-to-show', () => window.show())
-  if (options.devServerUrl) void window.loadURL(options.devServerUrl)
-  else void window.loadFile(options.rendererFile)
+  void window.loadURL(appUrl)
   return { window, appUrl }
 }
