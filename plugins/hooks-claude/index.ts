@@ -56,10 +56,12 @@ export default definePlugin({
         userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
         workspaceRoot: workspace.root,
         trusted: workspace.trusted,
+        approved: (item) => workspace.isApproved(item),
         seamHooks: config.seamHooks
       },
       (snapshot, previous) => {
         ctx.logger.info('Claude Code hooks: settings changed, reloaded')
+        workspace.itemsChanged()
         logWarnings(ctx.logger, snapshot, previous)
         showReloadNotices(sessions.values(), snapshot, previous)
       }

@@ -30,6 +30,7 @@ export function status(runtime: HostRuntime, mode: 'electron' | 'web'): AppStatu
     seamHome: runtime.paths.home,
     workspace: runtime.workspace(),
     workspaceTrusted: runtime.isTrusted(),
+    trustChanges: runtime.plugins.pendingTrustChanges(),
     provider: providerPublic(runtime),
     approvalMode: runtime.approvalMode()
   }
@@ -101,6 +102,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
       runtime.settings.update({ workspace })
       await runtime.plugins.recompose()
+      await runtime.plugins.pinLegacyTrust()
       deps.publishStatus()
       return { path: workspace }
     },
@@ -108,12 +110,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const workspace = runtime.workspace()
       return { workspace, trusted: runtime.isTrusted(), items: workspace ? runtime.plugins.trustPreview(workspace) : [] }
     },
-    'workspace/trust': async ({ trusted }) => {
+    'workspace/trust': async ({ trusted, approve }) => {
       const workspace = requireWorkspace(runtime)
       const list = new Set(runtime.settings.value.trustedWorkspaces)
       if (trusted) list.add(workspace)
       else list.delete(workspace)
       runtime.settings.update({ trustedWorkspaces: [...list] })
+      // Trust is pinned to what the dialog showed (its hashes); untrusting forgets the approvals.
+      if (trusted) await runtime.plugins.approveTrustItems(workspace, approve)
+      else runtime.plugins.forgetTrust(workspace)
       await runtime.plugins.recompose()
       deps.publishStatus()
       return { ok: true as const }

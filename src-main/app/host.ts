@@ -37,6 +37,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
   runtime.plugins.onChanged(() => pushes.publish('plugins/changed', {}))
+  // A hook file changed under a trusted workspace: the status carries the count of unapproved items.
+  runtime.plugins.onTrustItemsChanged(() => publishStatus())
   connections.onChange((count) => {
     if (count > 0) publishStatus()
   })
