@@ -81,6 +81,7 @@ export class HostRuntime {
       settings: () => this.settings.value.toolEnv
     })
     this.model = new SwitchableModel(
+      () => this.providerSettings(),
       () => this.providerConfig(),
       (config) => this.createModelClient(config)
     )
@@ -91,11 +92,13 @@ export class HostRuntime {
       settings: () => ({ maxParallelToolCalls: this.settings.value.maxParallelToolCalls, maxSteps: options.maxSteps ?? this.settings.value.maxSteps })
     })
     this.plugins = new PluginHost(this)
-    this.bindLegacyKey()
   }
 
   static async start(options: HostOptions): Promise<HostRuntime> {
     const runtime = new HostRuntime(options)
+    await runtime.sealPlainKeys()
+    await runtime.bindLegacyKey()
+    await runtime.keys.refresh()
     await runtime.plugins.start()
     return runtime
   }
@@ -122,45 +125,53 @@ export class HostRuntime {
     return this.options.approvalMode ?? this.settings.value.approvalMode
   }
 
-  /** The provider in use: a headless override, else the settings plus the stored key. */
-  providerConfig(): ProviderConfig | undefined {
+  /** The provider in use without its key: a headless override, else the settings. */
+  providerSettings(): ProviderConfig | undefined {
+    return this.options.provider ?? this.settings.value.provider ?? undefined
+  }
+
+  /** The provider in use with its key: a headless override, else the settings plus the stored key. */
+  async providerConfig(): Promise<ProviderConfig | undefined> {
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined
-    return { ...provider, apiKey: this.storedKey(provider.provider, provider.baseUrl) }
+    if (!this.keyBoundTo(provider.provider, provider.baseUrl)) return { ...provider, apiKey: undefined }
+    const key = await this.secrets.lookup(providerKeyName(provider.provider))
+    if (key.state === 'unreadable') this.kernel.log({ level: 'warn', plugin: 'secrets', message: `the ${provider.provider} API key: ${key.reason}`, time: Date.now() })
+    return { ...provider, apiKey: key.state === 'stored' ? key.value : undefined }
   }
 
   /**
    * The stored key of a provider kind, only for the base URL it was saved with: renderer code
    * (a client plugin, an injected script) that names another URL never gets it sent there.
    */
-  storedKey(provider: string, baseUrl: string): string | undefined {
+  async storedKey(provider: string, baseUrl: string): Promise<string | undefined> {
     if (!this.keyBoundTo(provider, baseUrl)) return undefined
     return this.secrets.get(providerKeyName(provider))
   }
 
-  /** Whether a key is stored for `provider` and was saved with `baseUrl`. */
+  /** Whether a key stored for `provider` was saved with `baseUrl`. */
   keyBoundTo(provider: string, baseUrl: string): boolean {
     const bound = this.settings.value.keyBaseUrls[provider]
     return bound !== undefined && sameBaseUrl(bound, baseUrl)
   }
 
-  /** Stores (or, with '' / undefined, removes) the key of `provider`, bound to `baseUrl`. */
-  storeKey(provider: string, baseUrl: string, apiKey: string): void {
-    this.secrets.set(providerKeyName(provider), apiKey)
+  /** Stores (or, with '', removes) the key of `provider`, bound to `baseUrl`. */
+  async storeKey(provider: string, baseUrl: string, apiKey: string): Promise<void> {
+    await this.secrets.set(providerKeyName(provider), apiKey)
     const keyBaseUrls = { ...this.settings.value.keyBaseUrls }
     if (apiKey === '') delete keyBaseUrls[provider]
     else keyBaseUrls[provider] = baseUrl
     this.settings.update({ keyBaseUrls })
-    this.keys.refresh()
+    await this.keys.refresh()
   }
 
   /** A key stored before keys were bound to a URL belongs to the provider settings it was saved with. */
-  private bindLegacyKey(): void {
+  private async bindLegacyKey(): Promise<void> {
     const current = this.settings.value.provider
     if (!current || this.settings.loadError || this.settings.value.keyBaseUrls[current.provider] !== undefined) return
     try {
-      if (this.secrets.has(providerKeyName(current.provider))) {
+      if ((await this.secrets.lookup(providerKeyName(current.provider))).state !== 'missing') {
         this.settings.update({ keyBaseUrls: { ...this.settings.value.keyBaseUrls, [current.provider]: current.baseUrl } })
       }
     } catch {
@@ -169,18 +180,29 @@ export class HostRuntime {
   }
 
   /** Every key text Seam holds: stored keys (unreadable ones skipped) and a key given for this run. */
-  private knownKeyTexts(): string[] {
+  private async knownKeyTexts(): Promise<string[]> {
     const texts: string[] = []
     if (this.options.provider?.apiKey) texts.push(this.options.provider.apiKey)
     for (const kind of Object.keys(PROVIDER_PRESETS)) {
       try {
-        const key = this.secrets.get(providerKeyName(kind))
+        const key = await this.secrets.get(providerKeyName(kind))
         if (key) texts.push(key)
       } catch {
         // An unreadable secrets file holds nothing Seam can send, nor redact; status reports it.
       }
     }
     return texts
+  }
+
+  /** Keys saved in plain text by web mode or the CLI move into the platform's encrypted store. */
+  private async sealPlainKeys(): Promise<void> {
+    if (!this.options.cipher) return
+    try {
+      const sealed = await this.secrets.migrate()
+      if (sealed > 0) this.kernel.log({ level: 'info', plugin: 'secrets', message: `moved ${sealed} API key(s) into the OS keychain's encryption`, time: Date.now() })
+    } catch (error) {
+      this.kernel.log({ level: 'warn', plugin: 'secrets', message: `API keys stay in plain text for now: ${(error as Error).message}`, time: Date.now() })
+    }
   }
 
   /** A client from the model adapter registered for the provider (the `models` service). */

@@ -4,14 +4,16 @@ import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../../src-shared/contract/
 import { createTestHostCore } from '../transport/test-host-core'
 import { BrowserWindow, FakeIpcMain, FakeWebContents } from './fake-electron'
 import { registerIpc } from './ipc'
+import type { AppPage } from './security'
 
 const appUrl = 'seam://app/index.html'
+const page: AppPage = { kind: 'app' }
 
 function setup() {
   const ipcMain = new FakeIpcMain()
   const core = createTestHostCore('electron')
   const logged: string[] = []
-  const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, appUrl, log: (m) => logged.push(m) })
+  const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, page, log: (m) => logged.push(m) })
   const window = new BrowserWindow({})
   bridge.attachWindow(window as unknown as ElectronWindow)
   window.webContents.finishLoad(appUrl)
@@ -44,7 +46,7 @@ describe('electron IPC transport', () => {
       await invoke(request, { url: appUrl, parent: { url: appUrl } }),
       await invoke(request, { url: 'https://example.com.attacker.com/', parent: null }),
       await invoke(request, { url: 'file:///tmp/evil.html', parent: null }),
-      // The built renderer opened from disk is not the app: the app's origin is seam://app (issue 13: Electron).
+      // The built renderer opened from disk is not the app: its origin is seam://app (issue 13: Electron).
       await invoke(request, { url: 'file:///opt/seam/out/renderer/index.html', parent: null }),
       await invoke(request, null),
       await invoke(request, { url: appUrl, parent: null }, new FakeWebContents())
@@ -69,7 +71,7 @@ describe('electron IPC transport', () => {
     core.connections.onChange((count) => {
       if (count > 0) core.pushes.publish('sessions/changed', {})
     })
-    const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, appUrl })
+    const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, page })
     const window = new BrowserWindow({})
     bridge.attachWindow(window as unknown as ElectronWindow)
     window.webContents.finishLoad(appUrl)

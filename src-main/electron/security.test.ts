@@ -1,59 +1,53 @@
 import { describe, expect, it } from 'vitest'
-import { isAppUrl, isSafeExternalUrl, isTrustedSender } from './security'
+import { isAppUrl, isSafeExternalUrl, isTrustedSender, type AppPage } from './security'
 
-const fileApp = 'seam://app/index.html'
+const appUrl = 'seam://app/index.html'
+const appPage: AppPage = { kind: 'app' }
+const devPage: AppPage = { kind: 'server', origin: 'http://localhost:5173/' }
 const diskPage = 'file:///opt/seam/out/renderer/index.html'
-const devApp = 'http://localhost:5173/'
 const top = (url: string) => ({ url, parent: null })
 
-describe('isTrustedSender', () => {
-  it('accepts the top-level app page (the seam://app build and the dev server)', () => {
-    expect(isTrustedSender(top(fileApp), fileApp)).toBe(true)
-    expect(isTrustedSender(top(`${fileApp}#/sessions/x`), fileApp)).toBe(true)
-    expect(isTrustedSender(top('seam://app/sessions/x'), fileApp)).toBe(true)
-    expect(isTrustedSender(top('http://localhost:5173/some/route?x=1'), devApp)).toBe(true)
+describe('isTrustedSender: an origin check (issue 13: Electron)', () => {
+  it('accepts the top-level app page (seam://app build and dev server)', () => {
+    expect(isTrustedSender(top(appUrl), appPage)).toBe(true)
+    expect(isTrustedSender(top(`${appUrl}#/sessions/x`), appPage)).toBe(true)
+    expect(isTrustedSender(top('seam://app/sessions/x?y=1'), appPage)).toBe(true)
+    expect(isTrustedSender(top('http://localhost:5173/some/route?x=1'), devPage)).toBe(true)
   })
 
   it('refuses subframes even when they show the app URL', () => {
-    expect(isTrustedSender({ url: fileApp, parent: { url: fileApp } }, fileApp)).toBe(false)
-    expect(isTrustedSender({ url: 'http://localhost:5173/', parent: {} }, devApp)).toBe(false)
+    expect(isTrustedSender({ url: appUrl, parent: { url: appUrl } }, appPage)).toBe(false)
+    expect(isTrustedSender({ url: 'http://localhost:5173/', parent: {} }, devPage)).toBe(false)
   })
 
-  it('refuses missing frames and other pages', () => {
-    expect(isTrustedSender(null, fileApp)).toBe(false)
-    expect(isTrustedSender(undefined, fileApp)).toBe(false)
-    expect(isTrustedSender(top('file:///tmp/evil/index.html'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('seam://app.evil/index.html'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('seam://user@app/index.html'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('seam-plugin://bundles/x/client.js'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('https://example.com/'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('about:blank'), fileApp)).toBe(false)
-    expect(isTrustedSender(top('not a url'), fileApp)).toBe(false)
+  it('never trusts a file:// page, not even the built renderer opened from disk', () => {
+    expect(isTrustedSender(top(diskPage), appPage)).toBe(false)
+    expect(isTrustedSender(top('file:///tmp/evil/index.html'), appPage)).toBe(false)
+    expect(isAppUrl(diskPage, appPage)).toBe(false)
+    expect(isAppUrl(diskPage, { kind: 'server', origin: diskPage })).toBe(false)
+  })
+
+  it('refuses missing frames, other pages and look-alikes of the app origin', () => {
+    expect(isTrustedSender(null, appPage)).toBe(false)
+    expect(isTrustedSender(undefined, appPage)).toBe(false)
+    for (const url of ['seam://app.evil/index.html', 'seam://user@app/index.html', 'seam://app:1/index.html', 'seam-plugin://bundles/x/client.js', 'https://example.com/', 'about:blank', 'not a url']) {
+      expect(isTrustedSender(top(url), appPage), url).toBe(false)
+    }
   })
 
   it('refuses look-alike origins that a prefix test would let through', () => {
-    expect(isTrustedSender(top('http://localhost:5173.attacker.com/'), devApp)).toBe(false)
-    expect(isTrustedSender(top('http://localhost:51730/'), devApp)).toBe(false)
-    expect(isTrustedSender(top('https://localhost:5173/'), devApp)).toBe(false)
-    expect(isTrustedSender(top('http://user:pw@localhost:5173/'), devApp)).toBe(false)
-    const example = 'https://example.com/'
+    expect(isTrustedSender(top('http://localhost:5173.attacker.com/'), devPage)).toBe(false)
+    expect(isTrustedSender(top('http://localhost:51730/'), devPage)).toBe(false)
+    expect(isTrustedSender(top('https://localhost:5173/'), devPage)).toBe(false)
+    expect(isTrustedSender(top('http://user:pw@localhost:5173/'), devPage)).toBe(false)
+    const example: AppPage = { kind: 'server', origin: 'https://example.com/' }
     expect(isTrustedSender(top('https://example.com.attacker.com/'), example)).toBe(false)
     expect(isTrustedSender(top('https://example.com@attacker.com/'), example)).toBe(false)
   })
-})
 
-describe('isAppUrl', () => {
-  it('matches the app origin regardless of path, hash and query', () => {
-    expect(isAppUrl(`${fileApp}?a=1#b`, fileApp)).toBe(true)
-    expect(isAppUrl('seam://app/other.html', fileApp)).toBe(true)
-  })
-  it('never trusts a file:// page, not even the built renderer opened from disk (issue 13: Electron)', () => {
-    expect(isAppUrl(diskPage, fileApp)).toBe(false)
-    expect(isAppUrl(diskPage, diskPage)).toBe(false)
-    expect(isTrustedSender(top(diskPage), diskPage)).toBe(false)
-  })
-  it('never matches when the app URL itself is not http(s) or file', () => {
-    expect(isAppUrl('data:text/html,x', 'data:text/html,x')).toBe(false)
+  it('never matches when the dev-server origin is not http(s)', () => {
+    expect(isAppUrl('data:text/html,x', { kind: 'server', origin: 'data:text/html,x' })).toBe(false)
+    expect(isAppUrl(appUrl, { kind: 'server', origin: appUrl })).toBe(false)
   })
 })
 

@@ -3,18 +3,22 @@ import { describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('./fake-electron'))
 
 import { BrowserWindow, FakeEvent, defaultSession, shell } from './fake-electron'
-import { createMainWindow } from './window'
+import type { AppPage } from './security'
+import { createMainWindow, loadAppPage } from './window'
 
 const preloadPath = '/opt/seam/out/preload/index.cjs'
+const page: AppPage = { kind: 'app' }
+const appUrl = 'seam://app/index.html'
 
 function openWindow(packaged = true) {
-  const { window, appUrl } = createMainWindow({ preloadPath, packaged })
+  const window = createMainWindow({ preloadPath, page, packaged })
+  void loadAppPage(window, {})
   return { fake: window as unknown as BrowserWindow, appUrl }
 }
 
 describe('main window', () => {
   it('is isolated, sandboxed, without Node, with web security and the CommonJS preload', () => {
-    const { fake, appUrl } = openWindow()
+    const { fake } = openWindow()
     const prefs = fake.options.webPreferences as Record<string, unknown>
     expect(prefs).toMatchObject({
       contextIsolation: true,
@@ -31,10 +35,9 @@ describe('main window', () => {
   })
 
   it('loads the renderer from the app\'s custom scheme, never from file:// (issue 13: Electron)', () => {
-    const { fake, appUrl } = openWindow()
+    const { fake } = openWindow()
     expect(fake.loadedFile).toBeNull()
     expect(fake.loadedUrl).toBe('seam://app/index.html')
-    expect(appUrl).toBe('seam://app/index.html')
   })
 
   it('a packaged build has no DevTools: disabled in webPreferences, and closed if anything opens them (issue 13: Electron)', () => {
@@ -49,9 +52,18 @@ describe('main window', () => {
   })
 
   it('loads the dev server when given one, and trusts only its origin', () => {
-    const { window, appUrl } = createMainWindow({ preloadPath, packaged: false, devServerUrl: 'http://localhost:5173/' })
-    expect((window as unknown as BrowserWindow).loadedUrl).toBe('http://localhost:5173/')
-    expect(appUrl).toBe('http://localhost:5173/')
+    const devServerUrl = 'http://localhost:5173/'
+    const window = createMainWindow({ preloadPath, devServerUrl, page: { kind: 'server', origin: devServerUrl }, packaged: false })
+    void loadAppPage(window, { devServerUrl })
+    const fake = window as unknown as BrowserWindow
+    expect(fake.loadedUrl).toBe('http://localhost:5173/')
+    const navigate = (url: string) => {
+      const event = new FakeEvent(url)
+      fake.webContents.emit('will-navigate', event, url)
+      return event.defaultPrevented
+    }
+    expect(navigate('http://localhost:5173/#/settings')).toBe(false)
+    expect(navigate('http://localhost:5174/')).toBe(true)
   })
 
   it('blocks navigation away from the app page', () => {

@@ -5,7 +5,7 @@
 import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron'
 import { contentSecurityPolicy } from '../transport/csp'
 import { APP_URL } from './app-origin'
-import { isAppUrl, isSafeExternalUrl } from './security'
+import { isAppUrl, isSafeExternalUrl, type AppPage } from './security'
 
 export interface MainWindowOptions {
   /** Absolute path of out/preload/index.cjs. */
@@ -14,12 +14,8 @@ export interface MainWindowOptions {
   devServerUrl?: string
   /** A packaged build: DevTools cannot be opened at all. */
   packaged: boolean
-}
-
-export interface MainWindow {
-  window: BrowserWindow
-  /** The URL the window shows; IPC senders and navigations are checked against it. */
-  appUrl: string
+  /** The page IPC senders and navigations are checked against (appPageFor). */
+  page: AppPage
 }
 
 export function hardenedWebPreferences(preloadPath: string, options: { devTools: boolean }): WebPreferences {
@@ -38,10 +34,6 @@ export function hardenedWebPreferences(preloadPath: string, options: { devTools:
     navigateOnDragDrop: false,
     spellcheck: false
   }
-}
-
-export function appUrlFor(options: Pick<MainWindowOptions, 'devServerUrl'>): string {
-  return options.devServerUrl ?? APP_URL
 }
 
 const hardenedSessions = new WeakSet<Session>()
@@ -68,15 +60,15 @@ export function hardenSession(session: Session, options: { dev: boolean }): void
  * Navigation stays on the app; new windows are denied (https links open in the browser). In a
  * packaged build DevTools are closed the moment anything opens them.
  */
-export function hardenWebContents(contents: WebContents, appUrl: string, options: { packaged: boolean } = { packaged: true }): void {
+export function hardenWebContents(contents: WebContents, page: AppPage, options: { packaged: boolean } = { packaged: true }): void {
   if (options.packaged) contents.on('devtools-opened', () => contents.closeDevTools())
   contents.on('will-navigate', (event, url) => {
     const target = (event as { url?: string }).url ?? url
-    if (!isAppUrl(target, appUrl)) event.preventDefault()
+    if (!isAppUrl(target, page)) event.preventDefault()
   })
   contents.on('will-redirect', (event, url) => {
     const target = (event as { url?: string }).url ?? url
-    if (!isAppUrl(target, appUrl)) event.preventDefault()
+    if (!isAppUrl(target, page)) event.preventDefault()
   })
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
@@ -85,8 +77,8 @@ export function hardenWebContents(contents: WebContents, appUrl: string, options
   })
 }
 
-export function createMainWindow(options: MainWindowOptions): MainWindow {
-  const appUrl = appUrlFor(options)
+/** The hardened window, not yet showing anything: load it with loadAppPage (see recovery.ts). */
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 840,
@@ -98,8 +90,17 @@ export function createMainWindow(options: MainWindowOptions): MainWindow {
     webPreferences: hardenedWebPreferences(options.preloadPath, { devTools: !options.packaged })
   })
   hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl) })
-  hardenWebContents(window.webContents, appUrl, { packaged: options.packaged })
+  hardenWebContents(window.webContents, options.page, { packaged: options.packaged })
   window.once('ready-to-show', () => window.show())
-  void window.loadURL(appUrl)
-  return { window, appUrl }
+  return window
+}
+
+/** The URL the window shows: the app's own scheme, or the dev server in development. */
+export function appUrlFor(options: Pick<MainWindowOptions, 'devServerUrl'>): string {
+  return options.devServerUrl ?? APP_URL
+}
+
+/** Loads the app page (never a file:// URL); rejects with Electron's load error (e.g. ERR_FILE_NOT_FOUND). */
+export function loadAppPage(window: BrowserWindow, options: Pick<MainWindowOptions, 'devServerUrl'>): Promise<void> {
+  return window.loadURL(appUrlFor(options))
 }

@@ -130,7 +130,7 @@ describe('a stored key goes only to the base URL it was saved with (issue 13: pr
       await h.router.invoke('provider/set', { provider: 'openai', baseUrl: attacker.url, model: 'm' }, caller)
       const status = await h.router.invoke('provider/get', {}, caller)
       expect(status).toEqual({ ok: true, output: expect.objectContaining({ baseUrl: attacker.url, hasKey: false }) })
-      expect(h.runtime.providerConfig()?.apiKey).toBeUndefined()
+      expect((await h.runtime.providerConfig())?.apiKey).toBeUndefined()
       // The URL it was saved with still gets it.
       const own = await h.router.invoke('provider/test', { provider: 'openai', baseUrl: home.url, model: 'm' }, caller)
       expect(own).toEqual({ ok: true, output: expect.objectContaining({ ok: true }) })

@@ -37,12 +37,12 @@ describe('redaction', () => {
     expect(JSON.parse(out)).toEqual({ content: `x ${REDACTED_KEY} y` })
   })
 
-  it('the host guard picks up keys on refresh (a key stored later is redacted from then on)', () => {
+  it('the host guard picks up keys on refresh (a key stored later is redacted from then on)', async () => {
     let stored: string[] = []
     const guard = new HostKeyGuard({ env: () => ({}), extraVariables: () => [], storedKeys: () => stored, settings: () => ToolEnvSettingsSchema.parse({}) })
     expect(guard.redact('sk-later-stored-key')).toBe('sk-later-stored-key')
     stored = ['sk-later-stored-key']
-    guard.refresh()
+    await guard.refresh()
     expect(guard.redact('sk-later-stored-key')).toBe(REDACTED_KEY)
     expect(guard.childEnv({ X: 'sk-later-stored-key', Y: 'y' })).toEqual({ Y: 'y' })
   })

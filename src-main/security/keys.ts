@@ -86,7 +86,7 @@ export interface KeySources {
   /** Variables named on the command line (`--api-key-env`) besides the defaults. */
   extraVariables(): Iterable<string>
   /** Keys held elsewhere: stored keys (secrets.json) and a key given for one run. */
-  storedKeys(): Iterable<string>
+  storedKeys(): Promise<Iterable<string>> | Iterable<string>
   settings(): ToolEnvSettings
 }
 
@@ -99,18 +99,28 @@ export class HostKeyGuard implements KeyGuard {
   private redactText: (text: string) => string = (text) => text
   private redactLine: (line: string) => string = (line) => line
 
+  /** The key variables' values count from the start; stored keys from the first `refresh()`. */
   constructor(private readonly sources: KeySources) {
-    this.refresh()
+    this.use(this.fromEnvironment())
   }
 
-  refresh(): void {
+  async refresh(): Promise<void> {
+    const found = this.fromEnvironment()
+    for (const value of await this.sources.storedKeys()) if (value.length >= MIN_KEY_LENGTH) found.add(value)
+    this.use(found)
+  }
+
+  private fromEnvironment(): Set<string> {
     const env = this.sources.env()
     const found = new Set<string>()
     for (const name of this.variables()) {
       const value = env[name] ?? process.env[name]
       if (value && value.length >= MIN_KEY_LENGTH) found.add(value)
     }
-    for (const value of this.sources.storedKeys()) if (value.length >= MIN_KEY_LENGTH) found.add(value)
+    return found
+  }
+
+  private use(found: Set<string>): void {
     this.values = found
     this.redactText = keyRedactor(found)
     this.redactLine = lineRedactor(found)

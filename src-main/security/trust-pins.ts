@@ -96,7 +96,8 @@ export class TrustPins {
     for (const pin of this.pins[workspace] ?? []) {
       if (!present.has(pin.hash)) gone.set(location({ ...pin, file: path.resolve(workspace, pin.file) }), pin.command)
     }
-    return hashed.map((item) => {
+    // `content` is hashed only: it never leaves here (it may hold what the dialog must not show).
+    return hashed.map(({ content: _content, ...item }) => {
       if (approved.has(item.hash)) return { ...item, status: 'approved' as const }
       const previous = gone.get(location(item))
       return previous === undefined ? { ...item, status: 'new' as const } : { ...item, status: 'changed' as const, previous }
@@ -134,7 +135,7 @@ export class TrustPins {
   }
 }
 
-function toPin({ content: _content, ...item }: ReviewedTrustItem, workspace: string): Pin {
+function toPin(item: ReviewedTrustItem, workspace: string): Pin {
   const pin: Pin = { hash: item.hash, source: item.source, file: path.relative(workspace, item.file) || item.file, event: item.event, command: item.command }
   if (item.matcher !== undefined) pin.matcher = item.matcher
   return pin

@@ -38,6 +38,7 @@ beforeEach(() => {
       trusted = value
       return { ok: true as const }
     },
+    'permissions/list': () => ({ running: true, mode: { mode: 'ask-side-effects', source: 'seam' }, rules: [], additionalDirectories: [], warnings: [] }),
     'grants/list': () => grants,
     'grants/revoke': ({ grantId }) => {
       grants = grants.filter((g) => g.id !== grantId)
@@ -86,6 +87,18 @@ describe('SettingsPage', () => {
     expect(screen.getByText('/w/.seam/cordis.patch.yml line 3: unknown id "tool"')).toBeTruthy()
   })
 
+  it('the trust banner counts hook commands and Claude Code settings apart', async () => {
+    items.push({ source: 'Claude Code settings', file: '/w/.claude/settings.json', event: 'permissions.allow', command: 'Bash', hash: 'c'.repeat(64), status: 'new' })
+    try {
+      await renderWith(<TrustBanner />)
+      expect(screen.getByRole('region', { name: 'Workspace trust' }).textContent).toContain(
+        'This workspace declares 1 hook command that will not run and 1 Claude Code permission or env setting that will not apply until you trust it.'
+      )
+    } finally {
+      items.pop()
+    }
+  })
+
   it('the trust banner opens a dialog listing the exact commands before trusting', async () => {
     await renderWith(<TrustBanner />)
     fireEvent.click(screen.getByRole('button', { name: 'Review…' }))
@@ -108,7 +121,7 @@ describe('SettingsPage', () => {
     appActions.setStatus({ ...status, workspaceTrusted: true, trustChanges: 1 })
     await renderWith(<TrustBanner />)
     const banner = screen.getByRole('region', { name: 'Workspace trust' })
-    expect(banner.textContent).toContain('1 hook command is new or changed since you trusted this workspace')
+    expect(banner.textContent).toContain('1 hook command or setting is new or changed since you trusted this workspace')
     fireEvent.click(within(banner).getByRole('button', { name: 'Review changes…' }))
     const dialog = screen.getByRole('dialog', { name: 'Approve changed hook commands?' })
     expect(within(dialog).getByLabelText('Approved before').textContent).toContain('./scripts/check.sh')
