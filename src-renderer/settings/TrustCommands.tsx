@@ -5,7 +5,7 @@ import type { TrustPreview } from './trust-preview'
 const STATUS_LABEL = { approved: 'approved', new: 'new', changed: 'changed' } as const
 
 export function TrustCommands({ items, showStatus = false }: { items: TrustPreview['items']; showStatus?: boolean }) {
-  if (items.length === 0) return <p className="muted">This workspace declares no hook commands.</p>
+  if (items.length === 0) return <p className="muted">This workspace declares no hook commands or MCP servers.</p>
   return (
     <table className="trust-commands" aria-label="Workspace hook commands">
       <thead>
