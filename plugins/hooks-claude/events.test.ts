@@ -16,7 +16,6 @@ import {
   userTexts,
   type Harness
 } from './test-harness'
-import { STOP_FEEDBACK_PREAMBLE } from './wording'
 
 let h: Harness | undefined
 let server: Server | undefined
@@ -222,7 +221,7 @@ describe('S7 Stop (§3, §6)', () => {
     h = await createHarness({ user: { hooks: hooksOf(['Stop', 'whatever', command], ['Stop', undefined, recordAll]) }, script: [{ text: 'first answer' }, { text: 'second answer' }] })
     await h.run('go')
     expect(h.model.requests).toHaveLength(2)
-    const feedback = `${STOP_FEEDBACK_PREAMBLE}\n\nStop hook feedback:\n[${command}]: you forgot the tests`
+    const feedback = `Stop hook feedback:\n[${command}]: you forgot the tests`
     expect(requestMessages(h.model, 1).at(-1)).toEqual({ role: 'user', content: `<system-reminder>\n${feedback}\n</system-reminder>` })
     expect(h.events('steering/message')).toMatchObject([{ source: 'continuation', by: 'hook:Stop', text: feedback }])
     expect(h.records('stop-all.jsonl')).toMatchObject([
@@ -236,8 +235,11 @@ describe('S7 Stop (§3, §6)', () => {
     h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, command]) }, script: [{ text: 'a' }, { text: 'b' }] })
     await h.run('go')
     const texts = userTexts(h.model, 1)
-    expect(texts).toContain(`Stop hook blocking error from command: "${command}": run the linter`)
-    expect(texts).toContain('Stop hook feedback:\nrun the linter')
+    // Claude Code's order: the feedback user message, then the blocking-error system text.
+    const feedbackAt = texts.indexOf('Stop hook feedback:\nrun the linter')
+    const errorAt = texts.indexOf(`Stop hook blocking error from command: "${command}": run the linter`)
+    expect(feedbackAt).toBeGreaterThanOrEqual(0)
+    expect(errorAt).toBeGreaterThan(feedbackAt)
   })
 
   it('two blocking Stop hooks: both feedbacks are delivered, in configuration order', async () => {
@@ -259,11 +261,12 @@ describe('S7 Stop (§3, §6)', () => {
     expect(h.events('turn/end')).toMatchObject([{ reason: 'completed' }])
   })
 
-  it('a Stop hook that always blocks: at most 9 consecutive blocks, then the turn ends with a notice', async () => {
-    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'never done' })]) }, script: () => ({ text: 'again' }) })
+  it('a Stop hook that always blocks (§3 cap): it runs 9 times, the 9th block ends the turn; 9 model requests, with a notice', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'never done', record: 'stop.jsonl' })]) }, script: () => ({ text: 'again' }) })
     await h.run('go')
-    expect(h.model.requests).toHaveLength(10)
-    expect(h.events('steering/message')).toHaveLength(9)
+    expect(h.model.requests).toHaveLength(9)
+    expect(h.records('stop.jsonl')).toHaveLength(9)
+    expect(h.events('steering/message')).toHaveLength(8)
     expect(h.notices().join('\n')).toContain('Stop hooks blocked the end of this turn 9 times in a row; the turn ends anyway (stopBlockCap: 9)')
     expect(h.events('turn/end')).toMatchObject([{ reason: 'completed' }])
   })
@@ -271,7 +274,7 @@ describe('S7 Stop (§3, §6)', () => {
   it('stopBlockCap is a setting', async () => {
     h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'no' })]) }, script: () => ({ text: 'x' }), config: { stopBlockCap: 2 } })
     await h.run('go')
-    expect(h.model.requests).toHaveLength(3)
+    expect(h.model.requests).toHaveLength(2)
   })
 })
 

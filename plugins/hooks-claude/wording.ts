@@ -19,9 +19,8 @@ export const sessionStartContext = (text: string): string => `SessionStart hook 
 
 export const batchContext = (text: string): string => `PostToolBatch hook additional context: ${text}`
 
-/** Seam's own words for the preamble Claude Code puts before Stop feedback (the loop wraps it in <system-reminder>). */
-export const STOP_FEEDBACK_PREAMBLE = 'The text below is output from a Stop hook the user configured. It kept your turn from ending: address it, then finish.'
-export const stopFeedback = (items: readonly string[]): string => `${STOP_FEEDBACK_PREAMBLE}\n\nStop hook feedback:\n${items.join('\n\n')}`
+/** The user message Claude Code records for a Stop block (the loop wraps it in <system-reminder>). */
+export const stopFeedback = (items: readonly string[]): string => `Stop hook feedback:\n${items.join('\n\n')}`
 export const stopBlockingError = (command: string, reason: string): string => `Stop hook blocking error from command: "${command}": ${reason}`
 
 /** What the transcript says when a hook stopped the loop (`continue: false`, a PostToolBatch block). */

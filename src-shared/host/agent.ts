@@ -38,7 +38,8 @@ export type PromptDecision =
   | { action: 'block'; reason: string; by?: string }
 
 /** S7 */
-export type ContinuationDecision = { action: 'stop' } | { action: 'continue'; reason?: string; by?: string }
+/** `additionalContext` reaches the model right after `reason` (Claude Code's order for a Stop block's system text). */
+export type ContinuationDecision = { action: 'stop' } | { action: 'continue'; reason?: string; by?: string; additionalContext?: string[] }
 
 /** After all of a step's tool results are appended (Claude Code's PostToolBatch). */
 export type ToolBatchDecision = { action: 'continue'; additionalContext?: string[] } | { action: 'stop'; reason: string; by?: string }
