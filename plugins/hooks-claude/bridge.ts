@@ -38,8 +38,8 @@ export interface OccurrenceOptions {
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
   const base: InputBase = entry
-    ? baseOf(entry.agent)
-    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd() }
+    ? baseOf(entry.agent, bridge.config.permissionMode)
+    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.config.permissionMode }
   if (options.cwd !== undefined) base.cwd = options.cwd
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
   const envOptions = { sessionEnv: entry?.agent.env, projectDir, sessionId: base.sessionId, cwd: base.cwd, envFile: options.envFile }

@@ -1,5 +1,6 @@
 // The bridge's configuration (validated by the kernel when the plugin is applied).
 import { z } from 'zod'
+import { CLAUDE_PERMISSION_MODES } from '../hook-protocol/index'
 
 export const HooksClaudeConfigSchema = z
   .object({
@@ -12,7 +13,9 @@ export const HooksClaudeConfigSchema = z
     /** Consecutive Stop-hook blocks honoured in one turn; the next one lets the turn end, with a notice. */
     stopBlockCap: z.number().int().min(0).default(9),
     /** Timeout of a handler without `timeout`, in seconds (SessionEnd has its own 1.5 s default). */
-    defaultTimeoutSec: z.number().positive().default(600)
+    defaultTimeoutSec: z.number().positive().default(600),
+    /** The `permission_mode` hooks read: the approval mode in force, as `claudePermissionMode` names it. */
+    permissionMode: z.enum(CLAUDE_PERMISSION_MODES).default('default')
   })
   .strict()
   .prefault({})

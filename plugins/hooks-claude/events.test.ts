@@ -161,6 +161,27 @@ describe('S5/S6 UserPromptSubmit (§6)', () => {
     expect(userTexts(h.model, 0)).toBe('hello there\n\n<system-reminder>\nUserPromptSubmit hook additional context: user is on call\n</system-reminder>')
   })
 
+  it.each(['bypassPermissions', 'acceptEdits', 'plan', 'dontAsk'] as const)(
+    'permission_mode follows the approval mode in force (§6 common fields): %s on prompt, tool and stop events, not at SessionStart',
+    async (permissionMode) => {
+      const record = hookCommand('bash', { record: 'all.jsonl' })
+      h = await createHarness({
+        user: { hooks: hooksOf(['SessionStart', undefined, record], ['UserPromptSubmit', undefined, record], ['PreToolUse', undefined, record], ['PostToolUse', undefined, record], ['Stop', undefined, record]) },
+        script: bashThenDone(),
+        config: { permissionMode }
+      })
+      await h.run('go')
+      const inputs = h.records('all.jsonl')
+      expect(inputs.map((input) => [input.hook_event_name, input.permission_mode])).toEqual([
+        ['SessionStart', undefined],
+        ['UserPromptSubmit', permissionMode],
+        ['PreToolUse', permissionMode],
+        ['PostToolUse', permissionMode],
+        ['Stop', permissionMode]
+      ])
+    }
+  )
+
   it('decision "block" + reason (python) blocks: `UserPromptSubmit operation blocked by hook:\\n<reason>\\n\\nOriginal prompt: <prompt>`', async () => {
     h = await createHarness({ user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('python', { stdout: { decision: 'block', reason: 'no secrets' } })]) }, script: [] })
     await h.run('token=abc')

@@ -1,10 +1,7 @@
 // The stdin JSON every hook gets: Claude Code's common fields (snake_case) plus the event's own
 // (claude-code-hooks.md §6 "Common input fields").
 import type { AgentHandle } from '../../src-shared/host/agent'
-import type { ClaudeHookEvent } from '../hook-protocol/index'
-
-/** Seam has no Claude permission modes; hooks that read the field get Claude's default. */
-export const PERMISSION_MODE = 'default'
+import type { ClaudeHookEvent, ClaudePermissionMode } from '../hook-protocol/index'
 
 /** Events that carry `permission_mode` (prompt, tool and stop events). */
 const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>([
@@ -22,10 +19,12 @@ export interface InputBase {
   cwd: string
   /** The turn id plays Claude Code's `prompt_id` (absent before the first prompt). */
   promptId?: string
+  /** The approval mode in force, named as Claude Code names it (`claudePermissionMode`). */
+  permissionMode: ClaudePermissionMode
 }
 
-export function baseOf(agent: AgentHandle): InputBase {
-  const base: InputBase = { sessionId: agent.sessionId, transcriptPath: agent.transcriptPath, cwd: agent.cwd }
+export function baseOf(agent: AgentHandle, permissionMode: ClaudePermissionMode): InputBase {
+  const base: InputBase = { sessionId: agent.sessionId, transcriptPath: agent.transcriptPath, cwd: agent.cwd, permissionMode }
   if (agent.currentTurnId !== undefined) base.promptId = agent.currentTurnId
   return base
 }
@@ -38,6 +37,6 @@ export function hookInput(event: ClaudeHookEvent, base: InputBase, fields: Recor
     hook_event_name: event
   }
   if (base.promptId !== undefined) input.prompt_id = base.promptId
-  if (WITH_PERMISSION_MODE.has(event)) input.permission_mode = PERMISSION_MODE
+  if (WITH_PERMISSION_MODE.has(event)) input.permission_mode = base.permissionMode
   return Object.assign(input, fields)
 }

@@ -205,4 +205,9 @@ describe('PreToolUse rewrites and context', () => {
       tool_use_id: 'c1'
     })
   })
+
+  it('permission_mode follows the approval mode in force (codex-hooks.md §4): never-ask reads bypassPermissions', async () => {
+    const f = await bashTurn(oneHook('PreToolUse', 'cat > "$PWD/../pre.json"'), { config: { permissionMode: 'bypassPermissions' } })
+    expect(JSON.parse(readFileSync(path.join(f.repo, '..', 'pre.json'), 'utf8')).permission_mode).toBe('bypassPermissions')
+  })
 })

@@ -11,6 +11,7 @@ import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
 import hooksCodex from '../../plugins/hooks-codex/index'
 import hooksClaude from '../../plugins/hooks-claude/index'
+import { claudePermissionMode } from '../../plugins/hook-protocol/index'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
@@ -70,6 +71,8 @@ export interface BaseProfileOptions {
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
+  // Hooks read the approval mode in force as Claude Code's permission_mode.
+  const permissionMode = claudePermissionMode(options.approvalMode)
   return [
     { id: 'models', plugin: 'builtin:models' },
     { id: 'model-openai', plugin: 'builtin:model-openai' },
@@ -85,8 +88,8 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     {
       id: 'hooks-claude',
       plugin: 'builtin:hooks-claude',
-      config: { concurrency: options.hookConcurrency, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
+      config: { concurrency: options.hookConcurrency, permissionMode, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
     },
-    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency } }
+    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } }
   ]
 }

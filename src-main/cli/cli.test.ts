@@ -212,10 +212,13 @@ describe('seam run', () => {
       const args = ['run', '--json', '--workspace', ws, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', '--approve', 'allow']
       const trusted = await seam([...args, '--trust-workspace', 'clean up'], { FAKE_KEY: 'k' })
       expect(trusted.code).toBe(0)
-      const events = trusted.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; isError?: boolean })
+      const events = trusted.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; isError?: boolean; input?: string })
       const result = events.find((e) => e.type === 'tool/result')!
       expect(result.isError).toBe(true)
-      expect(result.content).toBe(`PreToolUse:Bash hook error: [${guard}]: no rm here`)
+      expect(result.content).toBe(`PreToolUse:Bash hook error: [${guard}]: no rm here\n`)
+      // --approve allow is Claude Code's bypassPermissions (claude-code-hooks.md §6 common fields).
+      const invoked = events.find((e) => e.type === 'hook/invoked')!
+      expect(JSON.parse(invoked.input ?? '{}')).toMatchObject({ hook_event_name: 'PreToolUse', permission_mode: 'bypassPermissions' })
       expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['hook/invoked', 'hook/result']))
       expect(await readFile(join(ws, 'important.txt'), 'utf8')).toBe('keep me')
 
