@@ -43,8 +43,10 @@ describe('S14/S17 PostToolUse (§6)', () => {
       tool_name: 'Bash',
       tool_input: { command: 'echo ran' },
       tool_use_id: 'call_0_0',
-      tool_response: { stdout: 'ran\n', stderr: '', interrupted: false, isImage: false }
+      tool_response: { stdout: 'ran', stderr: '', interrupted: false, isImage: false, noOutputExpected: false }
     })
+    // Exactly Claude Code's Bash keys, in its order (§6 PostToolUse): no exitCode, no Seam extras.
+    expect(Object.keys(input.tool_response as object)).toEqual(['stdout', 'stderr', 'interrupted', 'isImage', 'noOutputExpected'])
     expect(typeof input.duration_ms).toBe('number')
   })
 

@@ -8,6 +8,7 @@ import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge 
 import { blockText } from './invoke'
 import { sinkFor } from './sessions'
 import { ToolCallStates } from './tool-calls'
+import { claudeToolResponse } from './tool-response'
 import { postToolBlocking, postToolContext } from './wording'
 
 export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
@@ -26,7 +27,7 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
       fields.error = result.content
       fields.is_interrupt = result.code === 'CANCELLED'
     } else {
-      fields.tool_response = result.structured ?? result.content
+      fields.tool_response = claudeToolResponse(call.name, result)
     }
     if (state) fields.duration_ms = Math.max(0, Math.round(performance.now() - state.startedAt))
     const sink = sinkFor(entry, bridge.logger)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { bashTool, createBashTool, type BashStructured } from './bash'
+import { bashTool, createBashTool, expectsNoOutput, type BashStructured } from './bash'
 import { makeExec, makeTempDir } from './test-exec'
 
 let dir: string
@@ -43,15 +43,39 @@ describe('Bash', () => {
     const out = await bashTool.execute({ command: 'pwd; echo "$SEAM_TEST_VAR"' }, makeExec(dir, { env: { SEAM_TEST_VAR: 'from-env' } }))
     expect(out.isError).toBe(false)
     expect(out.content).toBe(`${dir}\nfrom-env`)
-    expect(out.structured).toEqual({ stdout: `${dir}\nfrom-env\n`, stderr: '', exitCode: 0, interrupted: false, isImage: false })
+    // Claude Code's Bash tool_response, exactly these keys in this order, stdout without its trailing newline (claude-code-hooks.md §6 PostToolUse).
+    expect(JSON.stringify(out.structured)).toBe(JSON.stringify({ stdout: `${dir}\nfrom-env`, stderr: '', interrupted: false, isImage: false, noOutputExpected: false, output: `${dir}\nfrom-env\n` }))
   })
 
-  it('reports stdout, then stderr, then the exit code, and flags a non-zero exit as an error', async () => {
+  it('reports the exit code, then stdout, then stderr (Claude Code wording), and flags a non-zero exit as an error', async () => {
     const out = await bashTool.execute({ command: 'echo out; echo err >&2; exit 3' }, makeExec(dir))
     expect(out.isError).toBe(true)
-    expect(out.content).toBe('out\nerr\nExit code 3')
+    expect(out.content).toBe('Exit code 3\nout\nerr')
     const structured = out.structured as BashStructured
-    expect(structured).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 3, interrupted: false })
+    expect(structured).toEqual({ stdout: 'out', stderr: 'err', interrupted: false, isImage: false, noOutputExpected: false, output: 'out\nerr\n' })
+  })
+
+  it('keeps both streams in the order they arrived in `output` (Codex\'s tool_response, codex-hooks.md §4)', async () => {
+    const out = await bashTool.execute({ command: 'echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three' }, makeExec(dir))
+    expect((out.structured as BashStructured).output).toBe('one\ntwo\nthree\n')
+  })
+
+  it('trims blank lines at both ends of stdout and stderr, keeping indentation (§6 PostToolUse tool_response)', async () => {
+    const out = await bashTool.execute({ command: "printf '\\n\\n  indented\\nlast  \\n\\n'; printf '\\nerr\\n' >&2" }, makeExec(dir))
+    expect(out.structured).toMatchObject({ stdout: '  indented\nlast  ', stderr: 'err' })
+  })
+
+  it.each([
+    ['mkdir -p a/b', true],
+    ['touch f && chmod +x f', true],
+    ["cat > f.ts <<'EOF'\nx\nEOF", true],
+    ['cd sub; rm -f x', true],
+    ['echo hi', false],
+    ['ls | wc -l', false],
+    ['echo hi >&2', false],
+    ['mkdir x && ls', false]
+  ])('noOutputExpected for %j is %s (Claude Code: commands that print nothing when they work)', (command, expected) => {
+    expect(expectsNoOutput(command)).toBe(expected)
   })
 
   it('says so when a command prints nothing', async () => {

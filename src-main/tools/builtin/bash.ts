@@ -26,13 +26,19 @@ export function bashInputSchema(maxTimeoutMs: number) {
 
 export type BashArgs = z.output<ReturnType<typeof bashInputSchema>>
 
-/** Claude Code's Bash tool_response fields, plus the exit code. */
+/**
+ * Claude Code's Bash tool_response (claude-code-hooks.md §6 PostToolUse), then `output`: both
+ * streams untrimmed in arrival order, which is Codex's tool_response (codex-hooks.md §4). The
+ * Claude bridge passes only Claude's five keys (`CLAUDE_BASH_RESPONSE_KEYS`).
+ */
 export interface BashStructured {
   stdout: string
   stderr: string
-  exitCode: number
   interrupted: boolean
   isImage: false
+  /** The command is one that prints nothing when it works (mkdir, touch, a redirect to a file, ...). */
+  noOutputExpected: boolean
+  output: string
 }
 
 export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinition<BashArgs> {
@@ -76,23 +82,52 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
           }
         }
       })
-      return bashOutput(run, timeoutMs, options.maxOutputChars)
+      return bashOutput(run, args.command, timeoutMs, options.maxOutputChars)
     }
   }
 }
 
-function bashOutput(run: ShellRun, timeoutMs: number, maxChars: number): ToolOutput {
+/** Claude Code's trimming of Bash output: blank lines at the start and the end go, indentation stays. */
+export function stripBlankLines(text: string): string {
+  const lines = text.split('\n')
+  let start = 0
+  let end = lines.length
+  while (start < end && lines[start].trim() === '') start++
+  while (end > start && lines[end - 1].trim() === '') end--
+  return lines.slice(start, end).join('\n')
+}
+
+/** Commands that print nothing when they work. */
+const SILENT_COMMANDS = new Set(['mkdir', 'touch', 'cp', 'mv', 'rm', 'rmdir', 'ln', 'chmod', 'chown', 'chgrp', 'cd', 'export', 'unset', 'wait', 'true', ':'])
+
+/**
+ * Whether the command is expected to print nothing (Claude Code's `noOutputExpected`): every part
+ * of it (split on `&&`, `||`, `;`) is a silent command, or sends its stdout to a file.
+ */
+export function expectsNoOutput(command: string): boolean {
+  const firstLine = command.split('\n')[0]
+  const parts = firstLine.split(/&&|\|\||;/).map((part) => part.trim()).filter((part) => part !== '')
+  // A pipeline's last command prints: not silent.
+  if (parts.length === 0 || /(?<!\|)\|(?!\|)/.test(firstLine)) return false
+  return parts.every((part) => {
+    const word = part.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*/, '').split(/\s+/)[0] ?? ''
+    return SILENT_COMMANDS.has(word) || /(?:^|[^0-9&>])>>?\s*[^\s&]/.test(part)
+  })
+}
+
+function bashOutput(run: ShellRun, command: string, timeoutMs: number, maxChars: number): ToolOutput {
   if (run.spawnError) return failure(`Could not start the shell: ${run.spawnError}`)
   const interrupted = run.interruptedBy !== undefined
   const parts: string[] = []
-  const stdout = run.stdout.replace(/\s+$/, '')
-  const stderr = run.stderr.replace(/\s+$/, '')
+  const stdout = stripBlankLines(run.stdout)
+  const stderr = stripBlankLines(run.stderr)
+  // Claude Code's wording: a failed command reads `Exit code N` first, then its output.
+  if (!interrupted && run.exitCode !== 0) parts.push(`Exit code ${run.exitCode}`)
   if (stdout) parts.push(stdout)
   if (stderr) parts.push(stderr)
   if (run.interruptedBy === 'timeout') parts.push(`Command timed out after ${timeoutMs} ms and was killed.`)
   else if (run.interruptedBy === 'abort') parts.push('Command was aborted.')
-  else if (run.exitCode !== 0) parts.push(`Exit code ${run.exitCode}`)
-  const structured: BashStructured = { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, interrupted, isImage: false }
+  const structured: BashStructured = { stdout, stderr, interrupted, isImage: false, noOutputExpected: expectsNoOutput(command), output: run.output }
   return {
     content: parts.length > 0 ? truncateMiddle(parts.join('\n'), maxChars) : '(no output)',
     isError: interrupted || run.exitCode !== 0,

@@ -80,9 +80,9 @@ export function createEditTool(): ToolDefinition<EditArgs> {
         oldString: args.old_string,
         newString: args.new_string,
         originalFile,
-        replaceAll,
         structuredPatch: structuredPatch(originalFile, updated),
-        userModified: false
+        userModified: false,
+        replaceAll
       }
       const content =
         original === null ? `File created successfully at: ${filePath}` : `The file ${filePath} has been updated successfully.`
