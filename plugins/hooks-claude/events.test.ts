@@ -1,7 +1,9 @@
 // claude-code-hooks.md §5, §5.2 and §6 for every event the bridge maps (other than PreToolUse):
 // input JSON field names, what reaches the model (wording and role), and what stops the loop.
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   bashThenDone,
@@ -395,5 +397,25 @@ describe('handler options', () => {
     })
     await h.run('go')
     expect(firstToolResult(h.model).content).toMatch(/^PreToolUse:Bash hook error: \[bash .*hook\.sh 2 0 - .*\]: exec form says \$\{HOME\} \$HOME$/)
+  })
+})
+
+describe('tool_input as Claude Code sends it (§6 PreToolUse: defaults filled)', () => {
+  it('Edit gains replace_all: false in the input PreToolUse and PostToolUse hooks see, and the tool runs with it', async () => {
+    const record = hookCommand('bash', { record: 'edit.jsonl' })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PreToolUse', 'Edit', record], ['PostToolUse', 'Edit', record]) },
+      script: []
+    })
+    writeFileSync(join(h.workspace, 'notes.txt'), 'old text\n')
+    h.model.push({ toolCalls: [{ name: 'Edit', args: { file_path: join(h.workspace, 'notes.txt'), old_string: 'old', new_string: 'new' } }] }, { text: 'done' })
+    await h.run('edit it')
+    expect(readFileSync(join(h.workspace, 'notes.txt'), 'utf8')).toBe('new text\n')
+    const expected = { file_path: join(h.workspace, 'notes.txt'), old_string: 'old', new_string: 'new', replace_all: false }
+    expect(h.records('edit.jsonl').map((input) => [input.hook_event_name, input.tool_input])).toEqual([
+      ['PreToolUse', expected],
+      ['PostToolUse', expected]
+    ])
+    expect(JSON.stringify(h.records('edit.jsonl')[0].tool_input)).toBe(JSON.stringify(expected))
   })
 })

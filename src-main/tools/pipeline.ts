@@ -153,7 +153,11 @@ export class ToolPipeline {
       return { call, failed: { verdict: denied('seal', `unknown tool "${name}"`), result: failure('UNKNOWN_TOOL', reason) } }
     }
 
-    let args = raw.value
+    // As Claude Code does, the input the rewrite stage (hooks) and the tool see has the schema's
+    // defaults filled in (Edit gains replace_all: false); input that does not parse stays as sent.
+    const withDefaults = tool.inputSchema.safeParse(raw.value)
+    const filled = withDefaults.success ? materializeObject(withDefaults.data) : undefined
+    let args = filled?.ok ? filled.value : raw.value
     let originalArgs: Readonly<JsonObject> | undefined
     let rewrittenBy: string | undefined
     if (this.kernel.listenerCount('tools/input-rewrite') > 0) {
