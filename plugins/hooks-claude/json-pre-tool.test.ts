@@ -90,11 +90,11 @@ describe('§5.1 permissionDecision', () => {
     expect(firstToolResult(h.model)).toEqual({ content: 'swapped', isError: false })
   })
 
-  it('S18 updatedInput that fails the tool schema (node): the tool does not run, the error names the field and the hook', async () => {
+  it('S18 updatedInput that fails the tool schema (node): the tool does not run; the model reads Claude Code\'s message naming the field (§5.1 updatedInput)', async () => {
     const { h } = await answer('node', pre({ permissionDecision: 'allow', updatedInput: { description: 'no command' } }))
     const result = firstToolResult(h.model)
     expect(result.isError).toBe(true)
-    expect(result.content).toMatch(/as rewritten by "hook:PreToolUse" are invalid: command: /)
+    expect(result.content).toMatch(/^PreToolUse hook for Bash returned updatedInput that failed schema validation: command: /)
     expect(h.events('tool/result')[0]).toMatchObject({ code: 'INVALID_ARGS', verdict: { stage: 'rewrite' } })
     // The hook's records are not lost although the call never reached pre-execute.
     expect(h.events('hook/invoked')).toMatchObject([{ event: 'PreToolUse', toolCallToken: h.events('tool/call')[0].token }])

@@ -9,7 +9,7 @@ import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge 
 import { blockText } from './invoke'
 import { CallSink, sinkFor } from './sessions'
 import { ToolCallStates, type CallState } from './tool-calls'
-import { preToolContext, preToolDenied } from './wording'
+import { preToolContext, preToolDenied, updatedInputInvalid } from './wording'
 
 const BY = 'hook:PreToolUse'
 
@@ -38,8 +38,9 @@ export function onInputRewrite(bridge: Bridge, calls: ToolCallStates) {
     const result = await state.pre?.run
     const aggregated = result?.aggregated
     if (aggregated?.updatedInput !== undefined && !aggregated.blocked && aggregated.decision !== 'deny') {
-      // Replaces the whole input (S18); the registry validates it against the tool's schema.
-      return { action: 'rewrite', args: aggregated.updatedInput as JsonObject, by: BY }
+      // Replaces the whole input (S18); the registry validates it against the tool's schema and,
+      // when it fails, the model reads Claude Code's words (§5.1 updatedInput).
+      return { action: 'rewrite', args: aggregated.updatedInput as JsonObject, by: BY, invalidText: updatedInputInvalid(call.name) }
     }
     return next()
   }

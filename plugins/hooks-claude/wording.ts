@@ -3,6 +3,8 @@
 
 export const preToolDenied = (tool: string, text: string): string => `PreToolUse:${tool} hook error: ${text}`
 export const preToolContext = (tool: string, text: string): string => `PreToolUse:${tool} hook additional context: ${text}`
+/** Followed by `: <field>: <problem>` when a hook's updatedInput fails the tool's schema. */
+export const updatedInputInvalid = (tool: string): string => `PreToolUse hook for ${tool} returned updatedInput that failed schema validation`
 
 /** PostToolUse / PostToolUseFailure exit 2 (`[<cmd>]: <stderr>`) or `decision: "block"` (`<reason>`). */
 export const postToolBlocking = (event: string, tool: string, command: string, text: string): string =>

@@ -108,7 +108,11 @@ export interface UnsealedCall {
   readonly cwd: string
 }
 
-export type RewriteDecision = { action: 'keep' } | { action: 'rewrite'; args: JsonObject; by: string; reason?: string }
+/**
+ * S18. `invalidText`, when given, is how the model's text begins when the rewritten args fail the
+ * tool's schema (`<invalidText>: <field>: <problem>`), so bridges keep upstream wording.
+ */
+export type RewriteDecision = { action: 'keep' } | { action: 'rewrite'; args: JsonObject; by: string; reason?: string; invalidText?: string }
 
 /** S10. `modelText`, when given, is the exact text the model reads for a deny (bridges keep upstream wording). */
 export type PreToolDecision =
