@@ -15,6 +15,7 @@ import {
   hooksOf,
   mcpEchoTool,
   requestMessages,
+  toolMessages,
   userTexts,
   type Harness
 } from './test-harness'
@@ -417,5 +418,32 @@ describe('tool_input as Claude Code sends it (§6 PreToolUse: defaults filled)',
       ['PostToolUse', expected]
     ])
     expect(JSON.stringify(h.records('edit.jsonl')[0].tool_input)).toBe(JSON.stringify(expected))
+  })
+})
+
+describe('the session directory follows Bash `cd` (§3 Process: cwd follows cd)', () => {
+  it('after `cd sub` the next Bash call runs in sub, and hooks get cwd = sub and run there', async () => {
+    const record = hookCommand('bash', { record: 'seen.jsonl' })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PreToolUse', 'Bash', record], ['PostToolUse', 'Bash', record]) },
+      script: [{ toolCalls: [{ name: 'Bash', args: { command: 'mkdir -p sub && cd sub' } }] }, { toolCalls: [{ name: 'Bash', args: { command: 'pwd' } }] }, { text: 'done' }]
+    })
+    await h.run('go')
+    const sub = join(h.workspace, 'sub')
+    expect(toolMessages(h.model, 2).at(-1)?.content).toBe(sub)
+    // The hook process itself ran in sub once the shell was there: its relative record file landed in sub/.
+    expect(h.records('seen.jsonl').map((input) => [input.hook_event_name, input.cwd])).toEqual([['PreToolUse', h.workspace]])
+    expect(h.records('sub/seen.jsonl').map((input) => [input.hook_event_name, input.cwd])).toEqual([
+      ['PostToolUse', sub],
+      ['PreToolUse', sub],
+      ['PostToolUse', sub]
+    ])
+  })
+
+  it('a `cd` out of the workspace is refused: the session goes back to the root and the model is told', async () => {
+    h = await createHarness({ script: [{ toolCalls: [{ name: 'Bash', args: { command: 'cd / && echo left' } }] }, { toolCalls: [{ name: 'Bash', args: { command: 'pwd' } }] }, { text: 'done' }] })
+    await h.run('go')
+    expect(toolMessages(h.model, 1).at(-1)?.content).toBe(`left\nShell cwd was reset to ${h.workspace}`)
+    expect(toolMessages(h.model, 2).at(-1)?.content).toBe(h.workspace)
   })
 })

@@ -33,7 +33,8 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
     const sink = sinkFor(entry, bridge.logger)
     const occ = occurrence(bridge, event, entry, fields, {
       sessionId: call.sessionId,
-      cwd: call.cwd,
+      // The session's directory now: after `cd sub` the call's own post hooks already run in sub (§3).
+      cwd: entry?.agent.cwd ?? call.cwd,
       sink,
       tool: { name: call.name, input: call.args as Record<string, unknown> },
       toolCallToken: call.token,

@@ -317,7 +317,8 @@ export class ToolPipeline {
       cwd: call.cwd,
       sessionId: call.sessionId,
       env: request.env ?? EMPTY_ENV,
-      progress: request.progress ?? noProgress
+      progress: request.progress ?? noProgress,
+      ...(request.moveCwd ? { moveCwd: request.moveCwd } : {})
     }
     try {
       let out: unknown = tool.execute(call.args, exec)

@@ -53,6 +53,12 @@ export interface ToolExec {
   /** Extra environment for processes the tool spawns (e.g. exports from CLAUDE_ENV_FILE). */
   readonly env: Readonly<Record<string, string>>
   progress(update: ToolProgress): void
+  /**
+   * Moves the session's working directory for later calls (Bash after `cd`, as in Claude Code).
+   * Returns the directory the session continues in: a directory outside the workspace is refused
+   * and the session goes back to the workspace root. Absent where nothing keeps a session cwd.
+   */
+  moveCwd?(dir: string): string
 }
 
 export interface ToolDefinition<A = Record<string, unknown>> {
@@ -82,6 +88,8 @@ export interface ToolCallRequest {
   cwd: string
   env?: Record<string, string>
   progress?: (update: ToolProgress) => void
+  /** Handed to the tool as `exec.moveCwd` (see ToolExec). */
+  moveCwd?: (dir: string) => string
 }
 
 /** Identity sealed before any policy runs (S9): frozen, JSON-only, never changes afterwards. */

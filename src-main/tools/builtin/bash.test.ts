@@ -194,3 +194,24 @@ describe('Bash', () => {
     expect(bashTool).toMatchObject({ name: 'Bash', sideEffects: true, concurrent: false, timeoutMs: 120_000 })
   })
 })
+
+describe('Bash keeps its working directory (Claude Code: the cwd follows cd, within the workspace)', () => {
+  it('reports where the shell ended up through exec.moveCwd, keeping the command\'s exit code', async () => {
+    await fs.mkdir(path.join(dir, 'sub'))
+    const moved: string[] = []
+    const exec = { ...makeExec(dir), moveCwd: (to: string) => (moved.push(to), to) }
+    const out = await bashTool.execute({ command: 'cd sub && echo in; exit 4' }, exec)
+    expect(out.content).toBe('Exit code 4\nin')
+    // `exit` leaves the shell before the directory is written: the session stays where it was.
+    expect(moved).toEqual([])
+    const cd = await bashTool.execute({ command: 'cd sub' }, exec)
+    expect(cd.isError).toBe(false)
+    expect(moved).toEqual([path.join(dir, 'sub')])
+  })
+
+  it('says `Shell cwd was reset to <dir>` when the session refuses a directory outside the workspace', async () => {
+    const exec = { ...makeExec(dir), moveCwd: () => dir }
+    const out = await bashTool.execute({ command: 'cd / && echo out' }, exec)
+    expect(out.content).toBe(`out\nShell cwd was reset to ${dir}`)
+  })
+})

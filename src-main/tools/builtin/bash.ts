@@ -1,5 +1,8 @@
 // Bash: runs a command in a real shell in the session's directory, streaming its output live.
-import { stat } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { z } from 'zod'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { resolveBuiltinToolOptions, type BuiltinToolOptionsInput } from './options'
@@ -47,7 +50,7 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
     name: 'Bash',
     description: [
       `Runs a shell command (bash -c, or sh when bash is missing) in the session's working directory and returns its stdout, stderr and exit code.`,
-      `- Each call is a fresh shell: cd, exported variables and shell options do not carry over to the next call.`,
+      `- The working directory carries over to the next call (cd inside the workspace); exported variables and shell options do not.`,
       `- The command is killed with everything it started after ${options.bashDefaultTimeoutMs} ms unless \`timeout\` (ms, at most ${options.bashMaxTimeoutMs}) says otherwise.`,
       `- Standard input is closed: interactive commands (editors, pagers, prompts) cannot be answered; pass flags such as --yes or --no-pager.`,
       `- Output beyond ${options.maxOutputChars} characters keeps its beginning and end, with a marker where text was cut.`,
@@ -66,8 +69,10 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
       if (cwdProblem) return failure(cwdProblem)
       if (exec.signal.aborted) return failure('The command was not started: the call was aborted.')
       const timeoutMs = args.timeout ?? options.bashDefaultTimeoutMs
+      // Where the shell ended up is written to a file, so the session can continue there (Claude Code keeps the cwd).
+      const cwdFile = exec.moveCwd ? path.join(tmpdir(), `seam-cwd-${randomUUID()}`) : undefined
       const run = await runShellCommand({
-        command: args.command,
+        command: cwdFile ? trackingCwd(args.command, cwdFile) : args.command,
         cwd: exec.cwd,
         env: { ...process.env, ...exec.env },
         timeoutMs,
@@ -82,9 +87,36 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
           }
         }
       })
-      return bashOutput(run, args.command, timeoutMs, options.maxOutputChars)
+      const output = bashOutput(run, args.command, timeoutMs, options.maxOutputChars)
+      if (!cwdFile || !exec.moveCwd) return output
+      const ended = await readEndCwd(cwdFile)
+      if (ended === undefined || ended === exec.cwd) return output
+      const now = exec.moveCwd(ended)
+      // As Claude Code words it when the shell left the project.
+      return now === ended ? output : { ...output, content: `${output.content}\nShell cwd was reset to ${now}` }
     }
   }
+}
+
+/** The command, then its final directory written to `file`; the command's own exit status is kept. */
+function trackingCwd(command: string, file: string): string {
+  return `eval ${shellQuote(command)}\n__seam_status=$?\npwd -P >| ${shellQuote(file)} 2>/dev/null\nexit $__seam_status`
+}
+
+async function readEndCwd(file: string): Promise<string | undefined> {
+  try {
+    const text = (await readFile(file, 'utf8')).replace(/\n$/, '')
+    return text === '' ? undefined : text
+  } catch {
+    // The command exited the shell itself (`exit`, `set -e`): the directory stays as it was.
+    return undefined
+  } finally {
+    await rm(file, { force: true })
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`
 }
 
 /** Claude Code's trimming of Bash output: blank lines at the start and the end go, indentation stays. */
