@@ -8,6 +8,7 @@ import { hookEnv } from './env'
 import { baseOf, hookInput, type InputBase } from './input'
 import type { HookInvoker, HookRun, Occurrence } from './invoke'
 import { capture, sinkFor, type HookSink, type SessionEntry } from './sessions'
+import { ClaudeTranscript, claudeTranscriptPath } from './transcript'
 
 export interface Bridge {
   readonly invoker: HookInvoker
@@ -38,7 +39,7 @@ export interface OccurrenceOptions {
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
   const base: InputBase = entry
-    ? baseOf(entry.agent, bridge.config.permissionMode)
+    ? { ...baseOf(entry.agent, bridge.config.permissionMode), transcriptPath: claudeTranscriptPath(entry.agent) }
     : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.config.permissionMode }
   if (options.cwd !== undefined) base.cwd = options.cwd
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
@@ -51,11 +52,32 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
     env: hookEnv(envOptions),
     sink: options.sink ?? sinkFor(entry, bridge.logger)
   }
-  if (entry) result.asyncSignal = entry.asyncHooks.signal
+  if (entry) {
+    result.asyncSignal = entry.asyncHooks.signal
+    result.beforeRun = () => syncTranscript(bridge, entry)
+  }
   if (options.tool) result.tool = options.tool
   if (options.toolCallToken !== undefined) result.toolCallToken = options.toolCallToken
   if (options.onAsyncDone) result.onAsyncDone = options.onAsyncDone
   return result
+}
+
+/** Brings the session's Claude Code-format transcript up to date before its hooks start (§8). */
+function syncTranscript(bridge: Bridge, entry: SessionEntry): void {
+  try {
+    entry.transcript ??= new ClaudeTranscript(entry.agent)
+    entry.transcript.sync(entry.agent, bridge.config.permissionMode)
+  } catch (error) {
+    if (entry.transcriptFailed) return
+    entry.transcriptFailed = true
+    const text = `Claude Code hooks: could not write the transcript ${entry.transcript?.path ?? ''}: ${(error as Error).message}; hooks that read transcript_path will not find it`
+    bridge.logger.warn(text)
+    try {
+      entry.agent.notify('warn', text, 'hooks-claude')
+    } catch {
+      // The session closed meanwhile: the log has the warning.
+    }
+  }
 }
 
 /** A hook's `systemMessage` is for the user only (never the model). */

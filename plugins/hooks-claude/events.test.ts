@@ -19,6 +19,7 @@ import {
   userTexts,
   type Harness
 } from './test-harness'
+import { claudeTranscriptPath } from './transcript'
 
 let h: Harness | undefined
 let server: Server | undefined
@@ -38,7 +39,7 @@ describe('S14/S17 PostToolUse (§6)', () => {
     const [input] = h.records('post.jsonl')
     expect(input).toMatchObject({
       session_id: h.log.id,
-      transcript_path: h.log.path,
+      transcript_path: claudeTranscriptPath({ sessionId: h.log.id, transcriptPath: h.log.path }),
       cwd: h.workspace,
       hook_event_name: 'PostToolUse',
       permission_mode: 'default',
@@ -51,6 +52,20 @@ describe('S14/S17 PostToolUse (§6)', () => {
     // Exactly Claude Code's Bash keys, in its order (§6 PostToolUse): no exitCode, no Seam extras.
     expect(Object.keys(input.tool_response as object)).toEqual(['stdout', 'stderr', 'interrupted', 'isImage', 'noOutputExpected'])
     expect(typeof input.duration_ms).toBe('number')
+    // Claude Code's key order (§0, §6 PostToolUse).
+    expect(Object.keys(input)).toEqual([
+      'session_id',
+      'transcript_path',
+      'cwd',
+      'prompt_id',
+      'permission_mode',
+      'hook_event_name',
+      'tool_name',
+      'tool_input',
+      'tool_response',
+      'tool_use_id',
+      'duration_ms'
+    ])
   })
 
   it('additionalContext (bash) reaches the model after the result: `PostToolUse:Bash hook additional context: <text>`', async () => {
@@ -315,7 +330,9 @@ describe('SessionEnd (§3, §6)', () => {
     const started = Date.now()
     await h.agent.close('closed')
     expect(Date.now() - started).toBeLessThan(5000)
-    expect(h.records('end.jsonl')).toMatchObject([{ hook_event_name: 'SessionEnd', reason: 'other', seam_reason: 'closed', session_id: h.log.id }])
+    expect(h.records('end.jsonl')).toMatchObject([{ hook_event_name: 'SessionEnd', reason: 'other', session_id: h.log.id }])
+    // Exactly Claude Code's fields (§6 SessionEnd): nothing that tells the hook it runs under Seam.
+    expect(Object.keys(h.records('end.jsonl')[0])).toEqual(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'reason'])
     expect(h.records('clear.jsonl')).toEqual([])
     expect(h.events('hook/result').find((e) => e.event === 'SessionEnd' && e.failureKind === 'timeout')?.errorMessage).toBe('hook timed out after 1500 ms')
   })
@@ -445,5 +462,41 @@ describe('the session directory follows Bash `cd` (§3 Process: cwd follows cd)'
     await h.run('go')
     expect(toolMessages(h.model, 1).at(-1)?.content).toBe(`left\nShell cwd was reset to ${h.workspace}`)
     expect(toolMessages(h.model, 2).at(-1)?.content).toBe(h.workspace)
+  })
+})
+
+describe('transcript_path: a transcript in Claude Code\'s format (§8)', () => {
+  it('a Stop hook finds the prompt, the tool call and result, and the last assistant message; lines are chained by uuid and written before the hook starts', async () => {
+    // The hook copies the transcript as it finds it when it starts.
+    const copy = `cat > stdin.json; python3 -c 'import json,shutil; shutil.copy(json.load(open("stdin.json"))["transcript_path"], "seen.jsonl")'`
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, copy]) }, script: [{ toolCalls: [{ id: 'toolu_1', name: 'Bash', args: { command: 'echo hi' } }] }, { text: 'all done' }] })
+    await h.run('please say hi')
+    const stdin = JSON.parse(readFileSync(join(h.workspace, 'stdin.json'), 'utf8')) as { transcript_path: string }
+    expect(stdin.transcript_path).toBe(claudeTranscriptPath({ sessionId: h.log.id, transcriptPath: h.log.path }))
+    expect(stdin.transcript_path).not.toBe(h.log.path)
+    const lines = readFileSync(join(h.workspace, 'seen.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>)
+    expect(lines.map((line) => line.type)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    const [prompt, toolUse, toolResult, answer] = lines
+    expect(prompt).toMatchObject({ parentUuid: null, isSidechain: false, userType: 'external', cwd: h.workspace, sessionId: h.log.id, message: { role: 'user', content: 'please say hi' }, promptId: 'turn-1', permissionMode: 'default' })
+    expect(toolUse.message).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } }] })
+    expect(toolResult).toMatchObject({
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi', is_error: false }] },
+      toolUseResult: { stdout: 'hi', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+      sourceToolAssistantUUID: toolUse.uuid
+    })
+    expect(answer.message.content).toEqual([{ type: 'text', text: 'all done' }])
+    for (let i = 1; i < lines.length; i++) expect(lines[i].parentUuid).toBe(lines[i - 1].uuid)
+    for (const line of lines) expect(Number.isNaN(Date.parse(line.timestamp))).toBe(false)
+  })
+
+  it('Stop feedback is a meta user line, so a hook that counts its own blocks finds them (§6 Stop, §8)', async () => {
+    const stop = `test -f once && exit 0; touch once; ${hookCommand('bash', { exit: 2, stderr: 'check the docs' })}`
+    const copy = `python3 -c 'import json,sys,shutil; shutil.copy(json.load(sys.stdin)["transcript_path"], "seen.jsonl")'`
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, stop], ['UserPromptSubmit', undefined, copy]) }, script: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] })
+    await h.run('first')
+    await h.run('second')
+    const lines = readFileSync(join(h.workspace, 'seen.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>)
+    const meta = lines.find((line) => line.isMeta === true)
+    expect(meta).toMatchObject({ type: 'user', message: { role: 'user', content: `Stop hook feedback:\n[${stop}]: check the docs` } })
   })
 })

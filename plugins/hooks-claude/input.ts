@@ -30,13 +30,14 @@ export function baseOf(agent: AgentHandle, permissionMode: ClaudePermissionMode)
 }
 
 export function hookInput(event: ClaudeHookEvent, base: InputBase, fields: Record<string, unknown>): Record<string, unknown> {
+  // Claude Code's key order: session_id, transcript_path, cwd, prompt_id, permission_mode, hook_event_name (§0).
   const input: Record<string, unknown> = {
     session_id: base.sessionId,
     transcript_path: base.transcriptPath,
-    cwd: base.cwd,
-    hook_event_name: event
+    cwd: base.cwd
   }
   if (base.promptId !== undefined) input.prompt_id = base.promptId
   if (WITH_PERMISSION_MODE.has(event)) input.permission_mode = base.permissionMode
+  input.hook_event_name = event
   return Object.assign(input, fields)
 }

@@ -58,6 +58,8 @@ export interface Occurrence {
   asyncSignal?: AbortSignal
   /** An async handler finished (its answer never changes the event's outcome). */
   onAsyncDone?(run: HookRun): void
+  /** Runs right before the handlers start, when there are any (brings the transcript up to date). */
+  beforeRun?(): void
 }
 
 export interface HookRun {
@@ -104,6 +106,7 @@ export class HookInvoker {
   async run(occurrence: Occurrence): Promise<EventRun | undefined> {
     const handlers = this.select(occurrence)
     if (handlers.length === 0) return undefined
+    occurrence.beforeRun?.()
     const stdin = JSON.stringify(occurrence.input)
     const pending: Array<Promise<HookRun>> = []
     for (const handler of handlers) {

@@ -22,12 +22,15 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
     if (verdict.outcome !== 'allowed' || !bridge.invoker.has(event)) return merge(await next(), undefined, context)
 
     const entry = bridge.sessions.get(call.sessionId)
-    const fields: Record<string, unknown> = { tool_name: call.name, tool_input: call.args, tool_use_id: call.callId }
+    // Claude Code's key order: tool_response before tool_use_id, error after it.
+    const fields: Record<string, unknown> = { tool_name: call.name, tool_input: call.args }
     if (result.isError) {
+      fields.tool_use_id = call.callId
       fields.error = result.content
       fields.is_interrupt = result.code === 'CANCELLED'
     } else {
       fields.tool_response = claudeToolResponse(call.name, result)
+      fields.tool_use_id = call.callId
     }
     if (state) fields.duration_ms = Math.max(0, Math.round(performance.now() - state.startedAt))
     const sink = sinkFor(entry, bridge.logger)

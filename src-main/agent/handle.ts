@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
+import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -47,6 +48,10 @@ export class AgentHandleImpl implements AgentHandle {
 
   get transcriptPath(): string {
     return this.log.path
+  }
+
+  get events(): readonly SessionEvent[] {
+    return this.log.events
   }
 
   get currentTurnId(): string | undefined {

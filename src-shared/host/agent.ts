@@ -15,6 +15,8 @@ export interface AgentHandle {
   readonly cwd: string
   /** Path of the session's log, for hooks that want a transcript path. */
   readonly transcriptPath: string
+  /** The session's log so far, in order (read-only; bridges derive other transcript formats from it). */
+  readonly events: readonly SessionEvent[]
   readonly currentTurnId: string | undefined
   /** Model-visible context, recorded as a context/message event before the next model request. */
   inject(text: string, source: string): void
