@@ -1,5 +1,6 @@
 // The JSON a Codex hook reads on stdin, with Codex's field names (codex-hooks.md §4).
 import type { ClaudePermissionMode, CodexHookEvent } from '../hook-protocol'
+import { codexRolloutPath } from './rollout'
 import { sessionModel, type SessionState } from './sessions'
 
 export interface CommonInput {
@@ -14,7 +15,8 @@ export interface CommonInput {
 export function commonInput(state: SessionState | undefined, sessionId: string, cwd: string, permissionMode: ClaudePermissionMode): CommonInput {
   return {
     sessionId,
-    transcriptPath: state?.agent.transcriptPath ?? null,
+    // Codex gives the thread's rollout file; without a session there is none (null, as Codex sends).
+    transcriptPath: state ? codexRolloutPath(state.agent) : null,
     cwd,
     model: state ? sessionModel(state) : '',
     permissionMode
