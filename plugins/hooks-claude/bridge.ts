@@ -1,5 +1,6 @@
 // What every event mapping shares: the invoker, the sessions seen so far, the configuration,
 // and the helpers that build one occurrence of an event for a session.
+import path from 'node:path'
 import type { AgentHandle } from '../../src-shared/host/agent'
 import type { Logger } from '../../src-shared/kernel'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
@@ -55,6 +56,7 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
   if (entry) {
     result.asyncSignal = entry.asyncHooks.signal
     result.beforeRun = () => syncTranscript(bridge, entry)
+    result.largeOutputDir = path.join(claudeTranscriptPath(entry.agent).replace(/\.jsonl$/, ''), 'tool-results')
   }
   if (options.tool) result.tool = options.tool
   if (options.toolCallToken !== undefined) result.toolCallToken = options.toolCallToken

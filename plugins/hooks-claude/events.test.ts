@@ -500,3 +500,19 @@ describe('transcript_path: a transcript in Claude Code\'s format (§8)', () => {
     expect(meta).toMatchObject({ type: 'user', message: { role: 'user', content: `Stop hook feedback:\n[${stop}]: check the docs` } })
   })
 })
+
+describe('§5 Large outputs through the bridge', () => {
+  it('a 20 KB additionalContext reaches the model as the <persisted-output> stub; the saved file has the whole text', async () => {
+    const big = 'z'.repeat(20_000)
+    h = await createHarness({
+      user: { hooks: hooksOf(['PostToolUse', 'Bash', hookCommand('node', { stdout: specific('PostToolUse', { additionalContext: big }) })]) },
+      script: bashThenDone()
+    })
+    await h.run('go')
+    const text = userTexts(h.model, 1)
+    expect(text).not.toContain(big)
+    const match = /PostToolUse:Bash hook additional context: <persisted-output>\nOutput too large \(19\.5KB\)\. Full output saved to: (.*)\n\nPreview \(first 2KB\):\n(z+)\n\.\.\.\n<\/persisted-output>/.exec(text)
+    expect(match?.[2]).toBe('z'.repeat(2000))
+    expect(readFileSync(match?.[1] ?? '', 'utf8')).toBe(big)
+  })
+})
