@@ -112,9 +112,6 @@ function fromJson(event: ClaudeHookEvent, json: Record<string, unknown>): HookOu
 function permissionAnswer(outcome: HookOutcome, output: ClaudeTopLevelOutput, specific: Record<string, unknown> | undefined): HookOutcome {
   const legacy = output.decision === 'block' ? 'deny' : output.decision === 'approve' ? 'allow' : undefined
   const decision = (specific?.permissionDecision as 'allow' | 'deny' | 'ask' | 'defer' | undefined) ?? legacy
-  if (decision === 'defer') {
-    return failed('unsupported', 'permissionDecision "defer" is not supported: Seam has no deferred tool calls')
-  }
   const reason = typeof specific?.permissionDecisionReason === 'string' ? specific.permissionDecisionReason : output.reason
   if (decision) outcome.decision = decision
   if (decision === 'deny') outcome.kind = 'block'

@@ -15,7 +15,13 @@ export const HooksClaudeConfigSchema = z
     /** Timeout of a handler without `timeout`, in seconds (SessionEnd has its own 1.5 s default). */
     defaultTimeoutSec: z.number().positive().default(600),
     /** The `permission_mode` hooks read: the approval mode in force, as `claudePermissionMode` names it. */
-    permissionMode: z.enum(CLAUDE_PERMISSION_MODES).default('default')
+    permissionMode: z.enum(CLAUDE_PERMISSION_MODES).default('default'),
+    /**
+     * What a PreToolUse `permissionDecision: "defer"` does: `ask` shows the call as waiting and asks
+     * the user (desktop, web); `end-turn` does not run it and ends the turn with a deferred reason,
+     * as Claude Code's print mode does (the headless CLI).
+     */
+    deferAction: z.enum(['ask', 'end-turn']).default('ask')
   })
   .strict()
   .prefault({})

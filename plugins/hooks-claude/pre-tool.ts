@@ -46,6 +46,21 @@ export function onInputRewrite(bridge: Bridge, calls: ToolCallStates) {
   }
 }
 
+/**
+ * `permissionDecision: "defer"` (§5.1): the call waits for someone to decide. With someone to ask
+ * (desktop, web) it goes to the approval seam; headless, as in Claude Code's print mode, the tool
+ * does not run and the turn ends with the deferred reason (a notice in the log and in --json).
+ * A deny from the rest of the chain still wins.
+ */
+function deferred(bridge: Bridge, call: SealedCall, inner: PreToolDecision, reason: string | undefined): PreToolDecision {
+  if (inner.action === 'deny') return inner
+  const why = reason ?? 'a PreToolUse hook deferred this call'
+  if (bridge.config.deferAction === 'ask') return { action: 'ask', reason: why, by: BY }
+  const text = `tool_deferred: ${call.name} was deferred by a PreToolUse hook: ${why}`
+  bridge.sessions.get(call.sessionId)?.agent.stop(text, BY)
+  return { action: 'deny', reason: text, by: BY }
+}
+
 export function onPreExecute(bridge: Bridge, calls: ToolCallStates) {
   return async (call: SealedCall, next: Next<Promise<PreToolDecision>>): Promise<PreToolDecision> => {
     const key = ToolCallStates.key(call.sessionId, call.callId)
@@ -76,6 +91,7 @@ export function onPreExecute(bridge: Bridge, calls: ToolCallStates) {
     }
     if (aggregated.decision === undefined) return next()
     const inner = await next()
+    if (aggregated.decision === 'defer') return deferred(bridge, call, inner, aggregated.reason)
     if (aggregated.decision === 'ask') {
       if (inner.action === 'deny') return inner
       const asker = runs.find((run) => run.outcome.decision === 'ask')

@@ -68,6 +68,8 @@ export interface BaseProfileOptions {
   hookConcurrency: number
   /** Claude Code-shaped hooks from Seam's own settings. */
   seamHooks?: Record<string, unknown>
+  /** The headless CLI: a hook's `defer` ends the turn (no one waits for the call), as in Claude Code's print mode. */
+  headless?: boolean
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
@@ -88,7 +90,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     {
       id: 'hooks-claude',
       plugin: 'builtin:hooks-claude',
-      config: { concurrency: options.hookConcurrency, permissionMode, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
+      config: { concurrency: options.hookConcurrency, permissionMode, deferAction: options.headless ? 'end-turn' : 'ask', ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
     },
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } }
   ]

@@ -218,7 +218,8 @@ export class PluginHost {
         approvalMode: this.runtime.approvalMode(),
         workspace: this.runtime.workspace(),
         hookConcurrency: settings.hookConcurrency,
-        seamHooks: settings.hooks
+        seamHooks: settings.hooks,
+        headless: this.runtime.options.mode === 'headless'
       }),
       ...bundleEntries
     ]

@@ -234,6 +234,28 @@ describe('seam run', () => {
   })
 })
 
+describe('a PreToolUse hook answering "defer", headless (claude-code-hooks.md §5.1 defer)', () => {
+  it('the tool does not run and the turn ends there, with the tool_deferred reason in --json', async () => {
+    const ws = await mkdtemp(join(tmpdir(), 'seam-cli-defer-'))
+    await mkdir(join(ws, '.claude'))
+    const hook = join(ws, 'defer.sh')
+    await writeFile(hook, '#!/bin/sh\ncat >/dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"wait for review"}}\'\n', { mode: 0o755 })
+    await writeFile(join(ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }))
+    const server = await startFakeAnthropic([{ toolCalls: [{ name: 'Bash', args: { command: 'touch ran.txt' } }] }, { text: 'never asked' }])
+    try {
+      const args = ['run', '--json', '--workspace', ws, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', '--approve', 'allow', '--trust-workspace', 'go']
+      const result = await seam(args, { FAKE_KEY: 'k' })
+      const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string })
+      expect(existsSync(join(ws, 'ran.txt'))).toBe(false)
+      expect(events.some((e) => e.type === 'notice' && (e.text ?? '').includes('tool_deferred: Bash was deferred by a PreToolUse hook: wait for review'))).toBe(true)
+      expect(events.filter((e) => e.type === 'assistant/message')).toHaveLength(1)
+    } finally {
+      await server.close()
+      await rm(ws, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('model adapters are profile entries', () => {
   it('a patch that disables the Anthropic adapter ends the turn with an error naming the provider', async () => {
     const patch = join(workspace, 'no-anthropic.patch.yml')
