@@ -6,7 +6,7 @@ import type { Logger } from '../../src-shared/kernel'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
-import { baseOf, hookInput, type InputBase } from './input'
+import { WITH_EFFORT, baseOf, hookInput, type InputBase } from './input'
 import type { HookInvoker, HookRun, Occurrence } from './invoke'
 import { capture, sinkFor, type HookSink, type SessionEntry } from './sessions'
 import { ClaudeTranscript, claudeTranscriptPath } from './transcript'
@@ -40,11 +40,18 @@ export interface OccurrenceOptions {
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
   const base: InputBase = entry
-    ? { ...baseOf(entry.agent, bridge.config.permissionMode), transcriptPath: claudeTranscriptPath(entry.agent) }
-    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.config.permissionMode }
+    ? { ...baseOf(entry.agent, bridge.config.permissionMode, bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
+    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.config.permissionMode, effort: bridge.config.effort }
   if (options.cwd !== undefined) base.cwd = options.cwd
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
-  const envOptions = { sessionEnv: entry?.agent.env, projectDir, sessionId: base.sessionId, cwd: base.cwd, envFile: options.envFile }
+  const envOptions = {
+    sessionEnv: entry?.agent.env,
+    projectDir,
+    sessionId: base.sessionId,
+    cwd: base.cwd,
+    envFile: options.envFile,
+    ...(WITH_EFFORT.has(event) ? { effort: base.effort } : {})
+  }
   const result: Occurrence = {
     event,
     input: hookInput(event, base, fields),

@@ -21,7 +21,9 @@ export const HooksClaudeConfigSchema = z
      * the user (desktop, web); `end-turn` does not run it and ends the turn with a deferred reason,
      * as Claude Code's print mode does (the headless CLI).
      */
-    deferAction: z.enum(['ask', 'end-turn']).default('ask')
+    deferAction: z.enum(['ask', 'end-turn']).default('ask'),
+    /** The `effort.level` (and CLAUDE_EFFORT) tool and Stop hooks read; Claude Code's default is `medium`. */
+    effort: z.string().min(1).default('medium')
   })
   .strict()
   .prefault({})

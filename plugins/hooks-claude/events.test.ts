@@ -47,7 +47,8 @@ describe('S14/S17 PostToolUse (§6)', () => {
       tool_name: 'Bash',
       tool_input: { command: 'echo ran' },
       tool_use_id: 'call_0_0',
-      tool_response: { stdout: 'ran', stderr: '', interrupted: false, isImage: false, noOutputExpected: false }
+      tool_response: { stdout: 'ran', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+      effort: { level: 'medium' }
     })
     // Exactly Claude Code's Bash keys, in its order (§6 PostToolUse): no exitCode, no Seam extras.
     expect(Object.keys(input.tool_response as object)).toEqual(['stdout', 'stderr', 'interrupted', 'isImage', 'noOutputExpected'])
@@ -59,6 +60,7 @@ describe('S14/S17 PostToolUse (§6)', () => {
       'cwd',
       'prompt_id',
       'permission_mode',
+      'effort',
       'hook_event_name',
       'tool_name',
       'tool_input',

@@ -13,6 +13,9 @@ const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'Stop'
 ])
 
+/** Events that carry `effort: {level}` (tool events and Stop, §6 common fields). */
+export const WITH_EFFORT: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'])
+
 export interface InputBase {
   sessionId: string
   transcriptPath: string
@@ -21,10 +24,11 @@ export interface InputBase {
   promptId?: string
   /** The approval mode in force, named as Claude Code names it (`claudePermissionMode`). */
   permissionMode: ClaudePermissionMode
+  effort: string
 }
 
-export function baseOf(agent: AgentHandle, permissionMode: ClaudePermissionMode): InputBase {
-  const base: InputBase = { sessionId: agent.sessionId, transcriptPath: agent.transcriptPath, cwd: agent.cwd, permissionMode }
+export function baseOf(agent: AgentHandle, permissionMode: ClaudePermissionMode, effort: string): InputBase {
+  const base: InputBase = { sessionId: agent.sessionId, transcriptPath: agent.transcriptPath, cwd: agent.cwd, permissionMode, effort }
   if (agent.currentTurnId !== undefined) base.promptId = agent.currentTurnId
   return base
 }
@@ -38,6 +42,7 @@ export function hookInput(event: ClaudeHookEvent, base: InputBase, fields: Recor
   }
   if (base.promptId !== undefined) input.prompt_id = base.promptId
   if (WITH_PERMISSION_MODE.has(event)) input.permission_mode = base.permissionMode
+  if (WITH_EFFORT.has(event)) input.effort = { level: base.effort }
   input.hook_event_name = event
   return Object.assign(input, fields)
 }
