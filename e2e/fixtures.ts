@@ -117,7 +117,8 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
         executablePath,
         args: ['.', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
         cwd: repoRoot,
-        env: hostProcessEnv(tempRoot, seamHome, hostEnv)
+        // Its own Chromium profile and single-instance lock: a running Seam is never touched.
+        env: { ...hostProcessEnv(tempRoot, seamHome, hostEnv), SEAM_ELECTRON_USER_DATA: join(tempRoot, 'electron-user-data') }
       })
       const proc = electronApp.process()
       proc.stdout?.on('data', (chunk: Buffer) => hostLog.push(...lines('host', chunk)))

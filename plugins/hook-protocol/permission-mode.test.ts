@@ -6,6 +6,9 @@ describe('claudePermissionMode: the approval mode in force as hooks read it (cla
     ['ask-side-effects', 'default'],
     ['ask-all', 'default'],
     ['never-ask', 'bypassPermissions'],
+    ['accept-edits', 'acceptEdits'],
+    ['dont-ask', 'dontAsk'],
+    ['plan', 'plan'],
     [undefined, 'default'],
     ['something-new', 'default']
   ] as const)('Seam mode %s -> %s', (mode, expected) => {

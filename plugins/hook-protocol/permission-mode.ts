@@ -12,6 +12,7 @@ export type ClaudePermissionMode = (typeof CLAUDE_PERMISSION_MODES)[number]
  * - `ask-all` (every call asks) -> `default`, the closest Claude mode (Claude has none stricter
  *   that still asks);
  * - `never-ask` (`seam run --approve allow`) -> `bypassPermissions`;
+ * - `accept-edits` -> `acceptEdits`, `dont-ask` -> `dontAsk`, `plan` -> `plan`;
  * - a Claude Code mode name (`acceptEdits`, `plan`, `dontAsk`, ... from a settings `defaultMode`)
  *   is already one and passes through;
  * - anything else -> `default`.
@@ -20,6 +21,10 @@ export function claudePermissionMode(approvalMode: string | undefined): ClaudePe
   switch (approvalMode) {
     case 'never-ask':
       return 'bypassPermissions'
+    case 'accept-edits':
+      return 'acceptEdits'
+    case 'dont-ask':
+      return 'dontAsk'
     case 'ask-side-effects':
     case 'ask-all':
     case undefined:

@@ -3,7 +3,7 @@
 import path from 'node:path'
 import type { AgentHandle } from '../../src-shared/host/agent'
 import type { Logger } from '../../src-shared/kernel'
-import type { ClaudeHookEvent } from '../hook-protocol/index'
+import type { ClaudeHookEvent, ClaudePermissionMode } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
 import { WITH_EFFORT, baseOf, hookInput, type InputBase } from './input'
@@ -18,6 +18,8 @@ export interface Bridge {
   readonly config: HooksClaudeConfig
   /** The workspace folder of the host (CLAUDE_PROJECT_DIR when a call has no session). */
   readonly workspaceRoot: string | null
+  /** The approval mode in force as Claude Code's `permission_mode`, read per event (settings edits apply at once). */
+  permissionMode(): ClaudePermissionMode
 }
 
 /** Records the session (tool stages need it later) and returns its entry. */
@@ -40,8 +42,8 @@ export interface OccurrenceOptions {
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
   const base: InputBase = entry
-    ? { ...baseOf(entry.agent, bridge.config.permissionMode, bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
-    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.config.permissionMode, effort: bridge.config.effort }
+    ? { ...baseOf(entry.agent, bridge.permissionMode(), bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
+    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.permissionMode(), effort: bridge.config.effort }
   if (options.cwd !== undefined) base.cwd = options.cwd
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
   const envOptions = {
@@ -75,7 +77,7 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
 function syncTranscript(bridge: Bridge, entry: SessionEntry): void {
   try {
     entry.transcript ??= new ClaudeTranscript(entry.agent)
-    entry.transcript.sync(entry.agent, bridge.config.permissionMode)
+    entry.transcript.sync(entry.agent, bridge.permissionMode())
   } catch (error) {
     if (entry.transcriptFailed) return
     entry.transcriptFailed = true

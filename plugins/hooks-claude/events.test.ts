@@ -20,6 +20,7 @@ import {
   type Harness
 } from './test-harness'
 import { claudeTranscriptPath } from './transcript'
+import permissionPolicy from '../permission-policy/index'
 
 let h: Harness | undefined
 let server: Server | undefined
@@ -203,6 +204,16 @@ describe('S5/S6 UserPromptSubmit (§6)', () => {
       ])
     }
   )
+
+  it('permission_mode is the permission policy\'s mode in force, read per event (§6 common fields): accept-edits reads acceptEdits', async () => {
+    h = await createHarness({
+      user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('bash', { record: 'ups.jsonl' })]) },
+      script: [{ text: 'ok' }],
+      setup: (kernel) => void kernel.plugin(permissionPolicy, { mode: 'accept-edits' })
+    })
+    await h.run('hi')
+    expect(h.records('ups.jsonl')[0].permission_mode).toBe('acceptEdits')
+  })
 
   it('decision "block" + reason (python) blocks: `UserPromptSubmit operation blocked by hook:\\n<reason>\\n\\nOriginal prompt: <prompt>`', async () => {
     h = await createHarness({ user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('python', { stdout: { decision: 'block', reason: 'no secrets' } })]) }, script: [] })

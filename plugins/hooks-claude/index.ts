@@ -7,7 +7,8 @@ import { definePlugin, type Logger } from '../../src-shared/kernel'
 import '../../src-shared/host/agent'
 import '../../src-shared/host/tools'
 import type {} from '../../src-main/app/plugin-host'
-import { sharedHookLimiter } from '../hook-protocol/index'
+import { claudePermissionMode, sharedHookLimiter } from '../hook-protocol/index'
+import type {} from '../permission-policy/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
@@ -68,7 +69,18 @@ export default definePlugin({
 
     const limiter = sharedHookLimiter(ctx.kernel, config.concurrency)
     const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, defaultTimeoutSec: config.defaultTimeoutSec, home })
-    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root }
+    const bridge: Bridge = {
+      invoker,
+      sessions,
+      logger: ctx.logger,
+      config,
+      workspaceRoot: workspace.root,
+      // The permission policy's mode in force (command line, a settings defaultMode, Seam's setting); the config without one.
+      permissionMode: () => {
+        const policy = ctx.maybe('permissionPolicy')
+        return policy ? claudePermissionMode(policy.inForce().mode.mode) : config.permissionMode
+      }
+    }
     const snapshot = (): HooksSnapshot => sources.snapshot
 
     workspace.contributeTrustItems(ctx, workspaceTrustItems)

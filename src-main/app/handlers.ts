@@ -1,10 +1,12 @@
 // Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
 // router has validated each input before it reaches a handler.
-import type { AppStatus, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
+import type { AppStatus, PermissionsInForce, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
+import type {} from '../../plugins/permission-policy/index'
 import type { ProviderConfig } from '../../src-shared/model'
 import { PROVIDER_PRESETS, testConnection } from '../llm/presets'
 import type { Handlers } from '../transport/router'
 import type { ApprovalDialogs } from './approval-dialog'
+import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 
 const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
@@ -23,31 +25,32 @@ export interface HandlerDeps {
   publishStatus(): void
 }
 
-export function status(runtime: HostRuntime, mode: 'electron' | 'web'): AppStatus {
+export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Promise<AppStatus> {
   return {
     version: runtime.version,
     mode,
     seamHome: runtime.paths.home,
     workspace: runtime.workspace(),
     workspaceTrusted: runtime.isTrusted(),
-    provider: providerPublic(runtime),
+    provider: await providerPublic(runtime),
     approvalMode: runtime.approvalMode()
   }
 }
 
-function providerPublic(runtime: HostRuntime): ProviderPublic | null {
+async function providerPublic(runtime: HostRuntime): Promise<ProviderPublic | null> {
   const provider = runtime.settings.value.provider
   if (!provider) return null
-  return { ...provider, hasKey: hasStoredKey(runtime, provider.provider) }
+  const key = await storedKey(runtime, provider.provider)
+  return key.state === 'unreadable' ? { ...provider, hasKey: false, keyProblem: key.reason } : { ...provider, hasKey: key.state === 'stored' }
 }
 
-/** Whether a key is stored; an unreadable secrets file reads as "no key" (and is logged), so status still answers. */
-function hasStoredKey(runtime: HostRuntime, provider: string): boolean {
+/** The stored key's state; a damaged secrets file reads as "unreadable" (and is logged), so status still answers. */
+async function storedKey(runtime: HostRuntime, provider: string): Promise<KeyLookup> {
   try {
-    return runtime.secrets.has(providerKeyName(provider))
+    return await runtime.secrets.lookup(providerKeyName(provider))
   } catch (error) {
     runtime.kernel.log({ level: 'error', plugin: 'secrets', message: (error as Error).message, time: Date.now() })
-    return false
+    return { state: 'unreadable', reason: (error as Error).message }
   }
 }
 
@@ -56,9 +59,23 @@ function settingsPublic(runtime: HostRuntime): Settings {
   return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency }
 }
 
+/** The permission policy's rules and mode in force, with their origin (the settings page lists them). */
+function permissionsInForce(runtime: HostRuntime): PermissionsInForce {
+  const policy = runtime.kernel.getService('permissionPolicy')
+  if (!policy) return { running: false, mode: null, rules: [], additionalDirectories: [], warnings: [] }
+  const state = policy.inForce()
+  return {
+    running: true,
+    mode: state.mode,
+    rules: state.rules,
+    additionalDirectories: state.additionalDirectories.map(({ path, resolved, source, file, index }) => ({ path, resolved, source, file, index })),
+    warnings: state.warnings
+  }
+}
+
 /** A provider from the UI, with the stored key filled in when the UI left it out. */
-function withStoredKey(runtime: HostRuntime, input: ProviderInput): ProviderConfig {
-  const apiKey = input.apiKey === undefined ? runtime.secrets.get(providerKeyName(input.provider)) : input.apiKey || undefined
+async function withStoredKey(runtime: HostRuntime, input: ProviderInput): Promise<ProviderConfig> {
+  const apiKey = input.apiKey === undefined ? await runtime.secrets.get(providerKeyName(input.provider)) : input.apiKey || undefined
   return { provider: input.provider, baseUrl: input.baseUrl, model: input.model, apiKey }
 }
 
@@ -72,7 +89,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const { runtime, dialogs } = deps
   const sessions = runtime.sessions
   return {
-    'app/status': async () => status(runtime, deps.mode),
+    'app/status': () => status(runtime, deps.mode),
 
     'workspace/choose': async () => {
       if (!deps.chooseDirectory) throw Object.assign(new Error('No native folder picker in web mode: type the folder path.'), { code: 'UNSUPPORTED' })
@@ -115,13 +132,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       })),
     'provider/get': async () => providerPublic(runtime),
     'provider/set': async (input) => {
-      if (input.apiKey !== undefined) runtime.secrets.set(providerKeyName(input.provider), input.apiKey)
+      if (input.apiKey !== undefined) await runtime.secrets.set(providerKeyName(input.provider), input.apiKey)
       runtime.settings.update({ provider: { provider: input.provider, baseUrl: input.baseUrl, model: input.model } })
       deps.publishStatus()
-      return providerPublic(runtime)!
+      return (await providerPublic(runtime))!
     },
     'provider/test': async (input) => {
-      const result = await testConnection(withStoredKey(runtime, input), undefined, (config) => runtime.createModelClient(config))
+      const result = await testConnection(await withStoredKey(runtime, input), undefined, (config) => runtime.createModelClient(config))
       return result.ok ? { ok: true, message: `Connected: ${result.model}` } : { ok: false, message: result.message, kind: result.kind }
     },
 
@@ -165,6 +182,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'settings/get': async () => settingsPublic(runtime),
+    'permissions/list': async () => permissionsInForce(runtime),
     'settings/set': async (patch) => {
       runtime.settings.update(patch)
       if (patch.approvalMode || patch.hookConcurrency) await runtime.plugins.recompose()

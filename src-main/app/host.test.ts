@@ -64,4 +64,30 @@ describe('host handlers', () => {
     }
     expect(await readFile(join(home, 'settings.json'), 'utf8')).not.toContain(key)
   })
+
+  it('the desktop host seals the plain keys web mode saved; web mode then reports them missing with the reason', async () => {
+    const cipher = {
+      encrypt: async (plain: string) => Buffer.from(`sealed:${plain}`).toString('base64'),
+      decrypt: async (sealed: string) => ({ plain: Buffer.from(sealed, 'base64').toString().slice('sealed:'.length), stale: false })
+    }
+    const key = 'sk-web-saved-SECRET'
+    const provider = { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-x' } as const
+    const web = await start()
+    await web.router.invoke('provider/set', { ...provider, apiKey: key }, caller)
+    await web.close()
+    host = undefined
+    expect(await readFile(join(home, 'secrets.json'), 'utf8')).toContain(key)
+
+    const desktop = await createHost({ mode: 'electron', env: { ...process.env, SEAM_HOME: home, HOME: home }, platform: { cipher } })
+    host = desktop
+    expect(await readFile(join(home, 'secrets.json'), 'utf8')).not.toContain(key)
+    expect(await desktop.router.invoke('provider/get', {}, caller)).toEqual({ ok: true, output: { ...provider, hasKey: true } })
+    expect(await desktop.runtime.providerConfig()).toMatchObject({ apiKey: key })
+    await desktop.close()
+    host = undefined
+
+    const again = await start()
+    const reply = await again.router.invoke('provider/get', {}, caller)
+    expect(reply).toEqual({ ok: true, output: { ...provider, hasKey: false, keyProblem: expect.stringMatching(/encrypted with the OS keychain by the desktop app/) } })
+  })
 })

@@ -32,7 +32,12 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     patchFile: options.patchFile,
     answerer: { key: 'builtin:approval-dialog', plugin: dialogs.plugin as never }
   })
-  const publishStatus = () => pushes.publish('app/status', status(runtime, options.mode))
+  const publishStatus = () => {
+    status(runtime, options.mode).then(
+      (current) => pushes.publish('app/status', current),
+      (error: unknown) => runtime.kernel.log({ level: 'error', plugin: 'host', message: `could not read the status: ${(error as Error).message}`, time: Date.now() })
+    )
+  }
   forwardLiveEvents(runtime, pushes)
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))

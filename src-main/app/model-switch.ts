@@ -7,7 +7,10 @@ export class SwitchableModel implements ModelClient {
   private key = ''
 
   constructor(
+    /** The provider in use, without reading its key (names only). */
     private readonly current: () => ProviderConfig | undefined,
+    /** The provider in use with its key (read from the secrets store, which is async). */
+    private readonly withKey: () => Promise<ProviderConfig | undefined>,
     /** The adapter registry (the `models` service): adapters are profile entries. */
     private readonly create: (config: ProviderConfig) => ModelClient
   ) {}
@@ -21,11 +24,15 @@ export class SwitchableModel implements ModelClient {
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    return this.resolve().stream(request)
+    return this.streamWithKey(request)
   }
 
-  private resolve(): ModelClient {
-    const config = this.current()
+  private async *streamWithKey(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const client = this.resolve(await this.withKey())
+    yield* client.stream(request)
+  }
+
+  private resolve(config: ProviderConfig | undefined): ModelClient {
     if (!config) throw new ModelError('bad_request', 'No model provider is configured: choose one in Settings (or pass --provider).')
     const key = JSON.stringify(config)
     if (!this.client || key !== this.key) {

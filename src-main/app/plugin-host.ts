@@ -11,6 +11,7 @@ import type { CatalogEntry, ComposedEntry, ProfileEntry } from '../plugins/profi
 import { watchPatchFiles } from '../plugins/watch'
 import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
@@ -216,6 +217,8 @@ export class PluginHost {
       ...baseProfile({
         answererKey: this.runtime.options.answerer.key,
         approvalMode: this.runtime.approvalMode(),
+        approvalModeFromCommandLine: this.runtime.options.approvalMode !== undefined,
+        claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
         workspace: this.runtime.workspace(),
         hookConcurrency: settings.hookConcurrency,
         seamHooks: settings.hooks,
@@ -312,4 +315,10 @@ export class PluginHost {
   private notify(): void {
     for (const listener of this.changed) listener()
   }
+}
+
+/** Claude Code's user settings in the host's environment (its HOME), or undefined for the plugins' default. */
+function claudeUserSettingsPath(env: NodeJS.ProcessEnv | undefined): string | undefined {
+  const home = env?.HOME
+  return home ? join(home, '.claude', 'settings.json') : undefined
 }

@@ -69,6 +69,7 @@ export class HostRuntime {
     if (this.settings.loadError) this.kernel.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
     this.secrets = new SecretStore(this.paths.secrets, options.cipher)
     this.model = new SwitchableModel(
+      () => this.providerSettings(),
       () => this.providerConfig(),
       (config) => this.createModelClient(config)
     )
@@ -83,6 +84,7 @@ export class HostRuntime {
 
   static async start(options: HostOptions): Promise<HostRuntime> {
     const runtime = new HostRuntime(options)
+    await runtime.sealPlainKeys()
     await runtime.plugins.start()
     return runtime
   }
@@ -109,12 +111,30 @@ export class HostRuntime {
     return this.options.approvalMode ?? this.settings.value.approvalMode
   }
 
-  /** The provider in use: a headless override, else the settings plus the stored key. */
-  providerConfig(): ProviderConfig | undefined {
+  /** The provider in use without its key: a headless override, else the settings. */
+  providerSettings(): ProviderConfig | undefined {
+    return this.options.provider ?? this.settings.value.provider ?? undefined
+  }
+
+  /** The provider in use with its key: a headless override, else the settings plus the stored key. */
+  async providerConfig(): Promise<ProviderConfig | undefined> {
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined
-    return { ...provider, apiKey: this.secrets.get(providerKeyName(provider.provider)) }
+    const key = await this.secrets.lookup(providerKeyName(provider.provider))
+    if (key.state === 'unreadable') this.kernel.log({ level: 'warn', plugin: 'secrets', message: `the ${provider.provider} API key: ${key.reason}`, time: Date.now() })
+    return { ...provider, apiKey: key.state === 'stored' ? key.value : undefined }
+  }
+
+  /** Keys saved in plain text by web mode or the CLI move into the platform's encrypted store. */
+  private async sealPlainKeys(): Promise<void> {
+    if (!this.options.cipher) return
+    try {
+      const sealed = await this.secrets.migrate()
+      if (sealed > 0) this.kernel.log({ level: 'info', plugin: 'secrets', message: `moved ${sealed} API key(s) into the OS keychain's encryption`, time: Date.now() })
+    } catch (error) {
+      this.kernel.log({ level: 'warn', plugin: 'secrets', message: `API keys stay in plain text for now: ${(error as Error).message}`, time: Date.now() })
+    }
   }
 
   /** A client from the model adapter registered for the provider (the `models` service). */

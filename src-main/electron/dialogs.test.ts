@@ -9,7 +9,7 @@ import { createElectronPlatform, safeStorageCipher } from './dialogs'
 describe('electron platform services', () => {
   it('returns the chosen folder, or null when the picker is cancelled', async () => {
     const window = new BrowserWindow({})
-    const platform = createElectronPlatform(() => window as unknown as ElectronWindow)
+    const platform = await createElectronPlatform(() => window as unknown as ElectronWindow)
     dialog.nextResult = { canceled: false, filePaths: ['/home/me/project'] }
     expect(await platform.chooseDirectory!()).toBe('/home/me/project')
     expect(dialog.calls.at(-1)![0]).toBe(window)
@@ -19,27 +19,32 @@ describe('electron platform services', () => {
   })
 
   it('works without a window', async () => {
-    const platform = createElectronPlatform(() => null)
+    const platform = await createElectronPlatform(() => null)
     dialog.nextResult = { canceled: false, filePaths: ['/srv/x'] }
     expect(await platform.chooseDirectory!()).toBe('/srv/x')
     expect(dialog.calls.at(-1)).toHaveLength(1)
   })
 
-  it('seals secrets with safeStorage as text, and opens them again', () => {
+  it("seals secrets with safeStorage's async API as text, and opens them again", async () => {
     safeStorage.available = true
     safeStorage.backend = 'gnome_libsecret'
-    const cipher = safeStorageCipher()!
-    const sealed = cipher.encrypt('sk-secret')
+    const cipher = (await safeStorageCipher('linux'))!
+    const sealed = await cipher.encrypt('sk-secret')
     expect(sealed).not.toContain('sk-secret')
-    expect(cipher.decrypt(sealed)).toBe('sk-secret')
+    expect(await cipher.decrypt(sealed)).toEqual({ plain: 'sk-secret', stale: false })
+    safeStorage.stale = true
+    expect(await cipher.decrypt(sealed)).toEqual({ plain: 'sk-secret', stale: true })
+    safeStorage.stale = false
+    await expect(cipher.decrypt(Buffer.from('junk').toString('base64'))).rejects.toThrow(/decrypting/)
   })
 
-  it('offers no cipher when safeStorage is unavailable or only obfuscates', () => {
+  it('offers no cipher when safeStorage is unavailable, or only obfuscates on Linux', async () => {
     safeStorage.available = false
-    expect(safeStorageCipher()).toBeUndefined()
+    expect(await safeStorageCipher('linux')).toBeUndefined()
     safeStorage.available = true
     safeStorage.backend = 'basic_text'
-    expect(safeStorageCipher()).toBe(process.platform === 'linux' ? undefined : safeStorageCipher())
+    expect(await safeStorageCipher('linux')).toBeUndefined()
+    expect(await safeStorageCipher('darwin')).toBeDefined()
     safeStorage.backend = 'gnome_libsecret'
   })
 })

@@ -92,6 +92,9 @@ export class BrowserWindow extends EventEmitter {
   show(): void {
     this.shown = true
   }
+  isVisible(): boolean {
+    return this.shown && !this.destroyed
+  }
   isDestroyed(): boolean {
     return this.destroyed
   }
@@ -117,20 +120,27 @@ export const dialog = {
     dialog.calls.push(args)
     return Promise.resolve(dialog.nextResult)
   },
-  showErrorBox(): void {}
+  errorBoxes: [] as Array<[string, string]>,
+  showErrorBox(title: string, content: string): void {
+    dialog.errorBoxes.push([title, content])
+  }
 }
 
+// Only the asynchronous API: the synchronous calls are deprecated in Electron 45 (removed in 46),
+// so a test of code that still used them fails here.
 export const safeStorage = {
   available: true,
   backend: 'gnome_libsecret' as string,
-  isEncryptionAvailable: () => safeStorage.available,
+  /** Test knob: the next decrypts report the data as sealed under an older key. */
+  stale: false,
+  isAsyncEncryptionAvailable: async () => safeStorage.available,
   getSelectedStorageBackend: () => safeStorage.backend,
   // Reversible and visibly different from the input, like the real thing.
-  encryptString: (plain: string) => Buffer.from(`enc:${[...plain].reverse().join('')}`, 'utf8'),
-  decryptString: (sealed: Buffer) => {
+  encryptStringAsync: async (plain: string) => Buffer.from(`enc:${[...plain].reverse().join('')}`, 'utf8'),
+  decryptStringAsync: async (sealed: Buffer) => {
     const text = sealed.toString('utf8')
-    if (!text.startsWith('enc:')) throw new Error('not sealed by this fake')
-    return [...text.slice(4)].reverse().join('')
+    if (!text.startsWith('enc:')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.')
+    return { result: [...text.slice(4)].reverse().join(''), shouldReEncrypt: safeStorage.stale }
   }
 }
 
@@ -172,7 +182,40 @@ export const contextBridge = {
 }
 
 export const session = { defaultSession }
-export const app = { isPackaged: false }
+
+/** Records the calls main.ts makes, in order, so tests can check what happens before the lock. */
+export class FakeApp extends EventEmitter {
+  isPackaged = false
+  calls: string[] = []
+  paths = new Map<string, string>()
+  lockGranted = true
+  enableSandbox(): void {
+    this.calls.push('enableSandbox')
+  }
+  setPath(name: string, value: string): void {
+    this.calls.push(`setPath:${name}`)
+    this.paths.set(name, value)
+  }
+  requestSingleInstanceLock(): boolean {
+    this.calls.push('requestSingleInstanceLock')
+    return this.lockGranted
+  }
+  whenReady(): Promise<void> {
+    this.calls.push('whenReady')
+    return Promise.resolve()
+  }
+  isReady(): boolean {
+    return this.calls.includes('whenReady')
+  }
+  quit(): void {
+    this.calls.push('quit')
+  }
+  exit(code = 0): void {
+    this.calls.push(`exit:${code}`)
+  }
+}
+
+export const app = new FakeApp()
 
 export default {
   BrowserWindow,

@@ -4,14 +4,16 @@ import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../../src-shared/contract/
 import { createTestHostCore } from '../transport/test-host-core'
 import { BrowserWindow, FakeIpcMain, FakeWebContents } from './fake-electron'
 import { registerIpc } from './ipc'
+import type { AppPage } from './security'
 
 const appUrl = 'file:///opt/seam/out/renderer/index.html'
+const page: AppPage = { kind: 'file', file: '/opt/seam/out/renderer/index.html', platform: 'posix', ignoreCase: false }
 
 function setup() {
   const ipcMain = new FakeIpcMain()
   const core = createTestHostCore('electron')
   const logged: string[] = []
-  const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, appUrl, log: (m) => logged.push(m) })
+  const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, page, log: (m) => logged.push(m) })
   const window = new BrowserWindow({})
   bridge.attachWindow(window as unknown as ElectronWindow)
   window.webContents.finishLoad(appUrl)
@@ -67,7 +69,7 @@ describe('electron IPC transport', () => {
     core.connections.onChange((count) => {
       if (count > 0) core.pushes.publish('sessions/changed', {})
     })
-    const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, appUrl })
+    const bridge = registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, page })
     const window = new BrowserWindow({})
     bridge.attachWindow(window as unknown as ElectronWindow)
     window.webContents.finishLoad(appUrl)
@@ -94,5 +96,20 @@ describe('electron IPC transport', () => {
     expect(await invoke({ method: 'workspace/set', input: { path: '/w' } })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
     bridge.dispose()
     expect(ipcMain.handlers.has(IPC_INVOKE_CHANNEL)).toBe(false)
+  })
+
+  it('answers and pushes to the app window when its install path has [, ], ~ and % (URL text differs from pathToFileURL)', async () => {
+    const oddPage: AppPage = { kind: 'file', file: '/home/ana/se[am] ~x/100%/out/renderer/index.html', platform: 'posix', ignoreCase: false }
+    // The URL Chromium reports for loadFile of that path: brackets, tilde and % left as they are.
+    const chromiumUrl = 'file:///home/ana/se[am]%20~x/100%/out/renderer/index.html'
+    const ipcMain = new FakeIpcMain()
+    const core = createTestHostCore('electron')
+    registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, page: oddPage, log: () => {} }).attachWindow(new BrowserWindow({}) as unknown as ElectronWindow)
+    const window = BrowserWindow.created.at(-1)!
+    window.webContents.finishLoad(chromiumUrl)
+    const reply = await ipcMain.handlers.get(IPC_INVOKE_CHANNEL)!({ sender: window.webContents, senderFrame: { url: `${chromiumUrl}#/s`, parent: null } }, { method: 'workspace/set', input: { path: '/w' } })
+    expect(reply).toEqual({ ok: true, output: { path: '/w' } })
+    core.pushes.publish('sessions/changed', {})
+    expect(window.webContents.sent.at(-1)).toEqual({ channel: IPC_PUSH_CHANNEL, message: { push: 'sessions/changed', payload: {} } })
   })
 })

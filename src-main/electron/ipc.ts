@@ -6,12 +6,13 @@ import { WireRequestSchema, type WireReply } from '../../src-shared/contract/ipc
 import { formatZodError } from '../../src-shared/validation'
 import type { HostCore } from '../transport/host-core'
 import type { TransportLog } from '../transport/push-hub'
-import { isAppUrl, isTrustedSender } from './security'
+import { isAppUrl, isTrustedSender, type AppPage } from './security'
 
 export interface IpcOptions {
   ipcMain: IpcMain
   core: HostCore
-  appUrl: string
+  /** The app's page (appPageFor): only its top frame is answered and pushed to. */
+  page: AppPage
   log?: TransportLog
 }
 
@@ -22,12 +23,12 @@ export interface IpcBridge {
 }
 
 export function registerIpc(options: IpcOptions): IpcBridge {
-  const { ipcMain, core, appUrl } = options
+  const { ipcMain, core, page } = options
   const log = options.log ?? ((message: string, error?: unknown) => console.error(`[seam] ${message}`, error ?? ''))
   const attached = new Map<WebContents, () => void>()
 
   ipcMain.handle(IPC_INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, request: unknown): Promise<WireReply> => {
-    if (!attached.has(event.sender) || !isTrustedSender(event.senderFrame, appUrl)) {
+    if (!attached.has(event.sender) || !isTrustedSender(event.senderFrame, page)) {
       log(`refused IPC from ${JSON.stringify(event.senderFrame?.url ?? null)}`)
       return { ok: false, error: { code: 'FORBIDDEN', message: 'IPC is answered only for the Seam window' } }
     }
@@ -57,7 +58,7 @@ export function registerIpc(options: IpcOptions): IpcBridge {
     }
     const unsubscribe = core.pushes.subscribe((message) => {
       if (contents.isDestroyed() || !live) return
-      if (!isAppUrl(contents.getURL(), appUrl)) return
+      if (!isAppUrl(contents.getURL(), page)) return
       contents.send(IPC_PUSH_CHANNEL, message)
     })
     contents.on('did-finish-load', connect)

@@ -1,73 +1,117 @@
 // Entry of the desktop app (out/main/index.js): the Host in Electron's main process and one
 // hardened window that reaches it through the preload bridge.
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
-import { createHost } from '../app/host'
+import { createHost, type Host } from '../app/host'
+import { describeUncaught, installProcessGuards } from '../app/process-guards'
+import { appPageFor } from './app-page'
 import { createElectronPlatform } from './dialogs'
 import { registerIpc, type IpcBridge } from './ipc'
+import { installLifecycle } from './lifecycle'
 import { handlePluginProtocol, registerPluginScheme } from './plugin-protocol'
-import { appUrlFor, createMainWindow, hardenWebContents } from './window'
+import { keepWindowAlive, type RecoveryChoice } from './recovery'
+import { userDataOverride } from './user-data'
+import { createMainWindow, hardenWebContents, loadAppPage } from './window'
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
 const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url))
 const devServerUrl = !app.isPackaged && process.env.ELECTRON_RENDERER_URL ? process.env.ELECTRON_RENDERER_URL : undefined
-const appUrl = appUrlFor({ rendererFile, devServerUrl })
+
+const log = (message: string, error?: unknown) =>
+  console.error(`[seam] ${message}${error === undefined ? '' : `: ${describeUncaught(error, true)}`}`)
+
+let host: Host | undefined
+let dialogsShown = 0
+installProcessGuards({
+  report(kind, error) {
+    host?.runtime.kernel.log({ level: 'error', plugin: 'host', message: `${kind}: ${describeUncaught(error, false)}`, detail: describeUncaught(error, true), time: Date.now() })
+    // A modal box per error could stack up in a loop: the first few are shown, all are logged.
+    if (app.isReady() && dialogsShown < 3) {
+      dialogsShown++
+      dialog.showErrorBox('Seam hit an unexpected error', `${describeUncaught(error, false)}\n\nSeam keeps running; the details are in the log.`)
+    }
+  }
+})
+
+function fail(title: string, message: string): void {
+  console.error(`[seam] ${title}: ${message}`)
+  if (app.isReady()) dialog.showErrorBox(title, message)
+  app.exit(1)
+}
 
 registerPluginScheme()
 app.enableSandbox()
 
+const page = appPageFor({ rendererFile, devServerUrl })
 // Any web contents created later (devtools aside) gets the same navigation rules.
-app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appUrl))
+app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, page))
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit()
+let userData: string | undefined
+let badUserData: string | undefined
+try {
+  userData = userDataOverride(process.env)
+} catch (error) {
+  badUserData = (error as Error).message
+}
+if (badUserData !== undefined) {
+  fail('Seam could not start', badUserData)
 } else {
-  start().catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error)
-    console.error('[seam] failed to start:', error)
-    dialog.showErrorBox('Seam could not start', message)
-    app.exit(1)
-  })
+  // Before the lock: the lock belongs to the userData folder.
+  if (userData) app.setPath('userData', userData)
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+  } else {
+    start().catch((error: unknown) => fail('Seam could not start', error instanceof Error ? error.message : String(error)))
+  }
 }
 
 async function start(): Promise<void> {
   await app.whenReady()
+  // Without the preload the page has no bridge to the Host and could only show an error.
+  if (!existsSync(preloadPath)) return fail('Seam is not built', `${preloadPath} is missing. Run \`npm run build\`, then start Seam again.`)
   let mainWindow: BrowserWindow | null = null
-  const host = await createHost({ mode: 'electron', platform: createElectronPlatform(() => mainWindow) })
-  handlePluginProtocol(session.defaultSession, host.resolvePluginFile?.bind(host))
-  const ipc: IpcBridge = registerIpc({ ipcMain, core: host, appUrl })
+  host = await createHost({ mode: 'electron', platform: await createElectronPlatform(() => mainWindow) })
+  const running = host
+  handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running))
+  const ipc: IpcBridge = registerIpc({ ipcMain, core: running, page })
 
-  const openWindow = () => {
-    const created = createMainWindow({ preloadPath, rendererFile, devServerUrl })
-    mainWindow = created.window
-    ipc.attachWindow(created.window)
-    created.window.on('closed', () => {
-      if (mainWindow === created.window) mainWindow = null
+  const lifecycle = installLifecycle({
+    app,
+    platform: process.platform,
+    windows: () => BrowserWindow.getAllWindows(),
+    openWindow,
+    showWindow() {
+      if (!mainWindow) return openWindow()
+      if (mainWindow.isMinimized()) mainWindow.restore()
+      mainWindow.focus()
+    },
+    async close() {
+      ipc.dispose()
+      await running.close()
+    },
+    log
+  })
+
+  function ask(title: string, message: string): Promise<RecoveryChoice> {
+    const options = { type: 'error' as const, title, message: title, detail: message, buttons: ['Retry', 'Quit'], defaultId: 0, cancelId: 1, noLink: true }
+    const shown = mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)
+    return shown.then(({ response }) => (response === 0 ? 'retry' : 'quit'))
+  }
+
+  function openWindow(): void {
+    const window = createMainWindow({ preloadPath, rendererFile, devServerUrl, page })
+    mainWindow = window
+    ipc.attachWindow(window)
+    lifecycle.watchWindow(window)
+    window.on('closed', () => {
+      if (mainWindow === window) mainWindow = null
     })
+    const recovery = keepWindowAlive({ window, load: () => loadAppPage(window, { rendererFile, devServerUrl }), log, ask, quit: () => app.quit() })
+    void recovery.loadNow()
   }
   openWindow()
 
-  app.on('second-instance', () => {
-    if (!mainWindow) return openWindow()
-    if (mainWindow.isMinimized()) mainWindow.restore()
-    mainWindow.focus()
-  })
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) openWindow()
-  })
-  app.on('window-all-closed', () => app.quit())
-
-  let closed = false
-  app.on('will-quit', (event) => {
-    if (closed) return
-    event.preventDefault()
-    ipc.dispose()
-    host
-      .close()
-      .catch((error: unknown) => console.error('[seam] host did not close cleanly:', error))
-      .finally(() => {
-        closed = true
-        app.quit()
-      })
-  })
+  // Ctrl+C in the terminal of `npm start`, or a service manager: close the Host like a quit.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit())
 }

@@ -3,19 +3,23 @@ import { describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('./fake-electron'))
 
 import { BrowserWindow, FakeEvent, defaultSession, shell } from './fake-electron'
-import { createMainWindow } from './window'
+import type { AppPage } from './security'
+import { createMainWindow, loadAppPage } from './window'
 
 const rendererFile = '/opt/seam/out/renderer/index.html'
 const preloadPath = '/opt/seam/out/preload/index.cjs'
+const page: AppPage = { kind: 'file', file: rendererFile, platform: 'posix', ignoreCase: false }
+const appUrl = 'file:///opt/seam/out/renderer/index.html'
 
 function openWindow() {
-  const { window, appUrl } = createMainWindow({ preloadPath, rendererFile })
+  const window = createMainWindow({ preloadPath, rendererFile, page })
+  void loadAppPage(window, { rendererFile })
   return { fake: window as unknown as BrowserWindow, appUrl }
 }
 
 describe('main window', () => {
   it('is isolated, sandboxed, without Node, with web security and the CommonJS preload', () => {
-    const { fake, appUrl } = openWindow()
+    const { fake } = openWindow()
     const prefs = fake.options.webPreferences as Record<string, unknown>
     expect(prefs).toMatchObject({
       contextIsolation: true,
@@ -30,13 +34,21 @@ describe('main window', () => {
     })
     expect(prefs).not.toHaveProperty('enableBlinkFeatures')
     expect(fake.loadedFile).toBe(rendererFile)
-    expect(appUrl).toBe('file:///opt/seam/out/renderer/index.html')
   })
 
   it('loads the dev server when given one, and trusts only its origin', () => {
-    const { window, appUrl } = createMainWindow({ preloadPath, rendererFile, devServerUrl: 'http://localhost:5173/' })
-    expect((window as unknown as BrowserWindow).loadedUrl).toBe('http://localhost:5173/')
-    expect(appUrl).toBe('http://localhost:5173/')
+    const devServerUrl = 'http://localhost:5173/'
+    const window = createMainWindow({ preloadPath, rendererFile, devServerUrl, page: { kind: 'server', origin: devServerUrl } })
+    void loadAppPage(window, { rendererFile, devServerUrl })
+    const fake = window as unknown as BrowserWindow
+    expect(fake.loadedUrl).toBe('http://localhost:5173/')
+    const navigate = (url: string) => {
+      const event = new FakeEvent(url)
+      fake.webContents.emit('will-navigate', event, url)
+      return event.defaultPrevented
+    }
+    expect(navigate('http://localhost:5173/#/settings')).toBe(false)
+    expect(navigate('http://localhost:5174/')).toBe(true)
   })
 
   it('blocks navigation away from the app page', () => {

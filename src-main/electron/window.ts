@@ -1,9 +1,8 @@
 // The one app window, hardened per Electron's security checklist: isolated, sandboxed, no Node
 // in the renderer, a CSP, no navigation away from the app, no new windows, no permissions.
-import { pathToFileURL } from 'node:url'
 import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron'
 import { contentSecurityPolicy } from '../transport/csp'
-import { isAppUrl, isSafeExternalUrl } from './security'
+import { isAppUrl, isSafeExternalUrl, type AppPage } from './security'
 
 export interface MainWindowOptions {
   /** Absolute path of out/preload/index.cjs. */
@@ -12,12 +11,8 @@ export interface MainWindowOptions {
   rendererFile: string
   /** electron-vite's dev server (ELECTRON_RENDERER_URL), development only. */
   devServerUrl?: string
-}
-
-export interface MainWindow {
-  window: BrowserWindow
-  /** The URL the window shows; IPC senders and navigations are checked against it. */
-  appUrl: string
+  /** The page IPC senders and navigations are checked against (appPageFor). */
+  page: AppPage
 }
 
 export function hardenedWebPreferences(preloadPath: string): WebPreferences {
@@ -35,10 +30,6 @@ export function hardenedWebPreferences(preloadPath: string): WebPreferences {
     navigateOnDragDrop: false,
     spellcheck: false
   }
-}
-
-export function appUrlFor(options: Pick<MainWindowOptions, 'rendererFile' | 'devServerUrl'>): string {
-  return options.devServerUrl ?? pathToFileURL(options.rendererFile).href
 }
 
 const hardenedSessions = new WeakSet<Session>()
@@ -62,14 +53,14 @@ export function hardenSession(session: Session, options: { dev: boolean }): void
 }
 
 /** Navigation stays on the app; new windows are denied (https links open in the browser). */
-export function hardenWebContents(contents: WebContents, appUrl: string): void {
+export function hardenWebContents(contents: WebContents, page: AppPage): void {
   contents.on('will-navigate', (event, url) => {
     const target = (event as { url?: string }).url ?? url
-    if (!isAppUrl(target, appUrl)) event.preventDefault()
+    if (!isAppUrl(target, page)) event.preventDefault()
   })
   contents.on('will-redirect', (event, url) => {
     const target = (event as { url?: string }).url ?? url
-    if (!isAppUrl(target, appUrl)) event.preventDefault()
+    if (!isAppUrl(target, page)) event.preventDefault()
   })
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
@@ -78,8 +69,8 @@ export function hardenWebContents(contents: WebContents, appUrl: string): void {
   })
 }
 
-export function createMainWindow(options: MainWindowOptions): MainWindow {
-  const appUrl = appUrlFor(options)
+/** The hardened window, not yet showing anything: load it with loadAppPage (see recovery.ts). */
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 840,
@@ -91,9 +82,12 @@ export function createMainWindow(options: MainWindowOptions): MainWindow {
     webPreferences: hardenedWebPreferences(options.preloadPath)
   })
   hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl) })
-  hardenWebContents(window.webContents, appUrl)
+  hardenWebContents(window.webContents, options.page)
   window.once('ready-to-show', () => window.show())
-  if (options.devServerUrl) void window.loadURL(options.devServerUrl)
-  else void window.loadFile(options.rendererFile)
-  return { window, appUrl }
+  return window
+}
+
+/** Loads the app page; rejects with Electron's load error (e.g. ERR_FILE_NOT_FOUND). */
+export function loadAppPage(window: BrowserWindow, options: Pick<MainWindowOptions, 'rendererFile' | 'devServerUrl'>): Promise<void> {
+  return options.devServerUrl ? window.loadURL(options.devServerUrl) : window.loadFile(options.rendererFile)
 }

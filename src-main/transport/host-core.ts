@@ -1,6 +1,7 @@
 // What both transports need from the Host: the router that answers contract calls, the hub
 // that carries pushes, and the tracker that counts connected UIs. The Host (src-main/app)
 // builds one; Electron IPC and the WebSocket server only ever see this interface.
+import type { SecretCipher } from '../app/secrets'
 import type { ConnectionTracker } from './connections'
 import type { PushHub } from './push-hub'
 import type { Router } from './router'
@@ -23,5 +24,5 @@ export interface HostCore {
 /** Native services only the desktop shell can offer; the Host works without them. */
 export interface HostPlatform {
   chooseDirectory?(): Promise<string | null>
-  cipher?: { encrypt(plain: string): string; decrypt(sealed: string): string }
+  cipher?: SecretCipher
 }

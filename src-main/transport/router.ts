@@ -38,6 +38,13 @@ export const ErrorCodes = {
 
 type AnyHandler = (input: unknown, caller: CallerInfo) => Promise<unknown>
 
+/**
+ * Methods that carry values the contract cannot describe (a plugin's own RPC). Their input and
+ * output go through JSON here, so Electron IPC (structured clone: Dates, Maps and `undefined`
+ * survive, functions fail) and the WebSocket (JSON) give the renderer the same answer.
+ */
+export const JSON_NORMALIZED_METHODS: ReadonlySet<MethodName> = new Set<MethodName>(['plugins/call'])
+
 export function isMethodName(method: string): method is MethodName {
   return Object.hasOwn(Methods, method)
 }
@@ -51,7 +58,10 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
           return failure(ErrorCodes.unknownMethod, `unknown method '${String(method).slice(0, 100)}'`)
         }
         const spec = Methods[method]
-        const parsedInput = spec.input.safeParse(input)
+        const normalize = JSON_NORMALIZED_METHODS.has(method)
+        const jsonInput = normalize ? throughJson(input) : { ok: true as const, value: input }
+        if (!jsonInput.ok) return failure(ErrorCodes.invalidInput, `${method} input is not JSON: ${jsonInput.reason}`, '(root)')
+        const parsedInput = spec.input.safeParse(jsonInput.value)
         if (!parsedInput.success) {
           return failure(ErrorCodes.invalidInput, formatZodError(`${method} input`, parsedInput.error), firstField(parsedInput.error))
         }
@@ -60,6 +70,15 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
           output = await (handlers[method] as AnyHandler)(parsedInput.data, caller)
         } catch (error) {
           return handlerFailure(method, error, log)
+        }
+        if (normalize) {
+          const json = throughJson(output)
+          if (!json.ok) {
+            const message = `${method} output is not JSON: ${json.reason}`
+            log(message)
+            return failure(ErrorCodes.invalidOutput, message, '(root)')
+          }
+          output = json.value
         }
         const parsedOutput = spec.output.safeParse(output)
         if (!parsedOutput.success) {
@@ -75,6 +94,18 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
       }
     }
   }
+}
+
+/** The value the other side of a JSON wire would see: Dates as strings, Maps as {}, functions and undefined dropped. */
+function throughJson(value: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch (error) {
+    // BigInt, a cycle, or a toJSON that throws.
+    return { ok: false, reason: errorMessage(error) }
+  }
+  return { ok: true, value: text === undefined ? undefined : JSON.parse(text) }
 }
 
 function failure(code: string, message: string, field?: string): WireReply {

@@ -1,15 +1,25 @@
 // Entry of web mode (`npm run web`, out/main/web.js): the Host in plain Node, serving the built
 // renderer and the WebSocket transport. Prints the URL once listening.
 import { fileURLToPath } from 'node:url'
-import { createHost } from '../app/host'
+import { createHost, type Host } from '../app/host'
+import { describeUncaught, installProcessGuards } from '../app/process-guards'
 import { readWebConfig } from './config'
 import { startWebServer } from './server'
 import { createAccessGate, newAccessToken } from './access'
+
+let running: Host | undefined
+// Logged on stderr and in the host log (the UI's log view); the host keeps serving.
+installProcessGuards({
+  report(kind, error) {
+    running?.runtime.kernel.log({ level: 'error', plugin: 'host', message: `${kind}: ${describeUncaught(error, false)}`, detail: describeUncaught(error, true), time: Date.now() })
+  }
+})
 
 async function main(): Promise<void> {
   const config = readWebConfig(process.env)
   const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
   const host = await createHost({ mode: 'web' })
+  running = host
   const accessToken = process.env.SEAM_WEB_TOKEN || newAccessToken()
   let server: Awaited<ReturnType<typeof startWebServer>>
   try {

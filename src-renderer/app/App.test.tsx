@@ -139,6 +139,15 @@ describe('App', () => {
     expect(host.callsOf('provider/test')).toEqual([{ provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-x' }])
   })
 
+  it('provider form: a stored key the host cannot read is shown as unusable, with the reason', async () => {
+    const host = makeHost({ ...baseStatus, provider: null })
+    host.handlers['provider/get'] = () => ({ ...baseStatus.provider!, hasKey: false, keyProblem: 'the OS keychain could not decrypt this key' })
+    await renderApp(host)
+    await screen.findByLabelText('API key')
+    expect(screen.getByText(/The stored key cannot be used: the OS keychain could not decrypt this key\./)).toBeTruthy()
+    expect(screen.queryByText(/A key is stored/)).toBeNull()
+  })
+
   it('sessions: opening replays the log, is remembered, and a reload reopens it', async () => {
     const host = makeHost(baseStatus)
     await renderApp(host)

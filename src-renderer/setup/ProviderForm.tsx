@@ -105,6 +105,9 @@ export function ProviderForm() {
           placeholder={hasKey ? 'a key is stored (leave empty to keep it)' : preset?.needsKey ? 'required by this provider' : 'optional'}
         />
       </label>
+      {!hasKey && saved?.keyProblem && saved.provider === form.provider && (
+        <p className="form-error key-note" role="alert">The stored key cannot be used: {saved.keyProblem}.</p>
+      )}
       {hasKey && (
         <p className="muted key-note">
           A key is stored.{' '}

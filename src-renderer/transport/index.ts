@@ -17,6 +17,8 @@ export interface ConnectOptions {
   bridge?: SeamBridge
   /** Default: ws(s)://<location.host>/ws. */
   url?: string
+  /** Where the page was loaded from. Default: window.location. */
+  location?: { protocol: string; host: string }
   createSocket?: (url: string) => WebSocketLike
   requestTimeoutMs?: number
   /** How long to wait for the first WebSocket connection. Default 30 s. */
@@ -27,7 +29,7 @@ export interface ConnectOptions {
 export async function connectHost(options: ConnectOptions = {}): Promise<ConnectedHost> {
   const bridge = options.bridge ?? findBridge()
   if (bridge) return createIpcHost(bridge)
-  const url = options.url ?? defaultWebSocketUrl(window.location)
+  const url = options.url ?? webSocketUrlOf(options.location ?? window.location)
   const host = createWsHost({ url, createSocket: options.createSocket, requestTimeoutMs: options.requestTimeoutMs, backoff: options.backoff })
   const timeoutMs = options.connectTimeoutMs ?? 30_000
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -45,4 +47,18 @@ export async function connectHost(options: ConnectOptions = {}): Promise<Connect
     clearTimeout(timer)
   }
   return host
+}
+
+/**
+ * The web-mode host's WebSocket for a page served over http(s). A desktop window (file://) that
+ * has no bridge lost its preload; retrying ws:///ws would only delay saying so.
+ */
+function webSocketUrlOf(location: { protocol: string; host: string }): string {
+  if (location.protocol !== 'http:' && location.protocol !== 'https:') {
+    throw new Error(
+      'This desktop window has no bridge to the Seam host: its preload script did not load. ' +
+        'Rebuild with `npm run build` and start Seam again; the terminal that started Seam shows why.'
+    )
+  }
+  return defaultWebSocketUrl(location)
 }

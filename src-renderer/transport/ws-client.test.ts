@@ -188,6 +188,22 @@ describe('WebSocket HostApi client', () => {
     ).rejects.toThrow(/Could not reach the Seam host/)
   })
 
+  it('a desktop window (file://) without the preload bridge fails at once, without trying ws:///ws', async () => {
+    const tried: string[] = []
+    const started = Date.now()
+    const failure = connectHost({
+      bridge: undefined,
+      location: { protocol: 'file:', host: '' },
+      createSocket: (url) => {
+        tried.push(url)
+        throw new Error('must not be called')
+      }
+    })
+    await expect(failure).rejects.toThrow(/no bridge to the Seam host: its preload script did not load\. Rebuild with `npm run build`/)
+    expect(tried).toEqual([])
+    expect(Date.now() - started).toBeLessThan(1000)
+  })
+
   it('derives the WebSocket URL from the page location', () => {
     expect(defaultWebSocketUrl({ protocol: 'http:', host: '127.0.0.1:5180' })).toBe('ws://127.0.0.1:5180/ws')
     expect(defaultWebSocketUrl({ protocol: 'https:', host: 'seam.example' })).toBe('wss://seam.example/ws')
