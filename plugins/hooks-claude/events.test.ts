@@ -529,3 +529,19 @@ describe('§5 Large outputs through the bridge', () => {
     expect(readFileSync(match?.[1] ?? '', 'utf8')).toBe(big)
   })
 })
+
+describe('SessionStart input (§6 SessionStart)', () => {
+  it('a fresh session sends source "startup" and the session\'s model, and nothing else beyond the common fields', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['SessionStart', undefined, hookCommand('bash', { record: 'start.jsonl' })]) }, script: [{ text: 'ok' }] })
+    await h.run('go')
+    const [input] = h.records('start.jsonl')
+    expect(input).toEqual({
+      session_id: h.log.id,
+      transcript_path: claudeTranscriptPath({ sessionId: h.log.id, transcriptPath: h.log.path }),
+      cwd: h.workspace,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      model: 'scripted-1'
+    })
+  })
+})
