@@ -76,6 +76,8 @@ export interface BaseProfileOptions {
   seamHooks?: Record<string, unknown>
   /** The headless CLI: a hook's `defer` ends the turn (no one waits for the call), as in Claude Code's print mode. */
   headless?: boolean
+  /** Entries a front end adds (the ACP agent's client tools), placed right after `approval`. */
+  extra?: ProfileEntry[]
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
@@ -99,6 +101,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
     { id: 'approval', plugin: options.answererKey },
+    ...(options.extra ?? []),
     {
       id: 'hooks-claude',
       plugin: 'builtin:hooks-claude',

@@ -222,14 +222,15 @@ export class PluginHost {
         workspace: this.runtime.workspace(),
         hookConcurrency: settings.hookConcurrency,
         seamHooks: settings.hooks,
-        headless: this.runtime.options.mode === 'headless'
+        headless: this.runtime.options.mode === 'headless',
+        extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key }))
       }),
       ...bundleEntries
     ]
   }
 
   private catalog(): Map<string, CatalogEntry> {
-    const catalog = builtinCatalog({ answerer: this.runtime.options.answerer })
+    const catalog = builtinCatalog({ answerer: this.runtime.options.answerer, extra: this.runtime.options.extraEntries })
     for (const bundle of this.bundles.all()) {
       if (!bundle.plugin) continue
       catalog.set(`bundle:${bundle.manifest.name}`, {

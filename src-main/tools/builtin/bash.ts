@@ -87,7 +87,7 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
           }
         }
       })
-      const output = bashOutput(run, args.command, timeoutMs, options.maxOutputChars)
+      const output = bashOutput(run, timeoutMs, options.maxOutputChars, args.command)
       if (!cwdFile || !exec.moveCwd) return output
       const ended = await readEndCwd(cwdFile)
       if (ended === undefined || ended === exec.cwd) return output
@@ -147,7 +147,11 @@ export function expectsNoOutput(command: string): boolean {
   })
 }
 
-function bashOutput(run: ShellRun, command: string, timeoutMs: number, maxChars: number): ToolOutput {
+/**
+ * The result the model reads for a finished run (also used when the command ran in an editor's
+ * terminal, which gives one combined stream). `command` decides `noOutputExpected`.
+ */
+export function bashOutput(run: Omit<ShellRun, 'output'> & { output?: string }, timeoutMs: number, maxChars: number, command = ''): ToolOutput {
   if (run.spawnError) return failure(`Could not start the shell: ${run.spawnError}`)
   const interrupted = run.interruptedBy !== undefined
   const parts: string[] = []
@@ -159,7 +163,7 @@ function bashOutput(run: ShellRun, command: string, timeoutMs: number, maxChars:
   if (stderr) parts.push(stderr)
   if (run.interruptedBy === 'timeout') parts.push(`Command timed out after ${timeoutMs} ms and was killed.`)
   else if (run.interruptedBy === 'abort') parts.push('Command was aborted.')
-  const structured: BashStructured = { stdout, stderr, interrupted, isImage: false, noOutputExpected: expectsNoOutput(command), output: run.output }
+  const structured: BashStructured = { stdout, stderr, interrupted, isImage: false, noOutputExpected: expectsNoOutput(command), output: run.output ?? run.stdout + run.stderr }
   return {
     content: parts.length > 0 ? truncateMiddle(parts.join('\n'), maxChars) : '(no output)',
     isError: interrupted || run.exitCode !== 0,

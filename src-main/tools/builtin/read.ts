@@ -70,7 +70,7 @@ export function createReadTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
   }
 }
 
-interface LineWindow {
+export interface LineWindow {
   lines: string[]
   totalLines: number
 }
@@ -111,7 +111,8 @@ async function lastByte(filePath: string, size: number): Promise<number | undefi
   }
 }
 
-function readContent(filePath: string, window: LineWindow, startLine: number): string {
+/** The text the model reads for a window of a file (also used when the file is read through an editor). */
+export function readContent(filePath: string, window: LineWindow, startLine: number): string {
   if (window.totalLines === 0) return `(${filePath} exists but is empty.)`
   if (window.lines.length === 0) {
     return `(${filePath} has ${window.totalLines} lines; offset ${startLine} is past the end.)`
