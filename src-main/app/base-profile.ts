@@ -13,6 +13,7 @@ import toolTimeout from '../../plugins/tool-timeout/index'
 import hooksCodex from '../../plugins/hooks-codex/index'
 import hooksClaude from '../../plugins/hooks-claude/index'
 import { claudePermissionMode } from '../../plugins/hook-protocol/index'
+import mcp from '../../plugins/mcp/index'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
@@ -57,6 +58,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
+    ['builtin:mcp', mcp as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
   ]
@@ -78,6 +80,8 @@ export interface BaseProfileOptions {
   headless?: boolean
   /** Entries a front end adds (the ACP agent's client tools), placed right after `approval`. */
   extra?: ProfileEntry[]
+  /** MCP servers from Seam's own settings (`mcpServers`) and the names the user disabled. */
+  mcp?: { servers: Record<string, unknown>; disabled: string[]; settingsFile: string }
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
@@ -113,6 +117,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
         ...(options.seamHooks ? { seamHooks: options.seamHooks } : {})
       }
     },
-    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } }
+    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } },
+    { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} }
   ]
 }
