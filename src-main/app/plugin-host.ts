@@ -300,6 +300,7 @@ export class PluginHost {
         workspace: this.root,
         hookConcurrency: settings.hookConcurrency,
         seamHooks: settings.hooks,
+        headless: this.runtime.options.mode === 'headless',
         extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key })),
         mcp: { servers: settings.mcpServers ?? {}, disabled: settings.mcpDisabled, settingsFile: this.runtime.paths.settings }
       }),
