@@ -15,6 +15,7 @@ import { SecretStore, type SecretCipher } from './secrets'
 import { SwitchableModel } from './model-switch'
 import { SessionHub } from './sessions'
 import { PluginHost } from './plugin-host'
+import type { ApprovalMode } from '../../plugins/permission-policy/modes'
 
 /** Seam's version, from the package.json of the install (found by walking up: the build moves files). */
 export const SEAM_VERSION: string = (() => {
@@ -46,7 +47,7 @@ export interface HostOptions {
   workspace?: string
   trustWorkspace?: boolean
   provider?: ProviderConfig
-  approvalMode?: 'ask-side-effects' | 'ask-all' | 'never-ask'
+  approvalMode?: ApprovalMode
   maxSteps?: number
 }
 
@@ -112,12 +113,17 @@ export class HostRuntime {
     return this.settings.value.trustedWorkspaces.includes(workspace)
   }
 
-  approvalMode(): 'ask-side-effects' | 'ask-all' | 'never-ask' {
+  approvalMode(): ApprovalMode {
     return this.approvalModeOverride ?? this.options.approvalMode ?? this.settings.value.approvalMode
   }
 
   /** Changes the approval mode of this runtime only (the permission policy reloads with it). */
-  async setApprovalMode(mode: 'ask-side-effects' | 'ask-all' | 'never-ask'): Promise<void> {
+  /** The mode was chosen for this runtime (command line or setApprovalMode), so Claude Code's `defaultMode` does not override it. */
+  approvalModeChosen(): boolean {
+    return this.approvalModeOverride !== undefined || this.options.approvalMode !== undefined
+  }
+
+  async setApprovalMode(mode: ApprovalMode): Promise<void> {
     this.approvalModeOverride = mode
     await this.plugins.recompose()
   }
