@@ -3,7 +3,8 @@
 // stdio), their tools go through the approval seam like any other, and they end with the
 // session; a server that fails to start leaves the session open and says why. Same wiring as
 // acp.test.ts (acp-fixture.ts).
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { createRequire } from 'node:module'
 import type * as acp from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
@@ -22,6 +23,30 @@ function childrenOf(pid: number): string[] {
   } catch {
     return [] // ps exits 1 when there is no such process
   }
+}
+
+/** server-everything over streamable HTTP on a free loopback port; resolves with its URL and a stop. */
+async function everythingOverHttp(): Promise<{ url: string; stop(): void }> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+  const child = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not start listening')), 15_000)
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening on port')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`server-everything exited with ${code}`)))
+  })
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() }
 }
 
 interface McpMeta {
@@ -90,6 +115,27 @@ describe('mcpServers from the editor (issue 15, session/new; issue 14, MCP tools
     const loaded = await second.agent.request('session/load', { sessionId, cwd: s.workspace, mcpServers: [everything] })
     expect((loaded._meta as unknown as McpMeta).seam.mcpServers).toMatchObject([{ name: 'everything', state: 'connected' }])
     expect(childrenOf(second.child.pid!).filter((line) => line.includes(EVERYTHING_SERVER))).toHaveLength(1)
+  })
+
+  it('an HTTP server given with session/new connects and answers a call (mcpCapabilities.http holds)', async () => {
+    const remote = await everythingOverHttp()
+    try {
+      const s = await setup([
+        { toolCalls: [{ id: 'h1', name: 'mcp__remote__echo', args: { message: 'over http' } }] },
+        (body: OpenAIRequestBody) => ({ text: `got ${lastToolContent(body)}` })
+      ])
+      const proc = agent(s, providerArgs(s, '--approve', 'allow'))
+      await connect(proc)
+      const created = await proc.agent.request('session/new', {
+        cwd: s.workspace,
+        mcpServers: [{ type: 'http', name: 'remote', url: remote.url, headers: [{ name: 'X-Seam-Test', value: 'present' }] }]
+      })
+      expect((created._meta as unknown as McpMeta).seam.mcpServers).toMatchObject([{ name: 'remote', state: 'connected' }])
+      expect((await proc.agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'echo' }] })).stopReason).toBe('end_turn')
+      expect(lastToolContent(s.server.requests[1]!.body)).toContain('Echo: over http')
+    } finally {
+      remote.stop()
+    }
   })
 
   it('a server that fails to start leaves the session open: the response names it with the reason, stderr logs it, the next turn shows it; the other server still works', async () => {
