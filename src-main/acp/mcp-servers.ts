@@ -44,7 +44,7 @@ export function toSessionServer(server: McpServer): McpSessionServer {
 /** Starts the editor's MCP servers for an open session; resolves when each is connected or failed. */
 export async function attachClientMcpServers(session: AcpSession, servers: readonly McpServer[]): Promise<ClientMcpServerState[]> {
   if (servers.length === 0) return []
-  const mcp = session.runtime.kernel.getService('mcp')
+  const mcp = session.kernel.getService('mcp')
   if (!mcp) {
     // Only a patch layer disabling the `mcp` entry gets here: say so rather than drop the servers.
     throw RequestError.internalError({ mcpServers: servers.map((s) => s.name) }, 'mcpServers: the MCP client (profile entry "mcp") is disabled in this Seam home, so the servers cannot start')

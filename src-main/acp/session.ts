@@ -7,6 +7,7 @@ import type { SessionEventOf } from '../../src-shared/session/events'
 import type { ApprovalRequest, SealedCall } from '../../src-shared/host/tools'
 import { PROVIDER_PRESETS } from '../llm/presets'
 import { HostRuntime } from '../app/runtime'
+import type { Kernel } from '../../src-shared/kernel'
 import type { Agent } from '../agent'
 import type { SessionLog } from '../session/store'
 import { acpToolsPlugin, type EditorCapabilities, type EditorSide, type TerminalRun } from './client-tools'
@@ -51,6 +52,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
 
   private constructor(
     readonly runtime: HostRuntime,
+    readonly kernel: Kernel,
     readonly log: SessionLog,
     readonly agent: Agent,
     readonly cwd: string,
@@ -83,7 +85,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
       extraEntries: [{ id: 'acp-tools', key: 'builtin:acp-tools', plugin: acpToolsPlugin(() => session) as never }]
     })
     // The host's warnings and errors (a plugin that failed to load, a broken settings file) go to stderr.
-    runtime.kernel.onLog((record) => {
+    runtime.onLog((record) => {
       if (record.level === 'warn' || record.level === 'error') proc.log(`${record.level} [${record.plugin}] ${record.message}`)
     })
     for (const record of runtime.logs()) if (record.level === 'error') proc.log(`error [${record.plugin}] ${record.message}`)
@@ -92,7 +94,9 @@ export class AcpSession implements EditorSide, PermissionChannel {
       const composeError = runtime.plugins.dump().error
       if (composeError) throw RequestError.internalError(undefined, `the plugin tree does not compose: ${composeError}`)
       const live = existing ? await runtime.sessions.open(existing) : await runtime.sessions.create(cwd)
-      session = new AcpSession(runtime, live.log, live.agent, cwd, proc)
+      // The kernel of the session's own workspace tree (held while the session is open): its policy and MCP client.
+      const kernel = (await runtime.kernelOf(cwd)) ?? runtime.kernel
+      session = new AcpSession(runtime, kernel, live.log, live.agent, cwd, proc)
       return session
     } catch (error) {
       await runtime.close().catch(() => undefined)
@@ -120,9 +124,12 @@ export class AcpSession implements EditorSide, PermissionChannel {
     const offEvents = this.runtime.sessions.onAppended((id, event) => {
       if (id === this.id) this.observe(event, 'live')
     })
-    const offDeltas = this.runtime.kernel.context.on('agent/delta', (id, delta) => {
-      if (id === this.id) for (const update of this.mapper.fromDelta(delta)) this.send(update)
-    })
+    // The session runs on its own workspace's kernel (a loaded session may not be the runtime's workspace).
+    const offDeltas = this.runtime.eachKernel((kernel) =>
+      kernel.context.on('agent/delta', (id, delta) => {
+        if (id === this.id) for (const update of this.mapper.fromDelta(delta)) this.send(update)
+      })
+    )
     this.detach = () => {
       offEvents()
       offDeltas()
@@ -182,7 +189,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
 
   /** The mode the permission policy applies (a Claude Code `defaultMode` included), else the runtime's. */
   private currentMode(): ApprovalMode {
-    return this.runtime.kernel.getService('permissionPolicy')?.inForce().mode.mode ?? this.runtime.approvalMode()
+    return this.kernel.getService('permissionPolicy')?.inForce().mode.mode ?? this.runtime.approvalMode()
   }
 
   modes(): SessionModeState {
