@@ -295,7 +295,7 @@ export class PluginHost {
       ...baseProfile({
         answererKey: this.runtime.options.answerer.key,
         approvalMode: this.runtime.approvalMode(),
-        approvalModeFromCommandLine: this.runtime.options.approvalMode !== undefined,
+        approvalModeFromCommandLine: this.runtime.approvalModeChosen(),
         claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
         workspace: this.root,
         hookConcurrency: settings.hookConcurrency,
