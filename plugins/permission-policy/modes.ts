@@ -3,8 +3,9 @@
 import { claudePermissionMode } from '../hook-protocol/index'
 import type { ClaudePermissionMode } from '../claude-settings/read'
 
-export const APPROVAL_MODES = ['ask-side-effects', 'ask-all', 'never-ask', 'accept-edits', 'dont-ask', 'plan'] as const
-export type ApprovalMode = (typeof APPROVAL_MODES)[number]
+import { APPROVAL_MODES, type ApprovalMode } from '../../src-shared/host/approval-modes'
+
+export { APPROVAL_MODES, type ApprovalMode }
 
 /** Claude Code's `defaultMode` as the Seam mode that behaves the same way. */
 export const MODE_FROM_CLAUDE: Readonly<Record<ClaudePermissionMode, ApprovalMode>> = {

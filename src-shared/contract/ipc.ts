@@ -3,7 +3,7 @@
 // carry exactly this; the Host validates every request (the renderer is untrusted input).
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
-import { APPROVAL_MODES } from '../../plugins/permission-policy/modes'
+import { APPROVAL_MODES } from '../host/approval-modes'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
