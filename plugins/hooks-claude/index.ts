@@ -6,11 +6,13 @@ import { join } from 'node:path'
 import { definePlugin, type Logger } from '../../src-shared/kernel'
 import '../../src-shared/host/agent'
 import '../../src-shared/host/tools'
+import '../../src-shared/host/context'
 import type {} from '../../src-main/app/plugin-host'
 import { sharedHookLimiter } from '../hook-protocol/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
+import { onInstructionsLoaded } from './instructions-loaded'
 import { onPostExecute } from './post-tool'
 import { onInputRewrite, onPreExecute } from './pre-tool'
 import { onPromptSubmit } from './prompt-submit'
@@ -82,6 +84,7 @@ export default definePlugin({
     ctx.on('agent/tool-batch', onToolBatch(bridge))
     ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
     ctx.on('agent/session-end', onSessionEnd(bridge))
+    ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
 
     ctx.provide('claudeHooks', {
       snapshot,

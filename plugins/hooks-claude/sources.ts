@@ -16,7 +16,8 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'PostToolUseFailure',
   'PostToolBatch',
   'Stop',
-  'SessionEnd'
+  'SessionEnd',
+  'InstructionsLoaded'
 ])
 
 export interface SourceSettings {

@@ -1,6 +1,7 @@
 // What plugins get as `agent` in the agent seams (src-shared/host/agent.ts). Everything it writes
 // goes through the session log, so it is durable and (for context) model-visible.
 import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
+import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -59,6 +60,10 @@ export class AgentHandleImpl implements AgentHandle {
 
   record(event: SessionEventInput): void {
     this.log.append(event)
+  }
+
+  events(): readonly SessionEvent[] {
+    return this.log.events
   }
 
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void {

@@ -11,6 +11,7 @@ import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
 import hooksCodex from '../../plugins/hooks-codex/index'
 import hooksClaude from '../../plugins/hooks-claude/index'
+import instructions from '../../plugins/instructions/index'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
@@ -52,6 +53,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:permission-policy', permissionPolicy as Plugin<never>],
     ['builtin:workspace-guard', workspaceGuard as Plugin<never>],
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
+    ['builtin:instructions', instructions as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
@@ -82,6 +84,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
     { id: 'approval', plugin: options.answererKey },
+    { id: 'instructions', plugin: 'builtin:instructions' },
     {
       id: 'hooks-claude',
       plugin: 'builtin:hooks-claude',

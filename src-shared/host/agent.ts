@@ -25,6 +25,8 @@ export interface AgentHandle {
   readonly env: Readonly<Record<string, string>>
   /** Append a durable event that is not model-visible (hook/*, notices). */
   record(event: SessionEventInput): void
+  /** The session's log so far, oldest first (read-only: write through `inject`, `record`, `notify`). */
+  events(): readonly SessionEvent[]
   /** A message shown to the user, never to the model (a hook's systemMessage, a warning). */
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void
 }
