@@ -6,6 +6,7 @@ import type { Kernel } from '../../src-shared/kernel'
 import type { AgentHandle, SessionStartSource } from '../../src-shared/host/agent'
 import type { ToolRegistry } from '../../src-shared/host/services'
 import type { ModelClient } from '../../src-shared/model'
+import type { ModelInfo } from '../llm/model-table'
 import { parseOrThrow } from '../../src-shared/validation'
 import type { SessionLog } from '../session/store'
 import type { AgentState } from './events'
@@ -25,6 +26,8 @@ export interface AgentOptions {
   settings?: AgentSettingsInput
   /** S4: `startup` for a new (or forked) session, `resume` for one reloaded from disk. */
   source: 'startup' | 'resume'
+  /** The context window and prices of the model in use, asked at each request (the model can be switched); default `settings.model`. */
+  modelInfo?: (model: string) => ModelInfo
 }
 
 export interface SendResult {
@@ -81,7 +84,8 @@ export class Agent {
         const service = this.kernel.getService('prompt')
         return service ? service.render({ workspace: options.workspace }) : renderSystemPrompt(DEFAULT_BASE_PROMPT, [], { workspace: options.workspace })
       },
-      tools: () => requireTools(this.kernel)
+      tools: () => requireTools(this.kernel),
+      modelInfo: () => (options.modelInfo ? options.modelInfo(options.model.model) : this.settings.model)
     }
     this.turnCount = this.log.events.filter((e) => e.type === 'turn/start').length
     this.closeInterruptedTurn()

@@ -10,6 +10,7 @@ import { ModelError, type ModelClient, type ProviderConfig } from '../../src-sha
 import '../llm/adapters-plugin'
 import { SessionStore } from '../session/store'
 import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
+import { modelInfo } from '../llm/model-table'
 import { SettingsFile } from './settings'
 import { SecretStore, type SecretCipher } from './secrets'
 import { SwitchableModel } from './model-switch'
@@ -77,7 +78,12 @@ export class HostRuntime {
       kernel: this.kernel,
       store: new SessionStore(this.paths.sessions),
       model: this.model,
-      settings: () => ({ maxParallelToolCalls: this.settings.value.maxParallelToolCalls, maxSteps: options.maxSteps ?? this.settings.value.maxSteps })
+      settings: () => ({
+        maxParallelToolCalls: this.settings.value.maxParallelToolCalls,
+        maxSteps: options.maxSteps ?? this.settings.value.maxSteps,
+        compaction: this.settings.value.compaction
+      }),
+      modelInfo: (model) => modelInfo(model, this.settings.value.models)
     })
     this.plugins = new PluginHost(this)
   }

@@ -2,6 +2,7 @@
 // one Agent while the host runs; its events and live deltas are forwarded to the UI.
 import type { Kernel } from '../../src-shared/kernel'
 import type { ModelClient } from '../../src-shared/model'
+import type { ModelInfo } from '../llm/model-table'
 import type { AgentStatePublic } from '../../src-shared/contract/ipc'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { Agent, type AgentSettings } from '../agent'
@@ -18,6 +19,8 @@ export interface SessionHubOptions {
   store: SessionStore
   model: ModelClient
   settings: () => Partial<AgentSettings>
+  /** The context window and prices of a model (the defaults with the user's settings on top). */
+  modelInfo?: (model: string) => ModelInfo
 }
 
 export class SessionHub {
@@ -144,7 +147,8 @@ export class SessionHub {
     const { kernel, model } = this.options
     const header = log.events[0]
     const workspace = header && header.type === 'session/header' ? header.workspace : process.cwd()
-    const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source })
+    const modelInfo = this.options.modelInfo
+    const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source, ...(modelInfo ? { modelInfo } : {}) })
     const unsubscribe = log.onAppend((event) => {
       kernel.emit('session/appended', log.id, event)
       for (const listener of this.appended) listener(log.id, event)

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/ipc'
 import { formatZodError } from '../../src-shared/validation'
+import { ModelTableSchema } from '../llm/model-table'
 import { writeFileAtomic } from './atomic-file'
 
 export const SeamSettingsSchema = z.object({
@@ -19,6 +20,10 @@ export const SeamSettingsSchema = z.object({
     .object({ provider: ProviderKindSchema, baseUrl: z.string().url(), model: z.string().min(1) })
     .nullable()
     .default(null),
+  /** Context window and prices (USD per million tokens) per model name, over the built-in defaults. */
+  models: ModelTableSchema.default({}),
+  /** Automatic compaction before a request that would fill more than `threshold` of the context window. */
+  compaction: z.object({ auto: z.boolean().default(true), threshold: z.number().gt(0).max(1).default(0.8) }).strict().prefault({}),
   /** Claude Code-shaped hooks declared in Seam's own settings (same shape as .claude/settings.json "hooks"). */
   hooks: z.record(z.string(), z.unknown()).optional()
 })

@@ -1,5 +1,6 @@
 // App name, workspace path, connection state, and the page switcher.
 import { appActions, needsSetup, useAppStore, type Page } from './app-store'
+import { ContextMeter } from './ContextMeter'
 
 const PAGES: Array<{ page: Page; label: string }> = [
   { page: 'chat', label: 'Chat' },
@@ -20,6 +21,7 @@ export function Header() {
         {status?.workspace ?? 'no workspace'}
       </span>
       {status && !status.workspaceTrusted && status.workspace && <span className="badge warn" title="Workspace hooks do not run until you trust it">untrusted</span>}
+      {page === 'chat' && !setup && <ContextMeter />}
       <span className={`connection ${connection}`} role="status" aria-label="Connection">
         {connection}
       </span>

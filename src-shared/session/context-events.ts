@@ -62,6 +62,8 @@ export const UsageStepEvent = z.object({
   provider: z.string(),
   model: z.string(),
   usage: TokenUsageShape,
+  /** The model's context window in tokens, from the model table, when known (the UI's meter). */
+  contextWindow: z.number().int().positive().optional(),
   /** Cost of this request in USD from the price table, when the model has a price. */
   costUsd: z.number().nonnegative().optional(),
   /** `compaction`: the request that wrote a compaction summary. */
