@@ -34,7 +34,7 @@ export type ModelStreamEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'thinking-delta'; text: string }
   | { type: 'tool-call'; call: ModelToolCall }
-  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'other'; usage?: ModelUsage }
+  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other'; usage?: ModelUsage }
 
 /**
  * Token counts from the provider's usage fields, normalised: `inputTokens` is the whole prompt

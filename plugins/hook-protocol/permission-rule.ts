@@ -14,7 +14,21 @@ export interface PermissionRuleContext {
 
 export type ParsedPermissionRule = { ok: true; tool: string; specifier?: string } | { ok: false; error: string }
 
+/** Parsed rules by text: policies match the same few rules on every call. Bounded; cleared when full. */
+const parsedCache = new Map<string, ParsedPermissionRule>()
+const PARSED_CACHE_LIMIT = 2_000
+
 export function parsePermissionRule(rule: string): ParsedPermissionRule {
+  let parsed = parsedCache.get(rule)
+  if (parsed === undefined) {
+    if (parsedCache.size >= PARSED_CACHE_LIMIT) parsedCache.clear()
+    parsed = Object.freeze(parseRule(rule))
+    parsedCache.set(rule, parsed)
+  }
+  return parsed
+}
+
+function parseRule(rule: string): ParsedPermissionRule {
   const text = rule.trim()
   const match = /^([^()\s]+)(?:\(([\s\S]*)\))?$/.exec(text)
   if (!match) return { ok: false, error: `invalid permission rule ${JSON.stringify(rule)}: expected Tool or Tool(specifier)` }
@@ -73,11 +87,18 @@ function commandMatches(specifier: string, command: string): boolean {
     const prefix = specifier.slice(0, -2)
     return cmd === prefix || (cmd.startsWith(prefix) && /\s/.test(cmd.charAt(prefix.length)))
   }
-  const trailing = specifier.endsWith(' *')
-  const body = trailing ? specifier.slice(0, -2) : specifier
-  const pattern = body.split('*').map(escapeRegex).join('[\\s\\S]*') + (trailing ? '(?:\\s[\\s\\S]*)?' : '')
-  return new RegExp(`^${pattern}$`).test(cmd)
+  let regex = commandRegexCache.get(specifier)
+  if (regex === undefined) {
+    const trailing = specifier.endsWith(' *')
+    const body = trailing ? specifier.slice(0, -2) : specifier
+    const pattern = body.split('*').map(escapeRegex).join('[\\s\\S]*') + (trailing ? '(?:\\s[\\s\\S]*)?' : '')
+    if (commandRegexCache.size >= PARSED_CACHE_LIMIT) commandRegexCache.clear()
+    commandRegexCache.set(specifier, (regex = new RegExp(`^${pattern}$`)))
+  }
+  return regex.test(cmd)
 }
+
+const commandRegexCache = new Map<string, RegExp>()
 
 function urlMatches(specifier: string, url: string): boolean {
   if (!specifier.startsWith('domain:')) return new RegExp(`^${specifier.split('*').map(escapeRegex).join('.*')}$`).test(url)

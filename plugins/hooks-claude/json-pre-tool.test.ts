@@ -144,24 +144,47 @@ describe('§5 validation and top-level fields (PreToolUse)', () => {
   })
 })
 
-describe("S1/S10: a hook allow never lifts Seam's own deny or ask (§5.1, §9.8)", () => {
-  const allow = pre({ permissionDecision: 'allow' })
+describe('§5.1, §7, §9.8: a hook allow answers the permission policy\'s default ask; explicit rules still win (S1, S10)', () => {
+  const allow = pre({ permissionDecision: 'allow', permissionDecisionReason: 'auto-approved' })
 
-  it('a permission-policy deny rule still denies', async () => {
+  it('a deny rule still denies', async () => {
     const { h } = await answer('bash', allow, { setup: (kernel) => void kernel.plugin(permissionPolicy, { mode: 'never-ask', deny: ['Bash(echo *)'] }) })
     expect(firstToolResult(h.model)).toEqual({ content: 'Permission denied: the permission policy denies calls matching "Bash(echo *)"', isError: true })
   })
 
-  it('a permission-policy ask still asks', async () => {
+  it('an ask rule still asks', async () => {
     const asked: string[] = []
     const { h } = await answer('bash', allow, {
       setup: (kernel) => {
-        kernel.plugin(permissionPolicy, { mode: 'ask-all' })
-        kernel.context.on('approval/request', async (request) => (asked.push(request.reason), { outcome: 'allowed-once' }))
+        kernel.plugin(permissionPolicy, { mode: 'never-ask', ask: ['Bash(echo *)'] })
+        kernel.context.on('approval/request', async (request) => (asked.push(request.reason), { outcome: 'denied' }))
       }
     })
-    expect(asked).toEqual(['every tool call needs approval (mode "ask-all")'])
+    expect(asked).toEqual(['calls matching "Bash(echo *)" ask first'])
+    expect(firstToolResult(h.model)).toEqual({ content: 'Permission denied: the user denied this call', isError: true })
+  })
+
+  it("the mode's ask is answered by the hook: no dialog, the tool runs, the verdict records which hook allowed it", async () => {
+    const asked: string[] = []
+    const { h, command } = await answer('bash', allow, {
+      setup: (kernel) => {
+        kernel.plugin(permissionPolicy, { mode: 'ask-all' })
+        kernel.context.on('approval/request', async (request) => (asked.push(request.reason), { outcome: 'denied' }))
+      }
+    })
+    expect(asked).toEqual([])
     expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
+    expect(h.events('tool/result')[0].verdict).toEqual({
+      outcome: 'allowed',
+      stage: 'pre-execute',
+      by: 'hook:PreToolUse',
+      reason: `allowed by the PreToolUse hook [${command}]: auto-approved; this answered the permission policy's ask (every tool call needs approval (mode "ask-all"))`
+    })
+  })
+
+  it('plan mode stays read-only: the allow does not answer it', async () => {
+    const { h } = await answer('bash', allow, { setup: (kernel) => void kernel.plugin(permissionPolicy, { mode: 'plan' }) })
+    expect(firstToolResult(h.model)).toEqual({ content: 'Permission denied: mode "plan" is read-only: Bash can change files or run programs', isError: true })
   })
 
   it('a hook deny beats a policy allow rule', async () => {

@@ -1,8 +1,9 @@
 // PreToolUse -> tools/input-rewrite + tools/pre-execute (S10, S18). The hooks run once per call,
 // before sealing; their `updatedInput` is a rewrite the registry schema-checks, and their
 // decision is returned at pre-execute: deny (the model reads `PreToolUse:<Tool> hook error: …`),
-// ask, or allow, combined with the rest of the chain as deny > ask > allow, so a hook's allow
-// never lifts a deny or an ask from Seam's own policy (claude-code-hooks.md §5.1, §7).
+// ask, or allow, combined with the rest of the chain as deny > ask > allow. A hook's allow is
+// marked `answersAsk`: it answers the permission policy's default ask, as a Claude Code allow
+// skips the permission prompt, but never an explicit deny or ask rule (claude-code-hooks.md §5.1, §7).
 import type { JsonObject, PreToolDecision, RewriteDecision, SealedCall, UnsealedCall } from '../../src-shared/host/tools'
 import type { Next } from '../../src-shared/kernel'
 import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
@@ -80,8 +81,11 @@ export function onPreExecute(bridge: Bridge, calls: ToolCallStates) {
       const asker = runs.find((run) => run.outcome.decision === 'ask')
       return { action: 'ask', reason: aggregated.reason ?? `the PreToolUse hook [${asker?.handler.label ?? '?'}] asks for approval`, by: BY }
     }
-    // allow: only when the rest of the chain allows too.
+    // allow: only when the rest of the chain allows too. It answers the permission policy's
+    // default ask (Claude Code's allow skips the permission prompt), never a rule (§5.1).
     if (inner.action !== 'allow') return inner
-    return aggregated.reason !== undefined ? { action: 'allow', reason: aggregated.reason, by: BY } : { action: 'allow', by: BY }
+    const allower = runs.find((run) => run.outcome.decision === 'allow')
+    const who = `allowed by the PreToolUse hook [${allower?.handler.label ?? '?'}]`
+    return { action: 'allow', reason: aggregated.reason !== undefined ? `${who}: ${aggregated.reason}` : who, by: BY, answersAsk: true }
   }
 }

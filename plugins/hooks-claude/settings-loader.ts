@@ -62,6 +62,15 @@ export function loadSettingsFile(path: string, source: SourceKind): LoadedSource
   } catch (error) {
     return invalid(source, path, `is not valid JSON: ${(error as Error).message}`)
   }
+  return loadSettingsJson(json, path, source)
+}
+
+/**
+ * A settings file's parsed JSON, validated as loadSettingsFile does. Other readers of the same
+ * files (plugins/claude-settings: permissions, env) use it to drop a file whole exactly when the
+ * hooks are dropped (claude-code-hooks.md §2.1: "its hooks and everything else").
+ */
+export function loadSettingsJson(json: unknown, path: string, source: SourceKind): LoadedSource {
   const top = SettingsFileSchema.safeParse(json)
   if (!top.success) return invalid(source, path, issueText(top.error, []))
   const loaded = readHooks(top.data.hooks ?? {}, source, path, ['hooks'])

@@ -1,12 +1,24 @@
 // The approval mode and permission rules, as a tools/pre-execute policy (S10). It asks the rest
 // of the chain first and only ever strengthens its answer (deny > ask > allow), so it can add a
-// deny or an ask but never lift one that an inner listener decided.
+// deny or an ask but never lift one that an inner listener decided. The one thing an inner allow
+// can answer is the mode's default ask, and only when it says so (`answersAsk`, a Claude Code
+// PreToolUse hook's allow): explicit deny and ask rules still win (claude-code-hooks.md §5.1, §7).
+//
+// Rules come from this plugin's config and, while the `claude-settings` plugin runs, from Claude
+// Code's settings files (`permissions.allow/deny/ask`, `defaultMode`).
 import { homedir } from 'node:os'
 import { z } from 'zod'
 import type { PreToolDecision, SealedCall, ToolDefinition } from '../../src-shared/host/tools'
 import { definePlugin } from '../../src-shared/kernel'
-import { matchesPermissionRule, parsePermissionRule } from '../hook-protocol/index'
+import { matchesPermissionRule, parsePermissionRule, type PermissionRuleContext } from '../hook-protocol/index'
+import type { ClaudeSettingsSnapshot } from '../claude-settings/read'
+import { APPROVAL_MODES, EDIT_TOOLS } from './modes'
+import { SEAM_RULES_FILE, modeInForce, rulesInForce, type PolicyInForce, type RuleInForce } from './in-force'
 import '../../src-shared/host/services'
+import type {} from '../claude-settings/index'
+
+export { APPROVAL_MODES, MODE_FROM_CLAUDE, MODE_TO_CLAUDE, type ApprovalMode } from './modes'
+export type { ModeInForce, PolicyInForce, RuleInForce } from './in-force'
 
 const PermissionRule = z.string().superRefine((rule, issue) => {
   const parsed = parsePermissionRule(rule)
@@ -16,16 +28,33 @@ const PermissionRule = z.string().superRefine((rule, issue) => {
 export const PermissionPolicyConfigSchema = z
   .object({
     /** Which calls ask the user when no rule matches. */
-    mode: z.enum(['ask-side-effects', 'ask-all', 'never-ask']).default('ask-side-effects'),
+    mode: z.enum(APPROVAL_MODES).default('ask-side-effects'),
+    /** The mode was given on the command line (`--approve`): Claude Code's `defaultMode` does not override it. */
+    modeFromCommandLine: z.boolean().default(false),
     /** Rules such as `Read` or `Bash(git status*)` whose calls run without asking. */
     allow: z.array(PermissionRule).default([]),
-    /** Rules whose calls are denied; deny wins over allow. */
-    deny: z.array(PermissionRule).default([])
+    /** Rules whose calls ask first, whatever the mode; ask wins over allow. */
+    ask: z.array(PermissionRule).default([]),
+    /** Rules whose calls are denied; deny wins over ask and allow. */
+    deny: z.array(PermissionRule).default([]),
+    /** Also apply `permissions` from Claude Code's settings files (the `claudeSettings` service). */
+    claudeSettings: z.boolean().default(true)
   })
   .strict()
   .prefault({})
 
 export type PermissionPolicyConfig = z.output<typeof PermissionPolicyConfigSchema>
+
+/** The rules and mode the policy applies right now, with where each came from (the settings page lists them). */
+export interface PermissionPolicyService {
+  inForce(): PolicyInForce
+}
+
+declare module '../../src-shared/kernel/types' {
+  interface Services {
+    permissionPolicy: PermissionPolicyService
+  }
+}
 
 const BY = 'permission-policy'
 
@@ -36,33 +65,130 @@ export default definePlugin({
   apply(ctx, config) {
     const tools = ctx.get('tools')
     const home = homedir()
+    // Read per call: the Claude settings reload on edits, and the policy must not wait for them.
+    const claude = (): ClaudeSettingsSnapshot | undefined => (config.claudeSettings ? ctx.maybe('claudeSettings')?.snapshot() : undefined)
+    // The merged rule list changes only with the settings snapshot (replaced on every edit).
+    let cached: { snapshot: ClaudeSettingsSnapshot | undefined; rules: RuleInForce[]; bareDenies: RuleInForce[] } | undefined
+    const current = () => {
+      const snapshot = claude()
+      if (cached === undefined || cached.snapshot !== snapshot) {
+        const rules = rulesInForce(config, snapshot)
+        cached = { snapshot, rules, bareDenies: rules.filter((rule) => rule.behavior === 'deny' && isBare(rule.rule)) }
+      }
+      return cached
+    }
     ctx.on('tools/pre-execute', async (call, next) => {
       const inner = await next()
-      return strongest(inner, policyDecision(call, tools.get(call.name), config, home))
+      const { snapshot, rules } = current()
+      return combine(inner, policyDecision(call, tools.get(call.name), config, home, snapshot, rules))
+    })
+    // A bare deny rule (`Bash`, `mcp__server`) disables the tool: off the model's tool list, and a
+    // call to it is unavailable before any hook runs (claude-code-hooks.md §6 PreToolUse).
+    ctx.guard('tools/offer', (name) => disabledBy(name, current().bareDenies))
+    ctx.provide('permissionPolicy', {
+      inForce: () => {
+        const snapshot = claude()
+        return {
+          mode: modeInForce(config, snapshot),
+          rules: rulesInForce(config, snapshot),
+          additionalDirectories: snapshot?.additionalDirectories.slice() ?? [],
+          warnings: snapshot?.warnings.slice() ?? []
+        }
+      }
     })
   }
 })
 
+/** A decision of the policy's own: from a rule, or the mode's default for the tool. */
+export interface OwnDecision {
+  decision: PreToolDecision
+  /** The mode's default ask (or dont-ask's deny in its place): an inner `answersAsk` allow answers it. Never a rule's. */
+  answerable: boolean
+}
+
 /** What the rules and the mode say about one call, on their own. */
-export function policyDecision(call: SealedCall, tool: ToolDefinition<unknown> | undefined, config: PermissionPolicyConfig, home?: string): PreToolDecision {
-  const context = { cwd: call.cwd, home }
-  const denyRule = config.deny.find((rule) => matchesPermissionRule(rule, call.name, call.args, context))
-  if (denyRule !== undefined) return { action: 'deny', reason: `the permission policy denies calls matching "${denyRule}"`, by: BY }
-  const allowRule = config.allow.find((rule) => matchesPermissionRule(rule, call.name, call.args, context))
-  if (allowRule !== undefined) return { action: 'allow', reason: `allowed by the rule "${allowRule}"`, by: BY }
-  switch (config.mode) {
+export function policyDecision(
+  call: SealedCall,
+  tool: ToolDefinition<unknown> | undefined,
+  config: PermissionPolicyConfig,
+  home?: string,
+  claude?: ClaudeSettingsSnapshot,
+  rules: readonly RuleInForce[] = rulesInForce(config, claude)
+): OwnDecision {
+  const context: PermissionRuleContext = { cwd: call.cwd, home }
+  if (claude?.workspaceRoot) context.projectDir = claude.workspaceRoot
+  const matching = (behavior: RuleInForce['behavior']) => rules.find((r) => r.behavior === behavior && matchesPermissionRule(r.rule, call.name, call.args, context))
+  const deny = matching('deny')
+  if (deny) return { answerable: false, decision: { action: 'deny', reason: `the permission policy denies calls matching "${deny.rule}"${where(deny)}`, by: BY } }
+  const ask = matching('ask')
+  if (ask) return { answerable: false, decision: { action: 'ask', reason: `calls matching "${ask.rule}" ask first${where(ask)}`, by: BY } }
+  const allow = matching('allow')
+  if (allow) return { answerable: false, decision: { action: 'allow', reason: `allowed by the rule "${allow.rule}"${where(allow)}`, by: BY } }
+  const mode = modeInForce(config, claude).mode
+  const decision = modeDecision(call, tool, mode)
+  // Plan mode stays read-only even for a hook's allow (Claude Code refused the call there, §5.1).
+  return { decision, answerable: decision.action === 'ask' || (decision.action === 'deny' && mode === 'dont-ask') }
+}
+
+function modeDecision(call: SealedCall, tool: ToolDefinition<unknown> | undefined, mode: PermissionPolicyConfig['mode']): PreToolDecision {
+  const sideEffects = tool?.sideEffects === true
+  switch (mode) {
     case 'ask-all':
       return { action: 'ask', reason: `every tool call needs approval (mode "ask-all")`, by: BY }
     case 'never-ask':
       return { action: 'allow', by: BY }
     case 'ask-side-effects':
-      return tool?.sideEffects === true ? { action: 'ask', reason: `${call.name} can change files or run programs`, by: BY } : { action: 'allow', by: BY }
+      return sideEffects ? { action: 'ask', reason: `${call.name} can change files or run programs`, by: BY } : { action: 'allow', by: BY }
+    case 'accept-edits':
+      if (EDIT_TOOLS.has(call.name)) return { action: 'allow', reason: 'file edits run without asking (mode "accept-edits")', by: BY }
+      return sideEffects ? { action: 'ask', reason: `${call.name} can change files or run programs`, by: BY } : { action: 'allow', by: BY }
+    case 'dont-ask':
+      return sideEffects
+        ? { action: 'deny', reason: `${call.name} is not pre-approved by an allow rule, and mode "dont-ask" denies instead of asking`, by: BY }
+        : { action: 'allow', by: BY }
+    case 'plan':
+      return sideEffects ? { action: 'deny', reason: `mode "plan" is read-only: ${call.name} can change files or run programs`, by: BY } : { action: 'allow', by: BY }
   }
+}
+
+/**
+ * The policy's answer given the inner chain's: the stronger of the two (deny > ask > allow), except
+ * that an inner allow marked `answersAsk` (a PreToolUse hook's allow) answers the mode's default
+ * ask — or the deny `dont-ask` puts in its place — and is recorded as the one that allowed the call.
+ * It never answers a rule, nor plan mode (Claude Code refused it there too, §5.1).
+ */
+export function combine(inner: PreToolDecision, own: OwnDecision): PreToolDecision {
+  const mine = own.decision
+  if (own.answerable && mine.action !== 'allow' && inner.action === 'allow' && inner.answersAsk === true) {
+    const who = inner.reason ?? `allowed by ${inner.by ?? 'an inner policy'}`
+    return { action: 'allow', reason: `${who}; this answered the permission policy's ${mine.action === 'ask' ? 'ask' : 'deny'} (${mine.reason})`, ...(inner.by !== undefined ? { by: inner.by } : {}) }
+  }
+  return strongest(inner, mine)
 }
 
 const STRENGTH: Record<PreToolDecision['action'], number> = { allow: 0, ask: 1, deny: 2 }
 
-/** The stronger of two decisions; on a tie the inner one stands (it keeps its own wording). */
+/**
+ * The stronger of two decisions. On a tie the inner one stands (it keeps its own wording), unless
+ * it is nobody's (the chain's default allow): then the policy's own says which rule allowed the call.
+ */
 export function strongest(inner: PreToolDecision, mine: PreToolDecision): PreToolDecision {
+  if (STRENGTH[mine.action] === STRENGTH[inner.action]) return inner.by === undefined && mine.reason !== undefined ? mine : inner
   return STRENGTH[mine.action] > STRENGTH[inner.action] ? mine : inner
+}
+
+/** The reason a bare deny rule takes `toolName` off the tool list, or undefined. */
+export function disabledBy(toolName: string, rules: readonly RuleInForce[]): string | undefined {
+  const rule = rules.find((r) => r.behavior === 'deny' && isBare(r.rule) && matchesPermissionRule(r.rule, toolName, {}))
+  return rule ? `${toolName} is disabled by the deny rule "${rule.rule}"${where(rule)}` : undefined
+}
+
+function isBare(rule: string): boolean {
+  const parsed = parsePermissionRule(rule)
+  return parsed.ok && parsed.specifier === undefined
+}
+
+/** ` (permissions.deny[0] in /w/.claude/settings.json)` for a settings rule; nothing for the plugin's own. */
+function where(rule: RuleInForce): string {
+  return rule.file === SEAM_RULES_FILE ? '' : ` (permissions.${rule.behavior}[${rule.index}] in ${rule.file})`
 }

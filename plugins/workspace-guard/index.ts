@@ -5,6 +5,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { SealedCall } from '../../src-shared/host/tools'
 import { definePlugin } from '../../src-shared/kernel'
+import type {} from '../claude-settings/index'
 import { isWithin, resolveToolPath } from '../../src-main/tools/builtin/paths'
 import { realPath } from './real-path'
 import { describeEscape, fileToolTargets } from './targets'
@@ -19,6 +20,8 @@ export const WorkspaceGuardConfigSchema = z.object({
   workspace: rootPath.optional(),
   /** More directories the file tools may use, e.g. a shared library checkout. */
   extraRoots: z.array(rootPath).default([]),
+  /** Also allow the folders of Claude Code's `permissions.additionalDirectories` (the `claudeSettings` service). */
+  claudeDirectories: z.boolean().default(true),
   /** Turn the confinement off: every path is allowed (unless readOnlyOutside keeps writes in). */
   allowOutside: z.boolean().default(false),
   /** Outside the roots, allow reading (Read, Glob, Grep) but refuse writing (Write, Edit). */
@@ -31,20 +34,22 @@ const workspaceGuard = definePlugin({
   name: 'workspace-guard',
   schema: WorkspaceGuardConfigSchema,
   apply(ctx, config) {
-    ctx.guard('tools', (call) => checkWorkspaceAccess(call, config))
+    // Read per call: the settings files reload on edits; without the service there are none.
+    const claudeRoots = (): string[] => (config.claudeDirectories ? (ctx.maybe('claudeSettings')?.snapshot().additionalDirectories.map((dir) => dir.resolved) ?? []) : [])
+    ctx.guard('tools', (call) => checkWorkspaceAccess(call, config, claudeRoots()))
   }
 })
 
 export default workspaceGuard
 
 /** The deny reason for `call`, or undefined when it stays inside the allowed roots (or is not a file tool). */
-export function checkWorkspaceAccess(call: SealedCall, config: WorkspaceGuardConfig): string | undefined {
+export function checkWorkspaceAccess(call: SealedCall, config: WorkspaceGuardConfig, settingsRoots: readonly string[] = []): string | undefined {
   const access = fileToolTargets(call)
   if (!access) return undefined
   const outsideAllowed = access.writes ? config.allowOutside && !config.readOnlyOutside : config.allowOutside || config.readOnlyOutside === true
   if (outsideAllowed) return undefined
 
-  const roots = [config.workspace ?? call.cwd, ...config.extraRoots].map((root) => resolveToolPath(call.cwd, root))
+  const roots = [config.workspace ?? call.cwd, ...config.extraRoots, ...settingsRoots].map((root) => resolveToolPath(call.cwd, root))
   const realRoots = roots.map((root) => realPath(root))
   for (const target of access.targets) {
     let real: string

@@ -47,5 +47,5 @@ export function describeEscape(input: { tool: string; target: PathTarget; real: 
   const { tool, target, real, roots } = input
   const via = real !== target.path ? ` (it resolves through a symbolic link to ${real})` : ''
   const rule = input.readOnlyOutside ? 'Outside the workspace, files may only be read.' : `${tool} may only use paths inside ${roots.join(', ')}.`
-  return `workspace-guard: ${tool} refused: ${target.arg} ${target.path} is outside the workspace${via}. ${rule} To allow it, add the directory to extraRoots in the workspace-guard config.`
+  return `workspace-guard: ${tool} refused: ${target.arg} ${target.path} is outside the workspace${via}. ${rule} To allow it, add the directory to extraRoots in the workspace-guard config or to permissions.additionalDirectories in Claude Code settings.`
 }

@@ -239,6 +239,27 @@ describe('the agent handle', () => {
     expect(JSON.stringify(f.model.requests)).not.toContain('hook printed a warning')
   })
 
+  it('settings env (the settingsEnv service) reaches tool calls under the session\'s own setEnv values', async () => {
+    const envs: Array<Readonly<Record<string, string>>> = []
+    let settingsVars: Record<string, string> = { FROM_SETTINGS: 'settings', SHARED: 'settings' }
+    const f = await setup({
+      script: [{ toolCalls: [{ name: 'env' }] }, { toolCalls: [{ name: 'env' }] }, { text: 'done' }],
+      setup: (kernel, tools) => {
+        tools.register(testTool('env', { body: (_args, exec) => (envs.push(exec.env), 'env') }))
+        kernel.context.provide('settingsEnv', { vars: () => settingsVars })
+        kernel.context.on('agent/session-start', (agent) => agent.setEnv('SHARED', 'session'))
+        kernel.context.on('tools/result', () => void (settingsVars = { FROM_SETTINGS: 'edited' }))
+      }
+    })
+    f.agent.send('go')
+    await f.agent.whenIdle()
+    // Read per call: an edit of the settings applies to the next call.
+    expect(envs).toEqual([
+      { FROM_SETTINGS: 'settings', SHARED: 'session' },
+      { FROM_SETTINGS: 'edited', SHARED: 'session' }
+    ])
+  })
+
   it('close() cancels the running turn, fires agent/session-end once and refuses later sends', async () => {
     const ends: string[] = []
     const f = await setup({

@@ -71,7 +71,7 @@ export class Agent {
     this.inbox = new Inbox(() => this.publishState())
     this.closeRequested = new Promise<void>((resolve) => (this.requestClose = resolve))
     this.startAbandoned = new Promise<void>((resolve) => (this.abandonStart = resolve))
-    const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current)
+    const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current, () => this.kernel.getService('settingsEnv')?.vars() ?? {})
     this.handle = handle
     this.deps = {
       kernel: options.kernel,

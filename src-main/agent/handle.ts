@@ -5,6 +5,7 @@ import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const NO_ENV: Readonly<Record<string, string>> = Object.freeze({})
 
 /** The part of the running turn the handle reaches. */
 export interface TurnControl {
@@ -19,7 +20,9 @@ export class AgentHandleImpl implements AgentHandle {
   constructor(
     private readonly log: SessionLog,
     readonly workspace: string,
-    private readonly currentTurn: () => TurnControl | undefined
+    private readonly currentTurn: () => TurnControl | undefined,
+    /** Variables from settings (the `settingsEnv` service); the session's own setEnv values override them. */
+    private readonly settingsEnv: () => Readonly<Record<string, string>> = () => NO_ENV
   ) {}
 
   get sessionId(): string {
@@ -54,8 +57,10 @@ export class AgentHandleImpl implements AgentHandle {
     this.envSnapshot = Object.freeze({ ...this.envVars })
   }
 
+  /** Settings variables under the session's own: the one merge every tool and hook process env starts from. */
   get env(): Readonly<Record<string, string>> {
-    return this.envSnapshot
+    const base = this.settingsEnv()
+    return Object.keys(base).length === 0 ? this.envSnapshot : Object.freeze({ ...base, ...this.envSnapshot })
   }
 
   record(event: SessionEventInput): void {

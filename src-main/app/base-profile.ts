@@ -6,6 +6,7 @@ import { toolsPlugin } from '../tools'
 import { builtinTools } from '../tools/builtin'
 import { promptPlugin } from '../agent'
 import { anthropicAdapterPlugin, modelsPlugin, openAIAdapterPlugin } from '../llm/adapters-plugin'
+import claudeSettings from '../../plugins/claude-settings/index'
 import permissionPolicy from '../../plugins/permission-policy/index'
 import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
@@ -50,6 +51,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:builtin-tools', builtinToolsPlugin as Plugin<never>],
     ['builtin:prompt', promptPlugin as Plugin<never>],
     ['builtin:system-prompt', systemPromptPlugin as Plugin<never>],
+    ['builtin:claude-settings', claudeSettings as Plugin<never>],
     ['builtin:permission-policy', permissionPolicy as Plugin<never>],
     ['builtin:workspace-guard', workspaceGuard as Plugin<never>],
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
@@ -65,13 +67,20 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
 export interface BaseProfileOptions {
   answererKey: string
   approvalMode: string
+  /** The approval mode came from the command line (`--approve`): Claude Code's `defaultMode` does not override it. */
+  approvalModeFromCommandLine?: boolean
+  /** Claude Code's user settings file (`$HOME/.claude/settings.json` of the host's environment). */
+  claudeUserSettingsPath?: string
   workspace: string | null
   hookConcurrency: number
   /** Claude Code-shaped hooks from Seam's own settings. */
   seamHooks?: Record<string, unknown>
+  /** Entries a front end adds (the ACP agent's client tools), placed right after `approval`. */
+  extra?: ProfileEntry[]
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
+  const claudeUser = options.claudeUserSettingsPath !== undefined ? { userSettingsPath: options.claudeUserSettingsPath } : {}
   return [
     { id: 'models', plugin: 'builtin:models' },
     { id: 'model-openai', plugin: 'builtin:model-openai' },
@@ -80,15 +89,21 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'prompt', plugin: 'builtin:prompt' },
     { id: 'system-prompt', plugin: 'builtin:system-prompt' },
     { id: 'builtin-tools', plugin: 'builtin:builtin-tools' },
-    { id: 'permission-policy', plugin: 'builtin:permission-policy', config: { mode: options.approvalMode } },
+    { id: 'claude-settings', plugin: 'builtin:claude-settings', config: claudeUser },
+    {
+      id: 'permission-policy',
+      plugin: 'builtin:permission-policy',
+      config: { mode: options.approvalMode, ...(options.approvalModeFromCommandLine ? { modeFromCommandLine: true } : {}) }
+    },
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
     { id: 'approval', plugin: options.answererKey },
     { id: 'instructions', plugin: 'builtin:instructions' },
+    ...(options.extra ?? []),
     {
       id: 'hooks-claude',
       plugin: 'builtin:hooks-claude',
-      config: { concurrency: options.hookConcurrency, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
+      config: { concurrency: options.hookConcurrency, ...claudeUser, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
     },
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency } }
   ]

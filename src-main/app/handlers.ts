@@ -1,6 +1,7 @@
 // Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
 // router has validated each input before it reaches a handler.
-import type { AppStatus, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
+import type { AppStatus, PermissionsInForce, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
+import type {} from '../../plugins/permission-policy/index'
 import type { ProviderConfig } from '../../src-shared/model'
 import { PROVIDER_PRESETS, testConnection } from '../llm/presets'
 import type { Handlers } from '../transport/router'
@@ -56,6 +57,20 @@ async function storedKey(runtime: HostRuntime, provider: string): Promise<KeyLoo
 function settingsPublic(runtime: HostRuntime): Settings {
   const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency } = runtime.settings.value
   return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency }
+}
+
+/** The permission policy's rules and mode in force, with their origin (the settings page lists them). */
+function permissionsInForce(runtime: HostRuntime): PermissionsInForce {
+  const policy = runtime.kernel.getService('permissionPolicy')
+  if (!policy) return { running: false, mode: null, rules: [], additionalDirectories: [], warnings: [] }
+  const state = policy.inForce()
+  return {
+    running: true,
+    mode: state.mode,
+    rules: state.rules,
+    additionalDirectories: state.additionalDirectories.map(({ path, resolved, source, file, index }) => ({ path, resolved, source, file, index })),
+    warnings: state.warnings
+  }
 }
 
 /** A provider from the UI, with the stored key filled in when the UI left it out. */
@@ -134,7 +149,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'sessions/open': async ({ id }) => {
       const session = await sessions.open(id)
-      return { id, events: [...session.log.events], state: { sessionId: id, ...session.agent.state }, warnings: [...(session.log.warnings ?? [])] }
+      return { id, events: session.log.snapshot(), state: { sessionId: id, ...session.agent.state }, warnings: [...(session.log.warnings ?? [])] }
     },
     'sessions/rename': async ({ id, title }) => {
       await sessions.rename(id, title)
@@ -167,6 +182,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'settings/get': async () => settingsPublic(runtime),
+    'permissions/list': async () => permissionsInForce(runtime),
     'settings/set': async (patch) => {
       runtime.settings.update(patch)
       if (patch.approvalMode || patch.hookConcurrency) await runtime.plugins.recompose()

@@ -11,6 +11,7 @@ import type { CatalogEntry, ComposedEntry, ProfileEntry } from '../plugins/profi
 import { watchPatchFiles } from '../plugins/watch'
 import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
@@ -216,16 +217,19 @@ export class PluginHost {
       ...baseProfile({
         answererKey: this.runtime.options.answerer.key,
         approvalMode: this.runtime.approvalMode(),
+        approvalModeFromCommandLine: this.runtime.options.approvalMode !== undefined,
+        claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
         workspace: this.runtime.workspace(),
         hookConcurrency: settings.hookConcurrency,
-        seamHooks: settings.hooks
+        seamHooks: settings.hooks,
+        extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key }))
       }),
       ...bundleEntries
     ]
   }
 
   private catalog(): Map<string, CatalogEntry> {
-    const catalog = builtinCatalog({ answerer: this.runtime.options.answerer })
+    const catalog = builtinCatalog({ answerer: this.runtime.options.answerer, extra: this.runtime.options.extraEntries })
     for (const bundle of this.bundles.all()) {
       if (!bundle.plugin) continue
       catalog.set(`bundle:${bundle.manifest.name}`, {
@@ -311,4 +315,10 @@ export class PluginHost {
   private notify(): void {
     for (const listener of this.changed) listener()
   }
+}
+
+/** Claude Code's user settings in the host's environment (its HOME), or undefined for the plugins' default. */
+function claudeUserSettingsPath(env: NodeJS.ProcessEnv | undefined): string | undefined {
+  const home = env?.HOME
+  return home ? join(home, '.claude', 'settings.json') : undefined
 }

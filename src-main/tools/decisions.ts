@@ -8,7 +8,7 @@ export function preDecisionProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return `returned ${describeValue(value)}, not a PreToolDecision`
   switch (value.action) {
     case 'allow':
-      return optionalString(value, 'reason') ?? optionalString(value, 'by')
+      return optionalString(value, 'reason') ?? optionalString(value, 'by') ?? optionalBoolean(value, 'answersAsk')
     case 'deny':
       return requiredString(value, 'reason') ?? optionalString(value, 'by') ?? optionalString(value, 'modelText')
     case 'ask':
@@ -55,6 +55,11 @@ function requiredString(value: Record<string, unknown>, field: string): string |
 function optionalString(value: Record<string, unknown>, field: string): string | undefined {
   const item = value[field]
   return item === undefined || typeof item === 'string' ? undefined : `returned ${field}: ${describeValue(item)} where a string or nothing is allowed`
+}
+
+function optionalBoolean(value: Record<string, unknown>, field: string): string | undefined {
+  const item = value[field]
+  return item === undefined || typeof item === 'boolean' ? undefined : `returned ${field}: ${describeValue(item)} where a boolean or nothing is allowed`
 }
 
 function contextProblem(context: unknown): string | undefined {

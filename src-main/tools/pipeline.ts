@@ -68,7 +68,9 @@ export class ToolPipeline {
     private readonly kernel: Kernel,
     private readonly lookup: ToolLookup,
     private readonly toolNames: () => string[],
-    private readonly abandonAfterCancelMs: number = DEFAULT_ABANDON_AFTER_CANCEL_MS
+    private readonly abandonAfterCancelMs: number = DEFAULT_ABANDON_AFTER_CANCEL_MS,
+    /** Why a tool is not offered to the model (the `tools/offer` guards), or undefined. */
+    private readonly withheld: (name: string) => string | undefined = () => undefined
   ) {}
 
   async execute(request: ToolCallRequest, options: ExecuteOptions = NO_OPTIONS): Promise<ToolExecutionResult> {
@@ -147,6 +149,12 @@ export class ToolPipeline {
       return { call, failed: { verdict: denied('seal', reason), result: failure('INVALID_ARGS', reason) } }
     }
     const tool = this.lookup(name)
+    const withheld = tool === undefined ? undefined : this.withheld(name)
+    if (withheld !== undefined) {
+      // Not on the model's tool list: refused as Claude Code refuses a disabled tool, before any hook.
+      const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent })
+      return { call, failed: { verdict: denied('seal', withheld), result: failure('UNKNOWN_TOOL', `No such tool available: ${name}`) } }
+    }
     if (tool === undefined) {
       const reason = `Unknown tool "${name}". Available tools: ${this.toolNames().join(', ') || '(none)'}.`
       const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent })

@@ -37,8 +37,9 @@ export class ToolRegistryImpl implements ToolRegistry {
     this.pipeline = new ToolPipeline(
       kernel,
       (name) => this.tools.get(name)?.tool,
-      () => [...this.tools.keys()],
-      options.abandonAfterCancelMs
+      () => [...this.tools.keys()].filter((name) => this.withheld(name) === undefined),
+      options.abandonAfterCancelMs,
+      (name) => this.withheld(name)
     )
   }
 
@@ -73,7 +74,13 @@ export class ToolRegistryImpl implements ToolRegistry {
 
   specs(): ModelToolSpec[] {
     this.specCache ??= [...this.tools.values()].map((r) => r.spec)
-    return this.specCache.slice()
+    // Read per request: what a `tools/offer` guard withholds can change while Seam runs (settings edits).
+    return this.specCache.filter((spec) => this.withheld(spec.name) === undefined)
+  }
+
+  /** Why `name` is not offered to the model (a `tools/offer` guard's reason), or undefined. */
+  private withheld(name: string): string | undefined {
+    return this.kernel.checkGuards('tools/offer', name)
   }
 
   execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult> {

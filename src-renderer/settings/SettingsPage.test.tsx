@@ -36,6 +36,7 @@ beforeEach(() => {
       trusted = value
       return { ok: true as const }
     },
+    'permissions/list': () => ({ running: true, mode: { mode: 'ask-side-effects', source: 'seam' }, rules: [], additionalDirectories: [], warnings: [] }),
     'grants/list': () => grants,
     'grants/revoke': ({ grantId }) => {
       grants = grants.filter((g) => g.id !== grantId)
@@ -82,6 +83,18 @@ describe('SettingsPage', () => {
 
     expect(screen.getByLabelText('Plugin tree').textContent).toBe('- id: tools\n- id: prompt')
     expect(screen.getByText('/w/.seam/cordis.patch.yml line 3: unknown id "tool"')).toBeTruthy()
+  })
+
+  it('the trust banner counts hook commands and Claude Code settings apart', async () => {
+    items.push({ source: 'Claude Code settings', file: '/w/.claude/settings.json', event: 'permissions.allow', command: 'Bash' })
+    try {
+      await renderWith(<TrustBanner />)
+      expect(screen.getByRole('region', { name: 'Workspace trust' }).textContent).toContain(
+        'This workspace declares 1 hook command that will not run and 1 Claude Code permission or env setting that will not apply until you trust it.'
+      )
+    } finally {
+      items.pop()
+    }
   })
 
   it('the trust banner opens a dialog listing the exact commands before trusting', async () => {

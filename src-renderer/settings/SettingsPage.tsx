@@ -1,16 +1,21 @@
 // Settings: provider, workspace and its trust, approvals, limits, grants, the plugin tree, and
 // the pages client plugins contribute.
 import type { ReactNode } from 'react'
+import { useAppStore } from '../app/app-store'
 import { PluginSettingsPages } from '../plugins/PluginSettingsPages'
 import { ProviderForm } from '../setup/ProviderForm'
 import { WorkspaceForm } from '../setup/WorkspaceForm'
 import { ApprovalModeForm } from './ApprovalModeForm'
 import { GrantsList } from './GrantsList'
 import { LimitsForm } from './LimitsForm'
+import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { WorkspaceTrust } from './WorkspaceTrust'
 
 export function SettingsPage() {
+  // The rules and mode in force change with the approval choice and the workspace's trust.
+  const approvalMode = useAppStore((state) => state.status?.approvalMode)
+  const trusted = useAppStore((state) => state.status?.workspaceTrusted)
   return (
     <div className="page-scroll settings-page">
       <h1>Settings</h1>
@@ -19,7 +24,10 @@ export function SettingsPage() {
         <WorkspaceForm />
         <WorkspaceTrust />
       </Section>
-      <Section title="Approvals"><ApprovalModeForm /></Section>
+      <Section title="Approvals">
+        <ApprovalModeForm />
+        <PermissionRules deps={[approvalMode, trusted]} />
+      </Section>
       <Section title="Limits"><LimitsForm /></Section>
       <Section title="This session's grants"><GrantsList /></Section>
       <Section title="Plugin tree"><PluginTree /></Section>

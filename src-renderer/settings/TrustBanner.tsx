@@ -19,14 +19,12 @@ function UntrustedBanner() {
   if (!preview || preview.trusted || preview.items.length === 0 || dismissed) return null
   return (
     <div className="banner warn" role="region" aria-label="Workspace trust">
-      <span>
-        This workspace declares {preview.items.length} hook command{preview.items.length === 1 ? '' : 's'} that will not run until you trust it.
-      </span>
+      <span>{bannerText(preview.items)}</span>
       <button type="button" onClick={() => setOpen(true)}>Review…</button>
       <button type="button" className="link" onClick={() => setDismissed(true)}>Not now</button>
       {open && (
         <Modal label="Trust this workspace?" onCancel={() => setOpen(false)} focusFirst className="wide">
-          <p>Trusting <code className="path">{preview.workspace}</code> lets these commands run on your machine as you:</p>
+          <p>Trusting <code className="path">{preview.workspace}</code> lets these commands run on your machine as you{preview.items.some((item) => item.source === SETTINGS_SOURCE) ? ' and applies these settings' : ''}:</p>
           <TrustCommands items={preview.items} />
           {error && <p className="form-error" role="alert">{error}</p>}
           <div className="modal-actions">
@@ -37,4 +35,16 @@ function UntrustedBanner() {
       )}
     </div>
   )
+}
+
+/** The trust items the claude-settings plugin contributes (permission rules, mode, folders, env names) are settings, not commands. */
+const SETTINGS_SOURCE = 'Claude Code settings'
+
+function bannerText(items: ReadonlyArray<{ source: string }>): string {
+  const settings = items.filter((item) => item.source === SETTINGS_SOURCE).length
+  const commands = items.length - settings
+  const parts: string[] = []
+  if (commands > 0) parts.push(`${commands} hook command${commands === 1 ? '' : 's'} that will not run`)
+  if (settings > 0) parts.push(`${settings} Claude Code permission or env setting${settings === 1 ? '' : 's'} that will not apply`)
+  return `This workspace declares ${parts.join(' and ')} until you trust it.`
 }

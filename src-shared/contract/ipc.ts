@@ -104,6 +104,27 @@ export const ClientEntrySchema = z.object({ name: z.string(), url: z.string() })
 
 export const TrustItemSchema = z.object({ source: z.string(), file: z.string(), event: z.string(), command: z.string() })
 
+/** One permission rule the policy applies, and where it came from (Seam's config or a Claude Code settings file). */
+export const PermissionRuleInForceSchema = z.object({
+  behavior: z.enum(['allow', 'ask', 'deny']),
+  rule: z.string(),
+  /** `seam`, or the Claude Code settings file's kind: `user`, `project`, `local`. */
+  source: z.string(),
+  file: z.string(),
+  index: z.number().int().nonnegative()
+})
+
+export const PermissionsInForceSchema = z.object({
+  /** False when the permission-policy entry is not running (disabled, failed): nothing below applies. */
+  running: z.boolean(),
+  mode: z.object({ mode: z.string(), source: z.string(), file: z.string().optional(), claudeMode: z.string().optional() }).nullable(),
+  /** Precedence is deny > ask > allow whatever the source. */
+  rules: z.array(PermissionRuleInForceSchema),
+  additionalDirectories: z.array(z.object({ path: z.string(), resolved: z.string(), source: z.string(), file: z.string(), index: z.number().int().nonnegative() })),
+  /** Rules and settings that were ignored, naming the file and index. */
+  warnings: z.array(z.string())
+})
+
 export const LogRecordSchema = z.object({
   level: z.enum(['debug', 'info', 'warn', 'error']),
   plugin: z.string(),
@@ -147,6 +168,7 @@ export const Methods = {
   'grants/list': { input: z.object({ sessionId: SessionId }), output: z.array(GrantSchema) },
   'grants/revoke': { input: z.object({ sessionId: SessionId, grantId: NonEmpty }), output: z.object({ ok: z.boolean() }) },
   'settings/get': { input: Empty, output: SettingsSchema },
+  'permissions/list': { input: Empty, output: PermissionsInForceSchema },
   'settings/set': { input: SettingsSchema.partial().strict(), output: SettingsSchema },
   'plugins/list': { input: Empty, output: z.array(PluginInfoSchema) },
   'plugins/inspect': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
@@ -189,6 +211,7 @@ export type ProviderInput = z.output<typeof ProviderInputSchema>
 export type Settings = z.output<typeof SettingsSchema>
 export type PluginInfo = z.output<typeof PluginInfoSchema>
 export type ApprovalRequestPublic = z.output<typeof ApprovalRequestPublicSchema>
+export type PermissionsInForce = z.output<typeof PermissionsInForceSchema>
 
 /** What the renderer holds: one interface whichever transport carries it. */
 export interface HostApi {

@@ -53,9 +53,19 @@ export interface ApprovalService {
   scopeFor(tool: string, args: Readonly<JsonObject>): GrantScope
 }
 
+/**
+ * Environment variables from settings (Claude Code's `env`) for every tool and hook process of a
+ * session. The agent handle's `env` merges them under the session's own variables, so every place
+ * that builds a child process's environment from `agent.env` / `exec.env` gets them.
+ */
+export interface SettingsEnvService {
+  vars(): Readonly<Record<string, string>>
+}
+
 declare module '../kernel/types' {
   interface Services {
     tools: ToolRegistry
     approval: ApprovalService
+    settingsEnv: SettingsEnvService
   }
 }

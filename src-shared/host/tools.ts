@@ -110,9 +110,14 @@ export interface UnsealedCall {
 
 export type RewriteDecision = { action: 'keep' } | { action: 'rewrite'; args: JsonObject; by: string; reason?: string }
 
-/** S10. `modelText`, when given, is the exact text the model reads for a deny (bridges keep upstream wording). */
+/**
+ * S10. `modelText`, when given, is the exact text the model reads for a deny (bridges keep upstream
+ * wording). `answersAsk` marks an allow that answers the permission policy's default ask (its
+ * approval mode), as a Claude Code PreToolUse `allow` skips the permission prompt; explicit deny
+ * and ask rules still win over it (claude-code-hooks.md §5.1).
+ */
 export type PreToolDecision =
-  | { action: 'allow'; reason?: string; by?: string }
+  | { action: 'allow'; reason?: string; by?: string; answersAsk?: boolean }
   | { action: 'deny'; reason: string; by?: string; modelText?: string }
   | { action: 'ask'; reason: string; by?: string }
 
@@ -210,5 +215,11 @@ declare module '../kernel/types' {
   interface Guards {
     /** S12: deny-only, synchronous, after the whole pre-execute waterfall. */
     tools: [call: SealedCall]
+    /**
+     * Deny-only, synchronous: a reason takes the tool off the model's tool list, and a call to it
+     * is refused as unavailable before any other stage (a Claude Code bare `permissions.deny`
+     * rule such as `Bash` disables the tool: claude-code-hooks.md §6 PreToolUse).
+     */
+    'tools/offer': [toolName: string]
   }
 }

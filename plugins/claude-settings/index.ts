@@ -1,0 +1,133 @@
+// @seam/claude-settings: the non-hook parts of Claude Code's settings files (`permissions` and
+// `env`), read from ~/.claude/settings.json and, once the workspace is trusted,
+// <workspace>/.claude/settings{,.local}.json, kept current while Seam runs. It decides nothing
+// itself: the permission policy reads the rules and defaultMode, the workspace guard the
+// additionalDirectories, and every tool and hook process of a session gets the env. See README.md.
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { TrustItem } from '../../src-main/app/plugin-host'
+import '../../src-shared/host/agent'
+import '../../src-shared/host/services'
+import { definePlugin, type Logger } from '../../src-shared/kernel'
+import { watchPatchFiles } from '../../src-main/plugins/watch'
+import { readClaudeSettings, settingsFiles, type ClaudeSettingsSnapshot, type ReadOptions } from './read'
+
+export * from './read'
+
+export const ClaudeSettingsConfigSchema = z
+  .object({
+    /** Claude Code's user settings file. Default: `~/.claude/settings.json`. */
+    userSettingsPath: z.string().min(1).optional()
+  })
+  .strict()
+  .prefault({})
+
+/** What other plugins read: the snapshot in force now, and a way to hear about edits. */
+export interface ClaudeSettingsService {
+  snapshot(): ClaudeSettingsSnapshot
+  /** Resolves once edits to the files are watched (an edit before that may be picked up only at the next change). */
+  readonly watching: Promise<void>
+  /** Called after a reload that changed anything; returns the unsubscribe. */
+  onChange(listener: (snapshot: ClaudeSettingsSnapshot) => void): () => void
+}
+
+declare module '../../src-shared/kernel/types' {
+  interface Services {
+    claudeSettings: ClaudeSettingsService
+  }
+}
+
+const NOTICE_SOURCE = 'claude-settings'
+
+export default definePlugin({
+  name: 'claude-settings',
+  schema: ClaudeSettingsConfigSchema,
+  inject: ['workspace'],
+  apply(ctx, config) {
+    const workspace = ctx.get('workspace')
+    const home = homedir()
+    const options: ReadOptions = {
+      userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
+      workspaceRoot: workspace.root,
+      trusted: workspace.trusted,
+      home
+    }
+    let current = readClaudeSettings(options)
+    let signature = JSON.stringify(current)
+    logWarnings(ctx.logger, current.warnings, [])
+    const listeners = new Set<(snapshot: ClaudeSettingsSnapshot) => void>()
+
+    const reload = (): void => {
+      const next = readClaudeSettings(options)
+      const nextSignature = JSON.stringify(next)
+      if (nextSignature === signature) return
+      const previous = current
+      current = next
+      signature = nextSignature
+      ctx.logger.info('Claude Code settings changed: permissions and env reloaded')
+      logWarnings(ctx.logger, next.warnings, previous.warnings)
+      for (const listener of listeners) {
+        try {
+          listener(next)
+        } catch (error) {
+          ctx.kernel.reportError(error, { plugin: 'claude-settings', phase: 'change listener' })
+        }
+      }
+    }
+    // The same folder watch as the patch files: an editor's replace-on-save is one change.
+    const stopWatching = watchPatchFiles(settingsFiles(options).map((origin) => origin.file), reload, { debounceMs: 60 })
+    ctx.onDispose(stopWatching)
+
+    // A session is told once what was skipped or ignored (the log has it too).
+    ctx.on('agent/session-start', (agent) => {
+      for (const warning of current.warnings) agent.notify('warn', warning, NOTICE_SOURCE)
+      const untrusted = untrustedNotice(options)
+      if (untrusted !== undefined) agent.notify('warn', untrusted, NOTICE_SOURCE)
+    })
+
+    workspace.contributeTrustItems(ctx, (root) => workspaceTrustItems(root, options))
+
+    ctx.provide('claudeSettings', {
+      snapshot: () => current,
+      watching: stopWatching.ready,
+      onChange(listener) {
+        listeners.add(listener)
+        return () => void listeners.delete(listener)
+      }
+    })
+    ctx.provide('settingsEnv', {
+      vars: () => Object.fromEntries(current.env.map((variable) => [variable.name, variable.value]))
+    })
+  }
+})
+
+const TRUST_SOURCE = 'Claude Code settings'
+
+/** What trusting `root` would apply from its files: every rule, the mode, folders and variable names. */
+export function workspaceTrustItems(root: string, options: Pick<ReadOptions, 'home'>): TrustItem[] {
+  const read = readClaudeSettings({ userSettingsPath: '', workspaceRoot: root, trusted: true, home: options.home })
+  const mine = <T extends { source: string }>(items: readonly T[]): T[] => items.filter((item) => item.source !== 'user')
+  const items: TrustItem[] = mine(read.rules).map((rule) => ({ source: TRUST_SOURCE, file: rule.file, event: `permissions.${rule.behavior}`, command: rule.rule }))
+  if (read.defaultMode && read.defaultMode.source !== 'user') {
+    items.push({ source: TRUST_SOURCE, file: read.defaultMode.file, event: 'permissions.defaultMode', command: read.defaultMode.mode })
+  }
+  for (const dir of mine(read.additionalDirectories)) items.push({ source: TRUST_SOURCE, file: dir.file, event: 'permissions.additionalDirectories', command: dir.resolved })
+  // Names only: values may be secrets, and the dialog is about what changes, not what it is set to.
+  for (const variable of mine(read.env)) items.push({ source: TRUST_SOURCE, file: variable.file, event: 'env', command: variable.name })
+  return items
+}
+
+/** Said once per session when an untrusted workspace declares permissions or env that are not applied. */
+function untrustedNotice(options: ReadOptions): string | undefined {
+  if (options.trusted || options.workspaceRoot === null) return undefined
+  const skipped = workspaceTrustItems(options.workspaceRoot, options)
+  if (skipped.length === 0) return undefined
+  const files = [...new Set(skipped.map((item) => item.file))].join(', ')
+  return `Claude Code settings: this workspace is not trusted, so the ${skipped.length} permission setting(s) and variable(s) in ${files} are not applied. Trust the workspace to apply them.`
+}
+
+function logWarnings(logger: Logger, warnings: readonly string[], previous: readonly string[]): void {
+  const known = new Set(previous)
+  for (const warning of warnings) if (!known.has(warning)) logger.warn(warning)
+}
