@@ -12,6 +12,7 @@ import { sharedHookLimiter } from '../hook-protocol/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
+import { onPostCompact, onPreCompact } from './compact'
 import { onInstructionsLoaded } from './instructions-loaded'
 import { onPostExecute } from './post-tool'
 import { onInputRewrite, onPreExecute } from './pre-tool'
@@ -85,6 +86,8 @@ export default definePlugin({
     ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
     ctx.on('agent/session-end', onSessionEnd(bridge))
     ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
+    ctx.on('compaction/prepare', onPreCompact(bridge))
+    ctx.on('compaction/done', onPostCompact(bridge))
 
     ctx.provide('claudeHooks', {
       snapshot,

@@ -17,7 +17,9 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'PostToolBatch',
   'Stop',
   'SessionEnd',
-  'InstructionsLoaded'
+  'InstructionsLoaded',
+  'PreCompact',
+  'PostCompact'
 ])
 
 export interface SourceSettings {

@@ -16,6 +16,7 @@ import { parseAgentSettings, type AgentSettings, type AgentSettingsInput } from 
 import { DEFAULT_BASE_PROMPT, renderSystemPrompt } from './system-prompt'
 import type { LoopDeps } from './step'
 import { Turn } from './turn'
+import { compact, type CompactionOutcome } from './compaction'
 
 export interface AgentOptions {
   kernel: Kernel
@@ -117,6 +118,28 @@ export class Agent {
     this.inbox.enqueue({ content: input.content, source: input.source })
     this.pump()
     return { queued: 'turn' }
+  }
+
+  /**
+   * Manual compaction (`/compact [instructions]`, `seam compact ID`): waits for the running turn
+   * to end, then summarises the history while new prompts wait; they open a turn afterwards.
+   */
+  async compact(instructions?: string): Promise<CompactionOutcome> {
+    if (this.closing) throw new Error(`session ${this.log.id}: the agent is closed`)
+    while (this.pumping) await this.whenIdle()
+    this.pumping = true
+    this.publishState()
+    try {
+      await this.start()
+      const outcome = await compact(this.deps, { trigger: 'manual', ...(instructions ? { instructions } : {}), signal: new AbortController().signal })
+      await this.log.flush()
+      return outcome
+    } finally {
+      this.pumping = false
+      this.publishState()
+      for (const resolve of this.idleWaiters.splice(0)) resolve()
+      if (this.inbox.queued > 0 && !this.closing) this.pump()
+    }
   }
 
   /** S4: fires agent/session-start once (also done before turn 1). */

@@ -4,7 +4,7 @@ import type { ModelUsage } from '../../src-shared/model'
 import { costOf } from '../llm/model-table'
 import type { LoopDeps } from './step'
 
-export function logUsage(deps: Pick<LoopDeps, 'log' | 'model' | 'modelInfo'>, turnId: string, step: number, usage: ModelUsage, purpose: 'step' | 'compaction'): void {
+export function logUsage(deps: Pick<LoopDeps, 'log' | 'model' | 'modelInfo'>, turnId: string | undefined, step: number, usage: ModelUsage, purpose: 'step' | 'compaction'): void {
   const counts = {
     inputTokens: usage.inputTokens ?? 0,
     cachedInputTokens: usage.cachedInputTokens ?? 0,
@@ -15,7 +15,7 @@ export function logUsage(deps: Pick<LoopDeps, 'log' | 'model' | 'modelInfo'>, tu
   const { contextWindow, prices } = deps.modelInfo()
   deps.log.append({
     type: 'usage/step',
-    turnId,
+    ...(turnId !== undefined ? { turnId } : {}),
     step,
     provider: deps.model.provider,
     model: deps.model.model,

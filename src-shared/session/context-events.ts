@@ -57,7 +57,8 @@ export type TokenUsage = z.infer<typeof TokenUsageShape>
 export const UsageStepEvent = z.object({
   type: z.literal('usage/step'),
   ...base,
-  turnId: z.string(),
+  /** Absent for a manual compaction run outside any turn. */
+  turnId: z.string().optional(),
   step: z.number().int().nonnegative(),
   provider: z.string(),
   model: z.string(),
