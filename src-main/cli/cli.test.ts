@@ -194,6 +194,30 @@ describe('seam run', () => {
     }
   })
 
+  it('"/compact INSTRUCTIONS" as a prompt and `seam compact ID` compact the session with the model writing the summary (issue 16)', async () => {
+    const server = await startFakeAnthropic([{ text: 'first answer' }, { text: 'SUMMARY one' }, { text: 'second answer' }, { text: 'SUMMARY two' }])
+    try {
+      const env = { FAKE_KEY: 'sk-test' }
+      const base = ['--workspace', workspace, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY']
+      const result = await seam(['run', '--json', ...base, 'hello', '/compact keep the names', 'again'], env)
+      expect(result.code).toBe(0)
+      const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [key: string]: unknown })
+      const compaction = events.find((e) => e.type === 'compaction')
+      expect(compaction).toMatchObject({ trigger: 'manual', instructions: 'keep the names', summary: 'SUMMARY one' })
+      expect(JSON.stringify(server.requests[1].body)).toContain('keep the names')
+      const id = String(events[0].sessionId)
+      const again = await seam(['compact', id, ...base], env)
+      expect(again.code).toBe(0)
+      expect(again.stderr).toContain('Compacted:')
+      // The request after the compaction and the second summary request both start from the first summary.
+      expect(JSON.stringify(server.requests[2].body)).toContain('SUMMARY one')
+      expect(JSON.stringify(server.requests[3].body)).toContain('SUMMARY one')
+      expect(JSON.stringify(server.requests[3].body)).not.toContain('hello')
+    } finally {
+      await server.close()
+    }
+  })
+
   it('answers a bad flag with a usage error (exit 2) naming it', async () => {
     const result = await seam(['run', '--approve', 'maybe', 'hi'])
     expect(result.code).toBe(2)
