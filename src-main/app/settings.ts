@@ -25,7 +25,11 @@ export const SeamSettingsSchema = z.object({
   /** Automatic compaction before a request that would fill more than `threshold` of the context window. */
   compaction: z.object({ auto: z.boolean().default(true), threshold: z.number().gt(0).max(1).default(0.8) }).strict().prefault({}),
   /** Claude Code-shaped hooks declared in Seam's own settings (same shape as .claude/settings.json "hooks"). */
-  hooks: z.record(z.string(), z.unknown()).optional()
+  hooks: z.record(z.string(), z.unknown()).optional(),
+  /** User-level MCP servers (the .mcp.json `mcpServers` shape); each entry is validated by the mcp plugin. */
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** MCP servers the user disabled (by name). */
+  mcpDisabled: z.array(z.string()).default([])
 })
 export type SeamSettings = z.infer<typeof SeamSettingsSchema>
 
