@@ -208,7 +208,9 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
       break
     case 'compaction':
       // Everything before is replaced by the summary (the log keeps it for the UI).
+      // Notes too: a derivation that starts at this compaction never sees what came before.
       state.messages = []
+      state.notes = []
       state.open = undefined
       pushUser(state.messages, compactionText(event.summary))
       break
