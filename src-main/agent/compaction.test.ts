@@ -29,7 +29,14 @@ const workspacePlugin = definePlugin({
   name: 'test-workspace',
   schema: z.object({ root: z.string() }),
   apply(ctx, config: { root: string }) {
-    const service: WorkspaceService = { root: config.root, trusted: true, seamHome: join(config.root, '.seam-home'), contributeTrustItems: () => () => {} }
+    const service: WorkspaceService = {
+      root: config.root,
+      trusted: true,
+      seamHome: join(config.root, '.seam-home'),
+      contributeTrustItems: () => () => {},
+      isApproved: () => true,
+      itemsChanged: () => {}
+    }
     ctx.provide('workspace', service)
   }
 })

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/ipc'
 import { formatZodError } from '../../src-shared/validation'
 import { ModelTableSchema } from '../llm/model-table'
+import { ToolEnvSettingsSchema } from '../security/keys'
 import { writeFileAtomic } from './atomic-file'
 
 export const SeamSettingsSchema = z.object({
@@ -24,6 +25,10 @@ export const SeamSettingsSchema = z.object({
   models: ModelTableSchema.default({}),
   /** Automatic compaction before a request that would fill more than `threshold` of the context window. */
   compaction: z.object({ auto: z.boolean().default(true), threshold: z.number().gt(0).max(1).default(0.8) }).strict().prefault({}),
+  /** The base URL each stored provider key was saved with, by provider kind: the key is sent nowhere else. */
+  keyBaseUrls: z.record(z.string(), z.string()).default({}),
+  /** Tool and hook process environments: more variables to strip, key variables to let back in. */
+  toolEnv: ToolEnvSettingsSchema.default({ strip: [], allow: [] }),
   /** Claude Code-shaped hooks declared in Seam's own settings (same shape as .claude/settings.json "hooks"). */
   hooks: z.record(z.string(), z.unknown()).optional(),
   /** User-level MCP servers (the .mcp.json `mcpServers` shape); each entry is validated by the mcp plugin. */
