@@ -34,10 +34,23 @@ export type ModelStreamEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'thinking-delta'; text: string }
   | { type: 'tool-call'; call: ModelToolCall }
-  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other'; usage?: { inputTokens?: number; outputTokens?: number } }
+  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other'; usage?: ModelUsage }
+
+/**
+ * Token counts from the provider's usage fields, normalised: `inputTokens` is the whole prompt
+ * (cached and cache-written tokens included), `reasoningTokens` is part of `outputTokens`.
+ */
+export interface ModelUsage {
+  inputTokens?: number
+  cachedInputTokens?: number
+  cacheWriteTokens?: number
+  outputTokens?: number
+  reasoningTokens?: number
+}
 
 /** A failure a turn can show the user: `kind` is stable, `message` is the provider's own words. */
-export type ModelErrorKind = 'auth' | 'rate_limit' | 'server' | 'network' | 'bad_response' | 'aborted' | 'bad_request'
+/** `context_length`: the request is longer than the model's context window (compacting may help). */
+export type ModelErrorKind = 'auth' | 'rate_limit' | 'server' | 'network' | 'bad_response' | 'aborted' | 'bad_request' | 'context_length'
 
 export class ModelError extends Error {
   constructor(

@@ -39,5 +39,7 @@ export type AnthropicScript = ReadonlyArray<ScriptStep<AnthropicRequestBody>>
 
 export declare function startFakeAnthropic(script: AnthropicScript, options?: FakeServerOptions): Promise<FakeProviderServer<AnthropicRequestBody>>
 export declare function errorBody(status: number, message: string): unknown
+/** The fake's token count of a request's prompt (a quarter of the characters of its system prompt and messages). */
+export declare function promptTokens(body: AnthropicRequestBody): number
 /** The 400 message the fake answers with, or undefined when the request follows the protocol. */
 export declare function validateMessagesRequest(body: unknown): string | undefined

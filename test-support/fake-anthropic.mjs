@@ -23,6 +23,8 @@ export function startFakeAnthropic(script, options) {
 
 /** @type {import('./fake-provider-server.mjs').FakeProviderDefinition<AnthropicRequestBody>} */
 const definition = {
+  promptTokens,
+  contextLengthError: (tokens, limit) => errorBody(400, `prompt is too long: ${tokens} tokens > ${limit} maximum`),
   name: 'fake-anthropic',
   basePath: '',
   completionPath: '/v1/messages',
@@ -41,6 +43,14 @@ const ERROR_TYPES = /** @type {Record<number, string>} */ ({
   500: 'api_error',
   529: 'overloaded_error'
 })
+
+/**
+ * The fake's token count for a request: a quarter of the characters of its system prompt and messages.
+ * @param {AnthropicRequestBody} body
+ */
+export function promptTokens(body) {
+  return Math.ceil((JSON.stringify(body.system ?? '').length + JSON.stringify(body.messages).length) / 4)
+}
 
 /**
  * @param {number} status
@@ -67,8 +77,13 @@ async function respond(turn, request, res) {
   }))
   const stopReason = turn.finishReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn')
   const outputText = (turn.thinking ?? '') + (turn.text ?? '') + calls.map((c) => c.args).join('')
+  // Anthropic's input_tokens leaves out the prompt tokens read from or written to the cache.
+  const cacheRead = turn.usage?.cachedInputTokens ?? 0
+  const cacheWrite = turn.usage?.cacheWriteTokens ?? 0
   const usage = {
-    input_tokens: turn.usage?.inputTokens ?? Math.ceil(JSON.stringify(body.messages).length / 4),
+    input_tokens: (turn.usage?.inputTokens ?? promptTokens(body)) - cacheRead - cacheWrite,
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cacheRead,
     output_tokens: turn.usage?.outputTokens ?? Math.ceil(outputText.length / 4)
   }
 
@@ -93,7 +108,7 @@ async function respond(turn, request, res) {
   const frames = [
     {
       frame: event('message_start', {
-        message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } }
+        message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } }
       }),
       chars: 0
     },

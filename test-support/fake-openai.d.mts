@@ -37,5 +37,7 @@ export type OpenAIScript = ReadonlyArray<ScriptStep<OpenAIRequestBody>>
 
 export declare function startFakeOpenAI(script: OpenAIScript, options?: FakeServerOptions): Promise<FakeProviderServer<OpenAIRequestBody>>
 export declare function errorBody(status: number, message: string): unknown
+/** The fake's token count of a request's prompt (a quarter of its characters). */
+export declare function promptTokens(body: OpenAIRequestBody): number
 /** The 400 message the fake answers with, or undefined when the request follows the protocol. */
 export declare function validateChatRequest(body: unknown): string | undefined

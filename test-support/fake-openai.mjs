@@ -24,6 +24,15 @@ export function startFakeOpenAI(script, options) {
 
 /** @type {import('./fake-provider-server.mjs').FakeProviderDefinition<OpenAIRequestBody>} */
 const definition = {
+  promptTokens,
+  contextLengthError: (tokens, limit) => ({
+    error: {
+      message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded'
+    }
+  }),
   name: 'fake-openai',
   basePath: '/v1',
   completionPath: '/v1/chat/completions',
@@ -135,10 +144,25 @@ function wireToolCall(call) {
  * @param {WireCall[]} calls
  */
 function usageOf(turn, body, calls) {
-  const input = turn.usage?.inputTokens ?? Math.ceil(JSON.stringify(body.messages).length / 4)
+  const input = turn.usage?.inputTokens ?? promptTokens(body)
   const outputText = (turn.thinking ?? '') + (turn.text ?? '') + calls.map((c) => c.args).join('')
   const output = turn.usage?.outputTokens ?? Math.ceil(outputText.length / 4)
-  return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output }
+  // prompt_tokens includes the cached ones; completion_tokens includes the reasoning ones.
+  return {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input + output,
+    prompt_tokens_details: { cached_tokens: turn.usage?.cachedInputTokens ?? 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: turn.usage?.reasoningTokens ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 }
+  }
+}
+
+/**
+ * The fake's token count for a request: a quarter of the characters of its messages.
+ * @param {OpenAIRequestBody} body
+ */
+export function promptTokens(body) {
+  return Math.ceil(JSON.stringify(body.messages).length / 4)
 }
 
 // ---- protocol rules the real API enforces ----------------------------------------------------

@@ -31,6 +31,8 @@ export interface FakeServerOptions {
   port?: number
   /** Default 127.0.0.1. */
   host?: string
+  /** Refuse a request whose prompt counts more tokens than this with the provider's context-length error (400). */
+  contextWindow?: number
 }
 
 export interface FakeProviderDefinition<Body> {
@@ -41,6 +43,10 @@ export interface FakeProviderDefinition<Body> {
   completionPath: string
   /** Provider-shaped error body. */
   errorBody(status: number, message: string): unknown
+  /** The fake's token count of a request's prompt (also the default `usage` input). */
+  promptTokens(body: Body): number
+  /** The provider's body for a 400 refusing a prompt of `tokens` over `limit`. */
+  contextLengthError(tokens: number, limit: number): unknown
   /** A protocol violation the real API would reject with 400, or undefined. */
   validate(body: unknown): string | undefined
   respond(turn: ScriptedTurn, request: CapturedRequest<Body>, res: ServerResponse): Promise<void>

@@ -74,6 +74,15 @@ export async function startFakeProvider(def, script, options = {}) {
       sendJson(res, 400, def.errorBody(400, invalid))
       return
     }
+    // A request longer than the context window is refused before any turn is used, as a real API does.
+    const limit = options.contextWindow
+    if (limit !== undefined) {
+      const tokens = def.promptTokens(captured.body)
+      if (tokens > limit) {
+        sendJson(res, 400, def.contextLengthError(tokens, limit))
+        return
+      }
+    }
     const index = turnsUsed++
     let turn
     try {

@@ -2,7 +2,7 @@
 // and benchmarks. It is a test double at the model-provider edge only: the loop, the tools and
 // the session log under test are the real ones. It honours the request's AbortSignal (an abort
 // ends the stream with a ModelError of kind `aborted`) and records every request it got.
-import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent, type ModelToolCall } from '../src-shared/model'
+import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent, type ModelToolCall, type ModelUsage } from '../src-shared/model'
 
 export interface ScriptedCall {
   name: string
@@ -25,6 +25,8 @@ export interface ScriptedReply {
   hang?: boolean
   /** After the content, fail: a ModelError as given, or a string for a `server` ModelError. */
   error?: Error | string
+  /** Token counts reported with `done`. */
+  usage?: ModelUsage
   /** Defaults to `tool_use` with calls, `end_turn` without. */
   stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'other'
 }
@@ -120,7 +122,7 @@ export class ScriptedModel implements ModelClient {
     }
     if (reply.error !== undefined) throw typeof reply.error === 'string' ? new ModelError('server', reply.error, 500) : reply.error
     await pause()
-    yield { type: 'done', stopReason: reply.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn') }
+    yield { type: 'done', stopReason: reply.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'), ...(reply.usage ? { usage: reply.usage } : {}) }
   }
 
   private replyFor(request: ModelRequest, index: number): ScriptedReply {

@@ -39,7 +39,8 @@ export interface ScriptedTurn {
   resetAfterChars?: number
   /** The provider's raw finish value (`stop`, `length`, `tool_calls` / `end_turn`, `max_tokens`, `tool_use`). */
   finishReason?: string
-  usage?: { inputTokens: number; outputTokens: number }
+  /** Reported usage; by default input is the fake's prompt token count and output a quarter of the characters sent. */
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number }
   /** OpenAI only: interleave the argument fragments of parallel tool calls instead of sending them one call after another. */
   interleaveToolCalls?: boolean
   /** After the content, send an in-stream error event (`data: {"error":…}` / `event: error`) instead of finishing. */

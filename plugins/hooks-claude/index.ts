@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { definePlugin, type Logger } from '../../src-shared/kernel'
 import '../../src-shared/host/agent'
 import '../../src-shared/host/tools'
+import '../../src-shared/host/context'
 import type {} from '../../src-main/app/plugin-host'
 import { defaultKeyGuard } from '../../src-main/security/keys'
 import { claudePermissionMode, sharedHookLimiter } from '../hook-protocol/index'
@@ -13,6 +14,8 @@ import type {} from '../permission-policy/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
+import { onPostCompact, onPreCompact } from './compact'
+import { onInstructionsLoaded } from './instructions-loaded'
 import { onPostExecute } from './post-tool'
 import { onInputRewrite, onPreExecute } from './pre-tool'
 import { onPromptSubmit } from './prompt-submit'
@@ -102,6 +105,9 @@ export default definePlugin({
     ctx.on('agent/tool-batch', onToolBatch(bridge))
     ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
     ctx.on('agent/session-end', onSessionEnd(bridge))
+    ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
+    ctx.on('compaction/prepare', onPreCompact(bridge))
+    ctx.on('compaction/done', onPostCompact(bridge))
 
     ctx.provide('claudeHooks', {
       snapshot,

@@ -27,7 +27,10 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'PostToolUseFailure',
   'PostToolBatch',
   'Stop',
-  'SessionEnd'
+  'SessionEnd',
+  'InstructionsLoaded',
+  'PreCompact',
+  'PostCompact'
 ])
 
 export interface SourceSettings {

@@ -49,7 +49,7 @@ describe('agent: one turn', () => {
     expect(() => f.agent.send('')).toThrow(/content/)
     expect(() => parseAgentSettings({ maxParallelToolCalls: 0 })).toThrow(/maxParallelToolCalls/)
     expect(() => new Agent({ kernel: f.kernel, log: f.log, model: f.model, workspace: f.dir, settings: { maxSteps: -1 }, source: 'startup' })).toThrow(/maxSteps/)
-    expect(AgentSettingsSchema.parse({})).toEqual({ maxParallelToolCalls: 10, maxSteps: 50, maxContinuations: 9 })
+    expect(AgentSettingsSchema.parse({})).toEqual({ maxParallelToolCalls: 10, maxSteps: 50, maxContinuations: 9, model: {}, compaction: { auto: true, threshold: 0.8 } })
   })
 })
 

@@ -6,6 +6,7 @@ import type { Kernel } from '../../src-shared/kernel'
 import type { AgentHandle, SessionStartSource } from '../../src-shared/host/agent'
 import type { ToolRegistry } from '../../src-shared/host/services'
 import type { ModelClient } from '../../src-shared/model'
+import type { ModelInfo } from '../llm/model-table'
 import { parseOrThrow } from '../../src-shared/validation'
 import type { SessionLog } from '../session/store'
 import type { AgentState } from './events'
@@ -15,6 +16,7 @@ import { parseAgentSettings, type AgentSettings, type AgentSettingsInput } from 
 import { DEFAULT_BASE_PROMPT, renderSystemPrompt } from './system-prompt'
 import type { LoopDeps } from './step'
 import { Turn } from './turn'
+import { compact, type CompactionOutcome } from './compaction'
 
 export interface AgentOptions {
   kernel: Kernel
@@ -25,6 +27,8 @@ export interface AgentOptions {
   settings?: AgentSettingsInput
   /** S4: `startup` for a new (or forked) session, `resume` for one reloaded from disk. */
   source: 'startup' | 'resume'
+  /** The context window and prices of the model in use, asked at each request (the model can be switched); default `settings.model`. */
+  modelInfo?: (model: string) => ModelInfo
 }
 
 export interface SendResult {
@@ -81,7 +85,8 @@ export class Agent {
         const service = this.kernel.getService('prompt')
         return service ? service.render({ workspace: options.workspace }) : renderSystemPrompt(DEFAULT_BASE_PROMPT, [], { workspace: options.workspace })
       },
-      tools: () => requireTools(this.kernel)
+      tools: () => requireTools(this.kernel),
+      modelInfo: () => (options.modelInfo ? options.modelInfo(options.model.model) : this.settings.model)
     }
     this.turnCount = this.log.events.filter((e) => e.type === 'turn/start').length
     this.closeInterruptedTurn()
@@ -113,6 +118,28 @@ export class Agent {
     this.inbox.enqueue({ content: input.content, source: input.source })
     this.pump()
     return { queued: 'turn' }
+  }
+
+  /**
+   * Manual compaction (`/compact [instructions]`, `seam compact ID`): waits for the running turn
+   * to end, then summarises the history while new prompts wait; they open a turn afterwards.
+   */
+  async compact(instructions?: string): Promise<CompactionOutcome> {
+    if (this.closing) throw new Error(`session ${this.log.id}: the agent is closed`)
+    while (this.pumping) await this.whenIdle()
+    this.pumping = true
+    this.publishState()
+    try {
+      await this.start()
+      const outcome = await compact(this.deps, { trigger: 'manual', ...(instructions ? { instructions } : {}), signal: new AbortController().signal })
+      await this.log.flush()
+      return outcome
+    } finally {
+      this.pumping = false
+      this.publishState()
+      for (const resolve of this.idleWaiters.splice(0)) resolve()
+      if (this.inbox.queued > 0 && !this.closing) this.pump()
+    }
   }
 
   /** S4: fires agent/session-start once (also done before turn 1). */

@@ -12,7 +12,23 @@ export const AgentSettingsSchema = z.object({
    * continuation in a turn is consecutive; the one after the cap ends the turn `completed`
    * with a notice instead of forcing another step.
    */
-  maxContinuations: z.number().int().min(0).default(9)
+  maxContinuations: z.number().int().min(0).default(9),
+  /** The model's context window and prices (src-main/llm/model-table.ts), when known. */
+  model: z
+    .object({
+      contextWindow: z.number().int().positive().optional(),
+      prices: z
+        .object({ input: z.number().nonnegative(), cachedInput: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional(), output: z.number().nonnegative() })
+        .optional()
+    })
+    .default({}),
+  /** Compaction: automatic before a request that would fill more than `threshold` of the context window. */
+  compaction: z
+    .object({
+      auto: z.boolean().default(true),
+      threshold: z.number().gt(0).max(1).default(0.8)
+    })
+    .prefault({})
 })
 
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>

@@ -6,6 +6,7 @@ import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src
 import type { ModelClient, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
+import type { ModelInfo } from '../llm/model-table'
 import { IncrementalHistory } from '../session/history'
 import { historyOf, type HistoryView } from '../session/history-cache'
 import type { AgentHandleImpl } from './handle'
@@ -13,6 +14,7 @@ import type { Inbox } from './inbox'
 import type { AgentSettings } from './settings'
 import { readModelStream, StreamAbortedError } from './stream'
 import { runCalls } from './tool-calls'
+import { logUsage } from './usage'
 import './events'
 
 /** What the loop works with; shared by the agent, its turns and their steps. */
@@ -25,6 +27,8 @@ export interface LoopDeps {
   readonly inbox: Inbox
   systemPrompt(): string
   tools(): ToolRegistry
+  /** The context window and prices of the model in use. */
+  modelInfo(): ModelInfo
 }
 
 export interface StepOutcome {
@@ -114,6 +118,7 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
     toolCalls: reply.toolCalls,
     ...(reply.stopReason !== undefined ? { stopReason: reply.stopReason } : {})
   })
+  if (reply.usage !== undefined) logUsage(deps, turnId, step, reply.usage, 'step')
   if (reply.toolCalls.length === 0) return { text: reply.text, results: [], cancelled: false }
 
   const results = await runToolCalls(deps, turnId, reply.toolCalls, signal)

@@ -1,13 +1,15 @@
 // Reads one model stream into a reply, pushing deltas live. It never throws: a failure or an
 // abort comes back as `error` together with whatever had arrived, so the caller can log the
 // partial message before ending the turn.
-import type { ModelClient, ModelRequest, ModelToolCall } from '../../src-shared/model'
+import type { ModelClient, ModelRequest, ModelToolCall, ModelUsage } from '../../src-shared/model'
 
 export interface StreamedReply {
   text: string
   thinking: string
   toolCalls: ModelToolCall[]
   stopReason?: string
+  /** The provider's token counts, when it sent them. */
+  usage?: ModelUsage
   /** Set when the stream failed or was aborted before it ended. */
   error?: unknown
 }
@@ -79,9 +81,13 @@ function applyEvent(reply: StreamedReply, event: unknown, onDelta: (kind: 'text'
     case 'tool-call':
       reply.toolCalls.push(checkToolCall((event as { call: unknown }).call))
       return
-    case 'done':
-      reply.stopReason = String((event as { stopReason: unknown }).stopReason)
+    case 'done': {
+      const done = event as { stopReason: unknown; usage?: unknown }
+      reply.stopReason = String(done.stopReason)
+      const usage = checkUsage(done.usage)
+      if (usage !== undefined) reply.usage = usage
       return
+    }
     default:
       throw new Error(`the model stream sent an unknown event type: ${JSON.stringify(e.type)}`)
   }
@@ -95,4 +101,17 @@ function checkToolCall(value: unknown): ModelToolCall {
   return call.argsError === undefined
     ? { id: call.id, name: call.name, args: call.args }
     : { id: call.id, name: call.name, args: call.args, argsError: String(call.argsError) }
+}
+
+const USAGE_FIELDS = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'reasoningTokens'] as const
+
+/** Keeps the counts that are whole non-negative numbers; anything else from an adapter is dropped, not logged. */
+function checkUsage(value: unknown): ModelUsage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const usage: ModelUsage = {}
+  for (const field of USAGE_FIELDS) {
+    const n = (value as Record<string, unknown>)[field]
+    if (typeof n === 'number' && Number.isInteger(n) && n >= 0) usage[field] = n
+  }
+  return Object.keys(usage).length > 0 ? usage : undefined
 }

@@ -10,6 +10,8 @@ import { checkContinuationDecision, checkPromptDecision, checkToolBatchDecision 
 import type { TurnControl } from './handle'
 import type { QueuedPrompt } from './inbox'
 import { runStep, type LoopDeps } from './step'
+import { compact, wouldOverflow } from './compaction'
+import { ModelError } from '../../src-shared/model'
 
 /** A policy decision the turn stopped waiting for because it was cancelled. */
 class TurnCancelledError extends Error {
@@ -105,8 +107,22 @@ export class Turn implements TurnControl {
       if (this.signal.aborted) return 'cancelled'
       if (this.stopped) return 'completed'
 
+      // Compact before a request that would fill too much of the context window.
+      if (wouldOverflow(this.deps)) await this.compactFor('auto', 'the next request would pass the compaction threshold of the context window')
+      if (this.signal.aborted) return 'cancelled'
+
       // A step counts from its request on, also when it fails or is cancelled.
-      const step = await runStep(this.deps, this.id, this.steps++, this.signal)
+      const index = this.steps++
+      let step
+      try {
+        step = await runStep(this.deps, this.id, index, this.signal)
+      } catch (error) {
+        // The provider refused the request as too long: compact and retry the step once.
+        if (!(error instanceof ModelError && error.kind === 'context_length') || this.signal.aborted) throw error
+        const compacted = await this.compactFor('auto', `the provider refused the request as too long (${error.message})`)
+        if (!compacted) throw error
+        step = await runStep(this.deps, this.id, index, this.signal)
+      }
       if (step.text) this.lastAssistantText = step.text
       if (step.cancelled || this.signal.aborted) return 'cancelled'
 
@@ -116,6 +132,20 @@ export class Turn implements TurnControl {
       }
       if (this.stopped) return 'completed'
       if (!(await this.continueAfterStop())) return 'completed'
+    }
+  }
+
+  /** Runs an automatic compaction inside this turn; a failed one is reported and the turn goes on with the history as it was. */
+  private async compactFor(trigger: 'auto', why: string): Promise<boolean> {
+    const { log } = this.deps
+    log.append({ type: 'notice', turnId: this.id, level: 'info', text: `Compacting the conversation: ${why}`, source: 'compaction' })
+    try {
+      const outcome = await compact(this.deps, { trigger, turnId: this.id, signal: this.signal })
+      return outcome.compacted
+    } catch (error) {
+      if (this.signal.aborted) return false
+      log.append({ type: 'notice', turnId: this.id, level: 'warn', text: `Compaction failed: ${errorText(error)}`, source: 'compaction' })
+      return false
     }
   }
 

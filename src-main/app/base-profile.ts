@@ -14,6 +14,7 @@ import toolTimeout from '../../plugins/tool-timeout/index'
 import hooksCodex from '../../plugins/hooks-codex/index'
 import hooksClaude from '../../plugins/hooks-claude/index'
 import { claudePermissionMode } from '../../plugins/hook-protocol/index'
+import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
 
 const builtinToolsPlugin = definePlugin({
@@ -59,6 +60,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:permission-policy', permissionPolicy as Plugin<never>],
     ['builtin:workspace-guard', workspaceGuard as Plugin<never>],
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
+    ['builtin:instructions', instructions as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
@@ -108,6 +110,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
     { id: 'approval', plugin: options.answererKey },
+    { id: 'instructions', plugin: 'builtin:instructions' },
     ...(options.extra ?? []),
     {
       id: 'hooks-claude',

@@ -1,5 +1,6 @@
 // Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
 // router has validated each input before it reaches a handler.
+import { builtinCommand, runBuiltinCommand } from '../agent/commands'
 import type { AppStatus, PermissionsInForce, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
 import type {} from '../../plugins/permission-policy/index'
 import type { ProviderConfig } from '../../src-shared/model'
@@ -185,6 +186,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'chat/send': async ({ sessionId, content }) => {
       const { agent } = await sessions.open(sessionId)
+      // `/compact [instructions]` compacts the session instead of going to the model; prompts sent meanwhile wait for it.
+      const command = builtinCommand(content)
+      if (command) {
+        void runBuiltinCommand(agent, command)
+        return { queued: 'turn' as const }
+      }
       return agent.send(content, 'user')
     },
     'chat/cancel': async ({ sessionId }) => {

@@ -15,6 +15,7 @@ import { HostKeyGuard } from '../security/keys'
 import { TrustPins } from '../security/trust-pins'
 import { SessionStore } from '../session/store'
 import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
+import { modelInfo } from '../llm/model-table'
 import { SettingsFile } from './settings'
 import { SecretStore, type SecretCipher } from './secrets'
 import { SwitchableModel } from './model-switch'
@@ -114,7 +115,12 @@ export class HostRuntime {
       workspaces: { acquire: (workspace) => this.acquire(workspace), release: (workspace) => this.release(workspace) },
       store: new SessionStore(this.paths.sessions, (line) => this.keys.redactJsonLine(line)),
       model: this.model,
-      settings: () => ({ maxParallelToolCalls: this.settings.value.maxParallelToolCalls, maxSteps: options.maxSteps ?? this.settings.value.maxSteps })
+      settings: () => ({
+        maxParallelToolCalls: this.settings.value.maxParallelToolCalls,
+        maxSteps: options.maxSteps ?? this.settings.value.maxSteps,
+        compaction: this.settings.value.compaction
+      }),
+      modelInfo: (model) => modelInfo(model, this.settings.value.models)
     })
   }
 

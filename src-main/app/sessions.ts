@@ -4,6 +4,7 @@
 // the window happens to show: its hooks, trust, patch layer, rules and grants are its workspace's.
 import type { Kernel } from '../../src-shared/kernel'
 import type { ModelClient } from '../../src-shared/model'
+import type { ModelInfo } from '../llm/model-table'
 import type { AgentStatePublic } from '../../src-shared/contract/ipc'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { Agent, type AgentSettings } from '../agent'
@@ -29,6 +30,8 @@ export interface SessionHubOptions {
   store: SessionStore
   model: ModelClient
   settings: () => Partial<AgentSettings>
+  /** The context window and prices of a model (the defaults with the user's settings on top). */
+  modelInfo?: (model: string) => ModelInfo
 }
 
 export class SessionHub {
@@ -172,7 +175,8 @@ export class SessionHub {
       await log.close()
       throw error
     }
-    const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source })
+    const modelInfo = this.options.modelInfo
+    const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source, ...(modelInfo ? { modelInfo } : {}) })
     const unsubscribe = log.onAppend((event) => {
       kernel.emit('session/appended', log.id, event)
       for (const listener of this.appended) listener(log.id, event)

@@ -41,7 +41,8 @@ async function seam(args: string[], env: Record<string, string> = {}): Promise<C
   try {
     const { stdout, stderr } = await run('setsid', ['-w', process.execPath, seamBin, ...args], {
       cwd: workspace,
-      env: { ...process.env, SEAM_HOME: home, ...env },
+      // HOME too: the user's ~/.claude and ~/.codex files must come from the test, not the machine.
+      env: { ...process.env, SEAM_HOME: home, HOME: home, ...env },
       timeout: 60_000
     })
     return { code: 0, stdout, stderr }
@@ -165,6 +166,53 @@ describe('seam run', () => {
       const headers = server.requests[0].headers
       // The SDK sends the key as x-api-key or as a bearer token, depending on its version.
       expect(`${headers['x-api-key'] ?? ''} ${headers.authorization ?? ''}`).toContain('sk-test')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('--json prints the usage/step event of each request: the provider usage fields, the context window and the cost from the price table (issue 16)', async () => {
+    const server = await startFakeAnthropic([{ text: 'priced', usage: { inputTokens: 2_000_000, cachedInputTokens: 1_000_000, outputTokens: 100_000 } }])
+    try {
+      const result = await seam(['run', '--json', '--workspace', workspace, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', 'hi'], { FAKE_KEY: 'sk-test' })
+      expect(result.code).toBe(0)
+      const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [key: string]: unknown })
+      const usage = events.filter((e) => e.type === 'usage/step')
+      expect(usage).toHaveLength(1)
+      // The default table's claude-sonnet-5-5: $3 input, $0.30 cached input, $15 output per million tokens.
+      expect(usage[0]).toMatchObject({
+        step: 0,
+        provider: 'anthropic',
+        model: 'claude-sonnet-5-5',
+        usage: { inputTokens: 2_000_000, cachedInputTokens: 1_000_000, cacheWriteTokens: 0, outputTokens: 100_000, reasoningTokens: 0 },
+        contextWindow: 200_000
+      })
+      expect(usage[0].costUsd).toBeCloseTo(3 + 0.3 + 1.5, 6)
+      expect(events.findIndex((e) => e.type === 'usage/step')).toBeGreaterThan(events.findIndex((e) => e.type === 'assistant/message'))
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('"/compact INSTRUCTIONS" as a prompt and `seam compact ID` compact the session with the model writing the summary (issue 16)', async () => {
+    const server = await startFakeAnthropic([{ text: 'first answer' }, { text: 'SUMMARY one' }, { text: 'second answer' }, { text: 'SUMMARY two' }])
+    try {
+      const env = { FAKE_KEY: 'sk-test' }
+      const base = ['--workspace', workspace, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY']
+      const result = await seam(['run', '--json', ...base, 'hello', '/compact keep the names', 'again'], env)
+      expect(result.code).toBe(0)
+      const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [key: string]: unknown })
+      const compaction = events.find((e) => e.type === 'compaction')
+      expect(compaction).toMatchObject({ trigger: 'manual', instructions: 'keep the names', summary: 'SUMMARY one' })
+      expect(JSON.stringify(server.requests[1].body)).toContain('keep the names')
+      const id = String(events[0].sessionId)
+      const again = await seam(['compact', id, ...base], env)
+      expect(again.code).toBe(0)
+      expect(again.stderr).toContain('Compacted:')
+      // The request after the compaction and the second summary request both start from the first summary.
+      expect(JSON.stringify(server.requests[2].body)).toContain('SUMMARY one')
+      expect(JSON.stringify(server.requests[3].body)).toContain('SUMMARY one')
+      expect(JSON.stringify(server.requests[3].body)).not.toContain('hello')
     } finally {
       await server.close()
     }

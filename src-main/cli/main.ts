@@ -1,5 +1,6 @@
 // `seam`: the headless CLI. The host plugins (bridges, policies) load exactly as in the desktop
 // app; only the approval answerer differs (the terminal, or --approve allow|deny).
+import { builtinCommand, runBuiltinCommand } from '../agent/commands'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { resolve } from 'node:path'
 import { HostRuntime } from '../app/runtime'
@@ -13,6 +14,7 @@ import { providerFromFlags } from './provider-flags'
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session
   seam resume ID [options] PROMPT...  continue a session
+  seam compact ID [INSTRUCTIONS...]   summarise a session's history (as /compact does)
   seam sessions                       list sessions
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
@@ -114,6 +116,11 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
         }
         return await runPrompts(runtime, id, rest, values.json, io)
       }
+      case 'compact': {
+        const id = rest.shift()
+        if (!id) throw new UsageError('seam compact needs a session id')
+        return await runPrompts(runtime, id, [['/compact', ...rest].join(' ')], values.json, io)
+      }
       case 'sessions': {
         for (const s of await runtime.sessions.store.list()) {
           io.stdout.write(values.json ? JSON.stringify(s) + '\n' : `${s.id}  ${new Date(s.lastActivity).toISOString()}  ${s.title}  (${s.workspace})\n`)
@@ -155,6 +162,13 @@ async function runPrompts(
   let lastReason = 'completed'
   try {
     for (const prompt of prompts) {
+      const command = builtinCommand(prompt)
+      if (command) {
+        const result = await runBuiltinCommand(session.agent, command)
+        if (!json) io.stderr.write(`${result.message}\n`)
+        lastReason = result.ok ? 'completed' : 'error'
+        continue
+      }
       session.agent.send(prompt, 'cli')
       await session.agent.whenIdle()
       const end = [...session.log.events].reverse().find((e) => e.type === 'turn/end')

@@ -82,7 +82,7 @@ describe.each(harnesses)('$name adapter against its fake server', (h) => {
     expect(out.error).toBeUndefined()
     expect(out.text).toBe('Hello, world!')
     expect(out.events.filter((e) => e.type === 'text-delta').length).toBeGreaterThan(1)
-    expect(out.done).toEqual({ type: 'done', stopReason: 'end_turn', usage: { inputTokens: 11, outputTokens: 5 } })
+    expect(out.done).toMatchObject({ type: 'done', stopReason: 'end_turn', usage: { inputTokens: 11, cachedInputTokens: 0, outputTokens: 5 } })
   })
 
   it('streams thinking as thinking-deltas before the text', async () => {

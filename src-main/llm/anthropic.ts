@@ -17,6 +17,7 @@ import {
   type ModelMessage,
   type ModelRequest,
   type ModelStreamEvent,
+  type ModelUsage,
   type ProviderConfig
 } from '../../src-shared/model'
 import { retryingClient, sdkOptions } from './client-shell'
@@ -38,7 +39,7 @@ async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRe
   let stopReason: string | null | undefined
   let stopped = false
   let hadToolCalls = false
-  const usage: { inputTokens?: number; outputTokens?: number } = {}
+  const wire: WireUsage = {}
   try {
     const stream = await sdk.messages.create(buildRequestBody(cfg, request), { signal: watch.signal })
     watch.beat()
@@ -47,7 +48,7 @@ async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRe
       const event = parseEvent(raw)
       switch (event.type) {
         case 'message_start':
-          usage.inputTokens = event.message.usage?.input_tokens ?? usage.inputTokens
+          mergeUsage(wire, event.message.usage)
           break
         case 'content_block_start': {
           const block = event.content_block
@@ -81,8 +82,7 @@ async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRe
         }
         case 'message_delta':
           stopReason = event.delta?.stop_reason ?? stopReason
-          if (event.usage?.output_tokens !== undefined) usage.outputTokens = event.usage.output_tokens
-          if (event.usage?.input_tokens != null) usage.inputTokens = event.usage.input_tokens
+          mergeUsage(wire, event.usage)
           break
         case 'message_stop':
           stopped = true
@@ -101,6 +101,7 @@ async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRe
   if (!stopped) {
     throw new ModelError('bad_response', 'The response stream ended before the provider sent message_stop; the reply is incomplete.')
   }
+  const usage = usageOf(wire)
   const hasUsage = usage.inputTokens !== undefined || usage.outputTokens !== undefined
   yield { type: 'done', stopReason: stopReasonOf(stopReason, hadToolCalls), ...(hasUsage ? { usage } : {}) }
 }
@@ -175,7 +176,35 @@ function stopReasonOf(reason: string | null | undefined, hadToolCalls: boolean):
 
 // ---- stream events -------------------------------------------------------------------------
 
-const UsageSchema = z.looseObject({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() })
+const UsageSchema = z.looseObject({
+  input_tokens: z.number().nullish(),
+  output_tokens: z.number().nullish(),
+  cache_read_input_tokens: z.number().nullish(),
+  cache_creation_input_tokens: z.number().nullish()
+})
+
+type WireUsage = { input?: number; output?: number; cacheRead?: number; cacheWrite?: number }
+
+/** message_start carries the prompt's counts, message_delta the final ones: later values win. */
+function mergeUsage(wire: WireUsage, usage: z.infer<typeof UsageSchema> | null | undefined): void {
+  if (!usage) return
+  if (usage.input_tokens != null) wire.input = usage.input_tokens
+  if (usage.output_tokens != null) wire.output = usage.output_tokens
+  if (usage.cache_read_input_tokens != null) wire.cacheRead = usage.cache_read_input_tokens
+  if (usage.cache_creation_input_tokens != null) wire.cacheWrite = usage.cache_creation_input_tokens
+}
+
+/** Anthropic's `input_tokens` leaves out cache reads and writes; ModelUsage counts the whole prompt. */
+function usageOf(wire: WireUsage): ModelUsage {
+  const out: ModelUsage = {}
+  if (wire.input !== undefined || wire.cacheRead !== undefined || wire.cacheWrite !== undefined) {
+    out.inputTokens = (wire.input ?? 0) + (wire.cacheRead ?? 0) + (wire.cacheWrite ?? 0)
+  }
+  if (wire.cacheRead !== undefined) out.cachedInputTokens = wire.cacheRead
+  if (wire.cacheWrite !== undefined) out.cacheWriteTokens = wire.cacheWrite
+  if (wire.output !== undefined) out.outputTokens = wire.output
+  return out
+}
 
 const EventSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('message_start'), message: z.looseObject({ usage: UsageSchema.nullish() }) }),
@@ -205,7 +234,7 @@ const EventSchema = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('message_delta'),
     delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
-    usage: z.looseObject({ output_tokens: z.number().optional(), input_tokens: z.number().nullish() }).nullish()
+    usage: UsageSchema.nullish()
   }),
   z.looseObject({ type: z.literal('message_stop') })
 ])

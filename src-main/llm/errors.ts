@@ -91,8 +91,12 @@ export function fromHttpStatus(status: number, message: string, headers?: Header
   if (status === 401 || status === 403) return new ModelError('auth', message, status)
   if (status === 429) return new ModelError('rate_limit', message, status, parseRetryAfterMs(headers))
   if (status >= 500 || status === 408) return new ModelError('server', message, status, parseRetryAfterMs(headers))
+  if ((status === 400 || status === 413) && CONTEXT_LENGTH.test(message)) return new ModelError('context_length', message, status)
   return new ModelError('bad_request', message, status)
 }
+
+/** How providers word "the request is longer than the context window" (OpenAI, DeepSeek, Anthropic, vLLM, Ollama). */
+const CONTEXT_LENGTH = /context[_ ]length|maximum context|context window|prompt is too long|too many tokens/i
 
 export interface HeaderReader {
   get(name: string): string | null

@@ -18,6 +18,7 @@ import {
   type ModelRequest,
   type ModelStreamEvent,
   type ModelToolCall,
+  type ModelUsage,
   type ProviderConfig
 } from '../../src-shared/model'
 import { retryingClient, sdkOptions } from './client-shell'
@@ -34,14 +35,14 @@ async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelReque
   const watch = watchStall(request.signal, cfg.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS)
   const calls = new ToolCallAccumulator()
   let finishReason: string | undefined
-  let usage: { inputTokens?: number; outputTokens?: number } | undefined
+  let usage: ModelUsage | undefined
   try {
     const stream = await sdk.chat.completions.create(buildRequestBody(cfg, request), { signal: watch.signal })
     watch.beat()
     for await (const raw of stream) {
       watch.beat()
       const chunk = parseChunk(raw)
-      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens }
+      if (chunk.usage) usage = usageOf(chunk.usage)
       // With n = 1 there is one choice; anything else is ignored.
       const choice = chunk.choices.find((c) => (c.index ?? 0) === 0)
       if (!choice) continue
@@ -175,7 +176,16 @@ const ChunkSchema = z.looseObject({
       })
     )
     .default([]),
-  usage: z.looseObject({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish()
+  usage: z
+    .looseObject({
+      prompt_tokens: z.number().optional(),
+      completion_tokens: z.number().optional(),
+      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+      completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
+      // DeepSeek reports its cache this way.
+      prompt_cache_hit_tokens: z.number().nullish()
+    })
+    .nullish()
 })
 
 function parseChunk(raw: unknown): z.infer<typeof ChunkSchema> {
@@ -214,4 +224,16 @@ class ToolCallAccumulator {
         ...parseToolArgs(slot.args)
       }))
   }
+}
+
+/** OpenAI's usage object (and DeepSeek's cache fields) as ModelUsage; `prompt_tokens` already includes cached tokens. */
+function usageOf(usage: NonNullable<z.infer<typeof ChunkSchema>['usage']>): ModelUsage {
+  const out: ModelUsage = {}
+  if (usage.prompt_tokens !== undefined) out.inputTokens = usage.prompt_tokens
+  if (usage.completion_tokens !== undefined) out.outputTokens = usage.completion_tokens
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens
+  if (cached != null) out.cachedInputTokens = cached
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens
+  if (reasoning != null) out.reasoningTokens = reasoning
+  return out
 }

@@ -323,3 +323,32 @@ describe('IncrementalHistory', () => {
     for (let i = 0; i < earlier.length; i++) expect(later[i]).toBe(earlier[i])
   })
 })
+
+describe('compaction in the history (issue 16)', () => {
+  it('a compaction replaces everything before it with its summary; a fresh derivation and the incremental one agree, and the fresh one starts at the last compaction', async () => {
+    const { deriveModelHistory, IncrementalHistory, compactionText, compactionStart } = await import('./history')
+    let seq = 0
+    const e = (event: Record<string, unknown>) => ({ ...event, seq: ++seq, ts: seq }) as import('../../src-shared/session/events').SessionEvent
+    const events = [
+      e({ type: 'session/header', sessionId: 's', version: 1, workspace: '/w', createdAt: 0 }),
+      e({ type: 'model/context', system: 'sys', tools: [] }),
+      e({ type: 'user/message', turnId: 't1', content: 'old prompt', source: 'user' }),
+      e({ type: 'assistant/message', turnId: 't1', step: 0, text: 'dangling', toolCalls: [{ id: 'c1', name: 'X', args: {} }] }),
+      e({ type: 'compaction', trigger: 'auto', summary: 'S1', fromSeq: 1, toSeq: 4, replacedMessages: 2 }),
+      e({ type: 'context/message', text: 'after', source: 'hook:SessionStart' }),
+      e({ type: 'user/message', turnId: 't2', content: 'new prompt', source: 'user' }),
+      e({ type: 'assistant/message', turnId: 't2', step: 0, text: 'answer', toolCalls: [] })
+    ]
+    const fresh = deriveModelHistory(events)
+    expect(fresh.messages).toEqual([
+      { role: 'user', content: `${compactionText('S1')}\n\n<system-reminder>\nafter\n</system-reminder>\n\nnew prompt` },
+      { role: 'assistant', text: 'answer', toolCalls: [] }
+    ])
+    expect(fresh.notes).toEqual([])
+    const incremental = new IncrementalHistory()
+    for (const event of events) incremental.add(event)
+    expect(incremental.history()).toEqual(fresh)
+    expect(compactionStart(events)).toEqual({ index: 4, context: events[1] })
+    expect(new IncrementalHistory().sync(events).context).toBe(events[1])
+  })
+})

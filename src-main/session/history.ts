@@ -1,5 +1,6 @@
 // The model's history, derived from the session log alone ("Model-visible means logged").
-// Visible: user/message, assistant/message, tool/result, context/message, steering/message.
+// Visible: user/message, assistant/message, tool/result, context/message, steering/message,
+// instructions/loaded; a compaction replaces everything before it with its summary.
 // Everything else (headers, turns, approvals, grants, hooks, notices, blocked prompts) is not.
 //
 // Shape guarantees, whatever the log holds after a crash or a cancel:
@@ -31,9 +32,37 @@ export function deriveModelMessages(events: readonly SessionEvent[]): ModelMessa
 
 export function deriveModelHistory(events: readonly SessionEvent[]): DerivedHistory {
   const state = newFoldState()
-  for (const event of events) foldEvent(state, event)
+  const start = compactionStart(events)
+  state.context = start.context
+  for (let i = start.index; i < events.length; i++) foldEvent(state, events[i])
   if (state.open !== undefined) closeStep(state.open, state.messages, state.notes)
   return { messages: state.messages, notes: state.notes }
+}
+
+/** What the model gets in place of the history a compaction replaced. */
+export function compactionText(summary: string): string {
+  return `This conversation was compacted to free context space. The earlier part is summarised here:\n\n${summary}`
+}
+
+/**
+ * Where a derivation may start: the last compaction (nothing before it reaches the model) and the
+ * model/context in force there. Scans backwards, so a long log with a recent compaction costs only
+ * the events after it.
+ */
+export function compactionStart(events: readonly SessionEvent[]): { index: number; context: SessionEventOf<'model/context'> | undefined } {
+  let index = -1
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (events[i].type === 'compaction') {
+      index = i
+      break
+    }
+  }
+  if (index < 0) return { index: 0, context: undefined }
+  for (let i = index - 1; i >= 0; i--) {
+    const event = events[i]
+    if (event.type === 'model/context') return { index, context: event }
+  }
+  return { index, context: undefined }
 }
 
 /** Context and continuation reasons reach the model wrapped like this. */
@@ -78,6 +107,12 @@ export class IncrementalHistory {
    */
   sync(events: readonly SessionEvent[]): this {
     if (events.length < this.consumed || (this.consumed > 0 && events[this.consumed - 1] !== this.last)) this.reset()
+    if (this.consumed === 0 && events.length > 0) {
+      // A fresh fold skips what the last compaction replaced.
+      const start = compactionStart(events)
+      this.state.context = start.context
+      this.consumed = start.index
+    }
     for (let i = this.consumed; i < events.length; i++) this.add(events[i])
     return this
   }
@@ -168,6 +203,18 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
     case 'model/context':
       state.context = event
       break
+    case 'instructions/loaded':
+      userSide(systemReminder(event.text))
+      break
+    case 'compaction':
+      // Everything before is replaced by the summary (the log keeps it for the UI).
+      // Notes too: a derivation that starts at this compaction never sees what came before.
+      state.messages = []
+      state.notes = []
+      state.open = undefined
+      pushUser(state.messages, compactionText(event.summary))
+      break
+    case 'usage/step':
     case 'session/header':
     case 'session/renamed':
     case 'turn/start':

@@ -1,5 +1,6 @@
 // App name, workspace path, connection state, and the page switcher.
 import { appActions, needsSetup, useAppStore, type Page } from './app-store'
+import { ContextMeter } from './ContextMeter'
 
 const PAGES: Array<{ page: Page; label: string }> = [
   { page: 'chat', label: 'Chat' },
@@ -25,6 +26,7 @@ export function Header() {
           {status.trustChanges} changed
         </span>
       )}
+      {page === 'chat' && !setup && <ContextMeter />}
       <span className={`connection ${connection}`} role="status" aria-label="Connection">
         {connection}
       </span>

@@ -2,6 +2,7 @@
 import type { QueuedMessage } from './session-store'
 import { AssistantMessage } from './AssistantMessage'
 import { HookRow } from './HookRow'
+import { CompactionRow, InstructionsRow } from './ContextRows'
 import { BlockedRow, ContextRow, NoticeRow, QueuedRow, SteeringRow, TurnEndRow } from './SmallRows'
 import { ToolCard } from './ToolCard'
 import type { LiveItem, TranscriptItem } from './transcript-types'
@@ -30,6 +31,10 @@ export function TranscriptRow({ row }: { row: TranscriptRowItem }) {
       return <HookRow item={row} />
     case 'turn-end':
       return <TurnEndRow item={row} />
+    case 'instructions':
+      return <InstructionsRow item={row} />
+    case 'compaction':
+      return <CompactionRow item={row} />
     case 'queued':
       return <QueuedRow item={row.queued} />
     default: {
@@ -51,7 +56,10 @@ export function estimateRowHeight(row: TranscriptRowItem | undefined): number {
     case 'notice':
     case 'turn-end':
     case 'context':
+    case 'instructions':
       return 28
+    case 'compaction':
+      return 40
     default:
       return 60
   }

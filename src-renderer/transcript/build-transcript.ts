@@ -107,6 +107,18 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'model/context':
       push(draft, { kind: 'context', key, seq: event.seq, text: modelContextText(event), source: 'model/context' })
       return
+    case 'instructions/loaded':
+      push(draft, { kind: 'instructions', key, seq: event.seq, files: event.files, removed: event.removed ?? [] })
+      return
+    case 'compaction':
+      push(draft, {
+        kind: 'compaction', key, seq: event.seq, trigger: event.trigger, summary: event.summary, replacedMessages: event.replacedMessages,
+        ...opt('instructions', event.instructions), ...opt('tokensBefore', event.tokensBefore), ...opt('tokensAfter', event.tokensAfter)
+      })
+      return
+    case 'usage/step':
+      // Shown by the context meter in the header, not as a row.
+      return
     default: {
       // A newer host may log kinds this UI does not know yet: they show nothing.
       const unknown: never = event

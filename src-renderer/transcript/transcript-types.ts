@@ -101,6 +101,28 @@ export interface HookItem {
   }
 }
 
+/** Instructions files (CLAUDE.md, AGENTS.md, ...) delivered to the model, with their text. */
+export interface InstructionsItem {
+  kind: 'instructions'
+  key: string
+  seq: number
+  files: ReadonlyArray<{ path: string; memoryType: string; loadReason: string; content: string; parent?: string }>
+  removed: readonly string[]
+}
+
+/** The marker where the model's history was compacted: what comes before is still shown, the model has the summary. */
+export interface CompactionItem {
+  kind: 'compaction'
+  key: string
+  seq: number
+  trigger: 'manual' | 'auto'
+  summary: string
+  instructions?: string
+  replacedMessages: number
+  tokensBefore?: number
+  tokensAfter?: number
+}
+
 export interface TurnEndItem {
   kind: 'turn-end'
   key: string
@@ -120,7 +142,18 @@ export interface LiveItem {
   thinking: string
 }
 
-export type TranscriptItem = UserItem | AssistantItem | ToolCardItem | SteeringItem | ContextItem | BlockedItem | NoticeItem | HookItem | TurnEndItem
+export type TranscriptItem =
+  | UserItem
+  | AssistantItem
+  | ToolCardItem
+  | SteeringItem
+  | ContextItem
+  | BlockedItem
+  | NoticeItem
+  | HookItem
+  | TurnEndItem
+  | InstructionsItem
+  | CompactionItem
 
 export interface Transcript {
   readonly items: readonly TranscriptItem[]

@@ -2,6 +2,7 @@
 // model request contains is derived from these events; anything the model sees is one of them.
 // Every event carries `seq` (1-based position in the log) and `ts` (epoch ms).
 import { z } from 'zod'
+import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
@@ -194,7 +195,10 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   NoticeEvent,
   ModelContextEvent,
   HookInvokedEvent,
-  HookResultEvent
+  HookResultEvent,
+  InstructionsLoadedEvent,
+  UsageStepEvent,
+  CompactionEvent
 ])
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>

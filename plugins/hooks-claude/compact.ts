@@ -1,0 +1,34 @@
+// PreCompact <- compaction/prepare and PostCompact <- compaction/done (claude-code-hooks.md
+// "PreCompact / PostCompact"): input `trigger` (`manual` / `auto`, also the matcher target) and
+// `custom_instructions` (the `/compact` text, "" when none); PostCompact gets `compact_summary`.
+// SessionStart with source `compact` follows through agent/session-start (session-start.ts).
+// A blocking answer from a PreCompact hook (exit 2, decision "block") cancels the compaction with
+// its reason; the spec records no other PreCompact output having an effect, so none is acted on.
+import type { AgentHandle } from '../../src-shared/host/agent'
+import type { CompactionDecision, CompactionRequest, CompactionTrigger } from '../../src-shared/host/context'
+import type { Next } from '../../src-shared/kernel/types'
+import { occurrence, seeSession, showSystemMessages, type Bridge } from './bridge'
+
+export function onPreCompact(bridge: Bridge) {
+  return async (agent: AgentHandle, request: CompactionRequest, next: Next<Promise<CompactionDecision>>): Promise<CompactionDecision> => {
+    if (!bridge.invoker.has('PreCompact')) return next()
+    const entry = seeSession(bridge, agent)
+    const occ = occurrence(bridge, 'PreCompact', entry, { trigger: request.trigger, custom_instructions: request.instructions ?? '' })
+    const result = await bridge.invoker.run(occ)
+    if (!result) return next()
+    showSystemMessages(result.runs, occ.sink, 'PreCompact')
+    const blocked = result.runs.find((run) => run.outcome.kind === 'block')
+    if (blocked) return { action: 'cancel', reason: blocked.outcome.reason ?? 'a PreCompact hook blocked the compaction', by: 'hook:PreCompact' }
+    return next()
+  }
+}
+
+export function onPostCompact(bridge: Bridge) {
+  return async (agent: AgentHandle, trigger: CompactionTrigger, summary: string): Promise<void> => {
+    if (!bridge.invoker.has('PostCompact')) return
+    const entry = seeSession(bridge, agent)
+    const occ = occurrence(bridge, 'PostCompact', entry, { trigger, compact_summary: summary })
+    const result = await bridge.invoker.run(occ)
+    if (result) showSystemMessages(result.runs, occ.sink, 'PostCompact')
+  }
+}

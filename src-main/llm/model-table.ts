@@ -1,0 +1,64 @@
+// What Seam knows about a model beyond its wire protocol: its context window (for the context
+// meter and automatic compaction) and its prices (for the cost of a session). The defaults below
+// are a starting point, in USD per million tokens as the providers list them; the user's
+// `models` settings entries override them field by field, so a price change or a model not
+// listed here is a settings edit.
+import { z } from 'zod'
+import type { ModelUsage } from '../../src-shared/model'
+
+export const ModelPricesSchema = z
+  .object({
+    /** Prompt tokens not served from the cache. */
+    input: z.number().nonnegative(),
+    /** Prompt tokens read from the provider's cache (default: the input price). */
+    cachedInput: z.number().nonnegative().optional(),
+    /** Prompt tokens written to the cache (Anthropic; default: the input price). */
+    cacheWrite: z.number().nonnegative().optional(),
+    output: z.number().nonnegative()
+  })
+  .strict()
+export type ModelPrices = z.infer<typeof ModelPricesSchema>
+
+export const ModelInfoSchema = z
+  .object({
+    contextWindow: z.number().int().positive().optional(),
+    /** USD per million tokens. */
+    prices: ModelPricesSchema.optional()
+  })
+  .strict()
+export type ModelInfo = z.infer<typeof ModelInfoSchema>
+
+/** The model table of the settings file: model name -> overrides. */
+export const ModelTableSchema = z.record(z.string().min(1), ModelInfoSchema)
+export type ModelTable = z.infer<typeof ModelTableSchema>
+
+/** Defaults for the presets' models (src-main/llm/presets.ts). */
+export const DEFAULT_MODEL_TABLE: Readonly<ModelTable> = {
+  'deepseek-chat': { contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
+  'deepseek-reasoner': { contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
+  'gpt-4.1': { contextWindow: 1_047_576, prices: { input: 2, cachedInput: 0.5, output: 8 } },
+  'claude-sonnet-5-5': { contextWindow: 200_000, prices: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 } },
+  'llama3.1': { contextWindow: 131_072, prices: { input: 0, output: 0 } }
+}
+
+/** The defaults for `model` with the user's overrides on top (field by field). */
+export function modelInfo(model: string, overrides: ModelTable = {}): ModelInfo {
+  const base = DEFAULT_MODEL_TABLE[model] ?? {}
+  const own = overrides[model] ?? {}
+  const info: ModelInfo = {}
+  const contextWindow = own.contextWindow ?? base.contextWindow
+  if (contextWindow !== undefined) info.contextWindow = contextWindow
+  const prices = own.prices ?? base.prices
+  if (prices !== undefined) info.prices = prices
+  return info
+}
+
+/** USD for one request's usage; cached and cache-written prompt tokens at their own prices. */
+export function costOf(usage: Required<Pick<ModelUsage, 'inputTokens' | 'outputTokens'>> & ModelUsage, prices: ModelPrices): number {
+  const cached = usage.cachedInputTokens ?? 0
+  const written = usage.cacheWriteTokens ?? 0
+  const fresh = Math.max(0, usage.inputTokens - cached - written)
+  const dollars =
+    fresh * prices.input + cached * (prices.cachedInput ?? prices.input) + written * (prices.cacheWrite ?? prices.input) + usage.outputTokens * prices.output
+  return dollars / 1_000_000
+}

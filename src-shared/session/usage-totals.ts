@@ -1,0 +1,38 @@
+// A session's token and cost totals from its usage/step events (what `/usage`, the CLI and the
+// chat header show). Pure: the host and the renderer both use it.
+import type { SessionEvent } from './events'
+
+export interface UsageTotals {
+  requests: number
+  inputTokens: number
+  cachedInputTokens: number
+  outputTokens: number
+  reasoningTokens: number
+  /** Sum of the priced requests. */
+  costUsd: number
+  /** Requests without a price (their cost is not in `costUsd`). */
+  unpriced: number
+  /** The last request's prompt plus its output: what the next request starts from. */
+  contextTokens: number
+  contextWindow?: number
+}
+
+/** The session's totals from its usage/step events (what `/usage` and the header show). */
+export function usageTotals(events: readonly SessionEvent[]): UsageTotals {
+  const totals: UsageTotals = { requests: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unpriced: 0, contextTokens: 0 }
+  for (const event of events) {
+    if (event.type === 'compaction') totals.contextTokens = event.tokensAfter ?? 0
+    if (event.type !== 'usage/step') continue
+    const u = event.usage
+    totals.requests++
+    totals.inputTokens += u.inputTokens
+    totals.cachedInputTokens += u.cachedInputTokens
+    totals.outputTokens += u.outputTokens
+    totals.reasoningTokens += u.reasoningTokens
+    if (event.costUsd !== undefined) totals.costUsd += event.costUsd
+    else totals.unpriced++
+    if (event.purpose !== 'compaction') totals.contextTokens = u.inputTokens + u.outputTokens
+    if (event.contextWindow !== undefined) totals.contextWindow = event.contextWindow
+  }
+  return totals
+}
