@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import instructions from '../instructions/index'
 import { createHarness, hookCommand, hooksOf, type Harness } from './test-harness'
+import { claudeTranscriptPath } from './transcript'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -47,7 +48,7 @@ describe('InstructionsLoaded (§6 Other events)', () => {
       ].sort()
     )
     for (const input of loaded) {
-      expect(input).toMatchObject({ session_id: h.log.id, transcript_path: h.log.path, cwd: h.workspace })
+      expect(input).toMatchObject({ session_id: h.log.id, transcript_path: claudeTranscriptPath({ sessionId: h.log.id, transcriptPath: h.log.path }), cwd: h.workspace })
       expect(input).not.toHaveProperty('prompt_id')
       expect(input).not.toHaveProperty('permission_mode')
     }
