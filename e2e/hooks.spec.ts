@@ -151,9 +151,9 @@ test.describe('trust gating', () => {
     await expect(preToolRow).toHaveCount(1)
     await expect(promptRow).toHaveCount(1)
     await expect(preToolRow).toContainText(CLAUDE_COMMAND)
-    await expect(preToolRow).toHaveAccessibleName('Hook claude:PreToolUse: blocked')
+    await expect(preToolRow).toHaveAccessibleName(/^Hook claude:PreToolUse .* blocked \d/)
     await expect(promptRow).toContainText(CODEX_COMMAND)
-    await expect(promptRow).toHaveAccessibleName('Hook codex:UserPromptSubmit: ok')
+    await expect(promptRow).toHaveAccessibleName(/^Hook codex:UserPromptSubmit .* ok \d/)
     // The model got the Codex hook's stdout as context.
     const contextRequest = fakeModel.chatRequests().find((r) => r.body.messages.some((m) => textOf(m).includes(CONTEXT)))
     expect(contextRequest, 'a model request carries the UserPromptSubmit context').toBeDefined()
@@ -215,7 +215,7 @@ test.describe('a failing hook', () => {
     const row = hookRows(app, 'claude:PreToolUse')
     await expect(row).toHaveCount(1)
     await expect(row).toContainText(MISSING)
-    await expect(row).toHaveAccessibleName(/^Hook claude:PreToolUse: failed \(.+\)$/)
+    await expect(row).toHaveAccessibleName(/^Hook claude:PreToolUse .* failed \(.+\) \d/)
     await expect(row).toHaveClass(/\berror\b/)
     // A notice names the hook, its file and the failure, and says the agent went on.
     const notice = notices(app, MISSING)
