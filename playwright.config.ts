@@ -1,9 +1,19 @@
-// E2E: the same specs (e2e/*.spec.ts) drive the web-mode host in Debian's Chromium (project
-// 'web') and the Electron app (project 'electron', only when ELECTRON_PATH points at a binary:
-// none can be downloaded on the CI machines). Each test starts its own host: see e2e/fixtures.ts.
-// Run `npm run build` first.
+// E2E: the same specs (e2e/*.spec.ts) drive the web-mode host in Chromium (project 'web') and
+// the Electron app (project 'electron', only when ELECTRON_PATH points at a binary: none can be
+// downloaded on the CI machines). Each test starts its own host: see e2e/fixtures.ts.
+// The browser: CHROMIUM_PATH (`npm test` sets it to what scripts/chromium.mjs found or installed),
+// else the same lookup (Debian's, Playwright's cache, Chrome, PATH). Run `npm run build` first.
 import { defineConfig } from '@playwright/test'
 import type { TestOptions, WorkerOptions } from './e2e/fixtures'
+import { findChromium } from './scripts/chromium.mjs'
+
+function chromiumPath(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
+  const found = findChromium()
+  if (found === undefined || 'error' in found) return undefined // Playwright then says what is missing
+  process.env.CHROMIUM_PATH = found.path // the workers load this config too: look once
+  return found.path
+}
 
 export default defineConfig<TestOptions, WorkerOptions>({
   testDir: 'e2e',
@@ -22,7 +32,7 @@ export default defineConfig<TestOptions, WorkerOptions>({
       use: {
         target: 'web',
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: chromiumPath(),
           args: ['--disable-gpu', '--disable-quic']
         }
       }

@@ -1,5 +1,5 @@
-// Benchmark: the UI with long sessions and a fast stream (issue 5), in Debian's Chromium against
-// the built web host (`out/`, built by `npm run bench`; this module builds nothing).
+// Benchmark: the UI with long sessions and a fast stream (issue 5), in Chromium (found as npm test
+// finds it) against the built web host (`out/`, built by `npm run bench`; this module builds nothing).
 //
 // - time to first render of a 10k-event session: from clicking it in the sessions sidebar to its
 //   last row (the final assistant message) being in the transcript, one animation frame later.
@@ -20,12 +20,14 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Page } from 'playwright-core'
 import { SessionEventSchema, type SessionEvent } from '../src-shared/session/events'
 import { startFakeOpenAI } from '../test-support/fake-openai.mjs'
+import { findChromium } from '../scripts/chromium.mjs'
 import { line, type BenchLine } from './measure'
 
 const BENCH = 'ui'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const WEB_ENTRY = join(root, 'out', 'main', 'web.js')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const found = findChromium()
+const CHROMIUM = found !== undefined && !('error' in found) ? found.path : '/usr/bin/chromium'
 
 const BIG_EVENTS = 10_000
 const SMALL_EVENTS = 10

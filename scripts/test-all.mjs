@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: build, typecheck, unit tests (vitest) and e2e (Playwright, web project, plus the
-// electron project when ELECTRON_PATH is set). Every suite runs even when an earlier one failed;
+// electron project when ELECTRON_PATH is set). First it makes sure there is a Chromium for the
+// e2e tests (chromium.mjs: found, or installed from Debian where this user may; otherwise it stops
+// at once with one line saying what to run). Every suite runs even when an earlier one failed;
 // all output streams to the terminal. Ends with a summary and, as the very last line,
 // `N passed, N failed` summed over vitest and Playwright (a failed build or typecheck counts as
 // one failure), because CI reads neither runner's own output. Exits non-zero on any failure.
@@ -9,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensureChromium } from './chromium.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = {
@@ -99,6 +102,16 @@ async function playwright() {
     results.push({ name: 'e2e (runner)', passed: 0, failed: 1, detail: `exit ${code}${globalErrors ? `, ${globalErrors} error(s) outside tests` : ''}`, seconds: 0 })
   }
 }
+
+const browser = ensureChromium()
+if ('error' in browser) {
+  rmSync(work, { recursive: true, force: true })
+  console.error(browser.error)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+console.log(`e2e browser: ${browser.path} (${browser.version}; ${browser.source})`)
+process.env.CHROMIUM_PATH = browser.path // for Playwright (playwright.config.ts) and every child
 
 try {
   await step('build', [bin.electronVite, 'build'])

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import type { AgentDelta } from './events'
 import { sleep, testTool } from './loop-fixture'
 import { useLoopFixture } from './loop-fixture-hooks'
@@ -55,6 +56,17 @@ describe('a step: streaming and the assistant message', () => {
       script: [{ toolCalls: [{ name: 'write' }] }, { text: 'done' }],
       setup: (_kernel, tools) =>
         void tools.register(testTool('write', { sideEffects: true, body: async () => ((onDisk = await readFile(fixture()!.log.path, 'utf8')), 'written') }))
+    })
+    f.agent.send('go')
+    await f.agent.whenIdle()
+    expect(onDisk).toContain('"type":"tool/call"')
+  })
+
+  it('writes the tool/call before a tool that does not declare itself free of side effects runs (a plugin or MCP tool)', async () => {
+    let onDisk = ''
+    const f = await setup({
+      script: [{ toolCalls: [{ name: 'undeclared' }] }, { text: 'done' }],
+      setup: (_kernel, tools) => void tools.register(testTool('undeclared', { body: () => ((onDisk = readFileSync(fixture()!.log.path, 'utf8')), 'ran') }))
     })
     f.agent.send('go')
     await f.agent.whenIdle()

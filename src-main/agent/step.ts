@@ -151,8 +151,11 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
         ...(sealed.rewrittenBy ? { rewrittenBy: sealed.rewrittenBy } : {}),
         ...(sealed.parent ? { parent: sealed.parent } : {})
       })
-      // Durable before the world changes: a crash mid-tool leaves the call in the log.
-      if (tools.get(sealed.name)?.sideEffects) await log.flush()
+      // Durable before the world changes: a crash mid-tool leaves the call in the log. A tool
+      // that declares side effects gets its call synced to the device; one that does not say
+      // (a plugin's, an MCP server's) at least written; a read-only one rides the next group write.
+      const sideEffects = tools.get(sealed.name)?.sideEffects
+      if (sideEffects !== false) await log.flush({ durable: sideEffects === true })
     },
     record: (event) => void log.append(event)
   }

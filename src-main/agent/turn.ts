@@ -67,14 +67,14 @@ export class Turn implements TurnControl {
     log.append({ type: 'turn/start', turnId: this.id })
     let end: TurnEnd
     try {
-      await log.flush()
+      await log.flush({ durable: true })
       end = { reason: await this.body(), steps: this.steps }
     } catch (error) {
       end = this.signal.aborted ? { reason: 'cancelled', steps: this.steps } : { reason: 'error', error: errorText(error), steps: this.steps }
     }
     this.phase = 'closing'
     log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
-    await log.flush()
+    await log.flush({ durable: true })
     kernel.emit('agent/turn-end', this.deps.handle, this.id, end.reason)
     return end
   }

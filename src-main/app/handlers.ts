@@ -149,7 +149,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'sessions/open': async ({ id }) => {
       const session = await sessions.open(id)
-      return { id, events: [...session.log.events], state: { sessionId: id, ...session.agent.state }, warnings: [...(session.log.warnings ?? [])] }
+      return { id, events: session.log.snapshot(), state: { sessionId: id, ...session.agent.state }, warnings: [...(session.log.warnings ?? [])] }
     },
     'sessions/rename': async ({ id, title }) => {
       await sessions.rename(id, title)

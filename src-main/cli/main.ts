@@ -140,8 +140,9 @@ async function runPrompts(
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
 ): Promise<number> {
   const session = id ? await runtime.sessions.open(id) : await runtime.sessions.create(runtime.workspace()!)
-  // A new session's header is already written; --json shows every event of the session.
-  if (json && !id) for (const event of session.log.events) io.stdout.write(JSON.stringify(event) + '\n')
+  // --json shows every event of a new session: those already written (the header) now, the rest
+  // as the printer hears of them, each once it is in the file.
+  if (json && !id) for (const event of session.log.snapshot()) io.stdout.write(JSON.stringify(event) + '\n')
   const detach = attachPrinter(runtime, session.log.id, json, io)
   if (!json) io.stderr.write(`session ${session.log.id}\n`)
   let lastReason = 'completed'

@@ -56,7 +56,7 @@ describe('historyOf / buildModelRequestFor', () => {
     await reloaded.close()
   })
 
-  it('hands out requests the caller owns: changing one reaches neither the next request nor the log', async () => {
+  it('hands out requests the caller owns (their messages frozen): changing one reaches neither the next request nor the log', async () => {
     const log = store.create({ workspace: root })
     for (const input of session.slice(0, 8)) log.append(input)
     const before = JSON.stringify(log.events)
@@ -65,8 +65,9 @@ describe('historyOf / buildModelRequestFor', () => {
     first.tools[0].name = 'changed'
     first.tools.push({ name: 'X', description: '', inputSchema: {} })
     for (const message of first.messages) {
-      if (message.role === 'assistant') message.toolCalls.pop()
-      else message.content = 'changed'
+      // The messages are shared, frozen: only the array is the caller's.
+      if (message.role === 'assistant') expect(() => message.toolCalls.pop()).toThrow(TypeError)
+      else expect(() => (message.content = 'changed')).toThrow(TypeError)
     }
     first.messages.length = 1
     expect(buildModelRequestFor(log)).toStrictEqual(buildModelRequest(log.events))

@@ -1,6 +1,6 @@
 // One IncrementalHistory per open session log, so the agent loop's request at each step only
 // consumes the events appended since the previous step instead of re-deriving the whole log; what
-// is left per step is one shallow copy of the messages (the caller's own request).
+// is left per step is one array of references to the shared, frozen messages (the caller's own).
 // Keyed weakly by the log: a closed and dropped log takes its history with it.
 import type { SessionEvent } from '../../src-shared/session/events'
 import { IncrementalHistory } from './history'

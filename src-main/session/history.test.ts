@@ -275,7 +275,7 @@ describe('IncrementalHistory', () => {
     expect(history.history()).toStrictEqual(deriveModelHistory(events.slice(0, 4)))
   })
 
-  it('hands out copies: changing an answer changes neither the next answer nor the log', () => {
+  it('hands out arrays the caller owns over frozen messages: changing a message throws, changing the array reaches neither the next answer nor the log', () => {
     const events = logOf([
       { type: 'user/message', turnId: 't', content: 'go', source: 'user' },
       { type: 'assistant/message', turnId: 't', step: 0, text: 'Two.', thinking: 'hm', toolCalls: [{ id: 'a', name: 'Bash', args: { x: 1 } }, { id: 'b', name: 'Read', args: {} }] },
@@ -292,17 +292,34 @@ describe('IncrementalHistory', () => {
       history.add(event)
       const answer = history.messages()
       for (const message of answer) {
-        if (message.role === 'user') message.content += ' (changed)'
-        if (message.role === 'tool') message.content = 'changed'
+        if (message.role === 'user') expect(() => (message.content += ' (changed)')).toThrow(TypeError)
+        if (message.role === 'tool') expect(() => (message.content = 'changed')).toThrow(TypeError)
         if (message.role === 'assistant') {
-          message.text = 'changed'
-          message.toolCalls.push({ id: 'x', name: 'X', args: {} })
-          for (const call of message.toolCalls) call.id = 'changed'
+          expect(() => (message.text = 'changed')).toThrow(TypeError)
+          expect(() => message.toolCalls.push({ id: 'x', name: 'X', args: {} })).toThrow(TypeError)
+          for (const call of message.toolCalls) expect(() => (call.id = 'changed')).toThrow(TypeError)
         }
       }
       answer.push({ role: 'user', content: 'extra' })
+      answer.shift()
       expect(history.messages()).toStrictEqual(deriveModelMessages(events.slice(0, i + 1)))
     }
     expect(JSON.stringify(events)).toBe(before)
+  })
+
+  it('builds each settled message once: a step shares the messages of the answer before it instead of copying them (issue 11: linear, not N²)', () => {
+    const inputs: SessionEventInput[] = [{ type: 'user/message', turnId: 't', content: 'go', source: 'user' }]
+    for (let n = 0; n < 50; n++) {
+      inputs.push({ type: 'assistant/message', turnId: 't', step: n, text: `step ${n}`, toolCalls: [{ id: `c${n}`, name: 'Read', args: {} }] })
+      inputs.push(result(`c${n}`, 'Read', `read ${n}`))
+    }
+    const events = logOf(inputs)
+    const history = new IncrementalHistory().sync(events.slice(0, 4)) // header, prompt, step 0
+    const earlier = history.messages()
+    history.sync(events)
+    const later = history.messages()
+    expect(later).toHaveLength(1 + 50 * 2)
+    expect(later).not.toBe(earlier)
+    for (let i = 0; i < earlier.length; i++) expect(later[i]).toBe(earlier[i])
   })
 })

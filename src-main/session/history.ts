@@ -14,7 +14,8 @@
 // to the last assistant message with calls still unanswered is settled, and only that open step
 // (its assistant message, results and deferred user-side text) depends on what comes later.
 // `IncrementalHistory` keeps the fold's state, so a log that grows one event at a time costs
-// O(new events) per update instead of a re-derivation of the whole log.
+// O(new events) per update instead of a re-derivation of the whole log. Settled messages are
+// frozen and built once: answers share them (a step does not copy the history it extends).
 import type { ModelMessage, ModelToolCall } from '../../src-shared/model'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
 
@@ -43,9 +44,10 @@ export function systemReminder(text: string): string {
 /**
  * The history of a log that only grows: `add` (or `sync`) consumes the events appended since the
  * last call, and `messages()`/`history()` answer exactly what `deriveModelMessages`/
- * `deriveModelHistory` would for the events consumed so far, as fresh objects the caller may keep
- * or change without reaching this object's state. Cost per answer: one shallow copy of each
- * message plus the open step; cost per event: O(1) apart from the open step's calls.
+ * `deriveModelHistory` would for the events consumed so far. Each answer is a fresh array the
+ * caller may keep or change; the messages in it are frozen and shared with earlier and later
+ * answers, so a turn of N steps builds each message once (linear, not N²). Cost per answer: one
+ * array copy of references plus the open step; cost per event: O(1) apart from the open step's calls.
  */
 export class IncrementalHistory {
   private state = newFoldState()
@@ -80,20 +82,20 @@ export class IncrementalHistory {
     return this
   }
 
-  /** `deriveModelMessages(consumed events)`, as fresh objects. */
+  /** `deriveModelMessages(consumed events)`: a fresh array of frozen, shared messages. */
   messages(): ModelMessage[] {
     return this.settle([]).messages
   }
 
-  /** `deriveModelHistory(consumed events)`, as fresh objects. */
+  /** `deriveModelHistory(consumed events)`: fresh arrays of frozen, shared messages and notes. */
   history(): DerivedHistory {
     return this.settle([...this.state.notes])
   }
 
   /** `notes` receives the notes of closing the open step. */
   private settle(notes: string[]): DerivedHistory {
-    const messages = this.state.messages.map(copyMessage)
-    // The open step is closed on the copies; the state keeps it open for the events to come.
+    const messages = this.state.messages.slice()
+    // The open step is closed on the copy; the state keeps it open for the events to come.
     if (this.state.open !== undefined) closeStep(this.state.open, messages, notes)
     return { messages, notes }
   }
@@ -198,15 +200,16 @@ function closeStep(open: OpenStep, messages: ModelMessage[], notes: string[]): v
   pushAssistant(messages, notes, assistant, answered)
   for (const call of answered) {
     const result = results.get(call.id)
-    if (result !== undefined) messages.push({ role: 'tool', callId: result.callId, toolName: result.name, content: result.content, isError: result.isError })
+    if (result !== undefined) messages.push(Object.freeze({ role: 'tool', callId: result.callId, toolName: result.name, content: result.content, isError: result.isError }))
   }
   for (const text of deferred) pushUser(messages, text)
 }
 
+/** Merging replaces the last message rather than changing it: earlier answers share it. */
 function pushUser(messages: ModelMessage[], text: string): void {
   const last = messages[messages.length - 1]
-  if (last?.role === 'user') last.content = `${last.content}\n\n${text}`
-  else messages.push({ role: 'user', content: text })
+  if (last?.role === 'user') messages[messages.length - 1] = Object.freeze({ role: 'user', content: `${last.content}\n\n${text}` })
+  else messages.push(Object.freeze({ role: 'user', content: text }))
 }
 
 function pushAssistant(messages: ModelMessage[], notes: string[], event: SessionEventOf<'assistant/message'>, calls: ModelToolCall[]): void {
@@ -214,31 +217,13 @@ function pushAssistant(messages: ModelMessage[], notes: string[], event: Session
     notes.push(`seq ${event.seq}: left out an assistant message with no text and no answered tool calls`)
     return
   }
-  const message: ModelMessage = { role: 'assistant', text: event.text, toolCalls: calls }
+  const message: ModelMessage = { role: 'assistant', text: event.text, toolCalls: Object.freeze(calls) as ModelToolCall[] }
   if (event.thinking !== undefined) message.thinking = event.thinking
-  messages.push(message)
+  messages.push(Object.freeze(message))
 }
 
 function copyCall(call: SessionEventOf<'assistant/message'>['toolCalls'][number]): ModelToolCall {
   const copy: ModelToolCall = { id: call.id, name: call.name, args: call.args }
   if (call.argsError !== undefined) copy.argsError = call.argsError
-  return copy
-}
-
-/** A copy down to the tool calls (their `args` stay shared with the log's event, as in a fresh derivation). */
-function copyMessage(message: ModelMessage): ModelMessage {
-  switch (message.role) {
-    case 'user':
-      return { role: 'user', content: message.content }
-    case 'tool':
-      return { role: 'tool', callId: message.callId, toolName: message.toolName, content: message.content, isError: message.isError }
-    case 'assistant': {
-      const calls = message.toolCalls
-      const toolCalls: ModelToolCall[] = new Array<ModelToolCall>(calls.length)
-      for (let i = 0; i < calls.length; i++) toolCalls[i] = copyCall(calls[i])
-      const copy: ModelMessage = { role: 'assistant', text: message.text, toolCalls }
-      if (message.thinking !== undefined) copy.thinking = message.thinking
-      return copy
-    }
-  }
+  return Object.freeze(copy)
 }

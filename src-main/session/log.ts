@@ -1,9 +1,13 @@
-// One open session: its events in memory and the append side of its file. `append` validates and
-// records synchronously; the lines go to disk in one coalesced write when `flush` is called, or on
-// the next turn of the event loop if nobody flushes first. The loop flushes at every turn
-// boundary and before any tool with side effects runs, so what a tool changes is never ahead of
-// the log.
-import { closeSync, constants, openSync, truncateSync, writeSync } from 'node:fs'
+// One open session: its events in memory and the append side of its file. "Printed means
+// persisted": `append` validates and records synchronously, but listeners (the UI, `seam run
+// --json`, plugins) hear of an event only after its line is in the file. Lines go out by group
+// commit: every event appended within one turn of the event loop shares one write(2), done on
+// `setImmediate` or at once by `flush()`. `flush({ durable: true })` also fdatasyncs; the loop
+// asks for that at turn boundaries and before a tool with side effects starts, so what a tool
+// changes is never ahead of the log, even across a power loss.
+import { close as closeFd, closeSync, constants, fdatasync, fsync, open as openFd, openSync, truncateSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { promisify } from 'node:util'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { checkSessionEvent } from './event-check'
@@ -26,15 +30,27 @@ export class InvalidSessionEventError extends Error {
 export interface SessionLogInit {
   id: string
   path: string
-  /** Loaded or freshly created events; the first is the header. */
+  /** Loaded or freshly created events, all already in the file; the first is the header. */
   events: SessionEvent[]
   warnings?: string[]
   repair?: FileRepair
+  /** The file was just created: the first durable flush also syncs its folder (the new name). */
+  created?: boolean
   onClose?: (log: SessionLog) => void
+}
+
+export interface FlushOptions {
+  /** Also fdatasync the file, so the events survive a power loss, not only a crash of Seam. */
+  durable?: boolean
 }
 
 // Appending without O_CREAT: a deleted file fails loudly instead of restarting headerless.
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND
+
+const fdatasyncAsync = promisify(fdatasync)
+const fsyncAsync = promisify(fsync)
+const openAsync = promisify(openFd)
+const closeAsync = promisify(closeFd)
 
 export class SessionLog {
   readonly id: string
@@ -45,24 +61,48 @@ export class SessionLog {
   private readonly listeners = new Set<SessionAppendListener>()
   private readonly onClose: ((log: SessionLog) => void) | undefined
   private repair: FileRepair | undefined
+  /** Lines appended but not written yet, and their events. */
   private pending: string[] = []
+  private pendingEvents: SessionEvent[] = []
+  /** Written but not yet handed to the listeners. */
+  private undelivered: SessionEvent[] = []
+  /** How many of `recorded` (a prefix) the listeners have been handed. */
+  private delivered: number
+  private delivering = false
   private fd: number | undefined
   private failure: Error | undefined
   private writeScheduled = false
+  private dirUnsynced: boolean
+  /** The last fdatasync in flight (never rejects); close waits for it before releasing the file. */
+  private syncing: Promise<void> = Promise.resolve()
   private closing: Promise<void> | undefined
 
   constructor(init: SessionLogInit) {
     this.id = init.id
     this.path = init.path
     this.recorded = init.events
+    this.delivered = init.events.length
     this.warnings = init.warnings ?? []
     this.repair = init.repair
+    this.dirUnsynced = init.created === true
     this.onClose = init.onClose
   }
 
-  /** Every event, in order (seq = index + 1). Treat the events as immutable. */
+  /**
+   * Every event recorded, in order (seq = index + 1), including the last few that may still be on
+   * their way to the file. Treat the events as immutable.
+   */
   get events(): readonly SessionEvent[] {
     return this.recorded
+  }
+
+  /**
+   * The events already written and handed to the listeners, as a fresh array: what a viewer may
+   * show now. A viewer that takes this snapshot and then subscribes with `onAppend` (in the same
+   * synchronous run) sees every event exactly once.
+   */
+  snapshot(): SessionEvent[] {
+    return this.recorded.slice(0, this.delivered)
   }
 
   get closed(): boolean {
@@ -70,7 +110,8 @@ export class SessionLog {
   }
 
   /**
-   * Assigns `seq` and `ts`, validates, records in memory and queues the line for writing.
+   * Assigns `seq` and `ts`, validates, records in memory and queues the line for the next group
+   * write (this tick's, or an earlier `flush`). Listeners hear of the event after that write.
    * Throws `InvalidSessionEventError` (naming the field) for an invalid event; nothing is recorded then.
    */
   append(input: SessionEventInput): SessionEvent {
@@ -92,35 +133,33 @@ export class SessionLog {
     const event = JSON.parse(line) as SessionEvent
     this.recorded.push(event)
     this.pending.push(line)
+    this.pendingEvents.push(event)
     if (!this.writeScheduled) {
       this.writeScheduled = true
       setImmediate(this.writeSoon)
-    }
-    for (const listener of this.listeners) {
-      try {
-        listener(event)
-      } catch (error) {
-        // The event is already recorded; one listener's failure must not undo it or starve the others.
-        process.emitWarning(`session ${this.id}: an onAppend listener threw: ${(error as Error)?.message ?? String(error)}`)
-      }
     }
     return event
   }
 
   /**
-   * Writes every event appended so far to the file (write(2), not fsync); the promise settles
-   * once they are there. Rejects for good after a failed write.
+   * Writes every event appended so far to the file in one write(2) and hands them to the
+   * listeners; the promise settles once they are written (and, with `durable`, synced to the
+   * device). Rejects for good after a failed write or sync.
    */
-  flush(): Promise<void> {
+  flush(options: FlushOptions = {}): Promise<void> {
     try {
       this.writePending()
-      return Promise.resolve()
     } catch (error) {
       return Promise.reject(error)
     }
+    this.deliver()
+    return options.durable === true ? this.sync() : Promise.resolve()
   }
 
-  /** Called after each successful append, synchronously. Returns the function that removes the listener. */
+  /**
+   * Called with each event once it is in the file, in seq order, for as long as it is subscribed
+   * (it never hears of an event whose write failed). Returns the function that removes the listener.
+   */
   onAppend(listener: SessionAppendListener): () => void {
     this.listeners.add(listener)
     return () => {
@@ -128,21 +167,25 @@ export class SessionLog {
     }
   }
 
-  /** Flushes and releases the file. Idempotent; appending afterwards throws. */
+  /** Writes what is pending (listeners still hear of it), waits for a sync in flight, and releases the file. Idempotent; appending afterwards throws. */
   close(): Promise<void> {
     if (this.closing === undefined) {
+      let written: Error | undefined
       try {
         this.writePending()
-        this.closing = Promise.resolve()
+        this.deliver()
       } catch (error) {
-        this.closing = Promise.reject(error)
-        this.closing.catch(() => undefined) // handled by whoever awaits close()
-      } finally {
-        this.listeners.clear()
-        if (this.fd !== undefined) closeSync(this.fd)
-        this.fd = undefined
-        this.onClose?.(this)
+        written = error as Error
       }
+      this.listeners.clear()
+      const fd = this.fd
+      this.fd = undefined
+      this.closing = this.syncing.then(() => {
+        if (fd !== undefined) closeSync(fd)
+        if (written !== undefined) throw written
+      })
+      this.closing.catch(() => undefined) // handled by whoever awaits close()
+      this.onClose?.(this)
     }
     return this.closing
   }
@@ -153,30 +196,105 @@ export class SessionLog {
       this.writePending()
     } catch {
       // The failure is kept in `this.failure`: the next append, flush or close reports it.
+      return
     }
+    this.deliver()
   }
 
-  // Synchronous on purpose: a flush carries a step's worth of lines (kilobytes) to the page cache,
-  // which takes microseconds; a thread-pool round trip per flush costs more than the write itself.
+  // Synchronous on purpose: a group write carries a tick's worth of lines (kilobytes) to the page
+  // cache, which takes microseconds; a thread-pool round trip per write costs more than the write.
   private writePending(): void {
     if (this.failure !== undefined) throw this.failure
     if (this.pending.length === 0) return
     let data = this.pending.join('')
+    const events = this.pendingEvents
     this.pending = []
+    this.pendingEvents = []
     try {
-      if (this.fd === undefined) {
-        const repair = this.repair
-        this.repair = undefined
-        if (repair?.truncateTo !== undefined) truncateSync(this.path, repair.truncateTo)
-        if (repair?.needsNewline === true) data = `\n${data}`
-        this.fd = openSync(this.path, APPEND_FLAGS)
-      }
+      const repair = this.repair
+      this.repair = undefined
+      if (repair?.truncateTo !== undefined) truncateSync(this.path, repair.truncateTo)
+      if (repair?.needsNewline === true) data = `\n${data}`
+      const fd = this.openFile()
       const bytes = Buffer.from(data, 'utf8')
       let offset = 0
-      while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset)
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset)
     } catch (error) {
       this.failure = new Error(`writing ${this.path} failed: ${(error as Error).message}`, { cause: error })
       throw this.failure
     }
+    for (const event of events) this.undelivered.push(event)
+  }
+
+  private openFile(): number {
+    this.fd ??= openSync(this.path, APPEND_FLAGS)
+    return this.fd
+  }
+
+  /** fdatasync of everything written so far (after the syncs before it), plus the folder once for a new file. */
+  private sync(): Promise<void> {
+    // Closed: nothing can have been written since, and the file must not be opened again.
+    if (this.closing !== undefined) return this.closing
+    let fd: number
+    try {
+      fd = this.openFile()
+    } catch (error) {
+      this.failure ??= new Error(`syncing ${this.path} failed: ${(error as Error).message}`, { cause: error })
+      return Promise.reject(this.failure)
+    }
+    const syncDir = this.dirUnsynced
+    this.dirUnsynced = false
+    const done = this.syncing.then(async () => {
+      if (this.failure !== undefined) throw this.failure
+      try {
+        await fdatasyncAsync(fd)
+        if (syncDir) await syncFolder(dirname(this.path))
+      } catch (error) {
+        this.failure ??= new Error(`syncing ${this.path} failed: ${(error as Error).message}`, { cause: error })
+        throw this.failure
+      }
+    })
+    this.syncing = done.catch(() => undefined)
+    return done
+  }
+
+  /** Hands written events to the listeners in order; re-entrant appends and flushes from a listener queue behind. */
+  private deliver(): void {
+    if (this.delivering) return
+    this.delivering = true
+    try {
+      while (this.undelivered.length > 0) {
+        const batch = this.undelivered
+        this.undelivered = []
+        for (const event of batch) {
+          this.delivered++
+          for (const listener of this.listeners) {
+            try {
+              listener(event)
+            } catch (error) {
+              // The event is already written; one listener's failure must not undo it or starve the others.
+              process.emitWarning(`session ${this.id}: an onAppend listener threw: ${(error as Error)?.message ?? String(error)}`)
+            }
+          }
+        }
+      }
+    } finally {
+      this.delivering = false
+    }
+  }
+}
+
+/** Makes a new file's name durable: fsync of its folder (where the platform allows opening one). */
+async function syncFolder(dir: string): Promise<void> {
+  let fd: number
+  try {
+    fd = await openAsync(dir, 'r')
+  } catch {
+    return // e.g. Windows cannot open a folder; its file system orders metadata itself
+  }
+  try {
+    await fsyncAsync(fd)
+  } finally {
+    await closeAsync(fd)
   }
 }

@@ -121,13 +121,15 @@ describe('SessionStore: create, append, reopen', () => {
     await log.close()
   })
 
-  it('tells onAppend listeners about each event until they unsubscribe', async () => {
+  it('tells onAppend listeners about each event once it is written, until they unsubscribe', async () => {
     const log = store.create({ workspace: '/w' })
     const seen: number[] = []
     const off = log.onAppend((event) => seen.push(event.seq))
     log.append({ type: 'turn/start', turnId: 'a' })
+    await log.flush()
     off()
     log.append({ type: 'turn/start', turnId: 'b' })
+    await log.flush()
     expect(seen).toEqual([2])
     await log.close()
   })

@@ -1,15 +1,15 @@
 // Durable sessions (DESIGN.md "Sessions"): one append-only JSON Lines file per session,
 // `<dir>/<sessionId>.jsonl`, created 0600 in a 0700 folder. The store creates, opens, lists,
 // renames and deletes them; a SessionLog is the append side of one open session.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
-import { readdir, readFile, rm, stat } from 'node:fs/promises'
+import { chmodSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { parseOrThrow } from '../../src-shared/validation'
 import { checkSessionEvent } from './event-check'
 import { assertSessionId, isSessionId, newSessionId } from './ids'
-import { parseSessionFile } from './load'
+import { readSessionFile, type ParsedSessionFile } from './load'
 import { SessionLog } from './log'
 import { SUMMARY_CACHE_FILE, SummaryCache } from './summary-cache'
 import { scanSessionFile, summarizeEvents, summaryFromScan, type SessionSummary } from './summary'
@@ -58,26 +58,34 @@ export class SessionStore {
     if (!check.ok) throw new Error(`session header: ${check.field}: ${check.message}`)
     this.ensureDir()
     const line = `${JSON.stringify(check.event)}\n`
-    writeFileSync(path, line, { flag: 'wx', mode: 0o600 })
+    // Whole or not at all, even under kill -9: the header goes to a hidden temp file that is then
+    // linked into place (link, like O_EXCL, refuses an existing name), so a session file never
+    // exists empty or with half a header.
+    const temp = join(this.dir, `.${id}.creating`)
+    writeFileSync(temp, line, { flag: 'wx', mode: 0o600 })
+    try {
+      linkSync(temp, path)
+    } finally {
+      rmSync(temp, { force: true })
+    }
     const header = JSON.parse(line) as SessionEvent // as a reload yields it (no undefined keys)
-    return this.track(new SessionLog({ id, path, events: [header], onClose: (log) => this.untrack(log) }))
+    return this.track(new SessionLog({ id, path, events: [header], created: true, onClose: (log) => this.untrack(log) }))
   }
 
-  /** Loads and validates the whole log. Throws `SessionFileError` (file, line, field) for a damaged file. */
+  /** Loads and validates the whole log, streaming it line by line. Throws `SessionFileError` (file, line, field) for a damaged file. */
   async open(id: string): Promise<SessionLog> {
     const path = this.pathOf(id)
     const live = this.openLogs.get(id)
     if (live !== undefined && !live.closed) return live
     // A log still closing here is read back once its last writes are out.
     if (live !== undefined) await live.close().catch(() => undefined)
-    let data: Buffer
+    let parsed: ParsedSessionFile
     try {
-      data = await readFile(path)
+      parsed = await readSessionFile(path, id)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no session ${id} (${path} does not exist)`, { cause: error })
       throw error
     }
-    const parsed = parseSessionFile(data, path, id)
     // Another open() may have finished while this one read the file.
     const raced = this.openLogs.get(id)
     if (raced !== undefined && !raced.closed) return raced

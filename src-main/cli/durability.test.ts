@@ -1,0 +1,91 @@
+// The fsync policy (issue 11, README "Durability"), watched from outside with strace on the real
+// `seam run`: the session file is fdatasynced after turn/start and turn/end are written, and a
+// Bash command (a tool with side effects) starts only after its tool/call is written and synced.
+import { execFile, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
+
+const run = promisify(execFile)
+const root = resolve(import.meta.dirname, '../..')
+const seamBin = join(root, 'bin', 'seam.mjs')
+const hasStrace = spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
+
+let home: string
+let workspace: string
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
+    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
+  }
+  home = await mkdtemp(join(tmpdir(), 'seam-durable-home-'))
+  workspace = await mkdtemp(join(tmpdir(), 'seam-durable-ws-'))
+}, 120_000)
+
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true })
+  await rm(workspace, { recursive: true, force: true })
+})
+
+interface Syscall {
+  /** Position in the trace. */
+  at: number
+  name: string
+  /** Where the call returned (a later line when strace printed it as unfinished/resumed). */
+  doneAt: number
+  text: string
+}
+
+/** strace -f output as syscalls, pairing `<unfinished ...>` lines with their `<... resumed>` line. */
+function parseTrace(trace: string): Syscall[] {
+  const calls: Syscall[] = []
+  const open = new Map<string, Syscall>()
+  trace.split('\n').forEach((line, at) => {
+    const resumed = /^(\d+)\s+<\.\.\. (\w+) resumed>/.exec(line)
+    if (resumed) {
+      const call = open.get(`${resumed[1]}:${resumed[2]}`)
+      if (call) call.doneAt = at
+      return
+    }
+    const started = /^(\d+)\s+(\w+)\(/.exec(line)
+    if (!started) return
+    const call: Syscall = { at, name: started[2], doneAt: at, text: line }
+    if (line.includes('<unfinished ...>')) open.set(`${started[1]}:${started[2]}`, call)
+    calls.push(call)
+  })
+  return calls
+}
+
+it.skipIf(!hasStrace)('fdatasyncs at both turn boundaries, and a Bash command starts only after its tool/call is written and synced', async () => {
+  const server = await startFakeOpenAI([{ toolCalls: [{ name: 'Bash', args: { command: 'touch synced-first' } }] }, { text: 'made it' }])
+  const tracePath = join(home, 'trace.txt')
+  try {
+    await run(
+      'strace',
+      ['-f', '-s', '256', '-e', 'trace=write,pwrite64,writev,fdatasync,execve', '-o', tracePath, process.execPath, seamBin, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'make the file'],
+      { cwd: workspace, env: { ...process.env, SEAM_HOME: home }, timeout: 60_000 }
+    )
+  } finally {
+    await server.close()
+  }
+  expect(existsSync(join(workspace, 'synced-first'))).toBe(true)
+  const calls = parseTrace(await readFile(tracePath, 'utf8'))
+  // Lines written to the session file (not to stdout or stderr).
+  const fileWrite = (type: string): Syscall => {
+    const found = calls.find((c) => c.name.startsWith('write') && !/^\d+\s+write\([12],/.test(c.text) && c.text.includes(`\\"type\\":\\"${type}\\"`))
+    if (!found) throw new Error(`no write of ${type} to the session file in the trace`)
+    return found
+  }
+  const fd = (call: Syscall): string => /\w+\((\d+),/.exec(call.text)![1]
+  const syncAfter = (write: Syscall): Syscall | undefined => calls.find((c) => c.name === 'fdatasync' && c.at > write.doneAt && c.text.includes(`fdatasync(${fd(write)}`))
+
+  for (const type of ['turn/start', 'turn/end', 'tool/call']) expect(syncAfter(fileWrite(type)), `an fdatasync of the session file after ${type} is written`).toBeDefined()
+  const toolCallSync = syncAfter(fileWrite('tool/call'))!
+  const touch = calls.find((c) => c.name === 'execve' && c.text.includes('"touch", "synced-first"'))
+  expect(touch, 'the Bash command ran').toBeDefined()
+  expect(toolCallSync.doneAt).toBeLessThan(touch!.at)
+}, 90_000)

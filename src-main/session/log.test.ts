@@ -1,0 +1,139 @@
+// "Printed means persisted" (issue 11, DESIGN.md "Sessions"): a listener (the UI, `seam run
+// --json`, plugins) hears of an event only once its line is in the session file, and the events
+// of one tick share one write (group commit).
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../../src-shared/session/events'
+import { SessionStore } from './store'
+
+let root: string
+let store: SessionStore
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'seam-log-'))
+  store = SessionStore.inSeamHome(root)
+})
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+/** The seqs the file holds right now. */
+function seqsOnDisk(path: string): number[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as SessionEvent).seq)
+}
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+describe('SessionLog: printed means persisted', () => {
+  it('hands an event to listeners only after its line is in the file, without anyone flushing', async () => {
+    const log = store.create({ workspace: '/w' })
+    const onDiskWhenHeard: number[][] = []
+    log.onAppend(() => onDiskWhenHeard.push(seqsOnDisk(log.path)))
+    log.append({ type: 'turn/start', turnId: 't' })
+    expect(onDiskWhenHeard).toEqual([]) // not yet written, so not yet heard of
+    await nextTick()
+    await nextTick()
+    expect(onDiskWhenHeard).toEqual([[1, 2]])
+    await log.close()
+  })
+
+  it('group commit: the events of one tick go out in one write, before the first of them is heard of', async () => {
+    const log = store.create({ workspace: '/w' })
+    const heard: Array<{ seq: number; onDisk: number[] }> = []
+    log.onAppend((event) => heard.push({ seq: event.seq, onDisk: seqsOnDisk(log.path) }))
+    for (let i = 0; i < 50; i++) log.append({ type: 'notice', level: 'info', text: `n${i}`, source: 'test' })
+    await log.flush()
+    expect(heard.map((h) => h.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2))
+    // Every listener call saw all 50 lines already there: one write carried them.
+    for (const h of heard) expect(h.onDisk).toHaveLength(51)
+    await log.close()
+  })
+
+  it('flush (plain and durable) resolves after the listeners heard of every event appended so far', async () => {
+    const log = store.create({ workspace: '/w' })
+    const heard: number[] = []
+    log.onAppend((event) => heard.push(event.seq))
+    log.append({ type: 'turn/start', turnId: 't' })
+    await log.flush({ durable: true })
+    expect(heard).toEqual([2])
+    expect(seqsOnDisk(log.path)).toEqual([1, 2])
+    log.append({ type: 'turn/end', turnId: 't', reason: 'completed', steps: 0 })
+    await log.flush()
+    expect(heard).toEqual([2, 3])
+    await log.close()
+  })
+
+  it('snapshot() holds only what listeners were handed: snapshot + onAppend sees each event exactly once', async () => {
+    const log = store.create({ workspace: '/w' })
+    log.append({ type: 'turn/start', turnId: 't' })
+    log.append({ type: 'user/message', turnId: 't', content: 'hi', source: 'user' })
+    expect(log.events.map((e) => e.seq)).toEqual([1, 2, 3])
+    const shown = log.snapshot().map((e) => e.seq)
+    expect(shown).toEqual([1])
+    const later: number[] = []
+    log.onAppend((event) => later.push(event.seq))
+    await log.flush()
+    expect([...shown, ...later]).toEqual([1, 2, 3])
+    expect(log.snapshot().map((e) => e.seq)).toEqual([1, 2, 3])
+    await log.close()
+  })
+
+  it('a listener that appends and flushes from inside a delivery still hears every event once, in seq order', async () => {
+    const log = store.create({ workspace: '/w' })
+    const heard: number[] = []
+    log.onAppend((event) => {
+      heard.push(event.seq)
+      if (event.type === 'turn/start') {
+        log.append({ type: 'notice', level: 'info', text: 'reacting', source: 'test' })
+        void log.flush()
+      }
+    })
+    log.append({ type: 'turn/start', turnId: 't' })
+    log.append({ type: 'user/message', turnId: 't', content: 'hi', source: 'user' })
+    await log.flush()
+    await nextTick()
+    expect(heard).toEqual([2, 3, 4])
+    expect(seqsOnDisk(log.path)).toEqual([1, 2, 3, 4])
+    await log.close()
+  })
+
+  it('close writes what is pending and tells the listeners before letting go of them', async () => {
+    const log = store.create({ workspace: '/w' })
+    const heard: number[] = []
+    log.onAppend((event) => heard.push(event.seq))
+    log.append({ type: 'turn/start', turnId: 't' })
+    await log.close()
+    expect(heard).toEqual([2])
+    expect(seqsOnDisk(log.path)).toEqual([1, 2])
+  })
+
+  it('never tells a listener of an event whose write failed', async () => {
+    const log = store.create({ workspace: '/w' })
+    const heard: number[] = []
+    log.onAppend((event) => heard.push(event.seq))
+    await rm(log.path)
+    log.append({ type: 'turn/start', turnId: 't' })
+    await expect(log.flush({ durable: true })).rejects.toThrow(log.path)
+    await nextTick()
+    expect(heard).toEqual([])
+    expect(log.snapshot().map((e) => e.seq)).toEqual([1])
+    await expect(log.close()).rejects.toThrow(log.path)
+  })
+})
+
+describe('SessionLog: after close', () => {
+  it('a durable flush after close resolves with the close and does not reopen the file', async () => {
+    const log = store.create({ workspace: '/w' })
+    log.append({ type: 'turn/start', turnId: 't' })
+    await log.close()
+    await rm(log.path) // a reopen without O_CREAT would fail loudly
+    await expect(log.flush({ durable: true })).resolves.toBeUndefined()
+    expect(() => log.append({ type: 'turn/end', turnId: 't', reason: 'completed', steps: 0 })).toThrow(/after close/)
+  })
+})
