@@ -82,7 +82,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect(ui.toolCards(app, 'Bash')).toHaveAttribute('data-status', 'done')
         await expect(ui.assistantMessages(app).last()).toContainText('Done:')
         await expectIdle(app)
-        await expect(ui.assistantMessages(app).last().locator('.code-block')).toHaveAttribute('data-highlighted', 'true')
+        await expect(ui.assistantMessages(app).last().locator('.md-code')).toHaveAttribute('data-highlighted', 'true')
+        // The PreToolUse hook's row sits above the card of the call it ran before.
+        const order = await ui.transcript(app).locator('.hook-row, article.tool-card').evaluateAll((els) => els.map((el) => el.tagName))
+        expect(order).toEqual(['BUTTON', 'ARTICLE'])
         await expectAccessible(app, testInfo, `chat-turn-${colorScheme}`)
         await snap(app, testInfo, `chat-${colorScheme}`)
 

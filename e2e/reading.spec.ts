@@ -39,7 +39,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(table.locator('del')).toHaveText('denied')
       await expect(answer.getByRole('checkbox')).toHaveCount(2)
 
-      const block = answer.locator('.code-block')
+      const block = answer.locator('.md-code')
       await expect(block).toHaveAttribute('data-highlighted', 'true')
       // The keyword's colour is the theme's for this scheme (github light/dark default).
       const keyword = block.locator('code span[style]', { hasText: 'export' }).first()

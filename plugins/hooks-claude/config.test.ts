@@ -36,14 +36,14 @@ describe('trust gate on the workspace files', () => {
     expect(skipped[0]).toContain(`2 hook(s) declared in its .claude settings did not run: PreToolUse [${projectCmd}] (${h.pathOf('project')}); Stop [${localCmd}] (${h.pathOf('local')})`)
   })
 
-  it('contributes every command declared in the workspace files as a trust item', async () => {
+  it('contributes every command declared in the workspace files as a trust item, with its matcher', async () => {
     h = await createHarness({
       trusted: false,
       project: { hooks: hooksOf(['PreToolUse', 'Bash', 'echo one'], ['Stop', undefined, { type: 'http', url: 'http://127.0.0.1:9/x' }]) },
       local: { hooks: hooksOf(['SessionStart', undefined, 'echo two']) }
     })
     expect(h.trustItems()).toEqual([
-      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'PreToolUse', command: 'echo one' },
+      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'PreToolUse', command: 'echo one', matcher: 'Bash' },
       { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'Stop', command: 'http://127.0.0.1:9/x' },
       { source: 'Claude Code hooks', file: h.pathOf('local'), event: 'SessionStart', command: 'echo two' }
     ])

@@ -11,7 +11,7 @@ const LISTED = 10
 /** Every handler declared in `root`'s `.claude/settings.json` and `.claude/settings.local.json`. */
 export function workspaceTrustItems(root: string): TrustItem[] {
   return loadWorkspace(root).flatMap((source) =>
-    source.handlers.map((handler) => ({ source: TRUST_SOURCE, file: handler.file, event: handler.event, command: handler.label }))
+    source.handlers.map((handler) => ({ source: TRUST_SOURCE, file: handler.file, event: handler.event, command: handler.label, ...(handler.matcher ? { matcher: handler.matcher } : {}) }))
   )
 }
 

@@ -148,8 +148,8 @@ describe('trust (Seam differs from Codex: skipped hooks are reported)', () => {
       }
     })
     expect(fixture.trustItems()).toEqual([
-      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', command: './check.sh' },
-      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', command: 'notify-send' },
+      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', command: './check.sh', matcher: 'Bash' },
+      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', command: 'notify-send', matcher: 'Bash' },
       { source: 'Codex hooks', file: path.join(fixture.workspace, '.codex', 'config.toml'), event: 'UserPromptSubmit', command: 'echo sub' }
     ])
   })

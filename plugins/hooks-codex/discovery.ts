@@ -152,11 +152,11 @@ export function loadHooks(input: DiscoveryInput): LoadedHooks {
 }
 
 /** Every command declared in the workspace's `.codex/` folders, for the trust dialog. */
-export function projectCommands(codexHome: string, workspace: string, defaultTimeoutSec: number): Array<{ file: string; event: string; command: string }> {
+export function projectCommands(codexHome: string, workspace: string, defaultTimeoutSec: number): Array<{ file: string; event: string; command: string; matcher?: string }> {
   return hookFiles(codexHome, workspace, workspace)
     .filter((ref) => ref.scope === 'project')
     .flatMap((ref) => readHookFile(ref, defaultTimeoutSec)?.handlers ?? [])
-    .map((handler) => ({ file: handler.sourceFile, event: handler.event, command: handler.command }))
+    .map((handler) => ({ file: handler.sourceFile, event: handler.event, command: handler.command, ...(handler.matcher ? { matcher: handler.matcher } : {}) }))
 }
 
 export function isWithin(child: string, parent: string): boolean {

@@ -22,6 +22,8 @@ export interface TrustItem {
   file: string
   event: string
   command: string
+  /** The group's matcher (which tools or sources it fires for); absent: every one. */
+  matcher?: string
 }
 
 /** What plugins learn about the workspace. Replaced (so dependents restart) when trust changes. */

@@ -40,7 +40,7 @@ export const CodeBlock = memo(function CodeBlock({ code, info }: { code: string;
   const lines = tokens && tokens.text === text ? tokens.lines : null
   const label = info?.trim() || 'text'
   return (
-    <div className="code-block" data-highlighted={lines ? 'true' : 'false'}>
+    <div className="md-code" data-highlighted={lines ? 'true' : 'false'}>
       <div className="code-head">
         <span className="code-lang">{label}</span>
         <button type="button" className="code-copy" onClick={onCopy} aria-label={`Copy ${label} code`}>

@@ -6,13 +6,14 @@ export function TrustCommands({ items }: { items: TrustPreview['items'] }) {
   return (
     <table className="trust-commands" aria-label="Workspace hook commands">
       <thead>
-        <tr><th>Source</th><th>Event</th><th>Command</th><th>File</th></tr>
+        <tr><th>Source</th><th>Event</th><th>Matcher</th><th>Command</th><th>File</th></tr>
       </thead>
       <tbody>
         {items.map((item, i) => (
           <tr key={i}>
             <td>{item.source}</td>
             <td>{item.event}</td>
+            <td>{item.matcher ? <code>{item.matcher}</code> : <span className="muted">any</span>}</td>
             <td><code>{item.command}</code></td>
             <td className="path">{item.file}</td>
           </tr>

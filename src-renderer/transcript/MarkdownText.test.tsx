@@ -59,7 +59,7 @@ describe('MarkdownText', () => {
   it('highlights a fenced block with both theme colours once its grammar loads, and keeps the text exact', async () => {
     const code = 'const answer: number = 42 // why'
     const { container } = render(<MarkdownText text={'```ts\n' + code + '\n```'} />)
-    await waitFor(() => expect(container.querySelector('.code-block')?.getAttribute('data-highlighted')).toBe('true'), { timeout: 10_000 })
+    await waitFor(() => expect(container.querySelector('.md-code')?.getAttribute('data-highlighted')).toBe('true'), { timeout: 10_000 })
     const spans = [...container.querySelectorAll<HTMLElement>('pre code span[style]')]
     expect(spans.length).toBeGreaterThan(3)
     expect(spans.every((span) => span.style.getPropertyValue('--code-light') && span.style.getPropertyValue('--code-dark'))).toBe(true)
@@ -70,7 +70,7 @@ describe('MarkdownText', () => {
   it('leaves a block in an unknown language as plain text with a Copy button', async () => {
     const { container } = render(<MarkdownText text={'```nosuchlang\nplain words\n```'} />)
     expect(container.querySelector('pre code')?.textContent).toBe('plain words')
-    expect(container.querySelector('.code-block')?.getAttribute('data-highlighted')).toBe('false')
+    expect(container.querySelector('.md-code')?.getAttribute('data-highlighted')).toBe('false')
     expect(container.querySelector('button')?.textContent).toBe('Copy')
   })
 })

@@ -66,7 +66,13 @@ export const ApprovalRequestPublicSchema = z.object({
   args: z.record(z.string(), z.unknown()),
   token: z.string(),
   reason: z.string(),
-  scope: GrantScopeShape
+  scope: GrantScopeShape,
+  /** The folder the call runs in. */
+  cwd: z.string().optional(),
+  /** The plugin whose rule or hook asked. */
+  askedBy: z.string().optional(),
+  /** For a file-changing call: the target's absolute path and its content now (null: no such file). */
+  file: z.object({ path: z.string(), before: z.string().nullable(), truncated: z.boolean() }).optional()
 })
 
 export const GrantSchema = GrantScopeShape.extend({ id: z.string(), sessionId: z.string(), createdAt: z.number() })
@@ -102,7 +108,7 @@ export const BundleDeclarationSchema = z.object({
 
 export const ClientEntrySchema = z.object({ name: z.string(), url: z.string() })
 
-export const TrustItemSchema = z.object({ source: z.string(), file: z.string(), event: z.string(), command: z.string() })
+export const TrustItemSchema = z.object({ source: z.string(), file: z.string(), event: z.string(), command: z.string(), matcher: z.string().optional() })
 
 /** One permission rule the policy applies, and where it came from (Seam's config or a Claude Code settings file). */
 export const PermissionRuleInForceSchema = z.object({
