@@ -196,3 +196,18 @@ describe('hook rows sit where the hook ran (issue 17)', () => {
     }
   })
 })
+
+describe('a call to a tool that is not there (issue 17)', () => {
+  it('is an error with the pipeline\'s reason, not a denial', () => {
+    const log = callTurn('Gone', { x: 1 })
+    const content = 'Unknown tool "Gone". Available tools: Bash, Read.'
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Gone', content, isError: true, code: 'UNKNOWN_TOOL', durationMs: 0, verdict: { outcome: 'denied', stage: 'seal', reason: 'unknown tool "Gone"' } })
+    expect(tool(buildTranscript(log.all).items)).toMatchObject({ status: 'error', statusReason: content })
+  })
+
+  it('a tool withheld by a deny rule stays denied (someone refused it)', () => {
+    const log = callTurn('Bash')
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Bash', content: 'No such tool available: Bash', isError: true, code: 'UNKNOWN_TOOL', durationMs: 0, verdict: { outcome: 'denied', stage: 'seal', reason: 'the permission rule "Bash" disables it' } })
+    expect(tool(buildTranscript(log.all).items).status).toBe('denied')
+  })
+})

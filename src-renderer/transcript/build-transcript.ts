@@ -264,6 +264,11 @@ function replaceTool(draft: Draft, card: ToolCardItem, token: string): void {
 }
 
 function resultStatus(event: SessionEventOf<'tool/result'>, card: ToolCardItem): { status: ToolStatus; reason?: string } {
+  // A call the pipeline could not even seal (no such tool, e.g. a disabled plugin's; malformed
+  // arguments) was not refused by anyone: it is an error, with the pipeline's reason.
+  if (event.verdict.stage === 'seal' && (event.code === 'INVALID_ARGS' || (event.code === 'UNKNOWN_TOOL' && event.verdict.reason?.startsWith('unknown tool')))) {
+    return { status: 'error', reason: event.content }
+  }
   if (event.verdict.outcome === 'denied') {
     const reason = event.verdict.reason ?? (event.verdict.approval ? describeApproval(event.verdict.approval, card.approval?.note) : undefined) ?? card.statusReason
     return { status: 'denied', reason: reason ?? event.content }
