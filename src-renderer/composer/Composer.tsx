@@ -21,6 +21,10 @@ export function Composer() {
   useEffect(() => {
     if (focusRequest > 0) box.current?.focus()
   }, [focusRequest])
+  // On first show (after setup, on start) the message box takes the focus unless something has it.
+  useEffect(() => {
+    if (document.activeElement === document.body || document.activeElement === null) box.current?.focus()
+  }, [])
 
   const send = async () => {
     const content = text

@@ -7,7 +7,7 @@ import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { SidebarPanels } from '../plugins/SidebarPanels'
 import { SessionRow } from './SessionRow'
-import { sessionsActions, useSessionsStore, type SessionSummary } from './sessions-store'
+import { filterSessions, sessionsActions, startNewSession, useSessionsStore, type SessionSummary } from './sessions-store'
 
 export function SessionsSidebar() {
   const host = useHost()
@@ -17,25 +17,24 @@ export function SessionsSidebar() {
   const [deleting, setDeleting] = useState<SessionSummary | null>(null)
   const [error, setError] = useState<string | null>(null)
 
-  const create = async () => {
+  const [query, setQuery] = useState('')
+  const shown = filterSessions(list, query)
+  // A new session is stored by its first message (the composer creates it): no empty rows.
+  const create = () => {
     setError(null)
-    try {
-      await sessionsActions.create(host)
-      appActions.showPage('chat')
-    } catch (e) {
-      setError(errorText(e))
-    }
+    startNewSession()
   }
 
   return (
     <nav className="sidebar" aria-label="Sessions">
       <div className="sidebar-head">
         <h2 className="panel-title">Sessions</h2>
-        <button type="button" className="primary small" onClick={() => void create()}>New session</button>
+        <button type="button" className="primary small" onClick={create}>New session</button>
       </div>
+      <input type="search" className="session-search" aria-label="Search sessions" placeholder="Search sessions" value={query} onChange={(e) => setQuery(e.target.value)} />
       {(error ?? listError) && <p className="form-error" role="alert">{error ?? listError}</p>}
       <ul className="session-list" aria-label="Session list">
-        {list.map((session) => (
+        {shown.map((session) => (
           <SessionRow
             key={session.id}
             session={session}
@@ -49,6 +48,7 @@ export function SessionsSidebar() {
           />
         ))}
         {list.length === 0 && <li className="muted empty">No sessions yet.</li>}
+        {list.length > 0 && shown.length === 0 && <li className="muted empty">No session matches “{query}”.</li>}
       </ul>
       <SidebarPanels />
       {deleting && (
