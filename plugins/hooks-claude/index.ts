@@ -68,7 +68,10 @@ export default definePlugin({
 
     const limiter = sharedHookLimiter(ctx.kernel, config.concurrency)
     const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, defaultTimeoutSec: config.defaultTimeoutSec, home })
-    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root }
+    // Disposing the bridge (a reload, a trust change, host exit) kills every hook it is running.
+    const disposal = new AbortController()
+    ctx.onDispose(() => disposal.abort(new Error('the Claude Code hooks bridge was disposed')))
+    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root, disposed: disposal.signal }
     const snapshot = (): HooksSnapshot => sources.snapshot
 
     workspace.contributeTrustItems(ctx, workspaceTrustItems)

@@ -20,6 +20,7 @@ export class CodexBridge {
   readonly runner: CodexHookRunner
   readonly sessions: SessionRegistry
   private readonly catalog: HookCatalog
+  private readonly disposal = new AbortController()
 
   constructor(
     readonly ctx: Context,
@@ -28,7 +29,7 @@ export class CodexBridge {
   ) {
     this.codexHome = defaultCodexHome(config.codexHome)
     this.catalog = new HookCatalog(ctx.logger, { watch: true })
-    this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger)
+    this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger, this.disposal.signal)
     this.sessions = sessionRegistry(ctx.kernel)
   }
 
@@ -64,6 +65,7 @@ export class CodexBridge {
   }
 
   dispose(): void {
+    this.disposal.abort(new Error('the Codex hooks bridge was disposed'))
     this.catalog.dispose()
   }
 }

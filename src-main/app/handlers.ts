@@ -50,7 +50,7 @@ async function storedKey(runtime: HostRuntime, provider: string): Promise<KeyLoo
   try {
     return await runtime.secrets.lookup(providerKeyName(provider))
   } catch (error) {
-    runtime.kernel.log({ level: 'error', plugin: 'secrets', message: (error as Error).message, time: Date.now() })
+    runtime.log({ level: 'error', plugin: 'secrets', message: (error as Error).message, time: Date.now() })
     return { state: 'unreadable', reason: (error as Error).message }
   }
 }
@@ -104,7 +104,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         throw Object.assign(error as Error, { code: 'INVALID_INPUT', field: 'path' })
       }
       runtime.settings.update({ workspace })
-      await runtime.plugins.recompose()
+      await runtime.showWorkspace()
       deps.publishStatus()
       return { path: workspace }
     },
@@ -118,7 +118,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (trusted) list.add(workspace)
       else list.delete(workspace)
       runtime.settings.update({ trustedWorkspaces: [...list] })
-      await runtime.plugins.recompose()
+      await runtime.recomposeWorkspace(workspace)
       deps.publishStatus()
       return { ok: true as const }
     },
@@ -174,9 +174,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'approval/pending': async () => dialogs.pending(),
     'approval/answer': async ({ requestId, outcome, note }) => ({ ok: dialogs.answer(requestId, { outcome, note, by: 'desktop' }) }),
 
-    'grants/list': async ({ sessionId }) => runtime.kernel.getService('approval')?.grants(sessionId) ?? [],
+    // Grants live in the approval service of the session's own workspace tree.
+    'grants/list': async ({ sessionId }) => (await sessions.kernelOf(sessionId))?.getService('approval')?.grants(sessionId) ?? [],
     'grants/revoke': async ({ sessionId, grantId }) => {
-      const approval = runtime.kernel.getService('approval')
+      const approval = (await sessions.kernelOf(sessionId))?.getService('approval')
       if (!approval) return { ok: false }
       const session = sessions.isOpen(sessionId) ? await sessions.open(sessionId) : undefined
       return { ok: approval.revoke(sessionId, grantId, session ? (event) => session.log.append(event) : undefined) }
@@ -186,7 +187,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'permissions/list': async () => permissionsInForce(runtime),
     'settings/set': async (patch) => {
       runtime.settings.update(patch)
-      if (patch.approvalMode || patch.hookConcurrency) await runtime.plugins.recompose()
+      if (patch.approvalMode || patch.hookConcurrency) await runtime.recomposeAll()
       deps.publishStatus()
       return settingsPublic(runtime)
     },

@@ -1,7 +1,10 @@
-// The running plugin tree: the base profile plus patch layers plus installed bundles, applied
-// by the ProfileLoader and recomposed when a patch file, a setting, the workspace trust or the
-// set of bundles changes. A bad edit keeps the last good tree and reports the error.
-import type { Context, Plugin } from '../../src-shared/kernel'
+// One workspace's running plugin tree: the base profile plus patch layers plus installed bundles,
+// applied by the ProfileLoader to that workspace's kernel and recomposed when a patch file, a
+// setting, the workspace's trust or the set of bundles changes. A bad edit keeps the last good
+// tree and reports the error. Every workspace with an open session (and the one the window
+// shows) has its own tree, so a session's hooks, trust, patch layer, rules and grants are always
+// those of its own workspace (HostRuntime keeps the trees).
+import type { Context, Kernel, Plugin } from '../../src-shared/kernel'
 import type { Disposable } from '../../src-shared/kernel/types'
 import type { PluginInfo } from '../../src-shared/contract/ipc'
 import { composeProfile, dumpProfile, type PatchLayer } from '../plugins/compose'
@@ -60,11 +63,15 @@ export class PluginHost {
   private readonly changed = new Set<() => void>()
   private readonly trustProviders = new Set<(workspace: string) => TrustItem[]>()
   private readonly rpcMethods = new Map<string, (input: unknown) => unknown>()
-  readonly bundles: BundleShelf
 
-  constructor(private readonly runtime: HostRuntime) {
-    this.bundles = new BundleShelf(runtime.paths.home, runtime.version)
-  }
+  constructor(
+    private readonly runtime: HostRuntime,
+    /** The workspace this tree belongs to (`null`: none chosen yet). */
+    readonly root: string | null,
+    readonly kernel: Kernel,
+    /** Installed bundles, shared by every workspace's tree. */
+    readonly bundles: BundleShelf
+  ) {}
 
   onChanged(listener: () => void): () => void {
     this.changed.add(listener)
@@ -73,7 +80,6 @@ export class PluginHost {
 
   async start(): Promise<void> {
     this.provideCoreServices()
-    await this.bundles.loadAll((name, error) => this.report(`bundle ${name}: ${error}`))
     await this.recompose()
   }
 
@@ -101,7 +107,7 @@ export class PluginHost {
       entries = composeProfile(this.base(), [], this.catalog())
     }
     this.entries = entries
-    if (!this.loader) this.loader = new ProfileLoader(this.runtime.kernel, this.catalog(), entries)
+    if (!this.loader) this.loader = new ProfileLoader(this.kernel, this.catalog(), entries)
     else this.loader.reload(entries, this.catalog())
     this.watch(layerPaths(sources))
     this.notify()
@@ -154,7 +160,7 @@ export class PluginHost {
 
   async install(path: string): Promise<BundleDeclaration> {
     const declared = await this.bundles.install(path)
-    await this.recompose()
+    await this.runtime.recomposeAll()
     return declared
   }
 
@@ -165,14 +171,14 @@ export class PluginHost {
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     if (this.bundles.get(name)) {
       await this.bundles.setEnabled(name, enabled)
-      await this.recompose()
+      await this.runtime.recomposeAll()
       return
     }
     if (!this.entries.some((e) => e.id === name)) throw Object.assign(new Error(`no plugin or profile entry named "${name}"`), { code: 'NOT_FOUND' })
     const file = this.runtime.paths.patch
     const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
     writeFileAtomic(file, setEntryDisabled(text, name, !enabled), 0o644)
-    await this.recompose()
+    await this.runtime.recomposeAll()
     const entry = this.entries.find((e) => e.id === name)
     if (this.lastError) throw new Error(this.lastError)
     if (entry && Boolean(entry.disabled) === enabled) {
@@ -182,7 +188,7 @@ export class PluginHost {
 
   async remove(name: string): Promise<void> {
     await this.bundles.remove(name)
-    await this.recompose()
+    await this.runtime.recomposeAll()
   }
 
   clientEntries(mode: 'electron' | 'web'): Array<{ name: string; url: string }> {
@@ -221,7 +227,7 @@ export class PluginHost {
         approvalMode: this.runtime.approvalMode(),
         approvalModeFromCommandLine: this.runtime.options.approvalMode !== undefined,
         claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
-        workspace: this.runtime.workspace(),
+        workspace: this.root,
         hookConcurrency: settings.hookConcurrency,
         seamHooks: settings.hooks,
         extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key })),
@@ -245,8 +251,8 @@ export class PluginHost {
   }
 
   private layerSources() {
-    const workspace = this.runtime.workspace() ?? undefined
-    return { seamHome: this.runtime.paths.home, workspace, trusted: this.runtime.isTrusted(workspace ?? null), patchFile: this.runtime.options.patchFile }
+    const workspace = this.root ?? undefined
+    return { seamHome: this.runtime.paths.home, workspace, trusted: this.runtime.isTrusted(this.root), patchFile: this.runtime.options.patchFile }
   }
 
   private watch(paths: string[]): void {
@@ -263,7 +269,7 @@ export class PluginHost {
 
   /** `workspace` and `rpc` live on the root context; `workspace` is re-provided on recompose. */
   private provideCoreServices(): void {
-    const kernel = this.runtime.kernel
+    const kernel = this.kernel
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('rpc', {
@@ -277,7 +283,7 @@ export class PluginHost {
     })
     let current: Disposable | undefined
     const provideWorkspace = () => {
-      const root = this.runtime.workspace()
+      const root = this.root
       const trusted = this.runtime.isTrusted(root)
       const providers = this.trustProviders
       const next = kernel.context.provide('workspace', {
@@ -295,7 +301,7 @@ export class PluginHost {
     provideWorkspace()
     this.onChanged(() => {
       const service = kernel.getService('workspace')
-      if (service?.root !== this.runtime.workspace() || service?.trusted !== this.runtime.isTrusted()) provideWorkspace()
+      if (service?.root !== this.root || service?.trusted !== this.runtime.isTrusted(this.root)) provideWorkspace()
     })
   }
 
@@ -305,18 +311,19 @@ export class PluginHost {
    */
   private rpcNamespace(ctx: Context): string {
     let runtime = ctx.runtime
-    while (runtime.parent && runtime.parent !== this.runtime.kernel.root) runtime = runtime.parent
+    while (runtime.parent && runtime.parent !== this.kernel.root) runtime = runtime.parent
     const bundle = this.bundles.all().find((b) => b.plugin !== undefined && b.plugin === runtime.plugin)
     return bundle?.manifest.name ?? ctx.name
   }
 
   private report(message: string): void {
     this.lastError = message
-    this.runtime.kernel.log({ level: 'error', plugin: 'plugin-host', message, time: Date.now() })
+    this.kernel.log({ level: 'error', plugin: 'plugin-host', message, time: Date.now() })
   }
 
   private notify(): void {
     for (const listener of this.changed) listener()
+    this.runtime.pluginsChanged()
   }
 }
 
