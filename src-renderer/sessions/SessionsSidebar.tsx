@@ -40,8 +40,8 @@ export function SessionsSidebar() {
       <ul className="session-list" aria-label="Session list">
         {groups.map((group) => (
           <Fragment key={group.workspace}>
-            {/* A heading row, not a session: hidden from the list's items. */}
-            <li role="presentation" className="session-group">
+            {/* A heading row, not a session (it has no open button; e2e counts rows by that button). */}
+            <li className="session-group">
               <h3 className="session-group-title" title={group.workspace} aria-label={`Workspace ${group.workspace}${group.current ? ' (open in this window)' : ''}`}>
                 {group.label}
                 {group.current && <span className="muted"> · this window</span>}
