@@ -2,6 +2,7 @@
 // and the helpers that build one occurrence of an event for a session.
 import type { AgentHandle } from '../../src-shared/host/agent'
 import type { Logger } from '../../src-shared/kernel'
+import type { KeyGuard } from '../../src-main/security/keys'
 import { anySignal, type ClaudeHookEvent } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
@@ -18,6 +19,8 @@ export interface Bridge {
   readonly workspaceRoot: string | null
   /** Aborted when the bridge is disposed: every hook it started is killed. */
   readonly disposed: AbortSignal
+  /** Strips Seam's provider keys from every hook's environment, after everything else is merged. */
+  readonly keys: () => Pick<KeyGuard, 'childEnv'>
 }
 
 /** Records the session (tool stages need it later) and returns its entry. */
@@ -50,7 +53,7 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
     input: hookInput(event, base, fields),
     cwd: base.cwd,
     projectDir,
-    env: hookEnv(envOptions),
+    env: bridge.keys().childEnv(hookEnv(envOptions)),
     sink: options.sink ?? sinkFor(entry, bridge.logger)
   }
   // Synchronous handlers end with the turn (cancel) and with the bridge; async ones with the session and the bridge.

@@ -36,16 +36,17 @@ describe('trust gate on the workspace files', () => {
     expect(skipped[0]).toContain(`2 hook(s) declared in its .claude settings did not run: PreToolUse [${projectCmd}] (${h.pathOf('project')}); Stop [${localCmd}] (${h.pathOf('local')})`)
   })
 
-  it('contributes every command declared in the workspace files as a trust item, with its matcher', async () => {
+  it('contributes every command declared in the workspace files as a trust item', async () => {
     h = await createHarness({
       trusted: false,
       project: { hooks: hooksOf(['PreToolUse', 'Bash', 'echo one'], ['Stop', undefined, { type: 'http', url: 'http://127.0.0.1:9/x' }]) },
       local: { hooks: hooksOf(['SessionStart', undefined, 'echo two']) }
     })
     expect(h.trustItems()).toEqual([
-      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'PreToolUse', command: 'echo one', matcher: 'Bash' },
-      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'Stop', command: 'http://127.0.0.1:9/x' },
-      { source: 'Claude Code hooks', file: h.pathOf('local'), event: 'SessionStart', command: 'echo two' }
+      // The matcher and the whole handler definition are part of what trust pins (issue 13).
+      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'PreToolUse', matcher: 'Bash', command: 'echo one', content: '{"type":"command","command":"echo one"}' },
+      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'Stop', command: 'http://127.0.0.1:9/x', content: expect.stringContaining('"url":"http://127.0.0.1:9/x"') },
+      { source: 'Claude Code hooks', file: h.pathOf('local'), event: 'SessionStart', command: 'echo two', content: expect.stringContaining('"command":"echo two"') }
     ])
   })
 

@@ -7,6 +7,7 @@ import { definePlugin, type Logger } from '../../src-shared/kernel'
 import '../../src-shared/host/agent'
 import '../../src-shared/host/tools'
 import type {} from '../../src-main/app/plugin-host'
+import { defaultKeyGuard } from '../../src-main/security/keys'
 import { sharedHookLimiter } from '../hook-protocol/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
@@ -55,10 +56,12 @@ export default definePlugin({
         userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
         workspaceRoot: workspace.root,
         trusted: workspace.trusted,
+        approved: (item) => workspace.isApproved(item),
         seamHooks: config.seamHooks
       },
       (snapshot, previous) => {
         ctx.logger.info('Claude Code hooks: settings changed, reloaded')
+        workspace.itemsChanged()
         logWarnings(ctx.logger, snapshot, previous)
         showReloadNotices(sessions.values(), snapshot, previous)
       }
@@ -71,7 +74,7 @@ export default definePlugin({
     // Disposing the bridge (a reload, a trust change, host exit) kills every hook it is running.
     const disposal = new AbortController()
     ctx.onDispose(() => disposal.abort(new Error('the Claude Code hooks bridge was disposed')))
-    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root, disposed: disposal.signal }
+    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root, disposed: disposal.signal, keys: () => ctx.maybe('keys') ?? defaultKeyGuard }
     const snapshot = (): HooksSnapshot => sources.snapshot
 
     workspace.contributeTrustItems(ctx, workspaceTrustItems)

@@ -19,6 +19,7 @@ import {
   type HookOutcome
 } from '../hook-protocol'
 import type { Logger } from '../../src-shared/kernel'
+import { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'
@@ -45,7 +46,9 @@ export class CodexHookRunner {
     private readonly limiter: HookLimiter,
     private readonly logger: Logger,
     /** Aborted when the bridge is disposed: every hook it started is killed. */
-    private readonly disposed?: AbortSignal
+    private readonly disposed?: AbortSignal,
+    /** Strips Seam's provider keys from each hook's environment (read per run: the host's guard). */
+    private readonly keys: () => Pick<KeyGuard, 'childEnv'> = () => defaultKeyGuard
   ) {}
 
   /** The handlers of `event` whose matcher accepts this occurrence, in configured order. */
@@ -86,7 +89,7 @@ export class CodexHookRunner {
         stdin,
         shell: '/bin/bash',
         cwd: target.cwd,
-        env: { ...process.env, ...(target.state?.agent.env ?? {}) },
+        env: this.keys().childEnv({ ...process.env, ...(target.state?.agent.env ?? {}) }),
         timeoutMs: handler.timeoutSec * 1000,
         ...(signal ? { signal } : {})
       })

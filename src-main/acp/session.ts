@@ -77,7 +77,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
     })
     // The host's warnings and errors (a plugin that failed to load, a broken settings file) go to stderr.
     runtime.onLog((record) => {
-      if (record.level === 'warn' || record.level === 'error') proc.log(`${record.level} [${record.plugin}] ${record.message}`)
+      if (record.level === 'warn' || record.level === 'error') proc.log(`${record.level} [${record.plugin}] ${runtime.keys.redact(record.message)}`)
     })
     for (const record of runtime.logs()) if (record.level === 'error') proc.log(`error [${record.plugin}] ${record.message}`)
     try {

@@ -42,6 +42,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
   runtime.onPluginsChanged(() => pushes.publish('plugins/changed', {}))
+  // A hook file changed under a trusted workspace: the status carries the count of unapproved items.
+  runtime.onTrustItemsChanged(() => publishStatus())
   forwardMcpChanges(runtime, pushes)
   connections.onChange((count) => {
     if (count > 0) publishStatus()
@@ -84,11 +86,14 @@ function forwardLiveEvents(runtime: HostRuntime, pushes: PushHub): void {
     const offs = [
       ctx.on('agent/delta', (sessionId, delta) => pushes.publish('agent/delta', { sessionId, ...delta })),
       ctx.on('agent/state', (sessionId, state) => pushes.publish('agent/state', { sessionId, ...state })),
-      ctx.on('agent/tool-progress', (sessionId, progress) => pushes.publish('tool/progress', { sessionId, ...progress }))
+      // Live output is shown before it is logged: the same key redaction as the log applies.
+      ctx.on('agent/tool-progress', (sessionId, progress) =>
+        pushes.publish('tool/progress', { sessionId, ...progress, text: runtime.keys.redact(progress.text) })
+      )
     ]
     return () => offs.forEach((off) => off())
   })
   runtime.onLog((record) => {
-    if (record.level !== 'debug') pushes.publish('log', record)
+    if (record.level !== 'debug') pushes.publish('log', { ...record, message: runtime.keys.redact(record.message) })
   })
 }

@@ -16,26 +16,30 @@ import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
-import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
+import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
+import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
 
-export interface TrustItem {
-  source: string
-  file: string
-  event: string
-  command: string
-  /** The group's matcher (which tools or sources it fires for); absent: every one. */
-  matcher?: string
-}
+export type { TrustItem } from '../security/trust-pins'
 
-/** What plugins learn about the workspace. Replaced (so dependents restart) when trust changes. */
+/**
+ * What plugins learn about the workspace. Replaced (so dependents restart) when trust or the
+ * set of approved items changes.
+ */
 export interface WorkspaceService {
   readonly root: string | null
   readonly trusted: boolean
   readonly seamHome: string
-  /** Items the trust dialog lists (e.g. hook commands declared in the workspace). */
+  /** Items the trust dialog lists (e.g. hook commands declared in the workspace); any plugin may register its kind. */
   contributeTrustItems(ctx: Context, items: (workspace: string) => TrustItem[]): Disposable
+  /**
+   * Whether `item`, declared in the workspace, may run: the workspace is trusted and this exact
+   * content was approved (a new or changed item is not, until the user approves it).
+   */
+  isApproved(item: TrustItem): boolean
+  /** A plugin re-read its files: the host re-counts unapproved items for the UI's badge. */
+  itemsChanged(): void
 }
 
 /** RPC from a client plugin to its own host part: methods are namespaced by plugin name. */
@@ -61,8 +65,10 @@ export class PluginHost {
   private composing: Promise<void> = Promise.resolve()
   private closed = false
   private readonly changed = new Set<() => void>()
+  private readonly trustListeners = new Set<() => void>()
   private readonly trustProviders = new Set<(workspace: string) => TrustItem[]>()
   private readonly rpcMethods = new Map<string, (input: unknown) => unknown>()
+  private reprovideWorkspace: () => void = () => {}
 
   constructor(
     private readonly runtime: HostRuntime,
@@ -73,14 +79,48 @@ export class PluginHost {
     readonly bundles: BundleShelf
   ) {}
 
+  /** Trust approvals (hashes of what each dialog showed), shared by every workspace's tree. */
+  get pins(): TrustPins {
+    return this.runtime.pins
+  }
+
   onChanged(listener: () => void): () => void {
     this.changed.add(listener)
     return () => this.changed.delete(listener)
   }
 
+  /** A plugin re-read the workspace's items (they may now differ from what was approved). */
+  onTrustItemsChanged(listener: () => void): () => void {
+    this.trustListeners.add(listener)
+    return () => this.trustListeners.delete(listener)
+  }
+
   async start(): Promise<void> {
     this.provideCoreServices()
     await this.recompose()
+    await this.pinLegacyTrust()
+  }
+
+  /**
+   * `--trust-workspace` approves what is there at start (for this run only). A workspace trusted
+   * before pinning existed has its current items pinned once, as the dialog showed them then.
+   */
+  async pinLegacyTrust(): Promise<void> {
+    const workspace = this.root
+    if (!workspace || !this.runtime.isTrusted(workspace)) return
+    const items = this.trustItems(workspace)
+    if (this.runtime.options.trustWorkspace && workspace === this.runtime.options.workspace) {
+      this.pins.approveForSession(workspace, items)
+    } else if (!this.pins.has(workspace) && !this.pins.loadError) {
+      this.pins.approve(workspace, items, new Set(items.map((item) => trustItemHash(item, workspace))))
+    } else return
+    this.reprovideWorkspace()
+    this.notifyTrust()
+  }
+
+  private notifyTrust(): void {
+    for (const listener of this.trustListeners) listener()
+    this.runtime.trustItemsChanged()
   }
 
   /** Recompose every layer and reload only what changed. On error the last good tree stays. */
@@ -132,18 +172,18 @@ export class PluginHost {
         parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) }
       }
     }).concat(
-      // Installed but disabled bundles have no profile entry: list them too.
+      // Installed bundles that are disabled, or failed to load (a changed folder), have no profile entry: list them too.
       this.bundles
         .all()
-        .filter((b) => !b.enabled)
+        .filter((b) => !b.enabled || b.error !== undefined)
         .map((b) => ({
           id: b.manifest.name,
           name: b.manifest.name,
           version: b.manifest.version,
           source: b.source,
           kind: 'bundle' as const,
-          state: 'disabled' as const,
-          error: undefined,
+          state: b.enabled ? ('failed' as const) : ('disabled' as const),
+          error: b.enabled ? b.error : undefined,
           missing: [],
           parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) }
         }))
@@ -158,8 +198,8 @@ export class PluginHost {
     return this.bundles.inspect(path)
   }
 
-  async install(path: string): Promise<BundleDeclaration> {
-    const declared = await this.bundles.install(path)
+  async install(path: string, options: { force?: boolean } = {}): Promise<BundleInstalled> {
+    const declared = await this.bundles.install(path, options)
     await this.runtime.recomposeAll()
     return declared
   }
@@ -205,8 +245,38 @@ export class PluginHost {
     return handler(input)
   }
 
-  trustPreview(workspace: string): TrustItem[] {
+  /** Every item the workspace declares, from every plugin that registered a kind. */
+  trustItems(workspace: string): TrustItem[] {
     return [...this.trustProviders].flatMap((provide) => provide(workspace))
+  }
+
+  /** What the trust dialog shows: each item with its hash and whether it is approved, new or changed (with the old text). */
+  trustPreview(workspace: string): ReviewedTrustItem[] {
+    return this.pins.review(workspace, this.trustItems(workspace))
+  }
+
+  /** Items of the trusted workspace that do not run until the user approves them (the UI's badge). */
+  pendingTrustChanges(): number {
+    const workspace = this.root
+    if (!workspace || !this.runtime.isTrusted(workspace)) return 0
+    return this.trustPreview(workspace).filter((item) => item.status !== 'approved').length
+  }
+
+  /**
+   * Approves the items whose hashes the dialog showed (every current item when `hashes` is
+   * omitted) and restarts what depends on the workspace service, so they run from now on.
+   */
+  async approveTrustItems(workspace: string, hashes?: readonly string[]): Promise<void> {
+    const items = this.trustItems(workspace)
+    this.pins.approve(workspace, items, new Set(hashes ?? items.map((item) => trustItemHash(item, workspace))))
+    this.reprovideWorkspace()
+    await this.recompose()
+    this.notifyTrust()
+  }
+
+  /** Untrusting forgets the approvals: trusting again shows everything as new. */
+  forgetTrust(workspace: string): void {
+    this.pins.forget(workspace)
   }
 
   close(): void {
@@ -272,6 +342,7 @@ export class PluginHost {
     const kernel = this.kernel
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
+    kernel.context.provide('keys', this.runtime.keys)
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)
@@ -286,6 +357,8 @@ export class PluginHost {
       const root = this.root
       const trusted = this.runtime.isTrusted(root)
       const providers = this.trustProviders
+      // The approvals as of now: a change re-provides the service, so dependents reload.
+      const approved = root && trusted ? this.pins.approvedHashes(root) : new Set<string>()
       const next = kernel.context.provide('workspace', {
         root,
         trusted,
@@ -293,11 +366,14 @@ export class PluginHost {
         contributeTrustItems(ctx, items) {
           providers.add(items)
           return ctx.onDispose(() => providers.delete(items))
-        }
+        },
+        isApproved: (item) => root !== null && trusted && approved.has(trustItemHash(item, root)),
+        itemsChanged: () => this.notifyTrust()
       })
       current?.()
       current = next
     }
+    this.reprovideWorkspace = provideWorkspace
     provideWorkspace()
     this.onChanged(() => {
       const service = kernel.getService('workspace')

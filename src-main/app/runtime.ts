@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
 import { ModelError, type ModelClient, type ProviderConfig } from '../../src-shared/model'
 import '../llm/adapters-plugin'
+import { PROVIDER_PRESETS } from '../llm/presets'
+import { HostKeyGuard } from '../security/keys'
+import { TrustPins } from '../security/trust-pins'
 import { SessionStore } from '../session/store'
 import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
 import { SettingsFile } from './settings'
@@ -51,6 +54,8 @@ export interface HostOptions {
   provider?: ProviderConfig
   approvalMode?: 'ask-side-effects' | 'ask-all' | 'never-ask'
   maxSteps?: number
+  /** Variables a key was read from besides the defaults (`--api-key-env VAR`): kept out of tool and hook processes. */
+  keyVariables?: string[]
 }
 
 /** One workspace's plugin tree and how many open sessions run on it. */
@@ -66,6 +71,10 @@ export class HostRuntime {
   readonly model: SwitchableModel
   readonly sessions: SessionHub
   readonly bundles: BundleShelf
+  /** Trust approvals (hashes of what each trust dialog showed), shared by every workspace's tree. */
+  readonly pins: TrustPins
+  /** Keeps provider keys out of tool and hook environments and out of logged text. */
+  readonly keys: HostKeyGuard
   private readonly recentLogs: LogRecord[] = []
   private readonly logSinks = new Set<(record: LogRecord) => void>()
   /** Per workspace root (`''`: none chosen): its tree, once started. */
@@ -74,6 +83,7 @@ export class HostRuntime {
   private readonly kernelSetups = new Set<(kernel: Kernel) => () => void>()
   private readonly kernelTeardowns = new Map<Kernel, Array<() => void>>()
   private readonly pluginListeners = new Set<() => void>()
+  private readonly trustListeners = new Set<() => void>()
   private closed = false
   /** Set by a front end for this runtime only (an ACP session's mode or model); never written to settings. */
   private approvalModeOverride: HostOptions['approvalMode']
@@ -86,6 +96,14 @@ export class HostRuntime {
     if (this.settings.loadError) this.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
     this.secrets = new SecretStore(this.paths.secrets, options.cipher)
     this.bundles = new BundleShelf(this.paths.home, SEAM_VERSION)
+    this.pins = new TrustPins(this.paths.trustPins)
+    if (this.pins.loadError) this.log({ level: 'error', plugin: 'plugin-host', message: this.pins.loadError, time: Date.now() })
+    this.keys = new HostKeyGuard({
+      env: () => env,
+      extraVariables: () => options.keyVariables ?? [],
+      storedKeys: () => this.knownKeyTexts(),
+      settings: () => this.settings.value.toolEnv
+    })
     this.model = new SwitchableModel(
       () => this.providerSettings(),
       () => this.providerConfig(),
@@ -93,7 +111,7 @@ export class HostRuntime {
     )
     this.sessions = new SessionHub({
       workspaces: { acquire: (workspace) => this.acquire(workspace), release: (workspace) => this.release(workspace) },
-      store: new SessionStore(this.paths.sessions),
+      store: new SessionStore(this.paths.sessions, (line) => this.keys.redactJsonLine(line)),
       model: this.model,
       settings: () => ({ maxParallelToolCalls: this.settings.value.maxParallelToolCalls, maxSteps: options.maxSteps ?? this.settings.value.maxSteps })
     })
@@ -102,6 +120,8 @@ export class HostRuntime {
   static async start(options: HostOptions): Promise<HostRuntime> {
     const runtime = new HostRuntime(options)
     await runtime.sealPlainKeys()
+    await runtime.bindLegacyKey()
+    await runtime.keys.refresh()
     await runtime.bundles.loadAll((name, error) => runtime.log({ level: 'error', plugin: 'plugin-host', message: `bundle ${name}: ${error}`, time: Date.now() }))
     runtime.windowTree = await runtime.treeFor(runtime.workspace())
     return runtime
@@ -168,7 +188,8 @@ export class HostRuntime {
   }
 
   log(record: LogRecord): void {
-    this.recentLogs.push(record)
+    // Redacted once here: the recent-log buffer (`logs/recent`) never holds a provider key.
+    this.recentLogs.push({ ...record, message: this.keys?.redact(record.message) ?? record.message })
     if (this.recentLogs.length > 500) this.recentLogs.shift()
     for (const sink of this.logSinks) {
       try {
@@ -188,6 +209,27 @@ export class HostRuntime {
   /** Called by the trees. */
   pluginsChanged(): void {
     for (const listener of this.pluginListeners) listener()
+  }
+
+  /** A tree's trust items were re-read or approved: the status re-counts unapproved items. */
+  onTrustItemsChanged(listener: () => void): () => void {
+    this.trustListeners.add(listener)
+    return () => this.trustListeners.delete(listener)
+  }
+
+  /** Called by the trees. */
+  trustItemsChanged(): void {
+    for (const listener of this.trustListeners) listener()
+  }
+
+  /**
+   * Approves the items of `workspace` whose hashes its trust dialog showed (all current items when
+   * omitted), on that workspace's tree when one runs, so its hooks and servers restart with them.
+   */
+  async approveTrust(workspace: string, hashes?: readonly string[]): Promise<void> {
+    const tree = this.trees.get(workspace)
+    const plugins = tree ? (await tree).plugins : this.plugins
+    await plugins.approveTrustItems(workspace, hashes)
   }
 
   private treeFor(workspace: string | null): Promise<WorkspaceTree> {
@@ -303,9 +345,63 @@ export class HostRuntime {
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined
+    if (!this.keyBoundTo(provider.provider, provider.baseUrl)) return { ...provider, apiKey: undefined }
     const key = await this.secrets.lookup(providerKeyName(provider.provider))
     if (key.state === 'unreadable') this.log({ level: 'warn', plugin: 'secrets', message: `the ${provider.provider} API key: ${key.reason}`, time: Date.now() })
     return { ...provider, apiKey: key.state === 'stored' ? key.value : undefined }
+  }
+
+  /**
+   * The stored key of a provider kind, only for the base URL it was saved with: renderer code
+   * (a client plugin, an injected script) that names another URL never gets it sent there.
+   */
+  async storedKey(provider: string, baseUrl: string): Promise<string | undefined> {
+    if (!this.keyBoundTo(provider, baseUrl)) return undefined
+    return this.secrets.get(providerKeyName(provider))
+  }
+
+  /** Whether a key stored for `provider` was saved with `baseUrl`. */
+  keyBoundTo(provider: string, baseUrl: string): boolean {
+    const bound = this.settings.value.keyBaseUrls[provider]
+    return bound !== undefined && sameBaseUrl(bound, baseUrl)
+  }
+
+  /** Stores (or, with '', removes) the key of `provider`, bound to `baseUrl`. */
+  async storeKey(provider: string, baseUrl: string, apiKey: string): Promise<void> {
+    await this.secrets.set(providerKeyName(provider), apiKey)
+    const keyBaseUrls = { ...this.settings.value.keyBaseUrls }
+    if (apiKey === '') delete keyBaseUrls[provider]
+    else keyBaseUrls[provider] = baseUrl
+    this.settings.update({ keyBaseUrls })
+    await this.keys.refresh()
+  }
+
+  /** A key stored before keys were bound to a URL belongs to the provider settings it was saved with. */
+  private async bindLegacyKey(): Promise<void> {
+    const current = this.settings.value.provider
+    if (!current || this.settings.loadError || this.settings.value.keyBaseUrls[current.provider] !== undefined) return
+    try {
+      if ((await this.secrets.lookup(providerKeyName(current.provider))).state !== 'missing') {
+        this.settings.update({ keyBaseUrls: { ...this.settings.value.keyBaseUrls, [current.provider]: current.baseUrl } })
+      }
+    } catch {
+      // An unreadable secrets file: nothing to bind (status reports the file).
+    }
+  }
+
+  /** Every key text Seam holds: stored keys (unreadable ones skipped) and a key given for this run. */
+  private async knownKeyTexts(): Promise<string[]> {
+    const texts: string[] = []
+    if (this.options.provider?.apiKey) texts.push(this.options.provider.apiKey)
+    for (const kind of Object.keys(PROVIDER_PRESETS)) {
+      try {
+        const key = await this.secrets.get(providerKeyName(kind))
+        if (key) texts.push(key)
+      } catch {
+        // An unreadable secrets file holds nothing Seam can send, nor redact; status reports it.
+      }
+    }
+    return texts
   }
 
   /** Keys saved in plain text by web mode or the CLI move into the platform's encrypted store. */
@@ -346,6 +442,20 @@ export class HostRuntime {
     this.trees.clear()
     for (const tree of trees) if (tree.status === 'fulfilled') this.disposeTree(tree.value)
   }
+}
+
+/** Base URLs compared as URLs (a trailing slash or letter case in the host does not matter). */
+export function sameBaseUrl(a: string, b: string): boolean {
+  const canonical = (value: string) => {
+    try {
+      const url = new URL(value)
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+    } catch {
+      return null
+    }
+  }
+  const left = canonical(a)
+  return left !== null && left === canonical(b)
 }
 
 export function providerKeyName(provider: string): string {
