@@ -96,7 +96,7 @@ test.describe('trust gating', () => {
     const dialog = app.getByRole('dialog', { name: 'Trust this workspace?' })
     await expect(dialog).toContainText(workspace)
     await expectCommands(dialog.getByRole('table', { name: 'Workspace hook commands' }), [
-      { event: 'PreToolUse', command: CLAUDE_COMMAND, file: claudeFile },
+      { event: 'PreToolUse', command: CLAUDE_COMMAND, file: claudeFile, matcher: 'Bash' },
       { event: 'UserPromptSubmit', command: CODEX_COMMAND, file: codexFile }
     ])
     await snap(app, testInfo, 'trust-dialog')
@@ -122,7 +122,7 @@ test.describe('trust gating', () => {
     const trustSection = settings.locator('section').filter({ has: app.getByRole('heading', { name: 'Workspace', exact: true }) })
     await expect(trustSection).toContainText('This workspace is not trusted.')
     await expectCommands(trustSection.getByRole('table', { name: 'Workspace hook commands' }), [
-      { event: 'PreToolUse', command: CLAUDE_COMMAND, file: claudeFile },
+      { event: 'PreToolUse', command: CLAUDE_COMMAND, file: claudeFile, matcher: 'Bash' },
       { event: 'UserPromptSubmit', command: CODEX_COMMAND, file: codexFile }
     ])
     await snap(app, testInfo, 'settings-untrusted')
@@ -151,9 +151,9 @@ test.describe('trust gating', () => {
     await expect(preToolRow).toHaveCount(1)
     await expect(promptRow).toHaveCount(1)
     await expect(preToolRow).toContainText(CLAUDE_COMMAND)
-    await expect(preToolRow).toHaveAccessibleName('Hook claude:PreToolUse: blocked')
+    await expect(preToolRow).toHaveAccessibleName(/^Hook claude:PreToolUse .* blocked \d/)
     await expect(promptRow).toContainText(CODEX_COMMAND)
-    await expect(promptRow).toHaveAccessibleName('Hook codex:UserPromptSubmit: ok')
+    await expect(promptRow).toHaveAccessibleName(/^Hook codex:UserPromptSubmit .* ok \d/)
     // The model got the Codex hook's stdout as context.
     const contextRequest = fakeModel.chatRequests().find((r) => r.body.messages.some((m) => textOf(m).includes(CONTEXT)))
     expect(contextRequest, 'a model request carries the UserPromptSubmit context').toBeDefined()
@@ -215,7 +215,7 @@ test.describe('a failing hook', () => {
     const row = hookRows(app, 'claude:PreToolUse')
     await expect(row).toHaveCount(1)
     await expect(row).toContainText(MISSING)
-    await expect(row).toHaveAccessibleName(/^Hook claude:PreToolUse: failed \(.+\)$/)
+    await expect(row).toHaveAccessibleName(/^Hook claude:PreToolUse .* failed \(.+\) \d/)
     await expect(row).toHaveClass(/\berror\b/)
     // A notice names the hook, its file and the failure, and says the agent went on.
     const notice = notices(app, MISSING)
@@ -239,12 +239,14 @@ test.describe('a failing hook', () => {
 })
 
 /** The trust table lists exactly these rows, in any order. */
-async function expectCommands(table: Locator, rows: Array<{ event: string; command: string; file: string }>): Promise<void> {
+async function expectCommands(table: Locator, rows: Array<{ event: string; command: string; file: string; matcher?: string }>): Promise<void> {
   await expect(table.getByRole('row')).toHaveCount(rows.length + 1)
   for (const row of rows) {
     const match = table.getByRole('row').filter({ has: table.page().getByRole('cell', { name: row.command, exact: true }) })
     await expect(match).toHaveCount(1)
     await expect(match.getByRole('cell').nth(1)).toHaveText(row.event)
-    await expect(match.getByRole('cell').nth(3)).toHaveText(row.file)
+    // Issue 17: the trust dialog shows each hook's matcher ("any" when it has none).
+    await expect(match.getByRole('cell').nth(2)).toHaveText(row.matcher ?? 'any')
+    await expect(match.getByRole('cell').nth(4)).toHaveText(row.file)
   }
 }

@@ -23,11 +23,14 @@ test('new session, reopen a session (its log is replayed), rename, delete with c
   await expectIdle(app)
   await expect(ui.sessionButton(app, 'read my notes')).toBeVisible()
 
-  // A new, empty session.
+  // A new, empty session: stored only once it has a message (issue 17: no empty rows), and the
+  // message box has the focus.
   await app.getByRole('button', { name: 'New session', exact: true }).click()
-  await expect(ui.sessionRows(app)).toHaveCount(2)
   await expect(ui.transcript(app)).toContainText('Nothing here yet')
+  await expect(ui.composer(app)).toBeFocused()
+  await expect(ui.sessionRows(app)).toHaveCount(1)
   await send(app, 'second topic')
+  await expect(ui.sessionRows(app)).toHaveCount(2)
   await expect(ui.assistantMessages(app).last()).toHaveText(/Answer about second topic/)
   await expectIdle(app)
   await expect(ui.sessionButton(app, 'second topic')).toBeVisible()

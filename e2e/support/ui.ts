@@ -15,7 +15,8 @@ export const ui = {
   turnEnds: (page: Page): Locator => page.getByRole('note', { name: 'Turn end', exact: true }),
   approvalDialog: (page: Page): Locator => page.getByRole('dialog', { name: 'Approve tool call' }),
   sessionList: (page: Page): Locator => page.getByRole('list', { name: 'Session list' }),
-  sessionRows: (page: Page): Locator => page.getByRole('list', { name: 'Session list' }).getByRole('listitem'),
+  /** Session rows (a workspace's heading row has no button, so it is left out). */
+  sessionRows: (page: Page): Locator => page.getByRole('list', { name: 'Session list' }).getByRole('listitem').filter({ has: page.getByRole('button') }),
   /** The button that opens a session, by the session's title (its name is the title, then the time and event count). */
   sessionButton: (page: Page, title: string): Locator =>
     page.getByRole('list', { name: 'Session list' }).getByRole('button', { name: sessionButtonName(title) }),

@@ -6,6 +6,7 @@ import { definePlugin } from '../../src-shared/kernel'
 import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
 import type { ApprovalRequestPublic, PushName, PushPayload } from '../../src-shared/contract/ipc'
 import '../../src-shared/host/tools'
+import { filePreview } from './approval-preview'
 
 export interface ConnectionCount {
   readonly count: number
@@ -73,7 +74,12 @@ export class ApprovalDialogs {
       if (signal.aborted) return resolve({ outcome: 'cancelled', by: 'desktop' })
       const onAbort = () => this.answer(request.id, { outcome: 'cancelled', by: 'desktop' })
       const pending: Pending = {
-        request: { id: rest.id, sessionId: rest.sessionId, tool: rest.tool, args: { ...rest.args }, token: rest.token, reason: rest.reason, scope: rest.scope },
+        request: {
+          id: rest.id, sessionId: rest.sessionId, tool: rest.tool, args: { ...rest.args }, token: rest.token, reason: rest.reason, scope: rest.scope,
+          ...(rest.cwd !== undefined ? { cwd: rest.cwd } : {}),
+          ...(rest.askedBy !== undefined ? { askedBy: rest.askedBy } : {}),
+          ...optional('file', filePreview(rest.tool, rest.args, rest.cwd))
+        },
         resolve,
         release: () => signal.removeEventListener('abort', onAbort)
       }
@@ -93,4 +99,8 @@ export class ApprovalDialogs {
   private settleAll(answer: ApprovalAnswer): void {
     for (const [id, pending] of [...this.open]) this.finish(id, pending, answer)
   }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 }

@@ -51,7 +51,9 @@ export class ApprovalServiceImpl implements ApprovalService {
       token: input.token,
       reason: input.reason,
       scope: input.scope ?? scopeFor(input.tool, input.args),
-      signal: input.signal
+      signal: input.signal,
+      ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+      ...(input.askedBy !== undefined ? { askedBy: input.askedBy } : {})
     })
     this.record(record, {
       type: 'approval/asked',

@@ -277,7 +277,10 @@ export class ToolPipeline {
           ? (event: SessionEventInput) => record(event.type === 'approval/asked' ? { ...event, turnId: call.turnId } : event)
           : record
       try {
-        answer = await approval.request({ sessionId: call.sessionId, tool: call.name, args: call.args, token: call.token, reason: decision.reason, signal }, recordWithTurn)
+        answer = await approval.request(
+          { sessionId: call.sessionId, tool: call.name, args: call.args, token: call.token, reason: decision.reason, signal, cwd: call.cwd, ...(decision.by ? { askedBy: decision.by } : {}) },
+          recordWithTurn
+        )
       } catch (error) {
         this.kernel.reportError(error, { plugin: 'tools', phase: 'approval.request' })
         answer = { outcome: 'denied', reason: `asking for approval failed: ${errorText(error)}` }

@@ -12,6 +12,7 @@ import { SettingsPage } from '../settings/SettingsPage'
 import { SetupScreen } from '../setup/SetupScreen'
 import { SessionView } from '../transcript/SessionView'
 import { appActions, needsSetup, useAppStore, type ConnectionState } from './app-store'
+import { CommandPalette } from './CommandPalette'
 import { Header } from './Header'
 import { HostProvider } from './host-context'
 import { StatusLine } from './StatusLine'
@@ -83,6 +84,7 @@ function AppShell() {
         <StatusLine />
       </div>
       <ApprovalDialog />
+      {status !== null && !needsSetup(status) && <CommandPalette />}
     </div>
   )
 }

@@ -1,12 +1,26 @@
 // App name, workspace path, connection state, and the page switcher.
 import { appActions, needsSetup, useAppStore, type Page } from './app-store'
 import { ContextMeter } from './ContextMeter'
+import { useProviderHealth } from './provider-health'
 
 const PAGES: Array<{ page: Page; label: string }> = [
   { page: 'chat', label: 'Chat' },
   { page: 'settings', label: 'Settings' },
   { page: 'plugins', label: 'Plugins' }
 ]
+
+/** The model provider's state, apart from the host connection. */
+function ProviderState() {
+  const provider = useAppStore((state) => state.status?.provider ?? null)
+  const health = useProviderHealth()
+  const model = provider ? `${provider.model}` : 'no provider'
+  const text = health.state === 'refusing' ? `${model}: ${health.auth ? 'key refused' : 'failing'}` : model
+  return (
+    <span className={`provider-state ${health.state}`} role="status" aria-label="Provider" title={health.state === 'refusing' ? health.error : undefined}>
+      {text}
+    </span>
+  )
+}
 
 export function Header() {
   const status = useAppStore((state) => state.status)
@@ -27,9 +41,11 @@ export function Header() {
         </span>
       )}
       {page === 'chat' && !setup && <ContextMeter />}
+      <span className="conn-label" aria-hidden="true">host</span>
       <span className={`connection ${connection}`} role="status" aria-label="Connection">
         {connection}
       </span>
+      {!setup && <ProviderState />}
       {!setup && (
         <nav className="page-nav" aria-label="Pages">
           {PAGES.map(({ page: p, label }) => (

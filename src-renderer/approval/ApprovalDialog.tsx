@@ -9,6 +9,7 @@ import { useHost } from '../app/host-context'
 import { Modal } from '../app/Modal'
 import { useSessionsStore } from '../sessions/sessions-store'
 import { useSessionStore } from '../transcript/session-store'
+import { ApprovalDetails } from './ApprovalDetails'
 import { approvalActions, useApprovalStore } from './approval-store'
 
 type Outcome = 'allowed-once' | 'allowed-session' | 'denied'
@@ -80,9 +81,9 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
       <p className="approval-reason">
         <span className="field-label">Why: </span>
         {request.reason}
+        {request.askedBy && <span className="muted"> (asked by {request.askedBy})</span>}
       </p>
-      <div className="field-label">Arguments that will run</div>
-      <pre className="code-block approval-args">{JSON.stringify(request.args, null, 2)}</pre>
+      <ApprovalDetails request={request} />
       <label className="field">
         <span className="field-label">Note for the model (sent with Deny, optional)</span>
         <textarea value={note} rows={2} onChange={(e) => setNote(e.target.value)} aria-label="Note for the model" />

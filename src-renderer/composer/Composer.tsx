@@ -1,18 +1,30 @@
 // The message box. Enter sends, Shift+Enter is a new line. While a turn runs a message is queued
 // (it steers the running turn, or opens the next one, per chat/send's reply) and shows as queued
 // in the transcript until the log records it. Stop cancels the running turn.
-import { useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { sessionsActions } from '../sessions/sessions-store'
 import { sessionActions, useSessionStore } from '../transcript/session-store'
+import { composerActions, useComposerStore } from './composer-store'
 
 export function Composer() {
   const host = useHost()
   const sessionId = useSessionStore((state) => state.sessionId)
   const running = useSessionStore((state) => state.agent?.running ?? false)
-  const [text, setText] = useState('')
+  const text = useComposerStore((state) => state.draft)
+  const focusRequest = useComposerStore((state) => state.focusRequest)
+  const setText = (next: string | ((current: string) => string)) =>
+    composerActions.setDraft(typeof next === 'function' ? next(useComposerStore.getState().draft) : next)
   const [error, setError] = useState<string | null>(null)
+  const box = useRef<HTMLTextAreaElement>(null)
+  useEffect(() => {
+    if (focusRequest > 0) box.current?.focus()
+  }, [focusRequest])
+  // On first show (after setup, on start) the message box takes the focus unless something has it.
+  useEffect(() => {
+    if (document.activeElement === document.body || document.activeElement === null) box.current?.focus()
+  }, [])
 
   const send = async () => {
     const content = text
@@ -61,6 +73,7 @@ export function Composer() {
   return (
     <form className="composer" onSubmit={submit}>
       <textarea
+        ref={box}
         aria-label="Message"
         value={text}
         rows={3}

@@ -50,7 +50,7 @@ function Block({ title, text, truncated }: { title: string; text: string; trunca
         {title}
         {truncated && <span className="badge warn">truncated</span>}
       </div>
-      {text ? <pre className="code-block" aria-label={title}>{text}</pre> : <div className="muted small">(empty)</div>}
+      {text ? <pre className="code-block" tabIndex={0} aria-label={title}>{text}</pre> : <div className="muted small">(empty)</div>}
     </div>
   )
 }

@@ -9,7 +9,7 @@ import { useHost } from '../app/host-context'
 import { SidebarPanels } from '../plugins/SidebarPanels'
 import { SessionRow } from './SessionRow'
 import { groupByWorkspace } from './session-groups'
-import { sessionsActions, useSessionsStore, type SessionSummary } from './sessions-store'
+import { filterSessions, sessionsActions, startNewSession, useSessionsStore, type SessionSummary } from './sessions-store'
 
 export function SessionsSidebar() {
   const host = useHost()
@@ -17,32 +17,31 @@ export function SessionsSidebar() {
   const openId = useSessionsStore((state) => state.openId)
   const listError = useSessionsStore((state) => state.error)
   const currentWorkspace = useAppStore((state) => state.status?.workspace ?? null)
-  const groups = groupByWorkspace(list, currentWorkspace)
   const [deleting, setDeleting] = useState<SessionSummary | null>(null)
   const [error, setError] = useState<string | null>(null)
 
-  const create = async () => {
+  const [query, setQuery] = useState('')
+  const shown = filterSessions(list, query)
+  const groups = groupByWorkspace(shown, currentWorkspace)
+  // A new session is stored by its first message (the composer creates it): no empty rows.
+  const create = () => {
     setError(null)
-    try {
-      await sessionsActions.create(host)
-      appActions.showPage('chat')
-    } catch (e) {
-      setError(errorText(e))
-    }
+    startNewSession()
   }
 
   return (
     <nav className="sidebar" aria-label="Sessions">
       <div className="sidebar-head">
         <h2 className="panel-title">Sessions</h2>
-        <button type="button" className="primary small" onClick={() => void create()}>New session</button>
+        <button type="button" className="primary small" onClick={create}>New session</button>
       </div>
+      <input type="search" className="session-search" aria-label="Search sessions" placeholder="Search sessions" value={query} onChange={(e) => setQuery(e.target.value)} />
       {(error ?? listError) && <p className="form-error" role="alert">{error ?? listError}</p>}
       <ul className="session-list" aria-label="Session list">
         {groups.map((group) => (
           <Fragment key={group.workspace}>
-            {/* A heading row, not a session: hidden from the list's items. */}
-            <li role="presentation" className="session-group">
+            {/* A heading row, not a session (it has no open button; e2e counts rows by that button). */}
+            <li className="session-group">
               <h3 className="session-group-title" title={group.workspace} aria-label={`Workspace ${group.workspace}${group.current ? ' (open in this window)' : ''}`}>
                 {group.label}
                 {group.current && <span className="muted"> · this window</span>}
@@ -64,6 +63,7 @@ export function SessionsSidebar() {
           </Fragment>
         ))}
         {list.length === 0 && <li className="muted empty">No sessions yet.</li>}
+        {list.length > 0 && shown.length === 0 && <li className="muted empty">No session matches “{query}”.</li>}
       </ul>
       <SidebarPanels />
       {deleting && (

@@ -1,5 +1,7 @@
 // The sessions list and which session is open. The open id is remembered in localStorage so a
 // page reload reopens it.
+import { appActions } from '../app/app-store'
+import { composerActions } from '../composer/composer-store'
 import { create } from 'zustand'
 import type { HostApi, MethodOutput } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
@@ -109,4 +111,21 @@ export const sessionsActions = {
 /** The id of the session the view shows, if any. */
 export function openSessionId(): string | null {
   return useSessionStore.getState().sessionId
+}
+
+/** "New session": an empty view whose first message creates (and stores) the session. */
+export function startNewSession(): void {
+  sessionsActions.close()
+  appActions.showPage('chat')
+  composerActions.focus()
+}
+
+/** Sessions whose title holds every word of the query (case-insensitive). */
+export function filterSessions(list: readonly SessionSummary[], query: string): readonly SessionSummary[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return list
+  return list.filter((s) => {
+    const title = (s.title || 'New session').toLowerCase()
+    return words.every((w) => title.includes(w))
+  })
 }

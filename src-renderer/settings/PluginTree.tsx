@@ -7,7 +7,7 @@ export function PluginTree() {
     <div className="plugin-tree">
       {dump?.error && <p className="form-error" role="alert">{dump.error}</p>}
       {error && <p className="form-error" role="alert">{error}</p>}
-      {dump && <pre className="code-block" aria-label="Plugin tree">{dump.text}</pre>}
+      {dump && <pre className="code-block" tabIndex={0} aria-label="Plugin tree">{dump.text}</pre>}
       <button type="button" className="link" onClick={() => void load()}>Refresh</button>
     </div>
   )

@@ -12,6 +12,7 @@ export function TrustCommands({ items, showStatus = false }: { items: TrustPrevi
         <tr>
           <th>Source</th>
           <th>Event</th>
+          <th>Matcher</th>
           <th>Command</th>
           <th>File</th>
           {showStatus && <th>Status</th>}
@@ -22,6 +23,7 @@ export function TrustCommands({ items, showStatus = false }: { items: TrustPrevi
           <tr key={item.hash}>
             <td>{item.source}</td>
             <td>{item.event}</td>
+            <td>{item.matcher ? <code>{item.matcher}</code> : <span className="muted">any</span>}</td>
             <td>
               {item.status === 'changed' && item.previous !== undefined ? (
                 <>

@@ -1,5 +1,6 @@
 // The model provider: preset, base URL, model, API key. The key field is never pre-filled (the
 // host never sends a stored key back); an empty field keeps the stored key.
+import { consumeKeyFocus, providerHealthActions } from '../app/provider-health'
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import type { MethodOutput, ProviderInput, ProviderPublic } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
@@ -62,6 +63,7 @@ export function ProviderForm() {
       else {
         const value = keyOverride === undefined ? input() : { ...form, apiKey: keyOverride }
         setSaved(await host.invoke('provider/set', value))
+        providerHealthActions.reset()
         setApiKey('')
         setMessage(keyOverride === '' ? 'Key removed.' : 'Saved.')
       }
@@ -99,6 +101,10 @@ export function ProviderForm() {
         <span className="field-label">API key</span>
         <input
           type="password"
+          ref={(el) => {
+            // "Fix in settings" asked for the key: put the cursor in it.
+            if (el && consumeKeyFocus()) el.focus()
+          }}
           value={apiKey}
           autoComplete="off"
           onChange={(e) => setApiKey(e.target.value)}

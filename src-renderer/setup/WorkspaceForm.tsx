@@ -63,7 +63,7 @@ export function WorkspaceForm() {
         <form className="row" onSubmit={submit}>
           <label className="field grow">
             <span className="field-label">Workspace folder</span>
-            <input type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/project" spellCheck={false} />
+            <input type="text" autoFocus value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/project" spellCheck={false} />
           </label>
           <button type="submit" className="primary" disabled={busy || !path.trim()}>Use this folder</button>
         </form>

@@ -1,6 +1,8 @@
 // Puts every renderer store back to its initial state between tests.
 import { appActions } from '../app/app-store'
 import { approvalActions } from '../approval/approval-store'
+import { providerHealthActions } from '../app/provider-health'
+import { useComposerStore } from '../composer/composer-store'
 import { useClientPluginsStore } from '../plugins/client-runtime'
 import { pluginsActions } from '../plugins/plugins-store'
 import { slotsActions } from '../plugins/slots-store'
@@ -13,5 +15,7 @@ export function resetStores(): void {
   slotsActions.reset()
   sessionsActions.reset()
   useClientPluginsStore.setState({ plugins: {} })
+  useComposerStore.setState({ draft: '', focusRequest: 0 })
+  providerHealthActions.reset()
   globalThis.localStorage?.clear()
 }

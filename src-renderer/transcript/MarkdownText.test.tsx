@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render } from '@testing-library/react'
+import { cleanup, render, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MarkdownText } from './MarkdownText'
 
@@ -14,7 +14,7 @@ describe('MarkdownText', () => {
     const { container } = render(<MarkdownText text={'# Title\n\nSome **bold** and `code`.\n\n```ts\nconst a = 1\n```\n'} />)
     expect(container.querySelector('h1')?.textContent).toBe('Title')
     expect(container.querySelector('strong')?.textContent).toBe('bold')
-    expect(container.querySelector('pre code')?.textContent).toBe('const a = 1\n')
+    expect(container.querySelector('pre code')?.textContent).toBe('const a = 1')
     expect(container.querySelector('pre code')?.className).toBe('language-ts')
   })
 
@@ -43,5 +43,34 @@ describe('MarkdownText', () => {
     const { container } = render(<MarkdownText text={'![diagram](https://example.com/a.png)'} />)
     expect(container.querySelector('img')).toBeNull()
     expect(container.textContent).toContain('[image: diagram]')
+  })
+
+  it('renders GitHub-flavoured tables, strikethrough, task lists and autolinks (remark-gfm)', () => {
+    const text = '| a | b |\n| - | - |\n| 1 | 2 |\n\n~~gone~~ and https://example.com\n\n- [x] done\n- [ ] todo'
+    const { container } = render(<MarkdownText text={text} />)
+    expect([...container.querySelectorAll('table th')].map((th) => th.textContent)).toEqual(['a', 'b'])
+    expect([...container.querySelectorAll('table td')].map((td) => td.textContent)).toEqual(['1', '2'])
+    expect(container.querySelector('del')?.textContent).toBe('gone')
+    expect(container.querySelector('a')?.getAttribute('href')).toBe('https://example.com')
+    const boxes = [...container.querySelectorAll<HTMLInputElement>('input[type=checkbox]')]
+    expect(boxes.map((box) => box.checked)).toEqual([true, false])
+  })
+
+  it('highlights a fenced block with both theme colours once its grammar loads, and keeps the text exact', async () => {
+    const code = 'const answer: number = 42 // why'
+    const { container } = render(<MarkdownText text={'```ts\n' + code + '\n```'} />)
+    await waitFor(() => expect(container.querySelector('.md-code')?.getAttribute('data-highlighted')).toBe('true'), { timeout: 10_000 })
+    const spans = [...container.querySelectorAll<HTMLElement>('pre code span[style]')]
+    expect(spans.length).toBeGreaterThan(3)
+    expect(spans.every((span) => span.style.getPropertyValue('--code-light') && span.style.getPropertyValue('--code-dark'))).toBe(true)
+    expect(container.querySelector('pre code')?.textContent).toBe(code)
+    expect(container.querySelector('button')?.getAttribute('aria-label')).toBe('Copy ts code')
+  })
+
+  it('leaves a block in an unknown language as plain text with a Copy button', async () => {
+    const { container } = render(<MarkdownText text={'```nosuchlang\nplain words\n```'} />)
+    expect(container.querySelector('pre code')?.textContent).toBe('plain words')
+    expect(container.querySelector('.md-code')?.getAttribute('data-highlighted')).toBe('false')
+    expect(container.querySelector('button')?.textContent).toBe('Copy')
   })
 })

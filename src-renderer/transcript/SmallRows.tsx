@@ -1,4 +1,5 @@
 // The one-line transcript rows: steering, context, blocked prompts, notices, turn ends, queued sends.
+import { TurnFailedActions } from './TurnFailedActions'
 import { memo } from 'react'
 import { useSessionStore, type QueuedMessage } from './session-store'
 import type { BlockedItem, ContextItem, NoticeItem, SteeringItem, TurnEndItem } from './transcript-types'
@@ -48,9 +49,12 @@ const END_TEXT: Record<TurnEndItem['reason'], string> = {
 
 export const TurnEndRow = memo(function TurnEndRow({ item }: { item: TurnEndItem }) {
   return (
-    <div className={`turn-end ${item.reason}`} role="note" aria-label="Turn end">
-      {END_TEXT[item.reason]}
-      {item.error ? `: ${item.error}` : ''}
+    <div className={`turn-end ${item.reason}`}>
+      <span role="note" aria-label="Turn end">
+        {END_TEXT[item.reason]}
+        {item.error ? `: ${item.error}` : ''}
+      </span>
+      {item.reason === 'error' && <TurnFailedActions item={item} />}
     </div>
   )
 })

@@ -120,7 +120,7 @@ describe('tool cards', () => {
     log.add({ type: 'hook/invoked', invocationId: 'h1', source: 'claude', event: 'PreToolUse', command: 'guard.sh', sourceFile: '/w/.claude/settings.json', input: '{}', inputTruncated: false })
     log.add({ type: 'hook/result', invocationId: 'h1', source: 'claude', event: 'PreToolUse', exitCode: 2, signal: null, durationMs: 8, outcomeKind: 'block', decision: 'deny', stdout: '', stdoutTruncated: false, stderr: 'no rm', stderrTruncated: false })
     open(log.all, false)
-    fireEvent.click(screen.getByRole('button', { name: 'Hook claude:PreToolUse: blocked' }))
+    fireEvent.click(screen.getByRole('button', { name: /^Hook claude:PreToolUse .*blocked/ }))
     expect(useAppStore.getState().inspector).toEqual({ open: true, focus: 'h1' })
   })
 })

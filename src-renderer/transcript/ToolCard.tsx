@@ -31,6 +31,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolCardItem })
       {item.parent && <div className="muted small">called by another tool ({item.parent})</div>}
       <ToolArgs item={item} />
       <ToolStatusLine item={item} status={status} />
+      {grantNote(item) && <p className="tool-grant" role="note">{grantNote(item)}</p>}
       {item.result && (
         <>
           {renderer && <ToolResultSlot entry={renderer} card={item} />}
@@ -45,6 +46,13 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolCardItem })
     </article>
   )
 })
+
+/** A call that ran without a dialog because an earlier "Allow for this session" covered it. */
+function grantNote(item: ToolCardItem): string | null {
+  const verdict = item.result?.verdict
+  if (!verdict || verdict.stage !== 'approval' || verdict.approval !== 'allowed-session' || item.approval) return null
+  return `Ran under a session grant: ${verdict.reason?.replace(/^allowed for this session: /, '') ?? 'allowed for this session'}`
+}
 
 export const STATUS_TEXT: Record<ToolStatus, string> = {
   pending: 'queued',

@@ -26,12 +26,17 @@ export function fileChange(name: string, structured: unknown): { filePath: strin
 
 export const ToolDiff = memo(function ToolDiff({ name, structured }: { name: string; structured: unknown }) {
   const change = useMemo(() => fileChange(name, structured), [name, structured])
-  const hunks = useMemo(() => (change ? diffHunks(diffLines(change.before, change.after)) : []), [change])
   if (!change) return null
-  const created = change.before === '' && splitLines(change.after).length > 0
+  return <FileDiff {...change} />
+})
+
+/** A line diff of one file's before/after text, with its path (also used by the approval dialog). */
+export const FileDiff = memo(function FileDiff({ filePath, before, after, label }: { filePath: string; before: string; after: string; label?: string }) {
+  const hunks = useMemo(() => diffHunks(diffLines(before, after)), [before, after])
+  const created = before === '' && splitLines(after).length > 0
   return (
-    <div className="diff" aria-label={`Changes to ${change.filePath}`} role="group">
-      <div className="diff-file">{created ? 'new file ' : ''}<code>{change.filePath}</code></div>
+    <div className="diff" aria-label={label ?? `Changes to ${filePath}`} role="group">
+      <div className="diff-file">{created ? 'new file ' : ''}<code>{filePath}</code></div>
       {hunks.length === 0 ? <div className="muted small">no changes</div> : <Hunks hunks={hunks} />}
     </div>
   )

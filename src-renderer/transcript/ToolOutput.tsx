@@ -9,7 +9,7 @@ export function ToolOutput({ content, isError, collapsed, summary = 'Raw result'
   const shown = all || content.length <= PREVIEW_CHARS ? content : content.slice(0, PREVIEW_CHARS)
   const body = (
     <>
-      <pre className={isError ? 'code-block tool-output error' : 'code-block tool-output'} aria-label="Tool result">{shown}</pre>
+      <pre className={isError ? 'code-block tool-output error' : 'code-block tool-output'} tabIndex={0} aria-label="Tool result">{shown}</pre>
       {shown.length < content.length && (
         <button type="button" className="link" onClick={() => setAll(true)}>Show all {content.length.toLocaleString()} characters</button>
       )}

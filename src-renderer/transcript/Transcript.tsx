@@ -1,6 +1,6 @@
 // The session's transcript, virtualized: only the rows in view (plus a few) are in the DOM and
 // each row's height is measured, so a 10k-event session opens and scrolls smoothly. Follows the
-// bottom while new output arrives unless the user has scrolled up.
+// bottom while new output arrives unless the user has scrolled up; sending follows it again.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { useSessionStore } from './session-store'
@@ -34,6 +34,15 @@ export function Transcript() {
     getItemKey: (i) => (i < count ? rowAt(i).key : i),
     overscan: 6
   })
+
+  // Sending is a request to see the answer: a new queued message follows the bottom again, even
+  // when the user had scrolled up to read.
+  const queuedCount = useRef(queued.length)
+  if (queued.length > queuedCount.current) stick.current = true
+  queuedCount.current = queued.length
+  useLayoutEffect(() => {
+    if (stick.current && !atBottom) setAtBottom(true)
+  }, [queued.length, atBottom])
 
   const total = virtualizer.getTotalSize()
   const liveLength = live ? live.text.length + live.thinking.length : 0

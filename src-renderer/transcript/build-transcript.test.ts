@@ -45,9 +45,10 @@ describe('buildTranscript', () => {
     log.add({ type: 'prompt/blocked', turnId: 't2', prompt: 'rm -rf', reason: 'no', by: 'policy' })
     log.add({ type: 'turn/end', turnId: 't2', reason: 'rejected' })
     const t = buildTranscript(log.all)
-    expect(kinds(t.items)).toEqual(['user', 'assistant', 'tool', 'context', 'context', 'steering', 'notice', 'hook', 'blocked', 'turn-end'])
-    expect(t.items[4]).toMatchObject({ source: 'model/context', text: 'You are Seam.\n\nTools: Bash' })
-    const hook = t.items[7]
+    // The PreToolUse hook row sits above its tool card (it ran before the call).
+    expect(kinds(t.items)).toEqual(['user', 'assistant', 'hook', 'tool', 'context', 'context', 'steering', 'notice', 'blocked', 'turn-end'])
+    expect(t.items[5]).toMatchObject({ source: 'model/context', text: 'You are Seam.\n\nTools: Bash' })
+    const hook = t.items[2]
     expect(hook.kind === 'hook' && hook.result?.decision).toBe('allow')
     expect(hook.kind === 'hook' && hook.command).toBe('check.sh')
     expect(t.lastSeq).toBe(log.all.length)
@@ -170,5 +171,43 @@ describe('buildTranscript', () => {
     const events: SessionEvent[] = log.all
     expect(events).toHaveLength(10_000)
     expect(buildTranscript(events).items).toHaveLength(5000)
+  })
+})
+
+describe('hook rows sit where the hook ran (issue 17)', () => {
+  it('a PreToolUse hook row is placed above its tool card, whether logged before or after the sealed call', () => {
+    for (const hookFirst of [true, false]) {
+      const log = eventLog()
+      log.add({ type: 'turn/start', turnId: 't1' })
+      log.add({ type: 'user/message', turnId: 't1', content: 'go', source: 'user' })
+      log.add({ type: 'assistant/message', turnId: 't1', step: 0, text: '', toolCalls: [{ id: 'c1', name: 'Bash', args: { command: 'ls' } }] })
+      const hook = () => {
+        log.add({ type: 'hook/invoked', invocationId: 'h1', source: 'claude', event: 'PreToolUse', command: 'check.sh', sourceFile: '/w/.claude/settings.json', input: '{}', inputTruncated: false, toolCallToken: 'tok1' })
+        log.add({ type: 'hook/result', invocationId: 'h1', source: 'claude', event: 'PreToolUse', exitCode: 0, signal: null, durationMs: 5, outcomeKind: 'ok', decision: 'allow', stdout: '', stdoutTruncated: false, stderr: '', stderrTruncated: false })
+      }
+      if (hookFirst) hook()
+      log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Bash', args: { command: 'ls' } })
+      if (!hookFirst) hook()
+      log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Bash', content: 'x', isError: false, durationMs: 3, verdict: verdictAllowed })
+      const t = buildTranscript(log.all)
+      expect(kinds(t.items)).toEqual(['user', 'hook', 'tool'])
+      expect(t.items[1]).toMatchObject({ kind: 'hook', result: { decision: 'allow' } })
+      expect(t.items[2]).toMatchObject({ kind: 'tool', status: 'done' })
+    }
+  })
+})
+
+describe('a call to a tool that is not there (issue 17)', () => {
+  it('is an error with the pipeline\'s reason, not a denial', () => {
+    const log = callTurn('Gone', { x: 1 })
+    const content = 'Unknown tool "Gone". Available tools: Bash, Read.'
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Gone', content, isError: true, code: 'UNKNOWN_TOOL', durationMs: 0, verdict: { outcome: 'denied', stage: 'seal', reason: 'unknown tool "Gone"' } })
+    expect(tool(buildTranscript(log.all).items)).toMatchObject({ status: 'error', statusReason: content })
+  })
+
+  it('a tool withheld by a deny rule stays denied (someone refused it)', () => {
+    const log = callTurn('Bash')
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Bash', content: 'No such tool available: Bash', isError: true, code: 'UNKNOWN_TOOL', durationMs: 0, verdict: { outcome: 'denied', stage: 'seal', reason: 'the permission rule "Bash" disables it' } })
+    expect(tool(buildTranscript(log.all).items).status).toBe('denied')
   })
 })

@@ -99,6 +99,7 @@ function reduce(draft: Draft, event: SessionEvent): void {
         kind: 'hook', key, seq: event.seq, invocationId: event.invocationId, source: event.source, event: event.event,
         command: event.command, ...opt('matcher', event.matcher), ...opt('toolCallToken', event.toolCallToken), ...opt('statusMessage', event.statusMessage)
       })
+      if (event.event === 'PreToolUse' && event.toolCallToken) hoistPreToolHooks(draft, event.toolCallToken)
       return
     case 'hook/result':
       return onHookResult(draft, event)
@@ -157,6 +158,33 @@ function onToolCall(draft: Draft, event: SessionEventOf<'tool/call'>): void {
     ...opt('originalArgs', event.originalArgs), ...opt('rewrittenBy', event.rewrittenBy), ...opt('parent', event.parent)
   }
   replaceTool(draft, card, event.token)
+  hoistPreToolHooks(draft, event.token)
+}
+
+/**
+ * PreToolUse hooks run before the call: their rows (logged between the model's request and the
+ * sealed call) move up to sit just above the tool's card.
+ */
+function hoistPreToolHooks(draft: Draft, token: string): void {
+  let at = draft.index.get(`token:${token}`)
+  if (at === undefined) return
+  for (let i = at + 1; i < draft.items.length; i++) {
+    const item = draft.items[i]
+    if (item.kind !== 'hook' || item.event !== 'PreToolUse' || item.toolCallToken !== token) continue
+    moveItem(draft, i, at)
+    at += 1
+  }
+}
+
+/** Moves the item at `from` to `to` (< from), shifting the rows between down one, indexes kept true. */
+function moveItem(draft: Draft, from: number, to: number): void {
+  const [item] = draft.items.splice(from, 1)
+  draft.items.splice(to, 0, item)
+  for (const [key, value] of draft.index) {
+    if (value === from) draft.index.set(key, to)
+    else if (value >= to && value < from) draft.index.set(key, value + 1)
+  }
+  draft.openTools = draft.openTools.map((v) => (v === from ? to : v >= to && v < from ? v + 1 : v))
 }
 
 function onToolResult(draft: Draft, event: SessionEventOf<'tool/result'>): void {
@@ -248,6 +276,11 @@ function replaceTool(draft: Draft, card: ToolCardItem, token: string): void {
 }
 
 function resultStatus(event: SessionEventOf<'tool/result'>, card: ToolCardItem): { status: ToolStatus; reason?: string } {
+  // A call the pipeline could not even seal (no such tool, e.g. a disabled plugin's; malformed
+  // arguments) was not refused by anyone: it is an error, with the pipeline's reason.
+  if (event.verdict.stage === 'seal' && (event.code === 'INVALID_ARGS' || (event.code === 'UNKNOWN_TOOL' && event.verdict.reason?.startsWith('unknown tool')))) {
+    return { status: 'error', reason: event.content }
+  }
   if (event.verdict.outcome === 'denied') {
     const reason = event.verdict.reason ?? (event.verdict.approval ? describeApproval(event.verdict.approval, card.approval?.note) : undefined) ?? card.statusReason
     return { status: 'denied', reason: reason ?? event.content }

@@ -3,6 +3,8 @@
 import { create } from 'zustand'
 import type { AgentStatePublic, MethodOutput } from '../../src-shared/contract/ipc'
 import type { SessionEvent } from '../../src-shared/session/events'
+import { providerHealthActions } from '../app/provider-health'
+import { composerActions } from '../composer/composer-store'
 import { appendEvents, applyDeltas, buildTranscript, clearLive, emptyTranscript } from './build-transcript'
 import type { AgentDelta, Transcript } from './transcript-types'
 
@@ -69,6 +71,12 @@ export const sessionActions = {
     }
     const transcript = appendEvents(state.transcript, [event])
     if (transcript === state.transcript) return
+    providerHealthActions.observe(event)
+    // A failed turn gives its prompt back to the composer, ready to edit or send again.
+    if (event.type === 'turn/end' && event.reason === 'error') {
+      const prompt = state.events.find((e) => e.type === 'user/message' && e.turnId === event.turnId)
+      if (prompt?.type === 'user/message') composerActions.restore(prompt.originalContent ?? prompt.content)
+    }
     set({
       events: [...state.events, event],
       transcript,

@@ -69,7 +69,13 @@ export const ApprovalRequestPublicSchema = z.object({
   args: z.record(z.string(), z.unknown()),
   token: z.string(),
   reason: z.string(),
-  scope: GrantScopeShape
+  scope: GrantScopeShape,
+  /** The folder the call runs in. */
+  cwd: z.string().optional(),
+  /** The plugin whose rule or hook asked. */
+  askedBy: z.string().optional(),
+  /** For a file-changing call: the target's absolute path and its content now (null: no such file). */
+  file: z.object({ path: z.string(), before: z.string().nullable(), truncated: z.boolean() }).optional()
 })
 
 export const GrantSchema = GrantScopeShape.extend({ id: z.string(), sessionId: z.string(), createdAt: z.number() })

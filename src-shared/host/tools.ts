@@ -192,6 +192,10 @@ export interface ApprovalRequest {
   /** The grant "Allow for this session" would create. */
   scope: GrantScope
   signal: AbortSignal
+  /** The folder the call runs in (relative paths resolve against it). */
+  cwd?: string
+  /** Who asked: the rule's or hook's plugin (e.g. `permission-policy`, a hook bridge). */
+  askedBy?: string
 }
 
 export interface ApprovalAnswer {

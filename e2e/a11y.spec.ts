@@ -1,0 +1,125 @@
+// Issue 17, "A coherent visual system": axe-core on every screen (first-run setup, chat with tool
+// cards and hook rows, the approval dialog, the trust dialog, settings, plugins, the hook
+// inspector, the sessions sidebar), in light and in dark: no serious and no critical violation.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page, TestInfo } from '@playwright/test'
+import { lastUserText, textOf, trailingToolResults } from './support/fake-model'
+import { expect, test as seamTest } from './support/seam-test'
+import { expectIdle, send, snap, ui } from './support/ui'
+
+const test = seamTest.extend<{ workspaceFiles: Record<string, string> }>({
+  workspaceFiles: [{}, { option: true }],
+  hostEnv: async ({ hostEnv, workspace, workspaceFiles }, use) => {
+    for (const [relative, content] of Object.entries(workspaceFiles)) {
+      const target = resolve(workspace, relative)
+      await mkdir(dirname(target), { recursive: true })
+      await writeFile(target, content)
+    }
+    await use(hostEnv)
+  }
+})
+
+/** Runs axe on the page as it is; fails with each serious/critical rule, its nodes and their summary. */
+async function expectAccessible(page: Page, testInfo: TestInfo, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze()
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  const report = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join(' ')}`).join('\n')}`)
+  await testInfo.attach(`axe-${screen}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' })
+  expect.soft(report, `axe on ${screen}`).toEqual([])
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} scheme`, () => {
+    test.use({ colorScheme })
+
+    test.describe('first run', () => {
+      test.use({ seamSetup: 'first-run' })
+
+      test('the setup screen has no serious or critical axe violation', async ({ app }, testInfo) => {
+        const setup = app.getByRole('main', { name: 'Set up Seam' })
+        await expect(setup).toBeVisible()
+        await expectAccessible(app, testInfo, `setup-${colorScheme}`)
+        await setup.getByRole('button', { name: 'Type a path instead' }).click()
+        await expect(setup.getByRole('textbox', { name: 'Workspace folder' })).toBeVisible()
+        await expectAccessible(app, testInfo, `setup-path-${colorScheme}`)
+      })
+    })
+
+    test.describe('configured', () => {
+      test.use({
+        workspaceFiles: {
+          '.claude/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'cat > /dev/null' }] }] } })
+        }
+      })
+
+      test('chat, approval, trust, settings, plugins, hook inspector and sessions have no serious or critical axe violation', async ({ app, fakeModel }, testInfo) => {
+        test.setTimeout(120_000)
+        fakeModel.respond((body) => {
+          const results = trailingToolResults(body)
+          if (lastUserText(body) === 'second session') return { text: 'A plain answer.' }
+          if (results.length > 0) return { text: `Done: **${results.map(textOf).join(' ')}**\n\n\`\`\`sh\necho ok\n\`\`\`` }
+          return { toolCalls: [{ name: 'Bash', args: { command: 'echo a11y' } }] }
+        })
+        await expect(ui.composer(app)).toBeVisible()
+        await expectAccessible(app, testInfo, `chat-empty-${colorScheme}`)
+
+        // The trust dialog (the workspace declares a hook), then trust it so the hook runs.
+        const banner = app.getByRole('region', { name: 'Workspace trust' })
+        await banner.getByRole('button', { name: 'Review…' }).click()
+        const trust = app.getByRole('dialog', { name: 'Trust this workspace?' })
+        await expect(trust).toBeVisible()
+        await expectAccessible(app, testInfo, `trust-dialog-${colorScheme}`)
+        await trust.getByRole('button', { name: /^Trust/ }).click()
+        await expect(trust).toHaveCount(0)
+
+        await send(app, 'run something')
+        const dialog = ui.approvalDialog(app)
+        await expect(dialog).toBeVisible()
+        await expectAccessible(app, testInfo, `approval-${colorScheme}`)
+        await dialog.getByRole('button', { name: 'Allow once' }).click()
+        await expect(ui.toolCards(app, 'Bash')).toHaveAttribute('data-status', 'done')
+        await expect(ui.assistantMessages(app).last()).toContainText('Done:')
+        await expectIdle(app)
+        await expect(ui.assistantMessages(app).last().locator('.md-code')).toHaveAttribute('data-highlighted', 'true')
+        // The PreToolUse hook's row sits above the card of the call it ran before.
+        const order = await ui.transcript(app).locator('.hook-row, article.tool-card').evaluateAll((els) => els.map((el) => el.tagName))
+        expect(order).toEqual(['BUTTON', 'ARTICLE'])
+        await expectAccessible(app, testInfo, `chat-turn-${colorScheme}`)
+        await snap(app, testInfo, `chat-${colorScheme}`)
+
+        await ui.pageButton(app, 'Hooks').click()
+        const inspector = app.getByRole('complementary', { name: 'Hook inspector' })
+        await expect(inspector).toBeVisible()
+        await inspector.locator('details.hook-invocation summary').first().click()
+        await expectAccessible(app, testInfo, `hook-inspector-${colorScheme}`)
+        await snap(app, testInfo, `hooks-${colorScheme}`)
+        await ui.pageButton(app, 'Hooks').click()
+
+        await ui.pageButton(app, 'Settings').click()
+        await expect(app.getByRole('main', { name: 'Settings page' })).toBeVisible()
+        await expectAccessible(app, testInfo, `settings-${colorScheme}`)
+        await snap(app, testInfo, `settings-${colorScheme}`)
+
+        await ui.pageButton(app, 'Plugins').click()
+        await expect(app.getByRole('main', { name: 'Plugins page' })).toBeVisible()
+        await expectAccessible(app, testInfo, `plugins-${colorScheme}`)
+        await snap(app, testInfo, `plugins-${colorScheme}`)
+
+        // Sessions: a second session, the first hovered while the second is active.
+        await ui.pageButton(app, 'Chat').click()
+        await app.getByRole('button', { name: 'New session' }).click()
+        await send(app, 'second session')
+        await expect(ui.sessionRows(app)).toHaveCount(2)
+        await expect(ui.assistantMessages(app).last()).toContainText('A plain answer.')
+        await ui.sessionRows(app).last().hover()
+        await expectAccessible(app, testInfo, `sessions-${colorScheme}`)
+        // The active row does not look like the hovered one.
+        const look = (i: number) => ui.sessionRows(app).nth(i).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).boxShadow}`)
+        const [active, hovered] = [await look(0), await look(1)]
+        expect(active).not.toBe(hovered)
+      })
+    })
+  })
+}

@@ -1,0 +1,52 @@
+// Every app action the keyboard reaches: the command palette lists them, shortcuts run some.
+import type { HostApi } from '../../src-shared/contract/ipc'
+import { composerActions } from '../composer/composer-store'
+import { sessionsActions, startNewSession, useSessionsStore } from '../sessions/sessions-store'
+import { useSessionStore } from '../transcript/session-store'
+import { appActions, useAppStore } from './app-store'
+
+export interface AppCommand {
+  id: string
+  label: string
+  /** Shown beside the label, e.g. "Ctrl+K". */
+  shortcut?: string
+  group: 'Actions' | 'Go to' | 'Sessions'
+  run(host: HostApi): void | Promise<void>
+}
+
+const MOD = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl+'
+
+/** Stops the open session's running turn; false when none runs. */
+export function stopRunningTurn(host: HostApi): boolean {
+  const { sessionId, agent } = useSessionStore.getState()
+  if (!sessionId || !agent?.running) return false
+  void host.invoke('chat/cancel', { sessionId }).catch(() => {})
+  return true
+}
+
+export function appCommands(): AppCommand[] {
+  const inspectorOpen = useAppStore.getState().inspector.open
+  const running = useSessionStore.getState().agent?.running ?? false
+  const commands: AppCommand[] = [
+    { id: 'new-session', label: 'New session', shortcut: `${MOD}Shift+O`, group: 'Actions', run: () => startNewSession() },
+    { id: 'focus-composer', label: 'Focus the message box', shortcut: `${MOD}L`, group: 'Actions', run: () => focusComposer() },
+    ...(running ? [{ id: 'stop', label: 'Stop the running turn', shortcut: 'Esc', group: 'Actions' as const, run: (host: HostApi) => void stopRunningTurn(host) }] : []),
+    { id: 'chat', label: 'Chat', group: 'Go to', run: () => appActions.showPage('chat') },
+    { id: 'settings', label: 'Settings', shortcut: `${MOD},`, group: 'Go to', run: () => appActions.showPage('settings') },
+    { id: 'plugins', label: 'Plugins', group: 'Go to', run: () => appActions.showPage('plugins') },
+    { id: 'hooks', label: inspectorOpen ? 'Close the hook inspector' : 'Open the hook inspector', group: 'Go to', run: () => (inspectorOpen ? appActions.closeInspector() : appActions.openInspector()) }
+  ]
+  for (const session of useSessionsStore.getState().list) {
+    const title = session.title || 'New session'
+    commands.push({ id: `open:${session.id}`, label: `Open session: ${title}`, group: 'Sessions', run: (host) => {
+      appActions.showPage('chat')
+      void sessionsActions.open(host, session.id)
+    } })
+  }
+  return commands
+}
+
+export function focusComposer(): void {
+  appActions.showPage('chat')
+  composerActions.focus()
+}

@@ -1,0 +1,75 @@
+// A fenced code block: highlighted once its grammar has loaded (plain text until then and for
+// languages we do not highlight), with its language and a Copy button. Long lines scroll
+// sideways; the block is focusable so keyboard users can scroll it too.
+import { memo, useEffect, useState } from 'react'
+import { highlightCode, languageFor, type CodeToken } from './highlight'
+
+type CopyState = 'idle' | 'copied' | 'failed'
+
+export const CodeBlock = memo(function CodeBlock({ code, info }: { code: string; info?: string }) {
+  const text = code.endsWith('\n') ? code.slice(0, -1) : code
+  const language = languageFor(info)
+  const [tokens, setTokens] = useState<{ text: string; lines: CodeToken[][] } | null>(null)
+  const [copy, setCopy] = useState<CopyState>('idle')
+
+  useEffect(() => {
+    let live = true
+    highlightCode(text, language).then(
+      (lines) => live && setTokens(lines ? { text, lines } : null),
+      () => live && setTokens(null)
+    )
+    return () => {
+      live = false
+    }
+  }, [text, language])
+
+  useEffect(() => {
+    if (copy === 'idle') return
+    const timer = setTimeout(() => setCopy('idle'), 1500)
+    return () => clearTimeout(timer)
+  }, [copy])
+
+  const onCopy = () => {
+    navigator.clipboard.writeText(text).then(
+      () => setCopy('copied'),
+      () => setCopy('failed')
+    )
+  }
+
+  // Tokens of an older text (a block still streaming) would show stale code: only use fresh ones.
+  const lines = tokens && tokens.text === text ? tokens.lines : null
+  const label = info?.trim() || 'text'
+  return (
+    <div className="md-code" data-highlighted={lines ? 'true' : 'false'}>
+      <div className="code-head">
+        <span className="code-lang">{label}</span>
+        <button type="button" className="code-copy" onClick={onCopy} aria-label={`Copy ${label} code`}>
+          {copy === 'copied' ? 'Copied' : copy === 'failed' ? 'Copy failed' : 'Copy'}
+        </button>
+      </div>
+      <pre tabIndex={0} aria-label={`${label} code`}>
+        <code className={info ? `language-${info.trim()}` : undefined}>
+          {lines
+            ? lines.map((line, i) => (
+                <span key={i} className="code-line">
+                  {line.map((token, j) => (
+                    <span key={j} style={tokenStyle(token)}>{token.content}</span>
+                  ))}
+                  {i < lines.length - 1 ? '\n' : ''}
+                </span>
+              ))
+            : text}
+        </code>
+      </pre>
+    </div>
+  )
+})
+
+function tokenStyle(token: CodeToken): Record<string, string> {
+  const style: Record<string, string> = {}
+  if (token.color) style['--code-light'] = token.color
+  if (token.dark) style['--code-dark'] = token.dark
+  if (token.fontStyle && token.fontStyle & 1) style.fontStyle = 'italic'
+  if (token.fontStyle && token.fontStyle & 2) style.fontWeight = '600'
+  return style
+}
