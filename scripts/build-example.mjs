@@ -67,6 +67,9 @@ function sharedModulesPlugin() {
   }
 }
 
+/** Files of the plugin SDK and of the host sources it re-exports (src-shared). */
+const SDK_SOURCES = /\/(packages\/sdk|src-shared)\//
+
 const common = (dir, outDir) => ({
   configFile: false,
   envDir: false,
@@ -88,7 +91,12 @@ async function buildHost(dir, outDir) {
       minify: false,
       ssr: true,
       lib: { entry: join(dir, 'src/host.ts'), formats: ['es'], fileName: () => 'host.js' },
-      rolldownOptions: { external: (id) => nodeBuiltins.has(id) }
+      rolldownOptions: {
+        external: (id) => nodeBuiltins.has(id),
+        // The plugin SDK and the sources it re-exports run nothing when loaded, so what a bundle
+        // does not use of them (the kernel's classes) is left out.
+        treeshake: { moduleSideEffects: (id) => !SDK_SOURCES.test(id.split('\\').join('/')) }
+      }
     },
     // Bundle every dependency (zod): a bundle cannot rely on Seam's node_modules.
     ssr: { target: 'node', noExternal: true }

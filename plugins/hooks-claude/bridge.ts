@@ -1,7 +1,7 @@
 // What every event mapping shares: the invoker, the sessions seen so far, the configuration,
 // and the helpers that build one occurrence of an event for a session.
-import type { AgentHandle } from '../../src-shared/host/agent'
-import type { Logger } from '../../src-shared/kernel'
+import type { AgentHandle } from '@seam/sdk'
+import type { Logger } from '@seam/sdk'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'

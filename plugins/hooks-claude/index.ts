@@ -3,10 +3,10 @@
 // Claude Code's input JSON, exit codes, JSON answers and wording. See README.md.
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { definePlugin, type Logger } from '../../src-shared/kernel'
-import '../../src-shared/host/agent'
-import '../../src-shared/host/tools'
-import type {} from '../../src-main/app/plugin-host'
+import { definePlugin, type Logger } from '@seam/sdk'
+import '@seam/sdk'
+import '@seam/sdk'
+import type {} from '@seam/sdk'
 import { sharedHookLimiter } from '../hook-protocol/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
@@ -36,7 +36,7 @@ export interface ClaudeHooksService {
   stats(): { active: number; peak: number; waiting: number; limit: number }
 }
 
-declare module '../../src-shared/kernel/types' {
+declare module '@seam/sdk' {
   interface Services {
     claudeHooks: ClaudeHooksService
   }

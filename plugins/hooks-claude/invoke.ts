@@ -23,7 +23,7 @@ import {
   type HookLimiter,
   type HookOutcome
 } from '../hook-protocol/index'
-import type { Logger } from '../../src-shared/kernel'
+import type { Logger } from '@seam/sdk'
 import { execFormCommand, expandHeaders } from './env'
 import type { HookSink } from './sessions'
 import type { ConfiguredHandler } from './settings-loader'

@@ -1,7 +1,7 @@
 // claude-code-hooks.md §5 and §5.1 (JSON answers, PreToolUse), end to end through the loop:
 // what the model reads next, what ran, and the hook/* events recorded.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ApprovalRequest } from '../../src-shared/host/tools'
+import type { ApprovalRequest } from '@seam/sdk'
 import permissionPolicy from '../permission-policy/index'
 import {
   bashThenDone,

@@ -4,8 +4,8 @@
 // `Stop hook blocking error from command: …`. `stop_hook_active` is true on every re-entry.
 // At most `stopBlockCap` consecutive blocks per turn, then the turn may end, with a notice.
 // `continue: false` ends the turn normally (claude-code-hooks.md §3, §6 Stop).
-import type { AgentHandle, ContinuationDecision, TurnInfo } from '../../src-shared/host/agent'
-import type { Next } from '../../src-shared/kernel'
+import type { AgentHandle, ContinuationDecision, TurnInfo } from '@seam/sdk'
+import type { Next } from '@seam/sdk'
 import { deliverAsync, occurrence, seeSession, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { stopBlockingError, stopFeedback } from './wording'

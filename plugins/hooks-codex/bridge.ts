@@ -2,8 +2,8 @@
 // runner with its concurrency cap, the session registry, and Seam's workspace trust.
 import path from 'node:path'
 import { sharedHookLimiter } from '../hook-protocol'
-import type { Context } from '../../src-shared/kernel'
-import type { TrustItem, WorkspaceService } from '../../src-main/app/plugin-host'
+import type { Context } from '@seam/sdk'
+import type { TrustItem, WorkspaceService } from '@seam/sdk'
 import { HookCatalog } from './catalog'
 import type { CodexHooksConfig } from './config'
 import { defaultCodexHome, isWithin, projectCommands } from './discovery'

@@ -16,8 +16,8 @@ import {
   type HookLimiter,
   type HookOutcome
 } from '../hook-protocol'
-import type { Logger } from '../../src-shared/kernel'
-import type { SessionEventInput } from '../../src-shared/host/agent'
+import type { Logger } from '@seam/sdk'
+import type { SessionEventInput } from '@seam/sdk'
 import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'
 

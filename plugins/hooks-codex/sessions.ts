@@ -4,8 +4,8 @@
 // workspace service is re-provided when trust changes) must not forget running sessions, nor
 // run SessionStart a second time.
 import { closeSync, openSync, readSync } from 'node:fs'
-import type { AgentHandle } from '../../src-shared/host/agent'
-import type { Kernel } from '../../src-shared/kernel'
+import type { AgentHandle } from '@seam/sdk'
+import type { Kernel } from '@seam/sdk'
 
 export interface PreToolEntry {
   /** Set when the call must not run: the deny reason and the text the model reads. */

@@ -16,34 +16,10 @@ import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
+import { SDK_VERSION } from '@seam/sdk/version'
 
-export interface TrustItem {
-  source: string
-  file: string
-  event: string
-  command: string
-}
-
-/** What plugins learn about the workspace. Replaced (so dependents restart) when trust changes. */
-export interface WorkspaceService {
-  readonly root: string | null
-  readonly trusted: boolean
-  readonly seamHome: string
-  /** Items the trust dialog lists (e.g. hook commands declared in the workspace). */
-  contributeTrustItems(ctx: Context, items: (workspace: string) => TrustItem[]): Disposable
-}
-
-/** RPC from a client plugin to its own host part: methods are namespaced by plugin name. */
-export interface RpcService {
-  register(ctx: Context, method: string, handler: (input: unknown) => unknown): Disposable
-}
-
-declare module '../../src-shared/kernel/types' {
-  interface Services {
-    workspace: WorkspaceService
-    rpc: RpcService
-  }
-}
+export type { TrustItem, WorkspaceService, RpcService } from '../../src-shared/host/workspace'
+import type { TrustItem } from '../../src-shared/host/workspace'
 
 export class PluginHost {
   private loader?: ProfileLoader
@@ -61,7 +37,8 @@ export class PluginHost {
   readonly bundles: BundleShelf
 
   constructor(private readonly runtime: HostRuntime) {
-    this.bundles = new BundleShelf(runtime.paths.home, runtime.version)
+    // engines.seam ranges are checked against the plugin API's version (packages/sdk).
+    this.bundles = new BundleShelf(runtime.paths.home, SDK_VERSION)
   }
 
   onChanged(listener: () => void): () => void {

@@ -1,0 +1,7 @@
+// `@seam/sdk/node`: run-time helpers for host parts (they run in Node, in the Host's process).
+// The host's own implementations, re-exported.
+
+/** Watches files (through their folders, so editors' replace-on-save is seen), debounced. */
+export { watchPatchFiles, type PatchWatchOptions, type StopWatching } from '../../src-main/plugins/watch'
+/** How the built-in file tools resolve and confine paths, for policies that must agree with them. */
+export { resolveToolPath, splitGlob, hasParentSegment, isWithin, type GlobRoot } from '../../src-main/tools/builtin/paths'

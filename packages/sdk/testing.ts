@@ -1,0 +1,9 @@
+// `@seam/sdk/testing`: what a plugin's tests need to run it on the real loop: the agent, the
+// tool pipeline, the built-in tools, the session store, the system prompt, and a scripted model
+// (the one model double: it replays scripted replies and records every request).
+export { Agent, type AgentOptions, type AgentSettingsInput, type SendResult } from '../../src-main/agent'
+export { promptPlugin } from '../../src-main/agent/system-prompt'
+export { toolsPlugin } from '../../src-main/tools'
+export { builtinTools } from '../../src-main/tools/builtin'
+export { SessionStore, type SessionLog } from '../../src-main/session/store'
+export { ScriptedModel, type RecordedRequest, type Script, type ScriptStep, type ScriptedReply, type ScriptedCall } from '../../test-support/scripted-model'
