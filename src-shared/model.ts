@@ -34,7 +34,7 @@ export type ModelStreamEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'thinking-delta'; text: string }
   | { type: 'tool-call'; call: ModelToolCall }
-  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'other'; usage?: { inputTokens?: number; outputTokens?: number } }
+  | { type: 'done'; stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other'; usage?: { inputTokens?: number; outputTokens?: number } }
 
 /** A failure a turn can show the user: `kind` is stable, `message` is the provider's own words. */
 export type ModelErrorKind = 'auth' | 'rate_limit' | 'server' | 'network' | 'bad_response' | 'aborted' | 'bad_request'

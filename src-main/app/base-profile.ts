@@ -73,6 +73,8 @@ export interface BaseProfileOptions {
   hookConcurrency: number
   /** Claude Code-shaped hooks from Seam's own settings. */
   seamHooks?: Record<string, unknown>
+  /** Entries a front end adds (the ACP agent's client tools), placed right after `approval`. */
+  extra?: ProfileEntry[]
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
@@ -94,6 +96,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
     { id: 'approval', plugin: options.answererKey },
+    ...(options.extra ?? []),
     {
       id: 'hooks-claude',
       plugin: 'builtin:hooks-claude',

@@ -198,14 +198,15 @@ export class PluginHost {
         claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
         workspace: this.runtime.workspace(),
         hookConcurrency: settings.hookConcurrency,
-        seamHooks: settings.hooks
+        seamHooks: settings.hooks,
+        extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key }))
       }),
       ...bundleEntries
     ]
   }
 
   private catalog(): Map<string, CatalogEntry> {
-    const catalog = builtinCatalog({ answerer: this.runtime.options.answerer })
+    const catalog = builtinCatalog({ answerer: this.runtime.options.answerer, extra: this.runtime.options.extraEntries })
     for (const bundle of this.bundles.all()) {
       if (!bundle.plugin) continue
       catalog.set(`bundle:${bundle.manifest.name}`, {

@@ -37,6 +37,8 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv
   /** The approval answerer plugin (desktop dialog or terminal). */
   answerer: { key: string; plugin: Plugin<never> }
+  /** Further front-end plugins, each a profile entry placed after `approval` (e.g. the ACP agent's `acp-tools`). */
+  extraEntries?: Array<{ id: string; key: string; plugin: Plugin<never> }>
   cipher?: SecretCipher
   /** `--patch FILE`: the last patch layer. */
   patchFile?: string
@@ -57,6 +59,9 @@ export class HostRuntime {
   readonly sessions: SessionHub
   readonly plugins: PluginHost
   private readonly recentLogs: LogRecord[] = []
+  /** Set by a front end for this runtime only (an ACP session's mode or model); never written to settings. */
+  private approvalModeOverride: HostOptions['approvalMode']
+  private modelOverride: string | undefined
 
   private constructor(readonly options: HostOptions) {
     const env = options.env ?? process.env
@@ -108,16 +113,33 @@ export class HostRuntime {
   }
 
   approvalMode(): 'ask-side-effects' | 'ask-all' | 'never-ask' {
-    return this.options.approvalMode ?? this.settings.value.approvalMode
+    return this.approvalModeOverride ?? this.options.approvalMode ?? this.settings.value.approvalMode
   }
 
-  /** The provider in use without its key: a headless override, else the settings. */
+  /** Changes the approval mode of this runtime only (the permission policy reloads with it). */
+  async setApprovalMode(mode: 'ask-side-effects' | 'ask-all' | 'never-ask'): Promise<void> {
+    this.approvalModeOverride = mode
+    await this.plugins.recompose()
+  }
+
+  /** Changes the model of this runtime only; the next model request uses it. */
+  setModel(model: string): void {
+    this.modelOverride = model
+  }
+
+  /** The provider in use without its key: a headless override, else the settings (with this runtime's model). */
   providerSettings(): ProviderConfig | undefined {
-    return this.options.provider ?? this.settings.value.provider ?? undefined
+    const provider = this.options.provider ?? this.settings.value.provider ?? undefined
+    return provider && this.modelOverride ? { ...provider, model: this.modelOverride } : provider
   }
 
   /** The provider in use with its key: a headless override, else the settings plus the stored key. */
   async providerConfig(): Promise<ProviderConfig | undefined> {
+    const config = await this.storedProviderConfig()
+    return config && this.modelOverride ? { ...config, model: this.modelOverride } : config
+  }
+
+  private async storedProviderConfig(): Promise<ProviderConfig | undefined> {
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined

@@ -2,13 +2,12 @@
 // app; only the approval answerer differs (the terminal, or --approve allow|deny).
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { resolve } from 'node:path'
-import type { ProviderConfig } from '../../src-shared/model'
-import { parseProviderConfig } from '../llm/presets'
 import { HostRuntime } from '../app/runtime'
 import { terminalApprovalPlugin, type ApproveMode } from './terminal-approval'
 import { attachPrinter } from './printer'
 import { pluginCommand } from './plugin-command'
 import { UsageError } from './usage-error'
+import { providerFromFlags } from './provider-flags'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session
@@ -16,6 +15,7 @@ const USAGE = `Usage:
   seam sessions                       list sessions
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH | list | enable NAME | disable NAME | remove NAME
+  seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
 
 Options:
   --workspace DIR          workspace folder (default: the current directory)
@@ -30,13 +30,6 @@ Options:
   --max-steps N            per-turn step limit
 
 Seam keeps its data in SEAM_HOME (default ~/.seam).`
-
-const DEFAULT_KEY_ENV: Record<string, string> = {
-  deepseek: 'DEEPSEEK_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY'
-}
-
 
 export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   const { values, positionals } = parseFlags({
@@ -70,6 +63,12 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
   if (values.help || !command) {
     io.stdout.write(USAGE + '\n')
     return command || values.help ? 0 : 2
+  }
+  if (command === 'acp') {
+    if (values.workspace !== undefined || values.json) throw new UsageError('seam acp takes no --workspace or --json: the editor names the folder of each session')
+    if (rest.length > 0) throw new UsageError(`seam acp takes no arguments (got "${rest[0]}")`)
+    const { runAcp } = await import('../acp/main')
+    return runAcp(values, values.patch ? resolve(values.patch) : undefined, { stdin: process.stdin, stdout: io.stdout, stderr: io.stderr, env: io.env })
   }
   const approve = values.approve as ApproveMode
   if (!['ask', 'allow', 'deny'].includes(approve)) throw new UsageError(`--approve must be ask, allow or deny (got "${values.approve}")`)
@@ -166,22 +165,6 @@ function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof par
   } catch (error) {
     if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message)
     throw error
-  }
-}
-
-function providerFromFlags(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ProviderConfig | undefined {
-  const kind = values.provider as string | undefined
-  if (!kind) {
-    if (values['base-url'] || values.model) throw new UsageError('--base-url and --model need --provider')
-    return undefined
-  }
-  const keyEnv = (values['api-key-env'] as string | undefined) ?? DEFAULT_KEY_ENV[kind]
-  const apiKey = keyEnv ? env[keyEnv] : undefined
-  if (values['api-key-env'] && !apiKey) throw new UsageError(`--api-key-env ${keyEnv}: that variable is not set`)
-  try {
-    return parseProviderConfig({ provider: kind, baseUrl: values['base-url'], model: values.model, apiKey: apiKey || undefined }, 'command line')
-  } catch (error) {
-    throw new UsageError((error as Error).message)
   }
 }
 

@@ -24,6 +24,8 @@ interface Harness {
   errorBody(status: number, message: string): unknown
   /** The provider's raw value meaning "stopped at the token limit". */
   lengthFinish: string
+  /** The provider's raw value meaning "declined to answer" (a safety refusal). */
+  refusalFinish: string
 }
 
 const harnesses: Harness[] = [
@@ -32,14 +34,16 @@ const harnesses: Harness[] = [
     start: (script) => startFakeOpenAI(script),
     client: (baseUrl, extra) => createOpenAICompatibleClient({ provider: 'deepseek', baseUrl, model: 'deepseek-chat', apiKey: 'sk-test', ...extra }),
     errorBody: openAIErrorBody,
-    lengthFinish: 'length'
+    lengthFinish: 'length',
+    refusalFinish: 'content_filter'
   },
   {
     name: 'anthropic',
     start: (script) => startFakeAnthropic(script),
     client: (baseUrl, extra) => createAnthropicClient({ provider: 'anthropic', baseUrl, model: 'claude-test-model', apiKey: 'sk-ant-test', ...extra }),
     errorBody: anthropicErrorBody,
-    lengthFinish: 'max_tokens'
+    lengthFinish: 'max_tokens',
+    refusalFinish: 'refusal'
   }
 ]
 
@@ -124,6 +128,12 @@ describe.each(harnesses)('$name adapter against its fake server', (h) => {
     const server = await start([{ text: 'cut', finishReason: h.lengthFinish }])
     const out = await collectStream(h.client(server.url).stream(request()))
     expect(out.done?.stopReason).toBe('max_tokens')
+  })
+
+  it('maps the provider declining to answer to refusal (an ACP client shows it as such)', async () => {
+    const server = await start([{ text: '', finishReason: h.refusalFinish }])
+    const out = await collectStream(h.client(server.url).stream(request()))
+    expect(out.done?.stopReason).toBe('refusal')
   })
 
   it('reports 401 as auth with the provider message and does not retry', async () => {

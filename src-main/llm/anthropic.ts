@@ -156,8 +156,10 @@ function toWireMessages(messages: ModelMessage[]): MessageParam[] {
   return wire
 }
 
-function stopReasonOf(reason: string | null | undefined, hadToolCalls: boolean): 'end_turn' | 'tool_use' | 'max_tokens' | 'other' {
+function stopReasonOf(reason: string | null | undefined, hadToolCalls: boolean): 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other' {
   switch (reason) {
+    case 'refusal':
+      return 'refusal'
     case 'end_turn':
     case 'stop_sequence':
       return 'end_turn'

@@ -131,10 +131,12 @@ function toWireAssistant(cfg: ProviderConfig, message: AssistantMessage): ChatCo
   return wire
 }
 
-function stopReasonOf(finishReason: string, hadToolCalls: boolean): 'end_turn' | 'tool_use' | 'max_tokens' | 'other' {
+function stopReasonOf(finishReason: string, hadToolCalls: boolean): 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other' {
   switch (finishReason) {
     case 'length':
       return 'max_tokens'
+    case 'content_filter':
+      return 'refusal'
     case 'tool_calls':
     case 'function_call':
       return 'tool_use'

@@ -81,7 +81,8 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
   }
 }
 
-function bashOutput(run: ShellRun, timeoutMs: number, maxChars: number): ToolOutput {
+/** The result the model reads for a finished run (also used when the command ran in an editor's terminal). */
+export function bashOutput(run: ShellRun, timeoutMs: number, maxChars: number): ToolOutput {
   if (run.spawnError) return failure(`Could not start the shell: ${run.spawnError}`)
   const interrupted = run.interruptedBy !== undefined
   const parts: string[] = []

@@ -64,7 +64,7 @@ export function createReadTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
   }
 }
 
-interface LineWindow {
+export interface LineWindow {
   lines: string[]
   totalLines: number
 }
@@ -89,7 +89,8 @@ async function readLineWindow(filePath: string, startLine: number, limit: number
   return { lines, totalLines }
 }
 
-function readContent(filePath: string, window: LineWindow, startLine: number): string {
+/** The text the model reads for a window of a file (also used when the file is read through an editor). */
+export function readContent(filePath: string, window: LineWindow, startLine: number): string {
   if (window.totalLines === 0) return `(${filePath} exists but is empty.)`
   if (window.lines.length === 0) {
     return `(${filePath} has ${window.totalLines} lines; offset ${startLine} is past the end.)`

@@ -1,0 +1,276 @@
+// One ACP session: its own HostRuntime (so the workspace, its trust, the approval mode and the
+// model are the session's own, and the plugin tree, hooks and session store are the app's), the
+// Seam session it drives, and the stream of `session/update`s the editor sees.
+import { RequestError, type AgentContext, type SessionModeState, type SessionConfigOption, type SessionUpdate, type StopReason, type ToolCallContent, type ToolCallUpdate } from '@agentclientprotocol/sdk'
+import type { ProviderConfig } from '../../src-shared/model'
+import type { SessionEventOf } from '../../src-shared/session/events'
+import type { ApprovalRequest, SealedCall } from '../../src-shared/host/tools'
+import { PROVIDER_PRESETS } from '../llm/presets'
+import { HostRuntime } from '../app/runtime'
+import type { Agent } from '../agent'
+import type { SessionLog } from '../session/store'
+import { acpToolsPlugin, type EditorCapabilities, type EditorSide, type TerminalRun } from './client-tools'
+import { acpApprovalPlugin, type ApproveMode, type PermissionChannel } from './permission'
+import { toolView } from './tool-view'
+import { stopReasonOf, toolCallIdOf, UpdateMapper } from './updates'
+
+export type ApprovalMode = 'ask-side-effects' | 'ask-all' | 'never-ask'
+
+export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; description: string }> = [
+  { id: 'ask-side-effects', name: 'Ask before changes', description: 'Ask before a tool changes files or runs a command; reading and searching run freely.' },
+  { id: 'ask-all', name: 'Ask for every tool', description: 'Ask before every tool call.' },
+  { id: 'never-ask', name: 'Never ask', description: 'Run every tool call the policies allow without asking.' }
+]
+
+/** What every session of one `seam acp` process shares: the command line and the connection. */
+export interface AcpProcess {
+  env: NodeJS.ProcessEnv
+  provider?: ProviderConfig
+  trustWorkspace: boolean
+  patchFile?: string
+  approve: ApproveMode
+  maxSteps?: number
+  client(): AgentContext
+  clientCapabilities(): EditorCapabilities & { notices: boolean }
+  log(message: string): void
+}
+
+export class AcpSession implements EditorSide, PermissionChannel {
+  private readonly mapper: UpdateMapper
+  private sending: Promise<void> = Promise.resolve()
+  private readonly toolCallIds = new Map<string, string>()
+  private detach: () => void = () => {}
+  private running = false
+
+  private constructor(
+    readonly runtime: HostRuntime,
+    readonly log: SessionLog,
+    readonly agent: Agent,
+    readonly cwd: string,
+    private readonly proc: AcpProcess
+  ) {
+    this.mapper = new UpdateMapper({ cwd, notices: proc.clientCapabilities().notices })
+  }
+
+  get id(): string {
+    return this.log.id
+  }
+
+  get capabilities(): EditorCapabilities {
+    return this.proc.clientCapabilities()
+  }
+
+  /** Starts the session's host and creates (or opens) the Seam session in `cwd`. */
+  static async open(proc: AcpProcess, cwd: string, existing?: string): Promise<AcpSession> {
+    let session: AcpSession | undefined
+    const runtime = await HostRuntime.start({
+      mode: 'headless',
+      env: proc.env,
+      workspace: cwd,
+      trustWorkspace: proc.trustWorkspace,
+      provider: proc.provider,
+      patchFile: proc.patchFile,
+      approvalMode: proc.approve === 'allow' ? 'never-ask' : undefined,
+      maxSteps: proc.maxSteps,
+      answerer: { key: 'builtin:approval-acp', plugin: acpApprovalPlugin(proc.approve, () => session) as never },
+      extraEntries: [{ id: 'acp-tools', key: 'builtin:acp-tools', plugin: acpToolsPlugin(() => session) as never }]
+    })
+    // The host's warnings and errors (a plugin that failed to load, a broken settings file) go to stderr.
+    runtime.kernel.onLog((record) => {
+      if (record.level === 'warn' || record.level === 'error') proc.log(`${record.level} [${record.plugin}] ${record.message}`)
+    })
+    for (const record of runtime.logs()) if (record.level === 'error') proc.log(`error [${record.plugin}] ${record.message}`)
+    try {
+      // A patch layer that does not compose (it may disable a tool) must not be silently dropped.
+      const composeError = runtime.plugins.dump().error
+      if (composeError) throw RequestError.internalError(undefined, `the plugin tree does not compose: ${composeError}`)
+      const live = existing ? await runtime.sessions.open(existing) : await runtime.sessions.create(cwd)
+      session = new AcpSession(runtime, live.log, live.agent, cwd, proc)
+      return session
+    } catch (error) {
+      await runtime.close().catch(() => undefined)
+      throw error
+    }
+  }
+
+  // ---- the update stream ----------------------------------------------------------------------
+
+  private send(update: SessionUpdate): void {
+    const client = this.proc.client()
+    this.sending = this.sending
+      .then(() => client.notify('session/update', { sessionId: this.id, update }))
+      .catch((error: unknown) => this.proc.log(`session ${this.id}: a session/update could not be sent: ${(error as Error)?.message ?? String(error)}`))
+  }
+
+  /** Resolves once every update queued so far is written. */
+  flush(): Promise<void> {
+    return this.sending
+  }
+
+  /** Replays the log (session/load), then follows it live. Without `replay`, follows from now on. */
+  follow(replay: boolean): void {
+    if (replay) for (const event of this.log.events) this.observe(event, 'replay')
+    const offEvents = this.runtime.sessions.onAppended((id, event) => {
+      if (id === this.id) this.observe(event, 'live')
+    })
+    const offDeltas = this.runtime.kernel.context.on('agent/delta', (id, delta) => {
+      if (id === this.id) for (const update of this.mapper.fromDelta(delta)) this.send(update)
+    })
+    this.detach = () => {
+      offEvents()
+      offDeltas()
+    }
+  }
+
+  private observe(event: Parameters<UpdateMapper['fromEvent']>[0], mode: 'live' | 'replay'): void {
+    if (event.type === 'tool/call' && event.token) this.toolCallIds.set(event.token, toolCallIdOf(event.turnId, event.callId))
+    for (const update of this.mapper.fromEvent(event, mode)) this.send(update)
+  }
+
+  // ---- turns ----------------------------------------------------------------------------------
+
+  /** Runs one prompt as a turn and maps how it ended; a failed turn rejects with its error. */
+  async prompt(text: string): Promise<StopReason> {
+    if (this.running) {
+      throw RequestError.invalidRequest({ sessionId: this.id }, `a turn is already running in session ${this.id}; wait for its response or send session/cancel`)
+    }
+    this.running = true
+    try {
+      const from = this.log.events.length
+      this.agent.send(text, 'user')
+      await this.agent.whenIdle()
+      await this.flush()
+      const events = this.log.events.slice(from)
+      const end = events.filter((e): e is SessionEventOf<'turn/end'> => e.type === 'turn/end').at(-1)
+      if (!end) throw RequestError.internalError({ sessionId: this.id }, 'the turn ended without a turn/end event')
+      const last = events.filter((e): e is SessionEventOf<'assistant/message'> => e.type === 'assistant/message' && e.turnId === end.turnId).at(-1)
+      const outcome = stopReasonOf(end, last)
+      if ('error' in outcome) throw RequestError.internalError({ sessionId: this.id, turnId: end.turnId }, `the turn failed: ${outcome.error}`)
+      return outcome.stopReason
+    } finally {
+      this.running = false
+    }
+  }
+
+  cancel(): Promise<void> {
+    return this.agent.cancel()
+  }
+
+  async close(): Promise<void> {
+    this.detach()
+    await this.runtime.close()
+  }
+
+  // ---- modes and models -----------------------------------------------------------------------
+
+  modes(): SessionModeState {
+    return { currentModeId: this.runtime.approvalMode(), availableModes: APPROVAL_MODES.map((m) => ({ ...m })) }
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    const mode = APPROVAL_MODES.find((m) => m.id === modeId)
+    if (!mode) throw RequestError.invalidParams({ modeId }, `modeId: unknown mode "${modeId}"; one of ${APPROVAL_MODES.map((m) => m.id).join(', ')}`)
+    await this.runtime.setApprovalMode(mode.id)
+    this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode.id })
+  }
+
+  /** The models one can switch to: the current one, the preset's and the Seam home's choice for the same provider. */
+  private models(): string[] {
+    const config = this.runtime.providerSettings()
+    if (!config) return []
+    const stored = this.runtime.settings.value.provider
+    const candidates = [config.model, PROVIDER_PRESETS[config.provider].model, stored?.provider === config.provider ? stored.model : undefined, this.proc.provider?.model]
+    return [...new Set(candidates.filter((m): m is string => typeof m === 'string' && m !== ''))]
+  }
+
+  configOptions(): SessionConfigOption[] {
+    const options: SessionConfigOption[] = [
+      {
+        id: 'mode',
+        name: 'Approval mode',
+        category: 'mode',
+        type: 'select',
+        currentValue: this.runtime.approvalMode(),
+        options: APPROVAL_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description }))
+      }
+    ]
+    const config = this.runtime.providerSettings()
+    if (config) {
+      options.push({ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: config.model, options: this.models().map((m) => ({ value: m, name: m })) })
+    }
+    return options
+  }
+
+  async setConfigOption(configId: string, value: unknown): Promise<SessionConfigOption[]> {
+    if (typeof value !== 'string') throw RequestError.invalidParams({ configId }, `value: the "${configId}" option takes a string`)
+    if (configId === 'mode') await this.setMode(value)
+    else if (configId === 'model') {
+      if (!this.runtime.providerSettings()) throw RequestError.invalidParams({ configId }, 'model: no model provider is configured')
+      if (!this.models().includes(value)) throw RequestError.invalidParams({ configId, value }, `value: unknown model "${value}"; one of ${this.models().join(', ')}`)
+      this.runtime.setModel(value)
+    } else throw RequestError.invalidParams({ configId }, `configId: unknown option "${configId}"; one of mode, model`)
+    return this.configOptions()
+  }
+
+  // ---- the editor side of the tools (client-tools.ts) and approvals (permission.ts) ------------
+
+  private requestOptions(signal: AbortSignal) {
+    return { cancellationSignal: signal, stopWaitingOnCancel: true }
+  }
+
+  async readTextFile(path: string, signal: AbortSignal): Promise<string> {
+    // The call's card (in_progress) reaches the editor before the request it makes.
+    await this.flush()
+    const response = await this.proc.client().request('fs/read_text_file', { sessionId: this.id, path }, this.requestOptions(signal))
+    return response.content
+  }
+
+  async writeTextFile(path: string, content: string, signal: AbortSignal): Promise<void> {
+    await this.flush()
+    await this.proc.client().request('fs/write_text_file', { sessionId: this.id, path, content }, this.requestOptions(signal))
+  }
+
+  async runInTerminal(
+    command: { command: string; args: string[]; cwd: string; env: Record<string, string>; outputByteLimit: number },
+    signal: AbortSignal,
+    started: (terminalId: string) => void
+  ): Promise<TerminalRun> {
+    const env = Object.entries(command.env).map(([name, value]) => ({ name, value }))
+    await this.flush()
+    const terminal = await this.proc.client().createTerminal({ sessionId: this.id, ...command, env }, this.requestOptions(signal))
+    try {
+      started(terminal.id)
+      const aborted = new Promise<'aborted'>((resolve) => {
+        if (signal.aborted) resolve('aborted')
+        else signal.addEventListener('abort', () => resolve('aborted'), { once: true })
+      })
+      const exit = await Promise.race([terminal.waitForExit(), aborted])
+      if (exit === 'aborted') await terminal.kill().catch(() => undefined)
+      const output = await terminal.currentOutput()
+      const status = exit === 'aborted' ? output.exitStatus : exit
+      return { output: output.output, truncated: output.truncated, exitCode: status?.exitCode ?? null, signal: status?.signal ?? null }
+    } finally {
+      await terminal.release().catch(() => undefined)
+    }
+  }
+
+  env(): Readonly<Record<string, string>> {
+    return this.agent.handle.env
+  }
+
+  started(call: SealedCall, content?: ToolCallContent[]): void {
+    if (call.sessionId !== this.id || !call.turnId) return
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId: toolCallIdOf(call.turnId, call.callId), status: 'in_progress', ...(content ? { content } : {}) })
+  }
+
+  toolCallFor(request: ApprovalRequest): ToolCallUpdate {
+    const toolCallId = this.toolCallIds.get(request.token) ?? request.token
+    return { toolCallId, status: 'pending', rawInput: request.args, ...toolView(request.tool, request.args, this.cwd) }
+  }
+
+  async requestPermission(params: Parameters<PermissionChannel['requestPermission']>[0], signal: AbortSignal): Promise<unknown> {
+    // The card the ask is about (with its sealed arguments) reaches the editor first.
+    await this.flush()
+    return this.proc.client().request('session/request_permission', params, this.requestOptions(signal))
+  }
+}

@@ -1,0 +1,207 @@
+// Session events -> ACP `session/update`s. One mapper per ACP session: live, it turns the durable
+// events a turn appends (plus the streamed deltas) into updates; on `session/load` it replays the
+// whole log through the same code, so the editor shows what the app shows.
+import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientprotocol/sdk'
+import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
+import type { AgentDelta } from '../agent/events'
+import { replaceExact } from '../tools/builtin/edit'
+import { toolView } from './tool-view'
+
+export interface UpdateMapperOptions {
+  /** The session's workspace: relative tool paths resolve against it. */
+  cwd: string
+  /** The client showed it can present `notice` updates (`clientCapabilities.session.notices`). */
+  notices: boolean
+}
+
+/** ACP wants tool call ids unique within the session; a model's ids are only unique within a turn. */
+export function toolCallIdOf(turnId: string, callId: string): string {
+  return `${turnId}/${callId}`
+}
+
+export class UpdateMapper {
+  /** Calls announced with a `tool_call`, by ACP tool call id. */
+  private readonly announced = new Set<string>()
+
+  constructor(private readonly options: UpdateMapperOptions) {}
+
+  /** A streamed fragment of the assistant's message (live only; the log keeps the whole text). */
+  fromDelta(delta: AgentDelta): SessionUpdate[] {
+    if (delta.text === '') return []
+    const messageId = `${delta.turnId}/${delta.step}`
+    return [{ sessionUpdate: delta.kind === 'text' ? 'agent_message_chunk' : 'agent_thought_chunk', messageId, content: { type: 'text', text: delta.text } }]
+  }
+
+  /**
+   * The updates one durable event makes. `replay` adds what a live client already has: the
+   * user's prompts and the assistant's text (streamed as deltas while the turn ran).
+   */
+  fromEvent(event: SessionEvent, mode: 'live' | 'replay'): SessionUpdate[] {
+    switch (event.type) {
+      case 'user/message':
+        return mode === 'replay' ? [userChunk(event.originalContent ?? event.content, `${event.turnId}/user/${event.seq}`)] : []
+      case 'steering/message':
+        return mode === 'replay' && event.source === 'user' ? [userChunk(event.text, `${event.turnId}/user/${event.seq}`)] : []
+      case 'assistant/message':
+        return this.assistant(event, mode)
+      case 'tool/call':
+        return this.sealed(event)
+      case 'tool/result':
+        return this.result(event)
+      case 'prompt/blocked':
+        return [
+          {
+            sessionUpdate: 'agent_message_chunk',
+            messageId: `${event.turnId}/blocked/${event.seq}`,
+            content: { type: 'text', text: `Prompt blocked${event.by ? ` by ${event.by}` : ''}: ${event.reason}` }
+          }
+        ]
+      case 'notice':
+        return [this.notice(event)]
+      default:
+        return []
+    }
+  }
+
+  private assistant(event: SessionEventOf<'assistant/message'>, mode: 'live' | 'replay'): SessionUpdate[] {
+    const updates: SessionUpdate[] = []
+    const messageId = `${event.turnId}/${event.step}`
+    if (mode === 'replay') {
+      if (event.thinking) updates.push({ sessionUpdate: 'agent_thought_chunk', messageId, content: { type: 'text', text: event.thinking } })
+      if (event.text) updates.push({ sessionUpdate: 'agent_message_chunk', messageId, content: { type: 'text', text: event.text } })
+    }
+    for (const call of event.toolCalls) {
+      const toolCallId = toolCallIdOf(event.turnId, call.id)
+      this.announced.add(toolCallId)
+      const view = toolView(call.name, call.args, this.options.cwd)
+      updates.push({ sessionUpdate: 'tool_call', toolCallId, status: 'pending', rawInput: call.args, ...view })
+    }
+    return updates
+  }
+
+  /** The identity is sealed: `rawInput` becomes the arguments that will run (after an S18 rewrite). */
+  private sealed(event: SessionEventOf<'tool/call'>): SessionUpdate[] {
+    const toolCallId = toolCallIdOf(event.turnId, event.callId)
+    const view = toolView(event.name, event.args, this.options.cwd)
+    const meta = event.originalArgs ? { _meta: { seam: { originalArgs: event.originalArgs, rewrittenBy: event.rewrittenBy ?? null } } } : {}
+    const updates: SessionUpdate[] = []
+    if (this.announced.has(toolCallId)) {
+      updates.push({ sessionUpdate: 'tool_call_update', toolCallId, rawInput: event.args, ...view, ...meta })
+    } else {
+      // A call no assistant message announced (a nested call): announce it now.
+      this.announced.add(toolCallId)
+      updates.push({ sessionUpdate: 'tool_call', toolCallId, status: 'pending', rawInput: event.args, ...view, ...meta })
+    }
+    const plan = planOf(event.name, event.args)
+    if (plan) updates.push(plan)
+    return updates
+  }
+
+  private result(event: SessionEventOf<'tool/result'>): SessionUpdate[] {
+    const toolCallId = toolCallIdOf(event.turnId, event.callId)
+    const updates: SessionUpdate[] = []
+    if (!this.announced.has(toolCallId)) {
+      this.announced.add(toolCallId)
+      updates.push({ sessionUpdate: 'tool_call', toolCallId, status: 'pending', title: event.name, kind: toolView(event.name, {}, this.options.cwd).kind })
+    }
+    const content: ToolCallContent[] = []
+    const diff = event.isError ? undefined : diffOf(event.name, event.structured)
+    if (diff) content.push(diff.content)
+    if (event.content) content.push({ type: 'content', content: { type: 'text', text: event.content } })
+    updates.push({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: event.isError ? 'failed' : 'completed',
+      content,
+      ...(diff?.line !== undefined ? { locations: [{ path: diff.content.path, line: diff.line }] } : {}),
+      ...(event.code ? { _meta: { seam: { code: event.code } } } : {})
+    })
+    return updates
+  }
+
+  private notice(event: SessionEventOf<'notice'>): SessionUpdate {
+    if (this.options.notices) {
+      const [title, ...rest] = event.text.split('\n')
+      return {
+        sessionUpdate: 'notice',
+        severity: event.level === 'warn' ? 'warning' : event.level,
+        title: title || event.source,
+        ...(rest.length > 0 ? { description: rest.join('\n') } : {})
+      }
+    }
+    // Without notice support the text is its own agent message, so it never merges into the model's.
+    return { sessionUpdate: 'agent_message_chunk', messageId: `notice/${event.seq}`, content: { type: 'text', text: `[${event.source}] ${event.text}` } }
+  }
+}
+
+function userChunk(text: string, messageId: string): SessionUpdate {
+  return { sessionUpdate: 'user_message_chunk', messageId, content: { type: 'text', text } }
+}
+
+type DiffContent = Extract<ToolCallContent, { type: 'diff' }>
+
+/** Write and Edit results carry the file before and after (Claude Code's tool_response fields). */
+export function diffOf(tool: string, structured: unknown): { content: DiffContent; line?: number } | undefined {
+  if (!structured || typeof structured !== 'object') return undefined
+  const s = structured as Record<string, unknown>
+  if (typeof s.filePath !== 'string') return undefined
+  const line = firstChangedLine(s.structuredPatch)
+  if (tool === 'Write' && typeof s.content === 'string') {
+    const oldText = s.type === 'create' || typeof s.originalFile !== 'string' ? null : s.originalFile
+    return { content: { type: 'diff', path: s.filePath, oldText, newText: s.content }, line }
+  }
+  if (tool === 'Edit' && typeof s.originalFile === 'string' && typeof s.oldString === 'string' && typeof s.newString === 'string') {
+    const after = s.oldString === '' ? s.newString : replaceExact(s.originalFile, s.oldString, s.newString, s.replaceAll === true)
+    if (typeof after !== 'string') return undefined
+    const created = s.oldString === '' && s.originalFile === ''
+    return { content: { type: 'diff', path: s.filePath, oldText: created ? null : s.originalFile, newText: after }, line }
+  }
+  return undefined
+}
+
+function firstChangedLine(patch: unknown): number | undefined {
+  if (!Array.isArray(patch) || patch.length === 0) return undefined
+  const hunk = patch[0] as { newStart?: unknown; lines?: unknown }
+  if (typeof hunk.newStart !== 'number') return undefined
+  // A hunk starts with up to 3 lines of context: point at the first changed line.
+  const lines = Array.isArray(hunk.lines) ? (hunk.lines as unknown[]) : []
+  const context = lines.findIndex((l) => typeof l === 'string' && (l.startsWith('+') || l.startsWith('-')))
+  return hunk.newStart + Math.max(0, context)
+}
+
+const PLAN_STATUS = new Set(['pending', 'in_progress', 'completed'])
+const PLAN_PRIORITY = new Set(['high', 'medium', 'low'])
+
+/** Claude Code's TodoWrite list, where a plugin provides that tool, is the agent's plan. */
+export function planOf(tool: string, args: Readonly<Record<string, unknown>>): SessionUpdate | undefined {
+  if (tool !== 'TodoWrite' || !Array.isArray(args.todos)) return undefined
+  const entries = []
+  for (const todo of args.todos as unknown[]) {
+    if (!todo || typeof todo !== 'object') return undefined
+    const t = todo as Record<string, unknown>
+    if (typeof t.content !== 'string' || typeof t.status !== 'string' || !PLAN_STATUS.has(t.status)) return undefined
+    const priority = typeof t.priority === 'string' && PLAN_PRIORITY.has(t.priority) ? t.priority : 'medium'
+    entries.push({ content: t.content, status: t.status as 'pending' | 'in_progress' | 'completed', priority: priority as 'high' | 'medium' | 'low' })
+  }
+  return { sessionUpdate: 'plan', entries }
+}
+
+/**
+ * The ACP stop reason of a finished turn, or the error the prompt request fails with. S21: a
+ * turn whose prompts were all blocked (`rejected`) ends `cancelled`.
+ */
+export function stopReasonOf(end: SessionEventOf<'turn/end'>, lastAssistant: SessionEventOf<'assistant/message'> | undefined): { stopReason: StopReason } | { error: string } {
+  switch (end.reason) {
+    case 'completed':
+      if (lastAssistant?.stopReason === 'max_tokens') return { stopReason: 'max_tokens' }
+      if (lastAssistant?.stopReason === 'refusal') return { stopReason: 'refusal' }
+      return { stopReason: 'end_turn' }
+    case 'max_steps':
+      return { stopReason: 'max_turn_requests' }
+    case 'rejected':
+    case 'cancelled':
+      return { stopReason: 'cancelled' }
+    case 'error':
+      return { error: end.error ?? 'the turn failed' }
+  }
+}
