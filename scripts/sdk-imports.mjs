@@ -30,6 +30,8 @@ export const SDK_ENTRY_OF = new Map([
   ['src-main/tools', '@seam/sdk/testing'],
   ['src-main/tools/builtin', '@seam/sdk/testing'],
   ['src-main/session/store', '@seam/sdk/testing'],
+  ['src-main/app/runtime', '@seam/sdk/testing'],
+  ['src-main/cli/terminal-approval', '@seam/sdk/testing'],
   ['test-support/scripted-model', '@seam/sdk/testing']
 ])
 
@@ -47,10 +49,10 @@ export function rewrite(file, text) {
   const unmapped = []
   const out = text.replace(/((?:from|import|declare module)\s*\(?\s*)'((?:\.\.\/)+[^']+)'/g, (whole, lead, spec) => {
     const target = relative(root, resolve(file, '..', spec)).split('\\').join('/')
-    if (!target.startsWith('src-') && !target.startsWith('test-support')) return whole
     const entry = SDK_ENTRY_OF.get(target)
     if (!entry) {
-      unmapped.push(spec)
+      // Other test-support files stay: a plugin's tests may import them.
+      if (target.startsWith('src-')) unmapped.push(spec)
       return whole
     }
     return `${lead}'${entry}'`

@@ -26,7 +26,7 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
       fields.error = result.content
       fields.is_interrupt = result.code === 'CANCELLED'
     } else {
-      fields.tool_response = result.structured ?? result.content
+      fields.tool_response = mcpContent(call.name, result.structured) ?? result.structured ?? result.content
     }
     if (state) fields.duration_ms = Math.max(0, Math.round(performance.now() - state.startedAt))
     const sink = sinkFor(entry, bridge.logger)
@@ -56,6 +56,12 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
     const replaced = call.name.startsWith('mcp__') && run.aggregated.updatedToolOutput !== undefined ? outputText(run.aggregated.updatedToolOutput) : undefined
     return merge(inner, replaced, context)
   }
+}
+
+/** Claude Code hands PostToolUse an MCP tool's content array as `tool_response` (the mcp plugin keeps it as `structured.content`). */
+function mcpContent(name: string, structured: ToolResult['structured']): unknown {
+  if (!name.startsWith('mcp__') || structured === null || typeof structured !== 'object' || Array.isArray(structured)) return undefined
+  return Array.isArray(structured.content) ? structured.content : undefined
 }
 
 function merge(inner: PostToolDecision, content: string | undefined, context: readonly string[]): PostToolDecision {

@@ -12,6 +12,7 @@ import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
 import hooksCodex from '../../plugins/hooks-codex/index'
 import hooksClaude from '../../plugins/hooks-claude/index'
+import mcp from '../../plugins/mcp/index'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
@@ -56,6 +57,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
+    ['builtin:mcp', mcp as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
   ]
@@ -75,6 +77,8 @@ export interface BaseProfileOptions {
   seamHooks?: Record<string, unknown>
   /** Entries a front end adds (the ACP agent's client tools), placed right after `approval`. */
   extra?: ProfileEntry[]
+  /** MCP servers from Seam's own settings (`mcpServers`) and the names the user disabled. */
+  mcp?: { servers: Record<string, unknown>; disabled: string[]; settingsFile: string }
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
@@ -102,6 +106,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
       plugin: 'builtin:hooks-claude',
       config: { concurrency: options.hookConcurrency, ...claudeUser, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
     },
-    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency } }
+    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency } },
+    { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} }
   ]
 }

@@ -8,6 +8,7 @@ import type { Handlers } from '../transport/router'
 import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
+import { requireMcp, setMcpEnabled } from './mcp-settings'
 
 const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
   deepseek: 'DeepSeek',
@@ -207,6 +208,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'plugins/client-entries': async () => runtime.plugins.clientEntries(deps.mode),
     'plugins/call': async ({ plugin, method, input }) => runtime.plugins.call(plugin, method, input),
+    'mcp/list': async () => {
+      const mcp = requireMcp(runtime)
+      return { servers: mcp.servers(), warnings: mcp.warnings() }
+    },
+    'mcp/set-enabled': async ({ name, enabled }) => setMcpEnabled(runtime, name, enabled),
+    'mcp/restart': async ({ name }) => requireMcp(runtime).restart(name),
     'config/dump': async () => runtime.plugins.dump(),
     'logs/recent': async () => runtime.logs()
   }

@@ -42,6 +42,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
   runtime.plugins.onChanged(() => pushes.publish('plugins/changed', {}))
+  forwardMcpChanges(runtime, pushes)
   connections.onChange((count) => {
     if (count > 0) publishStatus()
   })
@@ -57,6 +58,22 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     resolvePluginFile: (name, file) => runtime.plugins.resolveClientFile(name, file),
     close: () => runtime.close()
   }
+}
+
+/** `mcp/changed` whenever a server changes; the mcp service is re-provided when its plugin restarts, so follow it. */
+function forwardMcpChanges(runtime: HostRuntime, pushes: PushHub): void {
+  let watched: unknown
+  let unsubscribe: (() => void) | undefined
+  const follow = (): void => {
+    const mcp = runtime.kernel.getService('mcp')
+    if (mcp === watched) return
+    unsubscribe?.()
+    watched = mcp
+    unsubscribe = mcp?.onChange(() => pushes.publish('mcp/changed', {}))
+    pushes.publish('mcp/changed', {})
+  }
+  follow()
+  runtime.plugins.onChanged(follow)
 }
 
 /** Live pushes that are not session events: deltas, agent state, tool output, logs. */

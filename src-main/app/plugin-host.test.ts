@@ -37,7 +37,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('plugin host', () => {
   it('every built-in part is a profile entry, active after start', () => {
-    for (const id of ['models', 'model-openai', 'model-anthropic', 'tools', 'builtin-tools', 'permission-policy', 'workspace-guard', 'tool-timeout', 'approval', 'hooks-claude', 'hooks-codex']) {
+    for (const id of ['models', 'model-openai', 'model-anthropic', 'tools', 'builtin-tools', 'permission-policy', 'workspace-guard', 'tool-timeout', 'approval', 'hooks-claude', 'hooks-codex', 'mcp']) {
       expect(stateOf(id), id).toBe('active')
     }
   })

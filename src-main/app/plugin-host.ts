@@ -199,7 +199,8 @@ export class PluginHost {
         workspace: this.runtime.workspace(),
         hookConcurrency: settings.hookConcurrency,
         seamHooks: settings.hooks,
-        extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key }))
+        extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key })),
+        mcp: { servers: settings.mcpServers ?? {}, disabled: settings.mcpDisabled, settingsFile: this.runtime.paths.settings }
       }),
       ...bundleEntries
     ]

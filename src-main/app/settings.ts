@@ -20,7 +20,11 @@ export const SeamSettingsSchema = z.object({
     .nullable()
     .default(null),
   /** Claude Code-shaped hooks declared in Seam's own settings (same shape as .claude/settings.json "hooks"). */
-  hooks: z.record(z.string(), z.unknown()).optional()
+  hooks: z.record(z.string(), z.unknown()).optional(),
+  /** User-level MCP servers (the .mcp.json `mcpServers` shape); each entry is validated by the mcp plugin. */
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** MCP servers the user disabled (by name). */
+  mcpDisabled: z.array(z.string()).default([])
 })
 export type SeamSettings = z.infer<typeof SeamSettingsSchema>
 

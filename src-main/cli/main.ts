@@ -7,6 +7,7 @@ import { terminalApprovalPlugin, type ApproveMode } from './terminal-approval'
 import { attachPrinter } from './printer'
 import { pluginCommand } from './plugin-command'
 import { authorCommand } from './plugin-author'
+import { mcpCommand } from './mcp-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
 
@@ -19,6 +20,8 @@ const USAGE = `Usage:
   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts by default)
   seam plugin pack [DIR] [--out DIR]  check a bundle's package.json and pack it for install
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
+  seam mcp list | enable NAME | disable NAME | restart NAME
+                                      MCP servers: state, tools, stderr (list starts them)
 
 Options:
   --workspace DIR          workspace folder (default: the current directory)
@@ -27,7 +30,7 @@ Options:
   --model NAME             model name (default: the preset's)
   --api-key-env VAR        environment variable holding the API key
   --approve ask|allow|deny how to answer approval asks (default: ask on the terminal)
-  --trust-workspace        run hooks and patches declared in the workspace
+  --trust-workspace        run hooks, MCP servers and patches declared in the workspace
   --patch FILE             an extra cordis.patch.yml layer
   --json                   print every session event as one JSON line
   --max-steps N            per-turn step limit
@@ -128,6 +131,8 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       }
       case 'plugin':
         return await pluginCommand(runtime, rest, io)
+      case 'mcp':
+        return await mcpCommand(runtime, rest, values.json, io)
       default:
         throw new UsageError(`unknown command "${command}"`)
     }

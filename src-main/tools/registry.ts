@@ -54,7 +54,7 @@ export class ToolRegistryImpl implements ToolRegistry {
     if (existing) {
       throw new Error(`plugin "${owner}" cannot register tool "${checked.name}": that name is already registered by plugin "${existing.owner}"`)
     }
-    const registration: Registration = { tool: checked, spec: modelToolSpec(checked.name, checked.description, checked.inputSchema), owner }
+    const registration: Registration = { tool: checked, spec: modelToolSpec(checked.name, checked.description, checked.inputSchema, checked.modelInputSchema), owner }
     this.tools.set(checked.name, registration)
     this.specCache = undefined
     return () => {
@@ -104,6 +104,9 @@ function checkDefinition<A>(tool: ToolDefinition<A>, owner: string): AnyTool {
   if (typeof tool.description !== 'string') throw new Error(`${named}: description: expected a string, got ${describeValue(tool.description)}`)
   if (tool.inputSchema === null || typeof tool.inputSchema !== 'object' || typeof (tool.inputSchema as { safeParse?: unknown }).safeParse !== 'function') {
     throw new Error(`${named}: inputSchema: expected a zod schema, got ${describeValue(tool.inputSchema)}`)
+  }
+  if (tool.modelInputSchema !== undefined && (tool.modelInputSchema === null || typeof tool.modelInputSchema !== 'object' || Array.isArray(tool.modelInputSchema))) {
+    throw new Error(`${named}: modelInputSchema: expected a JSON Schema object, got ${describeValue(tool.modelInputSchema)}`)
   }
   if (typeof tool.execute !== 'function') throw new Error(`${named}: execute: expected a function, got ${describeValue(tool.execute)}`)
   if (tool.timeoutMs !== undefined && !(typeof tool.timeoutMs === 'number' && tool.timeoutMs > 0 && Number.isFinite(tool.timeoutMs))) {

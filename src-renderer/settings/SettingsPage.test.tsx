@@ -38,6 +38,7 @@ beforeEach(() => {
     },
     'permissions/list': () => ({ running: true, mode: { mode: 'ask-side-effects', source: 'seam' }, rules: [], additionalDirectories: [], warnings: [] }),
     'grants/list': () => grants,
+    'mcp/list': () => ({ servers: [], warnings: [] }),
     'grants/revoke': ({ grantId }) => {
       grants = grants.filter((g) => g.id !== grantId)
       return { ok: true }

@@ -1,4 +1,4 @@
-// Settings: provider, workspace and its trust, approvals, limits, grants, the plugin tree, and
+// Settings: provider, workspace and its trust, approvals, limits, MCP servers, grants, the plugin tree, and
 // the pages client plugins contribute.
 import type { ReactNode } from 'react'
 import { useAppStore } from '../app/app-store'
@@ -8,6 +8,7 @@ import { WorkspaceForm } from '../setup/WorkspaceForm'
 import { ApprovalModeForm } from './ApprovalModeForm'
 import { GrantsList } from './GrantsList'
 import { LimitsForm } from './LimitsForm'
+import { McpServers } from './McpServers'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { WorkspaceTrust } from './WorkspaceTrust'
@@ -29,6 +30,7 @@ export function SettingsPage() {
         <PermissionRules deps={[approvalMode, trusted]} />
       </Section>
       <Section title="Limits"><LimitsForm /></Section>
+      <Section title="MCP servers"><McpServers /></Section>
       <Section title="This session's grants"><GrantsList /></Section>
       <Section title="Plugin tree"><PluginTree /></Section>
       <PluginSettingsPages />

@@ -2,7 +2,7 @@
 import type { TrustPreview } from './trust-preview'
 
 export function TrustCommands({ items }: { items: TrustPreview['items'] }) {
-  if (items.length === 0) return <p className="muted">This workspace declares no hook commands.</p>
+  if (items.length === 0) return <p className="muted">This workspace declares no hook commands or MCP servers.</p>
   return (
     <table className="trust-commands" aria-label="Workspace hook commands">
       <thead>

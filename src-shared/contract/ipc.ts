@@ -133,6 +133,23 @@ export const LogRecordSchema = z.object({
   detail: z.string().optional()
 })
 
+export const McpServerStatusSchema = z.object({
+  name: z.string(),
+  source: z.enum(['session', 'project', 'codex-project', 'seam', 'codex-user']),
+  file: z.string(),
+  transport: z.enum(['stdio', 'http', 'sse']),
+  /** The exact command line or URL. */
+  target: z.string(),
+  state: z.enum(['stopped', 'starting', 'connected', 'failed', 'disabled', 'untrusted']),
+  reason: z.string().optional(),
+  enabled: z.boolean(),
+  tools: z.array(z.object({ name: z.string(), serverName: z.string(), description: z.string() })),
+  problems: z.array(z.string()),
+  stderr: z.array(z.string()),
+  sessionId: z.string().optional()
+})
+const McpServerName = z.object({ name: NonEmpty.max(200) })
+
 /** Request name -> { input, output }. */
 export const Methods = {
   'app/status': { input: Empty, output: AppStatusSchema },
@@ -179,6 +196,10 @@ export const Methods = {
   'plugins/client-entries': { input: Empty, output: z.array(ClientEntrySchema) },
   /** RPC from a client plugin to its own host part; the Host refuses calls into another plugin's methods. */
   'plugins/call': { input: z.object({ plugin: NonEmpty, method: NonEmpty, input: z.unknown().optional() }), output: z.unknown() },
+  'mcp/list': { input: Empty, output: z.object({ servers: z.array(McpServerStatusSchema), warnings: z.array(z.string()) }) },
+  'mcp/set-enabled': { input: McpServerName.extend({ enabled: z.boolean() }), output: McpServerStatusSchema },
+  /** Restarts a server (starts it when it is stopped). */
+  'mcp/restart': { input: McpServerName, output: McpServerStatusSchema },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
   'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
 } as const
@@ -195,6 +216,8 @@ export const Pushes = {
   'approval/requested': ApprovalRequestPublicSchema,
   'approval/settled': z.object({ requestId: z.string(), outcome: z.string() }),
   'plugins/changed': z.object({}),
+  /** An MCP server's state, tools or stderr changed: fetch mcp/list again. */
+  'mcp/changed': z.object({}),
   log: LogRecordSchema
 } as const
 
@@ -211,6 +234,7 @@ export type ProviderInput = z.output<typeof ProviderInputSchema>
 export type Settings = z.output<typeof SettingsSchema>
 export type PluginInfo = z.output<typeof PluginInfoSchema>
 export type ApprovalRequestPublic = z.output<typeof ApprovalRequestPublicSchema>
+export type McpServerStatusPublic = z.output<typeof McpServerStatusSchema>
 export type PermissionsInForce = z.output<typeof PermissionsInForceSchema>
 
 /** What the renderer holds: one interface whichever transport carries it. */

@@ -59,6 +59,12 @@ export interface ToolDefinition<A = Record<string, unknown>> {
   readonly name: string
   readonly description: string
   readonly inputSchema: z.ZodType<A>
+  /**
+   * The JSON Schema the model sees, for tools that come with one of their own (an MCP server's
+   * tools). Without it the model sees the JSON Schema of `inputSchema`; either way `inputSchema`
+   * validates the arguments.
+   */
+  readonly modelInputSchema?: JsonObject
   execute(args: A, exec: ToolExec): ToolOutput | Promise<ToolOutput>
   /** Deadline enforced by the tool-timeout wrapper; a per-call `timeout` arg may override it where the tool says so. */
   readonly timeoutMs?: number

@@ -1,0 +1,166 @@
+// The stdio transport: the server is a child process speaking newline-delimited JSON-RPC on
+// stdin/stdout. Seam has its own (rather than the SDK's) to know what went wrong in words: the
+// exit code or signal, the stderr lines, the exact malformed line, an oversized message. A
+// malformed or oversized message ends the connection: a server that breaks the framing cannot
+// be trusted to answer the calls in flight, and they end at once with the reason.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+
+export interface StdioOptions {
+  command: string
+  args: string[]
+  env: Record<string, string>
+  cwd: string
+  /** A message (one line) longer than this ends the connection. */
+  maxMessageBytes: number
+  onStderr(line: string): void
+}
+
+/** Why the connection ended, when the transport knows. */
+export class TransportFault extends Error {
+  override name = 'TransportFault'
+}
+
+const KILL_GRACE_MS = 2_000
+
+export class ProcessTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+  private child: ChildProcess | undefined
+  private chunks: Buffer[] = []
+  private buffered = 0
+  private stderrRest = ''
+  private closed = false
+  /** The first fatal problem (bad framing, exit), for the error calls in flight end with. */
+  fault: string | undefined
+
+  constructor(private readonly options: StdioOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid
+  }
+
+  start(): Promise<void> {
+    const { command, args, env, cwd } = this.options
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
+      this.child = child
+      child.once('spawn', () => resolve())
+      child.once('error', (error) => {
+        const message = `cannot start ${JSON.stringify(command)}: ${error.message}`
+        this.fault ??= message
+        reject(new TransportFault(message))
+        this.finish()
+      })
+      child.once('exit', (code, signal) => {
+        this.fault ??= signal !== null ? `the server process was killed by ${signal}` : `the server process exited with code ${code}`
+      })
+      child.once('close', () => this.finish())
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk))
+      child.stderr?.setEncoding('utf8')
+      child.stderr?.on('data', (text: string) => this.readStderr(text))
+      child.stdin?.on('error', (error) => this.onerror?.(error))
+    })
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin
+    if (this.closed || !stdin || stdin.destroyed) return Promise.reject(new TransportFault(this.fault ?? 'the server process is not running'))
+    return new Promise((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()))
+    })
+  }
+
+  /** Ends stdin, then SIGTERM, then SIGKILL; resolves once the process is gone. */
+  async close(): Promise<void> {
+    const child = this.child
+    // Gone already (or never started: a spawn error has no process to wait for).
+    if (this.closed || !child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return this.finish()
+    const gone = new Promise<void>((resolve) => child.once('close', () => resolve()))
+    const wait = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())])
+    this.fault ??= 'the connection was closed by Seam'
+    child.stdin?.end()
+    if (await wait(KILL_GRACE_MS)) return
+    child.kill('SIGTERM')
+    if (await wait(KILL_GRACE_MS)) return
+    child.kill('SIGKILL')
+    await wait(KILL_GRACE_MS)
+  }
+
+  /** Ends the process without waiting (app shutdown from a synchronous disposer). */
+  kill(): void {
+    const child = this.child
+    if (child && child.exitCode === null && child.signalCode === null) {
+      this.fault ??= 'the connection was closed by Seam'
+      child.kill('SIGTERM')
+    }
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      this.chunks.push(chunk.subarray(start, newline))
+      const line = Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '')
+      this.chunks = []
+      this.buffered = 0
+      start = newline + 1
+      if (line.trim() !== '' && !this.deliver(line)) return
+    }
+    if (start < chunk.length) {
+      this.chunks.push(chunk.subarray(start))
+      this.buffered += chunk.length - start
+      if (this.buffered > this.options.maxMessageBytes) {
+        this.fail(`the server sent a message larger than ${formatBytes(this.options.maxMessageBytes)} (the maxMessageBytes limit)`)
+      }
+    }
+  }
+
+  /** Hands one line on; false (and the connection ends) when it is not JSON-RPC. */
+  private deliver(line: string): boolean {
+    let message: JSONRPCMessage
+    try {
+      message = deserializeMessage(line)
+    } catch (error) {
+      const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line
+      this.fail(`the server sent malformed JSON-RPC: ${JSON.stringify(shown)} (${firstLine((error as Error).message)})`)
+      return false
+    }
+    this.onmessage?.(message)
+    return true
+  }
+
+  private readStderr(text: string): void {
+    const lines = (this.stderrRest + text).split('\n')
+    this.stderrRest = lines.pop() ?? ''
+    for (const line of lines) this.options.onStderr(line.replace(/\r$/, ''))
+  }
+
+  private fail(reason: string): void {
+    if (this.closed) return
+    this.fault = reason
+    this.chunks = []
+    this.buffered = 0
+    this.onerror?.(new TransportFault(reason))
+    void this.close()
+  }
+
+  private finish(): void {
+    if (this.closed) return
+    this.closed = true
+    if (this.stderrRest !== '') this.options.onStderr(this.stderrRest)
+    this.stderrRest = ''
+    this.onclose?.()
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? text
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line
+}
