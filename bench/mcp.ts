@@ -23,7 +23,9 @@ export async function run(): Promise<BenchLine[]> {
     root: process.cwd(),
     trusted: true,
     seamHome: process.cwd(),
-    contributeTrustItems: (ctx) => ctx.onDispose(() => undefined)
+    contributeTrustItems: (ctx) => ctx.onDispose(() => undefined),
+    isApproved: () => true,
+    itemsChanged: () => {}
   })
   kernel.plugin(mcpPlugin, { servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }, codexHome: '/nonexistent' })
   const [status] = await kernel.getService('mcp')!.startAll()

@@ -12,3 +12,5 @@ export { createTestHost, type TestHost, type TestHostOptions } from './harness'
 // answerer, for tests that need everything: settings, patch layers, installed bundles.
 export { HostRuntime, type HostOptions } from '../../src-main/app/runtime'
 export { terminalApprovalPlugin, type ApproveMode } from '../../src-main/cli/terminal-approval'
+// Process liveness checks for tests that prove a plugin's processes end.
+export { isAlive, waitFor, waitUntilDead } from '../../src-main/process/liveness'

@@ -35,7 +35,9 @@ const workspacePlugin = definePlugin({
       contributeTrustItems(owner, items) {
         providers.add(items)
         return owner.onDispose(() => providers.delete(items))
-      }
+      },
+      isApproved: () => config.trusted,
+      itemsChanged: () => {}
     }
     ctx.provide('workspace', service)
   }
@@ -66,7 +68,8 @@ describe('claude-settings plugin', () => {
       { source: 'Claude Code settings', file: project, event: 'permissions.deny', command: 'Read(./secrets/**)' },
       { source: 'Claude Code settings', file: project, event: 'permissions.defaultMode', command: 'bypassPermissions' },
       { source: 'Claude Code settings', file: project, event: 'permissions.additionalDirectories', command: join(dir, 'lib') },
-      { source: 'Claude Code settings', file: project, event: 'env', command: 'TOKEN' }
+      // The value only as a digest, for the pinned hash (issue 13).
+      { source: 'Claude Code settings', file: project, event: 'env', command: 'TOKEN', content: expect.stringMatching(/^[0-9a-f]{64}$/) }
     ])
     expect(JSON.stringify(items)).not.toContain('s3cret')
   })

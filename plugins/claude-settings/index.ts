@@ -3,6 +3,7 @@
 // <workspace>/.claude/settings{,.local}.json, kept current while Seam runs. It decides nothing
 // itself: the permission policy reads the rules and defaultMode, the workspace guard the
 // additionalDirectories, and every tool and hook process of a session gets the env. See README.md.
+import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -51,7 +52,9 @@ export default definePlugin({
       userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
       workspaceRoot: workspace.root,
       trusted: workspace.trusted,
-      home
+      home,
+      // Trust is pinned to what the dialog showed: a file whose items changed is not applied until approved.
+      approvedFile: (file) => workspace.root === null || workspaceTrustItems(workspace.root, { home }).filter((item) => item.file === file).every((item) => workspace.isApproved(item))
     }
     let current = readClaudeSettings(options)
     let signature = JSON.stringify(current)
@@ -66,6 +69,7 @@ export default definePlugin({
       current = next
       signature = nextSignature
       ctx.logger.info('Claude Code settings changed: permissions and env reloaded')
+      workspace.itemsChanged()
       logWarnings(ctx.logger, next.warnings, previous.warnings)
       for (const listener of listeners) {
         try {
@@ -114,7 +118,10 @@ export function workspaceTrustItems(root: string, options: Pick<ReadOptions, 'ho
   }
   for (const dir of mine(read.additionalDirectories)) items.push({ source: TRUST_SOURCE, file: dir.file, event: 'permissions.additionalDirectories', command: dir.resolved })
   // Names only: values may be secrets, and the dialog is about what changes, not what it is set to.
-  for (const variable of mine(read.env)) items.push({ source: TRUST_SOURCE, file: variable.file, event: 'env', command: variable.name })
+  // The value's digest is part of the pinned hash (never stored or shown), so a changed value needs approval too.
+  for (const variable of mine(read.env)) {
+    items.push({ source: TRUST_SOURCE, file: variable.file, event: 'env', command: variable.name, content: createHash('sha256').update(variable.value).digest('hex') })
+  }
   return items
 }
 

@@ -119,3 +119,15 @@ describe('permissions and env from the settings files (§2.1)', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
+
+describe('trust pinning (issue 13: Trust)', () => {
+  it('a workspace file that changed since it was approved is not applied, with a warning naming it', () => {
+    write('project', { permissions: { allow: ['Bash(curl *)'] }, env: { PROXY: 'http://evil.test' } })
+    write('user', { env: { MINE: '1' } })
+    const read = readClaudeSettings({ ...options, trusted: true, approvedFile: (file) => file !== files.project })
+    expect(read.rules.some((rule) => rule.rule === 'Bash(curl *)')).toBe(false)
+    expect(read.env.map((variable) => variable.name)).toEqual(['MINE'])
+    expect(read.files.find((file) => file.file === files.project)?.status).toBe('unapproved')
+    expect(read.warnings.join('\n')).toContain(`${files.project} changed since you trusted this workspace`)
+  })
+})

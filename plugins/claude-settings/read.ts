@@ -48,7 +48,8 @@ export interface SettingsEnvVar extends Origin {
 }
 
 export interface SettingsFileStatus extends Origin {
-  status: 'missing' | 'loaded' | 'invalid' | 'untrusted'
+  /** unapproved: a workspace file that changed since the user approved it (trust pinning); not applied. */
+  status: 'missing' | 'loaded' | 'invalid' | 'untrusted' | 'unapproved'
   /** Why an invalid file was dropped, naming the field. */
   problem?: string
 }
@@ -73,6 +74,8 @@ export interface ReadOptions {
   workspaceRoot: string | null
   trusted: boolean
   home: string
+  /** In a trusted workspace, whether this file's settings are what the user approved; default: all are. */
+  approvedFile?: (file: string) => boolean
 }
 
 export function workspaceSettingsFiles(root: string): { project: string; local: string } {
@@ -100,6 +103,13 @@ export function readClaudeSettings(options: ReadOptions): ClaudeSettingsSnapshot
   for (const origin of settingsFiles(options)) {
     if (origin.source !== 'user' && !options.trusted) {
       files.push({ ...origin, status: 'untrusted' })
+      continue
+    }
+    if (origin.source !== 'user' && options.approvedFile && !options.approvedFile(origin.file)) {
+      files.push({ ...origin, status: 'unapproved' })
+      warnings.push(
+        `Claude Code settings: ${origin.file} changed since you trusted this workspace, so its permissions and env are not applied. Review and approve the change in the workspace trust dialog (Settings → Workspace; headless: --trust-workspace).`
+      )
       continue
     }
     const json = readJson(origin.file)

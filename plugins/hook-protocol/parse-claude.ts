@@ -39,7 +39,10 @@ function interpret(event: ClaudeHookEvent, result: HookExecution): HookOutcome {
 
   if (answer.exitCode === 0) {
     if (json) return fromJson(event, json)
-    // Not JSON (including `{` that does not parse): plain text, context only for some events.
+    // Stricter than Claude Code (which reads it as plain text): an answer that starts like JSON
+    // but does not parse is a visible failure, so a fail-closed hook cannot be let through by a typo.
+    if (looksLikeJson) return failed('invalid_output', `hook stdout starts with "{" but is not valid JSON: ${jsonError(text)}`)
+    // Not JSON: plain text, context only for some events.
     if (text !== '' && PLAIN_STDOUT_CONTEXT_EVENTS.has(event)) return { kind: 'ok', plainStdoutContext: text }
     return { kind: 'ok' }
   }
@@ -51,6 +54,15 @@ function interpret(event: ClaudeHookEvent, result: HookExecution): HookOutcome {
   if (honoured.kind === 'block') return { ...honoured, failureKind: 'nonzero_exit', errorMessage: exitText }
   if (honoured.kind === 'error') return { ...honoured, errorMessage: `${exitText}; ${honoured.errorMessage ?? ''}` }
   return { ...honoured, kind: 'error', failureKind: 'nonzero_exit', errorMessage: exitText }
+}
+
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text)
+    return 'not a single JSON object'
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
 }
 
 function blockingExit(event: ClaudeHookEvent, stderr: string): HookOutcome {

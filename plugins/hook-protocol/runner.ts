@@ -1,10 +1,11 @@
 // Runs one `command` hook handler: `<shell> -c <command>` in its own process group, the event
 // JSON on stdin, bounded capture of stdout/stderr. Never rejects for anything the hook does;
 // only invalid options (a programming error in the caller) reject.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
 import { BoundedOutput } from './output-buffer'
+import { spawnWatchedGroup, type WatchedGroup } from '@seam/sdk/node'
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 600_000
 export const DEFAULT_KILL_GRACE_MS = 500
@@ -84,6 +85,7 @@ function emptyResult(): CommandHookResult {
 /** One run's state machine: resolves once the shell exited and both pipes closed (or were given up on). */
 class CommandRun {
   private child: ChildProcess | undefined
+  private group: WatchedGroup | undefined
   private readonly stdout: BoundedOutput
   private readonly stderr: BoundedOutput
   private exited = false
@@ -110,12 +112,9 @@ class CommandRun {
     const { opts } = this
     let child: ChildProcess
     try {
-      child = spawn(opts.shell ?? '/bin/sh', ['-c', opts.command], {
-        cwd: opts.cwd,
-        env: opts.env,
-        detached: true, // own process group, so the whole tree can be signalled
-        stdio: ['pipe', 'pipe', 'pipe']
-      })
+      // Own process group (the whole tree can be signalled), killed if this process dies.
+      this.group = spawnWatchedGroup({ shell: opts.shell ?? '/bin/sh', command: opts.command, cwd: opts.cwd, env: opts.env, stdin: 'pipe' })
+      child = this.group.child
     } catch (error) {
       this.spawnFailed(error)
       return
@@ -198,6 +197,7 @@ class CommandRun {
       child.stdin?.destroy()
       if (lingering || this.failure) this.killGroup('SIGKILL')
     }
+    this.group?.release()
     const result: CommandHookResult = {
       handlerType: 'command',
       exitCode: this.exitCode,

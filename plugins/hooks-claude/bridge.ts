@@ -2,7 +2,8 @@
 // and the helpers that build one occurrence of an event for a session.
 import type { AgentHandle } from '@seam/sdk'
 import type { Logger } from '@seam/sdk'
-import type { ClaudeHookEvent } from '../hook-protocol/index'
+import type { KeyGuard } from '@seam/sdk/node'
+import { anySignal, type ClaudeHookEvent } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
 import { baseOf, hookInput, type InputBase } from './input'
@@ -16,6 +17,10 @@ export interface Bridge {
   readonly config: HooksClaudeConfig
   /** The workspace folder of the host (CLAUDE_PROJECT_DIR when a call has no session). */
   readonly workspaceRoot: string | null
+  /** Aborted when the bridge is disposed: every hook it started is killed. */
+  readonly disposed: AbortSignal
+  /** Strips Seam's provider keys from every hook's environment, after everything else is merged. */
+  readonly keys: () => Pick<KeyGuard, 'childEnv'>
 }
 
 /** Records the session (tool stages need it later) and returns its entry. */
@@ -48,10 +53,14 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
     input: hookInput(event, base, fields),
     cwd: base.cwd,
     projectDir,
-    env: hookEnv(envOptions),
+    env: bridge.keys().childEnv(hookEnv(envOptions)),
     sink: options.sink ?? sinkFor(entry, bridge.logger)
   }
-  if (entry) result.asyncSignal = entry.asyncHooks.signal
+  // Synchronous handlers end with the turn (cancel) and with the bridge; async ones with the session and the bridge.
+  const signal = anySignal(entry?.agent.turnSignal, bridge.disposed)
+  if (signal) result.signal = signal
+  const asyncSignal = anySignal(entry?.asyncHooks.signal, bridge.disposed)
+  if (asyncSignal) result.asyncSignal = asyncSignal
   if (options.tool) result.tool = options.tool
   if (options.toolCallToken !== undefined) result.toolCallToken = options.toolCallToken
   if (options.onAsyncDone) result.onAsyncDone = options.onAsyncDone

@@ -43,9 +43,10 @@ describe('trust gate on the workspace files', () => {
       local: { hooks: hooksOf(['SessionStart', undefined, 'echo two']) }
     })
     expect(h.trustItems()).toEqual([
-      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'PreToolUse', command: 'echo one' },
-      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'Stop', command: 'http://127.0.0.1:9/x' },
-      { source: 'Claude Code hooks', file: h.pathOf('local'), event: 'SessionStart', command: 'echo two' }
+      // The matcher and the whole handler definition are part of what trust pins (issue 13).
+      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'PreToolUse', matcher: 'Bash', command: 'echo one', content: '{"type":"command","command":"echo one"}' },
+      { source: 'Claude Code hooks', file: h.pathOf('project'), event: 'Stop', command: 'http://127.0.0.1:9/x', content: expect.stringContaining('"url":"http://127.0.0.1:9/x"') },
+      { source: 'Claude Code hooks', file: h.pathOf('local'), event: 'SessionStart', command: 'echo two', content: expect.stringContaining('"command":"echo two"') }
     ])
   })
 

@@ -45,10 +45,11 @@ describe('§4 PreToolUse: exit codes and stdout', () => {
     expect(userTexts(h.model, 1)).toBe('go')
   })
 
-  it('exit 0 with stdout starting with { that is not JSON (node): plain text, success, the tool runs', async () => {
+  it('exit 0 with stdout starting with { that is not JSON (node): a visible invalid_output failure (stricter than Claude Code); fail-open, the tool runs', async () => {
     const { h } = await preToolUse('node', { stdout: '{ this is not json' })
     expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
-    expect(hookResults(h)[0]).toMatchObject({ outcomeKind: 'ok' })
+    expect(hookResults(h)[0]).toMatchObject({ outcomeKind: 'error', failureKind: 'invalid_output' })
+    expect(h.notices().join('\n')).toContain('failed (invalid_output): hook stdout starts with "{" but is not valid JSON')
   })
 
   it.each<Lang>(['bash', 'python', 'node'])('exit 2 (%s): blocks; the model gets an is_error tool result `PreToolUse:Bash hook error: [<cmd>]: <stderr>`', async (lang) => {
@@ -119,10 +120,11 @@ describe('§4 UserPromptSubmit and SessionStart: plain stdout is context', () =>
     expect(userTexts(h.model, 0)).toBe('hello\n\n<system-reminder>\nUserPromptSubmit hook success: today is Tuesday\n</system-reminder>')
   })
 
-  it('UserPromptSubmit stdout starting with { that is not JSON (python) is plain text context too', async () => {
+  it('UserPromptSubmit stdout starting with { that is not JSON (python) is an invalid_output failure, not context (stricter than Claude Code)', async () => {
     h = await createHarness({ user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('python', { stdout: '{not json}' })]) }, script: [{ text: 'ok' }] })
     await h.run('hello')
-    expect(userTexts(h.model, 0)).toContain('UserPromptSubmit hook success: {not json}')
+    expect(userTexts(h.model, 0)).toBe('hello')
+    expect(h.notices().join('\n')).toContain('failed (invalid_output)')
   })
 
   it('UserPromptSubmit exit 2 (node) blocks the prompt: no model request, prompt/blocked with the spec wording, turn rejected', async () => {

@@ -96,10 +96,25 @@ describe.each(POLICIES)('S22 faults with onFailure: "%s"', (policy) => {
     expect(firstToolResult(h.model)).toEqual(RAN)
   })
 
-  it('50 MB of stdout: captured up to the cap, drained, recorded as truncated; plain text is not a failure', async () => {
+  it('50 MB of stdout: captured up to the cap, drained, recorded as truncated; plain text is not a failure, but the cut gets a notice', async () => {
     const h = await run(`head -c 52428800 /dev/zero | tr '\\0' a`, policy)
     expect(h.events('hook/result')[0]).toMatchObject({ exitCode: 0, outcomeKind: 'ok', stdoutTruncated: true })
     expect(firstToolResult(h.model)).toEqual(RAN)
+    expect(h.notices()).toContainEqual(expect.stringMatching(/^warn: PreToolUse hook \[.*\] \(.*\) printed more than 1048576 bytes on stdout: the rest was cut\.$/))
+  })
+
+  it('stdout that starts like JSON but does not parse: a visible invalid_output failure', async () => {
+    const h = await run(`echo '{"hookSpecificOutput": {'`, policy)
+    expect(h.events('hook/result')[0]).toMatchObject({ exitCode: 0, failureKind: 'invalid_output' })
+    expect(h.notices().join('\n')).toContain('failed (invalid_output): hook stdout starts with "{" but is not valid JSON')
+    expect(firstToolResult(h.model).isError).toBe(blocking)
+  })
+
+  it('JSON for another event (wrong hookEventName): a visible invalid_output failure', async () => {
+    const h = await run(`echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "x"}}'`, policy)
+    expect(h.events('hook/result')[0]).toMatchObject({ exitCode: 0, failureKind: 'invalid_output' })
+    expect(h.notices().join('\n')).toContain('hook returned incorrect event name: expected "PreToolUse", got "PostToolUse"')
+    expect(firstToolResult(h.model).isError).toBe(blocking)
   })
 
   it('50 MB of stdout that starts like JSON: a visible invalid_output error', async () => {

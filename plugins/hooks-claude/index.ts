@@ -7,6 +7,7 @@ import { definePlugin, type Logger } from '@seam/sdk'
 import '@seam/sdk'
 import '@seam/sdk'
 import type {} from '@seam/sdk'
+import { defaultKeyGuard } from '@seam/sdk/node'
 import { sharedHookLimiter } from '../hook-protocol/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
@@ -55,10 +56,12 @@ export default definePlugin({
         userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
         workspaceRoot: workspace.root,
         trusted: workspace.trusted,
+        approved: (item) => workspace.isApproved(item),
         seamHooks: config.seamHooks
       },
       (snapshot, previous) => {
         ctx.logger.info('Claude Code hooks: settings changed, reloaded')
+        workspace.itemsChanged()
         logWarnings(ctx.logger, snapshot, previous)
         showReloadNotices(sessions.values(), snapshot, previous)
       }
@@ -68,7 +71,10 @@ export default definePlugin({
 
     const limiter = sharedHookLimiter(ctx.kernel, config.concurrency)
     const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, defaultTimeoutSec: config.defaultTimeoutSec, home })
-    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root }
+    // Disposing the bridge (a reload, a trust change, host exit) kills every hook it is running.
+    const disposal = new AbortController()
+    ctx.onDispose(() => disposal.abort(new Error('the Claude Code hooks bridge was disposed')))
+    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root, disposed: disposal.signal, keys: () => ctx.maybe('keys') ?? defaultKeyGuard }
     const snapshot = (): HooksSnapshot => sources.snapshot
 
     workspace.contributeTrustItems(ctx, workspaceTrustItems)

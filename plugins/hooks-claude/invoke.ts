@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   CLAUDE_BLOCKING_EVENTS,
+  DEFAULT_MAX_OUTPUT_BYTES,
   PERMISSION_EVENTS,
   aggregateOutcomes,
   applyFailurePolicy,
@@ -54,7 +55,9 @@ export interface Occurrence {
   /** Tool events: what the `if` filter tests. */
   tool?: { name: string; input: Record<string, unknown> }
   toolCallToken?: string
-  /** Cancels async handlers (the session ended). */
+  /** Cancels synchronous handlers (the turn was cancelled, the bridge disposed). */
+  signal?: AbortSignal
+  /** Cancels async handlers (the session ended, the bridge disposed). */
   asyncSignal?: AbortSignal
   /** An async handler finished (its answer never changes the event's outcome). */
   onAsyncDone?(run: HookRun): void
@@ -117,7 +120,7 @@ export class HookInvoker {
           }
         })
       } else {
-        pending.push(this.runOne(handler, occurrence, stdin))
+        pending.push(this.runOne(handler, occurrence, stdin, occurrence.signal))
       }
     }
     const runs = await Promise.all(pending)
@@ -147,6 +150,10 @@ export class HookInvoker {
       sink.record(hookResultEvent(invocation, execution, run.outcome))
       const notice = failureNotice(event, run)
       if (notice) sink.notify(notice.level, notice.text, `hook:${event}`)
+      // Cut output read as plain text is used as it is: say so (a cut JSON answer is already a failure above).
+      if (execution.handlerType === 'command' && execution.stdoutTruncated && run.outcome.failureKind === undefined) {
+        sink.notify('warn', `${event} hook [${handler.label}] (${handler.file}) printed more than ${DEFAULT_MAX_OUTPUT_BYTES} bytes on stdout: the rest was cut.`, `hook:${event}`)
+      }
       return run
     })
   }

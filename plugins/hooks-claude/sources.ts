@@ -5,7 +5,18 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
+import type { TrustItem } from '@seam/sdk'
 import { loadHooksObject, loadSettingsFile, type ConfiguredHandler, type LoadedSource } from './settings-loader'
+
+/** How the trust dialog names these items. */
+export const TRUST_SOURCE = 'Claude Code hooks'
+
+/** A workspace hook as a trust item: the whole handler definition is hashed, the command shown. */
+export function handlerTrustItem(handler: ConfiguredHandler): TrustItem {
+  const item: TrustItem = { source: TRUST_SOURCE, file: handler.file, event: handler.event, command: handler.label, content: JSON.stringify(handler.handler) }
+  if (handler.matcher !== undefined) item.matcher = handler.matcher
+  return item
+}
 
 /** Events this bridge fires; hooks on any other Claude Code event load but never run. */
 export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>([
@@ -25,6 +36,8 @@ export interface SourceSettings {
   workspaceRoot: string | null
   /** Workspace files run only when the user trusts the workspace. */
   trusted: boolean
+  /** In a trusted workspace, whether this hook is what the user approved (new and changed ones are not); default: all are. */
+  approved?: (item: TrustItem) => boolean
   seamHooks?: Record<string, unknown>
 }
 
@@ -36,6 +49,8 @@ export interface HooksSnapshot {
   readonly disabledBy?: string
   /** Handlers declared in the workspace's files that do not run because the workspace is not trusted. */
   readonly untrusted: readonly ConfiguredHandler[]
+  /** Handlers of a trusted workspace that are new or changed since the user approved its hooks: they do not run. */
+  readonly unapproved: readonly ConfiguredHandler[]
   /** Load problems the user must see: skipped files (naming the field), dropped groups, unsupported handlers. */
   readonly warnings: readonly string[]
   /** Hooks on events Seam does not fire (they load but never run). */
@@ -51,12 +66,26 @@ export function loadSnapshot(settings: SourceSettings): HooksSnapshot {
   const user = loadSettingsFile(settings.userSettingsPath, 'user')
   const seam = loadHooksObject(settings.seamHooks)
   const workspace = settings.workspaceRoot === null ? [] : loadWorkspace(settings.workspaceRoot)
-  const trusted = settings.trusted ? workspace : []
+  const approved = settings.approved ?? (() => true)
+  const unapproved: ConfiguredHandler[] = []
+  const trusted = settings.trusted
+    ? workspace.map((source) => {
+        const kept = source.handlers.filter((handler) => {
+          if (approved(handlerTrustItem(handler))) return true
+          unapproved.push(handler)
+          return false
+        })
+        return kept.length === source.handlers.length ? source : { ...source, handlers: kept }
+      })
+    : []
   const active = [user, ...trusted, seam]
   const disabling = active.find((source) => source.status === 'loaded' && source.disableAllHooks)
 
   const byEvent = new Map<ClaudeHookEvent, ConfiguredHandler[]>()
-  const warnings: string[] = []
+  const warnings: string[] = unapproved.map(
+    (handler) =>
+      `Claude Code hooks: ${handler.event} [${handler.label}] (${handler.file}) is new or changed since you trusted this workspace, so it did not run. Review and approve the change in the workspace trust dialog (Settings → Workspace; headless: --trust-workspace).`
+  )
   const unmapped = new Set<string>()
   for (const source of active) {
     if (source.status === 'invalid') warnings.push(`Claude Code hooks: ${source.file} was skipped: ${source.problem ?? 'invalid'}`)
@@ -77,6 +106,7 @@ export function loadSnapshot(settings: SourceSettings): HooksSnapshot {
     byEvent,
     sources: [user, ...workspace, seam],
     untrusted: settings.trusted ? [] : workspace.flatMap((source) => source.handlers),
+    unapproved,
     warnings,
     unmapped: [...unmapped]
   }

@@ -115,7 +115,10 @@ const workspacePlugin = definePlugin({
       contributeTrustItems(owner, items) {
         providers.add(items)
         return owner.onDispose(() => providers.delete(items))
-      }
+      },
+      // Pinning is the host's (src-main/security/trust-pins.ts): here trust approves every item.
+      isApproved: () => config.trusted,
+      itemsChanged: () => {}
     }
     ctx.provide('workspace', service)
   }

@@ -2,17 +2,15 @@
 // declared there), and what a session is told when those hooks did not run.
 import type { TrustItem } from '@seam/sdk'
 import type { SessionEntry } from './sessions'
-import { loadWorkspace, type HooksSnapshot } from './sources'
+import { handlerTrustItem, loadWorkspace, type HooksSnapshot } from './sources'
 
-export const TRUST_SOURCE = 'Claude Code hooks'
+export { TRUST_SOURCE } from './sources'
 const NOTICE_SOURCE = 'hooks-claude'
 const LISTED = 10
 
 /** Every handler declared in `root`'s `.claude/settings.json` and `.claude/settings.local.json`. */
 export function workspaceTrustItems(root: string): TrustItem[] {
-  return loadWorkspace(root).flatMap((source) =>
-    source.handlers.map((handler) => ({ source: TRUST_SOURCE, file: handler.file, event: handler.event, command: handler.label }))
-  )
+  return loadWorkspace(root).flatMap((source) => source.handlers.map(handlerTrustItem))
 }
 
 /** The notice for a session in an untrusted workspace whose files declare hooks; `undefined` when none were skipped. */

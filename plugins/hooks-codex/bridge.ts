@@ -4,22 +4,23 @@ import path from 'node:path'
 import { sharedHookLimiter } from '../hook-protocol'
 import type { Context } from '@seam/sdk'
 import type { TrustItem, WorkspaceService } from '@seam/sdk'
+import { defaultKeyGuard } from '@seam/sdk/node'
 import { HookCatalog } from './catalog'
 import type { CodexHooksConfig } from './config'
-import { defaultCodexHome, isWithin, projectCommands } from './discovery'
+import { defaultCodexHome, isWithin, projectCommands, TRUST_SOURCE } from './discovery'
 import { noticesFor } from './notices'
 import { CodexHookRunner } from './run'
 import { sessionRegistry, type SessionRegistry, type SessionState } from './sessions'
 import type { LoadedHooks } from './types'
 
-/** How the trust dialog names what these items are. */
-export const TRUST_SOURCE = 'Codex hooks'
+export { TRUST_SOURCE }
 
 export class CodexBridge {
   readonly codexHome: string
   readonly runner: CodexHookRunner
   readonly sessions: SessionRegistry
   private readonly catalog: HookCatalog
+  private readonly disposal = new AbortController()
 
   constructor(
     readonly ctx: Context,
@@ -28,7 +29,7 @@ export class CodexBridge {
   ) {
     this.codexHome = defaultCodexHome(config.codexHome)
     this.catalog = new HookCatalog(ctx.logger, { watch: true })
-    this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger)
+    this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger, this.disposal.signal, () => ctx.maybe('keys') ?? defaultKeyGuard)
     this.sessions = sessionRegistry(ctx.kernel)
   }
 
@@ -46,6 +47,7 @@ export class CodexBridge {
       workspace: workspaceDir,
       cwd,
       trusted: this.isTrusted(workspaceDir),
+      approved: (item) => this.workspace.isApproved(item),
       defaultTimeoutSec: this.config.defaultTimeoutSec
     })
     if (state) {
@@ -60,10 +62,11 @@ export class CodexBridge {
 
   /** For the trust dialog: every command the workspace's `.codex/` folders declare. */
   trustItems(workspaceDir: string): TrustItem[] {
-    return projectCommands(this.codexHome, workspaceDir, this.config.defaultTimeoutSec).map((item) => ({ source: TRUST_SOURCE, ...item }))
+    return projectCommands(this.codexHome, workspaceDir, this.config.defaultTimeoutSec)
   }
 
   dispose(): void {
+    this.disposal.abort(new Error('the Codex hooks bridge was disposed'))
     this.catalog.dispose()
   }
 }

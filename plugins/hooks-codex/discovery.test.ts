@@ -148,9 +148,10 @@ describe('trust (Seam differs from Codex: skipped hooks are reported)', () => {
       }
     })
     expect(fixture.trustItems()).toEqual([
-      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', command: './check.sh' },
-      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', command: 'notify-send' },
-      { source: 'Codex hooks', file: path.join(fixture.workspace, '.codex', 'config.toml'), event: 'UserPromptSubmit', command: 'echo sub' }
+      // The matcher and the handler's options are part of what trust pins (issue 13).
+      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', matcher: 'Bash', command: './check.sh', content: '{"timeoutSec":600,"async":false,"statusMessage":null}' },
+      { source: 'Codex hooks', file: path.join(fixture.repo, '.codex', 'hooks.json'), event: 'PreToolUse', matcher: 'Bash', command: 'notify-send', content: '{"timeoutSec":600,"async":true,"statusMessage":null}' },
+      { source: 'Codex hooks', file: path.join(fixture.workspace, '.codex', 'config.toml'), event: 'UserPromptSubmit', command: 'echo sub', content: '{"timeoutSec":600,"async":false,"statusMessage":null}' }
     ])
   })
 

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { TrustItem } from '@seam/sdk'
 import { parseConfigToml, parseHooksJson, type ParsedHookFile } from './hook-files'
 import type { CodexHandler, LayerScope, LoadedHooks, SkippedHandler } from './types'
 
@@ -16,7 +17,20 @@ export interface DiscoveryInput {
   cwd: string
   /** Whether project-level (workspace) hooks may run. */
   trusted: boolean
+  /** In a trusted workspace, whether a project hook is what the user approved; default: all are. */
+  approved?: (item: TrustItem) => boolean
   defaultTimeoutSec: number
+}
+
+/** How the trust dialog names these items. */
+export const TRUST_SOURCE = 'Codex hooks'
+
+/** A project hook as a trust item: its command shown, its whole definition hashed. */
+export function codexTrustItem(handler: Omit<CodexHandler, 'scope' | 'order'>): TrustItem {
+  const content = JSON.stringify({ timeoutSec: handler.timeoutSec, async: handler.async, statusMessage: handler.statusMessage ?? null })
+  const item: TrustItem = { source: TRUST_SOURCE, file: handler.sourceFile, event: handler.event, command: handler.command, content }
+  if (handler.matcher !== undefined) item.matcher = handler.matcher
+  return item
 }
 
 export interface HookFileRef {
@@ -124,8 +138,10 @@ export function loadHooks(input: DiscoveryInput): LoadedHooks {
   }
 
   const handlers: CodexHandler[] = []
+  const approved = input.approved ?? (() => true)
   for (const handler of all) {
     if (untrusted.has(handler)) skipped.push({ handler, why: 'untrusted' })
+    else if (handler.scope === 'project' && !approved(codexTrustItem(handler))) skipped.push({ handler, why: 'unapproved' })
     else if (state[handler.key]?.enabled === false) skipped.push({ handler, why: 'disabled' })
     else handlers.push(handler)
   }
@@ -152,11 +168,11 @@ export function loadHooks(input: DiscoveryInput): LoadedHooks {
 }
 
 /** Every command declared in the workspace's `.codex/` folders, for the trust dialog. */
-export function projectCommands(codexHome: string, workspace: string, defaultTimeoutSec: number): Array<{ file: string; event: string; command: string }> {
+export function projectCommands(codexHome: string, workspace: string, defaultTimeoutSec: number): TrustItem[] {
   return hookFiles(codexHome, workspace, workspace)
     .filter((ref) => ref.scope === 'project')
     .flatMap((ref) => readHookFile(ref, defaultTimeoutSec)?.handlers ?? [])
-    .map((handler) => ({ file: handler.sourceFile, event: handler.event, command: handler.command }))
+    .map(codexTrustItem)
 }
 
 export function isWithin(child: string, parent: string): boolean {

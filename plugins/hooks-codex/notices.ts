@@ -28,6 +28,14 @@ export function noticesFor(loaded: LoadedHooks): Notice[] {
     })
   }
   for (const skip of loaded.skipped) {
+    if (skip.why !== 'unapproved') continue
+    const h = skip.handler
+    notices.push({
+      level: 'warn',
+      text: `Codex hooks: ${h.event} [${h.command}] (${h.sourceFile}) is new or changed since you trusted this workspace, so it did not run. Review and approve the change in the workspace trust dialog (Settings → Workspace; headless: --trust-workspace).`
+    })
+  }
+  for (const skip of loaded.skipped) {
     if (skip.why !== 'disabled') continue
     const h = skip.handler
     notices.push({ level: 'warn', text: `Codex hooks: ${h.event} [${h.command}] (${h.sourceFile}) did not run: disabled by hooks.state."${h.key}" in the user config` })

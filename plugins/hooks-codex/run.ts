@@ -5,6 +5,8 @@
 // systemMessage is shown to the user. `async` handlers are started and not awaited.
 import { randomUUID } from 'node:crypto'
 import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  anySignal,
   codexMatchTargets,
   hookInvokedEvent,
   hookResultEvent,
@@ -17,6 +19,7 @@ import {
   type HookOutcome
 } from '../hook-protocol'
 import type { Logger } from '@seam/sdk'
+import { defaultKeyGuard, type KeyGuard } from '@seam/sdk/node'
 import type { SessionEventInput } from '@seam/sdk'
 import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'
@@ -41,7 +44,11 @@ export interface RunTarget {
 export class CodexHookRunner {
   constructor(
     private readonly limiter: HookLimiter,
-    private readonly logger: Logger
+    private readonly logger: Logger,
+    /** Aborted when the bridge is disposed: every hook it started is killed. */
+    private readonly disposed?: AbortSignal,
+    /** Strips Seam's provider keys from each hook's environment (read per run: the host's guard). */
+    private readonly keys: () => Pick<KeyGuard, 'childEnv'> = () => defaultKeyGuard
   ) {}
 
   /** The handlers of `event` whose matcher accepts this occurrence, in configured order. */
@@ -54,12 +61,14 @@ export class CodexHookRunner {
   async run(event: CodexHookEvent, handlers: readonly CodexHandler[], input: Record<string, unknown>, target: RunTarget): Promise<HandlerRun[]> {
     const stdin = JSON.stringify(input)
     for (const handler of handlers.filter((h) => h.async)) {
-      void this.runOne(event, handler, stdin, target).then((run) => this.deliverAsync(event, run, target))
+      void this.runOne(event, handler, stdin, target, this.disposed).then((run) => this.deliverAsync(event, run, target))
     }
-    return Promise.all(handlers.filter((h) => !h.async).map((handler) => this.runOne(event, handler, stdin, target)))
+    // Synchronous handlers end with the turn (cancel) as well as with the bridge.
+    const signal = anySignal(target.state?.agent.turnSignal, this.disposed)
+    return Promise.all(handlers.filter((h) => !h.async).map((handler) => this.runOne(event, handler, stdin, target, signal)))
   }
 
-  private runOne(event: CodexHookEvent, handler: CodexHandler, stdin: string, target: RunTarget): Promise<HandlerRun> {
+  private runOne(event: CodexHookEvent, handler: CodexHandler, stdin: string, target: RunTarget, signal: AbortSignal | undefined): Promise<HandlerRun> {
     return this.limiter.run(async () => {
       const invocationId = `codex-${randomUUID()}`
       this.record(target, () =>
@@ -80,8 +89,9 @@ export class CodexHookRunner {
         stdin,
         shell: '/bin/bash',
         cwd: target.cwd,
-        env: { ...process.env, ...(target.state?.agent.env ?? {}) },
-        timeoutMs: handler.timeoutSec * 1000
+        env: this.keys().childEnv({ ...process.env, ...(target.state?.agent.env ?? {}) }),
+        timeoutMs: handler.timeoutSec * 1000,
+        ...(signal ? { signal } : {})
       })
       const outcome = parseCodexHookOutput(event, execution)
       this.record(target, () => hookResultEvent({ invocationId, source: SOURCE, event }, execution, outcome))
@@ -89,6 +99,9 @@ export class CodexHookRunner {
         this.notify(target, 'warn', `Codex ${event} hook failed: ${handler.command} (${handler.sourceFile}): ${outcome.errorMessage ?? outcome.failureKind ?? 'failed'}`)
       }
       if (outcome.systemMessage) this.notify(target, 'warn', `Codex ${event} hook: ${outcome.systemMessage}`)
+      if (execution.stdoutTruncated && outcome.kind !== 'error') {
+        this.notify(target, 'warn', `Codex ${event} hook printed more than ${DEFAULT_MAX_OUTPUT_BYTES} bytes on stdout: the rest was cut (${handler.command}, ${handler.sourceFile}).`)
+      }
       return { handler, outcome, execution }
     })
   }

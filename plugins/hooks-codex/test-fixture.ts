@@ -94,7 +94,10 @@ export async function createCodexFixture(options: CodexFixtureOptions = {}): Pro
       contributeTrustItems(owner, items) {
         providers.add(items)
         return owner.onDispose(() => providers.delete(items))
-      }
+      },
+      // Pinning is the host's (src-main/security/trust-pins.ts): here trust approves every item.
+      isApproved: () => trusted,
+      itemsChanged: () => {}
     })
   let unprovide = provideWorkspace(options.trusted ?? true)
   const bridge = kernel.plugin(codexHooks, { codexHome, ...options.config })

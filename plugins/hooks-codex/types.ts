@@ -24,7 +24,8 @@ export interface CodexHandler {
 
 export interface SkippedHandler {
   handler: CodexHandler
-  why: 'untrusted' | 'disabled'
+  /** untrusted: the workspace is not trusted; unapproved: new or changed since the user approved its hooks. */
+  why: 'untrusted' | 'unapproved' | 'disabled'
 }
 
 export interface LoadedHooks {

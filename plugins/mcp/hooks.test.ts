@@ -38,7 +38,8 @@ process.stdin.on('data', (c) => (input += c)).on('end', async () => {
       join(host.workspace, '.claude', 'settings.json'),
       JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'mcp__everything__.*', hooks: [{ type: 'command', command: `node ${hook}` }] }] } })
     )
-    host.runtime.kernel.getService('claudeHooks')!.reload()
+    // Written after start: --trust-workspace approved what was there then, so this hook is new (issue 13) and is approved here.
+    await host.runtime.plugins.approveTrustItems(host.workspace)
     const { events } = await host.run('echo')
     expect(toolResults(events)[0]).toMatchObject({ isError: false, content: 'redacted' })
     const request = host.model.requests[1]!.body.messages.find((message) => message.role === 'tool')

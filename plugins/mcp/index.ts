@@ -1,11 +1,12 @@
 // @seam/mcp: the MCP client. Servers declared where Claude Code and Codex users already have
 // them become ordinary tools (`mcp__<server>__<tool>`) that go through the whole tool pipeline.
 // See README.md.
+import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type Disposable } from '@seam/sdk'
-import type {} from '@seam/sdk'
+import type { TrustItem } from '@seam/sdk'
 import { SEAM_CLIENT_VERSION } from './client-info'
 import { isWorkspaceCode, loadServers, targetOf, type McpServerSpec } from './config'
 import { McpManager, type McpServerStatus, type McpSessionServer } from './manager'
@@ -87,10 +88,13 @@ function envNumber(value: string | undefined): number | undefined {
 
 /** Every server the workspace declares, as the trust dialog lists them: the exact command or URL. */
 export function workspaceTrustItems(codexHome: string) {
-  return (workspace: string) =>
-    loadServers({ workspace, codexHome }, {}, '', process.env)
-      .servers.filter(isWorkspaceCode)
-      .map((spec: McpServerSpec) => ({ source: TRUST_SOURCE, file: spec.file, event: `server "${spec.name}" (${spec.transport})`, command: targetOf(spec) }))
+  return (workspace: string) => loadServers({ workspace, codexHome }, {}, '', process.env).servers.filter(isWorkspaceCode).map(serverTrustItem)
+}
+
+/** A workspace server as a trust item: its target shown, its whole definition pinned (as a digest: it may hold secrets). */
+export function serverTrustItem(spec: McpServerSpec): TrustItem {
+  const content = createHash('sha256').update(JSON.stringify(spec)).digest('hex')
+  return { source: TRUST_SOURCE, file: spec.file, event: `server "${spec.name}" (${spec.transport})`, command: targetOf(spec), content }
 }
 
 export default definePlugin({
@@ -130,6 +134,7 @@ export default definePlugin({
       toolTimeoutMs: config.toolTimeoutMs ?? envNumber(env.MCP_TOOL_TIMEOUT) ?? 100_000_000,
       limits: { maxOutputTokens: config.maxOutputTokens ?? envNumber(env.MAX_MCP_OUTPUT_TOKENS) ?? 25_000, maxResultBytes: config.maxResultBytes },
       trusted: workspace.trusted,
+      approved: (spec) => workspace.isApproved(serverTrustItem(spec)),
       disabled: config.disabled,
       register: (tool) => ctx.tools.register(tool),
       changed,

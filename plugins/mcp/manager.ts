@@ -44,6 +44,8 @@ export interface ManagerOptions {
   toolTimeoutMs: number
   limits: ResultLimits
   trusted: boolean
+  /** In a trusted workspace, whether a workspace server is what the user approved (trust pinning); default: all are. */
+  approved?: (spec: McpServerSpec) => boolean
   disabled: readonly string[]
   register(tool: ToolDefinition<never>): Disposable
   /** Something a UI shows changed (state, tools, stderr). */
@@ -175,6 +177,9 @@ export class McpManager {
     const entry: Entry = { connection, sessionId, registered: new Map(), registeredFrom: undefined, problems: [] }
     this.entries.set(spec.name, entry)
     if (isWorkspaceCode(spec) && !this.options.trusted) void connection.stop('untrusted', 'declared in the workspace, which is not trusted: trust it to start this server')
+    else if (isWorkspaceCode(spec) && this.options.approved && !this.options.approved(spec)) {
+      void connection.stop('untrusted', 'new or changed since you trusted this workspace: approve the change in the workspace trust dialog to start this server')
+    }
     else if (!spec.enabled) void connection.stop('disabled', `enabled = false in ${spec.file}`)
     else if (this.options.disabled.includes(spec.name)) void connection.stop('disabled', 'disabled in Seam\'s settings')
     return entry

@@ -33,13 +33,15 @@ describe('trust of workspace-declared MCP servers', () => {
     expect(notices).toContainEqual(expect.stringMatching(/this workspace is not trusted, so "everything" \(.*\), "remote" \(HTTP http:\/\/127\.0\.0\.1:9\/mcp\) declared in it did not start/))
     const items = host.runtime.plugins.trustPreview(host.workspace).filter((item) => item.source === TRUST_SOURCE)
     expect(items).toEqual([
-      { source: TRUST_SOURCE, file: `${host.workspace}/.mcp.json`, event: 'server "everything" (stdio)', command: `${process.execPath} ${EVERYTHING_SERVER} stdio` },
-      { source: TRUST_SOURCE, file: `${host.workspace}/.mcp.json`, event: 'server "remote" (http)', command: 'HTTP http://127.0.0.1:9/mcp' }
+      // Each with the hash trusting pins and its status (issue 13).
+      { source: TRUST_SOURCE, file: `${host.workspace}/.mcp.json`, event: 'server "everything" (stdio)', command: `${process.execPath} ${EVERYTHING_SERVER} stdio`, hash: expect.stringMatching(/^[0-9a-f]{64}$/), status: 'new' },
+      { source: TRUST_SOURCE, file: `${host.workspace}/.mcp.json`, event: 'server "remote" (http)', command: 'HTTP http://127.0.0.1:9/mcp', hash: expect.stringMatching(/^[0-9a-f]{64}$/), status: 'new' }
     ])
 
     // Trusting the workspace while the session is open starts its servers for that session.
     host.runtime.settings.update({ trustedWorkspaces: [host.workspace] })
-    await host.runtime.plugins.recompose()
+    // As workspace/trust does: the servers the dialog listed are approved (trust pinning, issue 13).
+    await host.runtime.plugins.approveTrustItems(host.workspace)
     const mcp = host.runtime.kernel.getService('mcp')!
     const end = Date.now() + 15_000
     while (mcp.servers().find((s) => s.name === 'everything')?.state !== 'connected' && Date.now() < end) await new Promise((r) => setTimeout(r, 50))

@@ -31,7 +31,7 @@ const write = (which: keyof typeof files, content: unknown) => writeFileSync(fil
 const workspacePlugin = definePlugin({
   name: 'test-workspace',
   apply(ctx, config: { root: string; trusted: boolean }) {
-    const service: WorkspaceService = { root: config.root, trusted: config.trusted, seamHome: dir, contributeTrustItems: (owner) => owner.onDispose(() => {}) }
+    const service: WorkspaceService = { root: config.root, trusted: config.trusted, seamHome: dir, contributeTrustItems: (owner) => owner.onDispose(() => {}), isApproved: () => config.trusted, itemsChanged: () => {} }
     ctx.provide('workspace', service)
   }
 })
@@ -50,10 +50,10 @@ function setup(policy: Partial<PermissionPolicyConfig> = {}, trusted = true) {
   const asked: string[] = []
   kernel.context.on('approval/request', async (req) => (asked.push(req.reason), { outcome: 'denied' }))
   const run = async (name: string, args: Record<string, string>) => {
-    const out = await tools.execute({ name, args, callId: 'c', sessionId: 's', cwd: ws })
+    const out = await tools.execute({ name, args, callId: 'c', sessionId: 's', turnId: 't', cwd: ws })
     return out.verdict.stage === 'approval' ? 'ask' : out.verdict.outcome === 'allowed' ? 'allow' : 'deny'
   }
-  const lastReason = async (name: string, args: Record<string, string>) => (await tools.execute({ name, args, callId: 'c', sessionId: 's', cwd: ws })).verdict.reason
+  const lastReason = async (name: string, args: Record<string, string>) => (await tools.execute({ name, args, callId: 'c', sessionId: 's', turnId: 't', cwd: ws })).verdict.reason
   return { kernel, run, asked, lastReason, inForce: () => kernel.getService('permissionPolicy')!.inForce() }
 }
 
@@ -152,7 +152,7 @@ describe('Claude Code permission rules in the policy (§9.8)', () => {
     kernel.plugin({ name: 'hook-like', apply: (ctx) => void ctx.on('tools/pre-execute', async (call, next) => (preExecuteSaw.push(call.name), next())) })
     const offered = kernel.getService('tools')!.specs().map((spec) => spec.name)
     expect(offered).toEqual(['Read', 'Edit', 'Write', 'WebFetch', 'mcp__else__tool'])
-    const out = await kernel.getService('tools')!.execute({ name: 'Bash', args: { command: 'ls' }, callId: 'c', sessionId: 's', cwd: ws })
+    const out = await kernel.getService('tools')!.execute({ name: 'Bash', args: { command: 'ls' }, callId: 'c', sessionId: 's', turnId: 't', cwd: ws })
     expect(out.result).toMatchObject({ content: 'No such tool available: Bash', isError: true, code: 'UNKNOWN_TOOL' })
     expect(await lastReason('mcp__server__tool', {})).toBe(`mcp__server__tool is disabled by the deny rule "mcp__server" (permissions.deny[1] in ${files.user})`)
     expect(await run('Edit', { file_path: join(ws, 'README.md') })).toBe('allow')

@@ -17,7 +17,7 @@ function setup(config: unknown) {
   const asked: string[] = []
   kernel.context.on('approval/request', async (req) => (asked.push(`${req.tool}: ${req.reason}`), { outcome: 'denied' }))
   const run = async (name: string, args: Record<string, string>) => {
-    const out = await tools.execute({ name, args, callId: 'c', sessionId: 's', cwd: '/work' } satisfies ToolCallRequest)
+    const out = await tools.execute({ name, args, callId: 'c', sessionId: 's', turnId: 't', cwd: '/work' } satisfies ToolCallRequest)
     return out.verdict.stage === 'approval' ? 'ask' : out.verdict.outcome === 'allowed' ? 'allow' : 'deny'
   }
   return { kernel, run, asked }

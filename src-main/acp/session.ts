@@ -76,8 +76,8 @@ export class AcpSession implements EditorSide, PermissionChannel {
       extraEntries: [{ id: 'acp-tools', key: 'builtin:acp-tools', plugin: acpToolsPlugin(() => session) as never }]
     })
     // The host's warnings and errors (a plugin that failed to load, a broken settings file) go to stderr.
-    runtime.kernel.onLog((record) => {
-      if (record.level === 'warn' || record.level === 'error') proc.log(`${record.level} [${record.plugin}] ${record.message}`)
+    runtime.onLog((record) => {
+      if (record.level === 'warn' || record.level === 'error') proc.log(`${record.level} [${record.plugin}] ${runtime.keys.redact(record.message)}`)
     })
     for (const record of runtime.logs()) if (record.level === 'error') proc.log(`error [${record.plugin}] ${record.message}`)
     try {
@@ -113,9 +113,12 @@ export class AcpSession implements EditorSide, PermissionChannel {
     const offEvents = this.runtime.sessions.onAppended((id, event) => {
       if (id === this.id) this.observe(event, 'live')
     })
-    const offDeltas = this.runtime.kernel.context.on('agent/delta', (id, delta) => {
-      if (id === this.id) for (const update of this.mapper.fromDelta(delta)) this.send(update)
-    })
+    // The session runs on its own workspace's kernel (a loaded session may not be the runtime's workspace).
+    const offDeltas = this.runtime.eachKernel((kernel) =>
+      kernel.context.on('agent/delta', (id, delta) => {
+        if (id === this.id) for (const update of this.mapper.fromDelta(delta)) this.send(update)
+      })
+    )
     this.detach = () => {
       offEvents()
       offDeltas()

@@ -208,6 +208,74 @@ describe('agent/prompt-submit (S5, S6)', () => {
     await f.agent.whenIdle()
     expect(f.ofType('turn/end')[0]).toMatchObject({ reason: 'error', error: 'policy exploded', steps: 0 })
   })
+
+  it('S6/S20: a prompt policy that throws on the first prompt of a queued batch keeps the whole batch as prompt/blocked with the reason', async () => {
+    const f = await setup({
+      script: [{ text: 'fine' }],
+      setup: (kernel) =>
+        kernel.context.on('agent/prompt-submit', async (_agent, content, _source, next) => {
+          if (content === 'first') throw new Error('policy exploded')
+          return next()
+        })
+    })
+    expect(f.agent.send('first')).toEqual({ queued: 'turn' })
+    expect(f.agent.send('second')).toEqual({ queued: 'turn' })
+    expect(f.agent.send('third')).toEqual({ queued: 'turn' })
+    await f.agent.whenIdle()
+    expect(f.types()).toEqual(['session/header', 'turn/start', 'prompt/blocked', 'prompt/blocked', 'prompt/blocked', 'turn/end'])
+    expect(f.ofType('prompt/blocked').map((e) => [e.prompt, e.reason])).toEqual([
+      ['first', 'prompt policy failed: policy exploded'],
+      ['second', 'not submitted: prompt policy failed: policy exploded (on an earlier message of the same batch)'],
+      ['third', 'not submitted: prompt policy failed: policy exploded (on an earlier message of the same batch)']
+    ])
+    expect(f.ofType('turn/end')[0]).toMatchObject({ reason: 'error', error: 'policy exploded', steps: 0 })
+    expect(f.model.calls).toBe(0)
+  })
+})
+
+describe('failing notification listeners (S15, S4, S21)', () => {
+  it('a tools/result, session-start, turn-end or session-end listener that fails is a notice in the session and a log record', async () => {
+    const logged: string[] = []
+    const f = await setup({
+      script: [{ toolCalls: [{ name: 'noop' }] }, { text: 'done' }],
+      setup: (kernel, tools) => {
+        kernel.onLog((record) => void (record.level === 'error' && logged.push(record.message)))
+        tools.register(testTool('noop'))
+        kernel.plugin({
+          name: 'broken-observer',
+          apply(ctx) {
+            ctx.on('tools/result', () => {
+              throw new Error('result observer broke')
+            })
+            ctx.on('agent/session-start', async () => Promise.reject(new Error('start observer broke')))
+            ctx.on('agent/turn-end', () => {
+              throw new Error('turn-end observer broke')
+            })
+            ctx.on('agent/session-end', () => {
+              throw new Error('session-end observer broke')
+            })
+          }
+        })
+      }
+    })
+    f.agent.send('go')
+    await f.agent.whenIdle()
+    await f.agent.close('closed')
+    const notices = f.ofType('notice').map((n) => [n.level, n.source, n.text])
+    expect(notices).toEqual([
+      ['error', 'broken-observer', 'agent/session-start listener of plugin "broken-observer" failed: start observer broke'],
+      ['error', 'broken-observer', 'tools/result listener of plugin "broken-observer" failed on "noop": result observer broke'],
+      ['error', 'broken-observer', 'agent/turn-end listener of plugin "broken-observer" failed: turn-end observer broke'],
+      ['error', 'broken-observer', 'agent/session-end listener of plugin "broken-observer" failed: session-end observer broke']
+    ])
+    expect(f.ofType('notice')[1].turnId).toBe('turn-1')
+    expect(logged).toEqual([
+      'parallel agent/session-start: start observer broke',
+      'emit tools/result: result observer broke',
+      'emit agent/turn-end: turn-end observer broke',
+      'parallel agent/session-end: session-end observer broke'
+    ])
+  })
 })
 
 describe('the agent handle', () => {

@@ -117,7 +117,7 @@ export class Agent {
 
   /** S4: fires agent/session-start once (also done before turn 1). */
   start(): Promise<void> {
-    this.started ??= this.kernel.parallel('agent/session-start', this.handle, this.source)
+    this.started ??= this.kernel.parallelObserved('agent/session-start', this.deps.handle.listenerFailureNotice('agent/session-start'), this.handle, this.source)
     return this.started
   }
 
@@ -158,7 +158,7 @@ export class Agent {
       this.current?.cancel()
       this.requestClose()
       await this.whenIdle()
-      if (this.started) await this.kernel.parallel('agent/session-end', this.handle, reason)
+      if (this.started) await this.kernel.parallelObserved('agent/session-end', this.deps.handle.listenerFailureNotice('agent/session-end'), this.handle, reason)
       await this.log.flush()
     })()
     return this.closing

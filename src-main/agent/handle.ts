@@ -1,6 +1,7 @@
 // What plugins get as `agent` in the agent seams (src-shared/host/agent.ts). Everything it writes
 // goes through the session log, so it is durable and (for context) model-visible.
 import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
+import { errorText, type ListenerFailure } from '../../src-shared/kernel'
 import type { SessionLog } from '../session/store'
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -9,6 +10,7 @@ const NO_ENV: Readonly<Record<string, string>> = Object.freeze({})
 /** The part of the running turn the handle reaches. */
 export interface TurnControl {
   readonly id: string
+  readonly signal: AbortSignal
   stop(reason: string, by: string): void
 }
 
@@ -40,6 +42,10 @@ export class AgentHandleImpl implements AgentHandle {
     return this.currentTurn()?.id
   }
 
+  get turnSignal(): AbortSignal | undefined {
+    return this.currentTurn()?.signal
+  }
+
   inject(text: string, source: string): void {
     this.log.append({ type: 'context/message', ...this.turnField(), text, source })
   }
@@ -68,6 +74,17 @@ export class AgentHandleImpl implements AgentHandle {
 
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void {
     this.log.append({ type: 'notice', ...this.turnField(), level, text, source })
+  }
+
+  /** For a notification seam: a listener that failed is shown as a notice in the session too. */
+  listenerFailureNotice(seam: string): ListenerFailure {
+    return (error, plugin) => {
+      try {
+        this.notify('error', `${seam} listener of plugin "${plugin}" failed: ${errorText(error)}`, plugin)
+      } catch {
+        // The log is closed (a late rejection after the session ended): the kernel log has it.
+      }
+    }
   }
 
   private turnField(): { turnId?: string } {

@@ -117,6 +117,60 @@ describe('tool calls of one step (S17, S19)', () => {
     expect(roles).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'user'])
   })
 
+  describe('S9/S17: additionalContext of nested tools.execute() calls is carried to the outer call\'s step', () => {
+    /** `outer` calls `inner` twice through tools.execute() (as its child), then ends as `mode` says. */
+    async function composite(mode: 'return' | 'throw' | 'blocked') {
+      return setup({
+        script: [{ toolCalls: [{ name: 'outer', args: {} }] }, { text: 'done' }],
+        setup: (kernel, tools) => {
+          tools.register(testTool('inner'))
+          tools.register(
+            testTool('outer', {
+              body: async (_args, exec) => {
+                for (const tag of ['a', 'b']) {
+                  await tools.execute({ name: 'inner', args: { tag }, callId: `nested-${tag}`, sessionId: exec.sessionId, cwd: exec.cwd, parent: exec.token, signal: exec.signal })
+                }
+                if (mode === 'throw') throw new Error('outer failed after its nested calls')
+                return 'outer done'
+              }
+            })
+          )
+          kernel.context.on('tools/post-execute', async (call, _result, _verdict, next) => {
+            if (call.name === 'inner') return { action: 'accept', additionalContext: [`from inner ${String(call.args.tag)}`] }
+            if (mode === 'blocked') return { action: 'block', feedback: 'outer result withheld' }
+            return { action: 'accept', additionalContext: ['from outer'] }
+          })
+        }
+      })
+    }
+
+    it('kept, before the outer call\'s own context, after the step\'s results', async () => {
+      const f = await composite('return')
+      f.agent.send('go')
+      await f.agent.whenIdle()
+      const stepEvents = f.log.events.filter((e) => e.type === 'tool/result' || e.type === 'context/message').map((e) => (e.type === 'tool/result' ? `result:${e.callId}` : `context:${e.text}`))
+      expect(stepEvents).toEqual(['result:call_0_0', 'context:from inner a', 'context:from inner b', 'context:from outer'])
+      expect(f.ofType('context/message').every((c) => c.source === 'tool:outer' && c.turnId === 'turn-1')).toBe(true)
+      expect(JSON.stringify(f.model.requests[1].messages)).toContain('from inner b')
+    })
+
+    it('kept when the outer call throws', async () => {
+      const f = await composite('throw')
+      f.agent.send('go')
+      await f.agent.whenIdle()
+      expect(f.ofType('tool/result')[0]).toMatchObject({ isError: true })
+      expect(f.ofType('context/message').map((c) => c.text)).toEqual(['from inner a', 'from inner b', 'from outer'])
+    })
+
+    it('dropped when post-execute blocks the outer call', async () => {
+      const f = await composite('blocked')
+      f.agent.send('go')
+      await f.agent.whenIdle()
+      expect(f.ofType('tool/result')[0]).toMatchObject({ isError: true })
+      expect(f.ofType('context/message')).toEqual([])
+    })
+  })
+
   it('S19: calls run in parallel up to maxParallelToolCalls; results are logged in call order', async () => {
     let inFlight = 0
     let maxInFlight = 0

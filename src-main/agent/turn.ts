@@ -75,7 +75,7 @@ export class Turn implements TurnControl {
     this.phase = 'closing'
     log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
     await log.flush({ durable: true })
-    kernel.emit('agent/turn-end', this.deps.handle, this.id, end.reason)
+    kernel.emitObserved('agent/turn-end', this.deps.handle.listenerFailureNotice('agent/turn-end'), this.deps.handle, this.id, end.reason)
     return end
   }
 
@@ -84,7 +84,16 @@ export class Turn implements TurnControl {
     const batch = inbox.takeQueued()
     this.phase = 'running'
     let allowed = 0
-    for (const prompt of batch) if (await this.submit(prompt, 'prompt')) allowed++
+    for (const [index, prompt] of batch.entries()) {
+      try {
+        if (await this.submit(prompt, 'prompt')) allowed++
+      } catch (error) {
+        // S20: the turn ends `error`; no message of the batch is lost: the one whose policy
+        // failed and every later one are kept as prompt/blocked with the reason.
+        this.blockRest(batch.slice(index), error)
+        throw error
+      }
+    }
     if (this.signal.aborted) return 'cancelled'
     if (allowed === 0) return 'rejected'
 
@@ -152,6 +161,15 @@ export class Turn implements TurnControl {
     }
     for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
     return true
+  }
+
+  /** The prompt whose policy threw and the rest of its batch: logged as blocked, never submitted. */
+  private blockRest(prompts: readonly QueuedPrompt[], error: unknown): void {
+    const why = `prompt policy failed: ${errorText(error)}`
+    for (const [index, prompt] of prompts.entries()) {
+      const reason = index === 0 ? why : `not submitted: ${why} (on an earlier message of the same batch)`
+      this.deps.log.append({ type: 'prompt/blocked', turnId: this.id, prompt: prompt.content, reason })
+    }
   }
 
   /** Settles like `work`, or rejects with TurnCancelledError when the turn is cancelled first: a listener that never settles cannot hold a cancel. */

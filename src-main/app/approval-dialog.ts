@@ -29,10 +29,15 @@ export class ApprovalDialogs {
     private readonly connections: ConnectionCount
   ) {}
 
+  /** Applied once per workspace tree; each instance settles only its own asks when disposed. */
   readonly plugin = definePlugin({
     name: 'approval-dialog',
     apply: (ctx) => {
-      ctx.on('approval/request', (request) => this.ask(request))
+      const mine = new Set<string>()
+      ctx.on('approval/request', (request) => {
+        mine.add(request.id)
+        return this.ask(request).finally(() => mine.delete(request.id))
+      })
       ctx.effect(() =>
         // Every open dialog is shown in every connected UI. When one of them goes away (a closed
         // window, a reload, a dropped connection) the asks it showed resolve to a deny, even if
@@ -42,7 +47,9 @@ export class ApprovalDialogs {
           if (change === 'closed') this.settleAll({ outcome: 'unavailable', by: 'desktop', note: 'the window showing this question was closed or reloaded' })
         })
       )
-      ctx.onDispose(() => this.settleAll({ outcome: 'unavailable', by: 'desktop' }))
+      ctx.onDispose(() => {
+        for (const id of [...mine]) this.answer(id, { outcome: 'unavailable', by: 'desktop' })
+      })
     }
   })
 

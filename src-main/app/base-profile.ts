@@ -4,6 +4,7 @@ import { definePlugin, type Plugin } from '../../src-shared/kernel'
 import type { CatalogEntry, ProfileEntry } from '../plugins/profile'
 import { toolsPlugin } from '../tools'
 import { builtinTools } from '../tools/builtin'
+import { defaultKeyGuard } from '../security/keys'
 import { promptPlugin } from '../agent'
 import { anthropicAdapterPlugin, modelsPlugin, openAIAdapterPlugin } from '../llm/adapters-plugin'
 import claudeSettings from '../../plugins/claude-settings/index'
@@ -18,7 +19,9 @@ const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
   inject: ['tools'],
   apply(ctx) {
-    for (const tool of builtinTools()) ctx.tools.register(tool)
+    // Read on every call: the host's guard (settings may change what it strips).
+    const keys = { childEnv: (env: Record<string, string | undefined>) => (ctx.maybe('keys') ?? defaultKeyGuard).childEnv(env) }
+    for (const tool of builtinTools({}, keys)) ctx.tools.register(tool)
   }
 })
 

@@ -13,6 +13,8 @@ import { loadBundleHost } from '../plugins/bundles/host-entry'
 import { installBundle } from '../plugins/bundles/install'
 import { readManifest, type BundleManifest } from '../plugins/bundles/manifest'
 import { listBundles, removeBundle, setEnabled } from '../plugins/bundles/registry'
+import type { LockEntry } from '../plugins/bundles/lockfile'
+import { verifyInstalledBundle } from '../plugins/bundles/verify'
 import { pluginClientUrl } from '../transport/csp'
 
 export interface ShelfBundle {
@@ -34,6 +36,12 @@ export interface BundleDeclaration {
   warning: string
 }
 
+export interface BundleInstalled extends BundleDeclaration {
+  status: 'installed' | 'upgraded' | 'replaced' | 'unchanged'
+  /** What happened, with both hashes when an installed copy was replaced. */
+  message: string
+}
+
 const HOST_WARNING = 'Its host part runs inside Seam\'s main process as trusted code, with your permissions: install only bundles you trust.'
 const CLIENT_ONLY = 'It has only a client part: it runs in the UI and reaches the host through its own RPC methods.'
 
@@ -53,7 +61,10 @@ export class BundleShelf {
     return this.bundles.get(name)
   }
 
-  /** Reads the lock and imports every enabled bundle's host entry; a broken bundle (or lock file) is reported, not fatal. */
+  /**
+   * Reads the lock and imports every enabled bundle's host entry, after checking its files
+   * against the lock's hash; a broken or changed bundle (or lock file) is reported, not fatal.
+   */
   async loadAll(report: (name: string, error: string) => void): Promise<void> {
     this.bundles.clear()
     let lock: Awaited<ReturnType<typeof listBundles>>
@@ -64,7 +75,7 @@ export class BundleShelf {
       return
     }
     for (const installed of lock) {
-      const bundle = await this.load(installed.dir, installed.source, installed.enabled)
+      const bundle = await this.load(installed.dir, installed)
       if (bundle.error) report(installed.name, bundle.error)
       this.bundles.set(installed.name, bundle)
     }
@@ -85,9 +96,10 @@ export class BundleShelf {
     }
   }
 
-  async install(path: string): Promise<BundleDeclaration> {
+  async install(path: string, options: { force?: boolean } = {}): Promise<BundleInstalled> {
     const result = await installBundle({
       source: path,
+      force: options.force,
       seamHome: this.seamHome,
       seamVersion: this.seamVersion,
       // The new version becomes the recorded one only once its host entry has loaded.
@@ -95,14 +107,14 @@ export class BundleShelf {
         if (manifest.host) await loadBundleHost(dir, manifest)
       }
     })
-    this.bundles.set(result.manifest.name, await this.load(result.dir, result.entry.source, result.entry.enabled))
-    return declaration(result.manifest)
+    this.bundles.set(result.manifest.name, await this.load(result.dir, result.entry))
+    return { ...declaration(result.manifest), status: result.status, message: result.message }
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     const entry = await setEnabled(this.seamHome, name, enabled)
     const current = this.bundles.get(name)
-    if (current) this.bundles.set(name, enabled && !current.plugin ? await this.load(current.dir, entry.source, true) : { ...current, enabled })
+    if (current) this.bundles.set(name, enabled && !current.plugin ? await this.load(current.dir, entry) : { ...current, enabled })
   }
 
   async remove(name: string): Promise<void> {
@@ -120,7 +132,8 @@ export class BundleShelf {
   /** A file of an enabled bundle, for the renderer to import; null when it is not one. */
   resolveClientFile(name: string, file: string): string | null {
     const bundle = this.bundles.get(name)
-    if (!bundle || !bundle.enabled) return null
+    // A bundle that failed to load (e.g. its files no longer match lock.json) serves nothing.
+    if (!bundle || !bundle.enabled || bundle.error) return null
     // Real paths on both sides: a link inside the bundle folder must not serve a file outside it.
     let root: string
     let target: string
@@ -133,7 +146,8 @@ export class BundleShelf {
     return target.startsWith(root + sep) ? target : null
   }
 
-  private async load(dir: string, source: string, enabled: boolean): Promise<ShelfBundle> {
+  private async load(dir: string, entry: LockEntry): Promise<ShelfBundle> {
+    const { source, enabled } = entry
     let manifest: BundleManifest
     try {
       manifest = await readManifest(dir, this.seamVersion)
@@ -141,8 +155,10 @@ export class BundleShelf {
       const name = dir.split(sep).pop() ?? dir
       return { manifest: { name, version: '?', engines: '?' }, dir, source, enabled, error: errorText(error) }
     }
-    if (!enabled || !manifest.host) return { manifest, dir, source, enabled }
+    if (!enabled) return { manifest, dir, source, enabled }
     try {
+      await verifyInstalledBundle(entry, dir)
+      if (!manifest.host) return { manifest, dir, source, enabled }
       return { manifest, dir, source, enabled, plugin: await loadBundleHost(dir, manifest) }
     } catch (error) {
       return { manifest, dir, source, enabled, error: errorText(error) }

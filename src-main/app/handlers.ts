@@ -33,6 +33,7 @@ export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Pr
     seamHome: runtime.paths.home,
     workspace: runtime.workspace(),
     workspaceTrusted: runtime.isTrusted(),
+    trustChanges: runtime.plugins.pendingTrustChanges(),
     provider: await providerPublic(runtime),
     approvalMode: runtime.approvalMode()
   }
@@ -42,7 +43,9 @@ async function providerPublic(runtime: HostRuntime): Promise<ProviderPublic | nu
   const provider = runtime.settings.value.provider
   if (!provider) return null
   const key = await storedKey(runtime, provider.provider)
-  return key.state === 'unreadable' ? { ...provider, hasKey: false, keyProblem: key.reason } : { ...provider, hasKey: key.state === 'stored' }
+  if (key.state === 'unreadable') return { ...provider, hasKey: false, keyProblem: key.reason }
+  // A key saved with another base URL is not this provider's key: it is never sent here.
+  return { ...provider, hasKey: key.state === 'stored' && runtime.keyBoundTo(provider.provider, provider.baseUrl) }
 }
 
 /** The stored key's state; a damaged secrets file reads as "unreadable" (and is logged), so status still answers. */
@@ -50,7 +53,7 @@ async function storedKey(runtime: HostRuntime, provider: string): Promise<KeyLoo
   try {
     return await runtime.secrets.lookup(providerKeyName(provider))
   } catch (error) {
-    runtime.kernel.log({ level: 'error', plugin: 'secrets', message: (error as Error).message, time: Date.now() })
+    runtime.log({ level: 'error', plugin: 'secrets', message: (error as Error).message, time: Date.now() })
     return { state: 'unreadable', reason: (error as Error).message }
   }
 }
@@ -74,10 +77,21 @@ function permissionsInForce(runtime: HostRuntime): PermissionsInForce {
   }
 }
 
-/** A provider from the UI, with the stored key filled in when the UI left it out. */
-async function withStoredKey(runtime: HostRuntime, input: ProviderInput): Promise<ProviderConfig> {
-  const apiKey = input.apiKey === undefined ? await runtime.secrets.get(providerKeyName(input.provider)) : input.apiKey || undefined
-  return { provider: input.provider, baseUrl: input.baseUrl, model: input.model, apiKey }
+/**
+ * A provider from the UI, with the stored key filled in when the UI left it out, but only for
+ * the base URL the key was saved with. Another URL gets no stored key (the caller may be a
+ * client plugin or injected script trying to send it elsewhere): `refused` says why.
+ */
+async function withStoredKey(runtime: HostRuntime, input: ProviderInput): Promise<{ config: ProviderConfig; refused?: string }> {
+  const config: ProviderConfig = { provider: input.provider, baseUrl: input.baseUrl, model: input.model, apiKey: input.apiKey || undefined }
+  if (input.apiKey !== undefined) return { config }
+  const apiKey = await runtime.storedKey(input.provider, input.baseUrl)
+  if (apiKey !== undefined) return { config: { ...config, apiKey } }
+  const bound = runtime.settings.value.keyBaseUrls[input.provider]
+  if (bound !== undefined && (await storedKey(runtime, input.provider)).state === 'stored') {
+    return { config, refused: `The stored ${input.provider} key is sent only to ${bound}, the address it was saved with. Enter the key to use ${input.baseUrl}.` }
+  }
+  return { config }
 }
 
 function requireWorkspace(runtime: HostRuntime): string {
@@ -104,7 +118,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         throw Object.assign(error as Error, { code: 'INVALID_INPUT', field: 'path' })
       }
       runtime.settings.update({ workspace })
-      await runtime.plugins.recompose()
+      await runtime.showWorkspace()
+      await runtime.plugins.pinLegacyTrust()
       deps.publishStatus()
       return { path: workspace }
     },
@@ -112,13 +127,18 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const workspace = runtime.workspace()
       return { workspace, trusted: runtime.isTrusted(), items: workspace ? runtime.plugins.trustPreview(workspace) : [] }
     },
-    'workspace/trust': async ({ trusted }) => {
+    'workspace/trust': async ({ trusted, approve }) => {
       const workspace = requireWorkspace(runtime)
       const list = new Set(runtime.settings.value.trustedWorkspaces)
       if (trusted) list.add(workspace)
       else list.delete(workspace)
       runtime.settings.update({ trustedWorkspaces: [...list] })
-      await runtime.plugins.recompose()
+      // Trust is pinned to what the dialog showed (its hashes); untrusting forgets the approvals.
+      if (trusted) await runtime.approveTrust(workspace, approve)
+      else {
+        runtime.plugins.forgetTrust(workspace)
+        await runtime.recomposeWorkspace(workspace)
+      }
       deps.publishStatus()
       return { ok: true as const }
     },
@@ -133,13 +153,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       })),
     'provider/get': async () => providerPublic(runtime),
     'provider/set': async (input) => {
-      if (input.apiKey !== undefined) await runtime.secrets.set(providerKeyName(input.provider), input.apiKey)
+      if (input.apiKey !== undefined) await runtime.storeKey(input.provider, input.baseUrl, input.apiKey)
       runtime.settings.update({ provider: { provider: input.provider, baseUrl: input.baseUrl, model: input.model } })
       deps.publishStatus()
       return (await providerPublic(runtime))!
     },
     'provider/test': async (input) => {
-      const result = await testConnection(await withStoredKey(runtime, input), undefined, (config) => runtime.createModelClient(config))
+      const { config, refused } = await withStoredKey(runtime, input)
+      if (refused) return { ok: false, message: refused, kind: 'auth' }
+      const result = await testConnection(config, undefined, (config) => runtime.createModelClient(config))
       return result.ok ? { ok: true, message: `Connected: ${result.model}` } : { ok: false, message: result.message, kind: result.kind }
     },
 
@@ -174,9 +196,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'approval/pending': async () => dialogs.pending(),
     'approval/answer': async ({ requestId, outcome, note }) => ({ ok: dialogs.answer(requestId, { outcome, note, by: 'desktop' }) }),
 
-    'grants/list': async ({ sessionId }) => runtime.kernel.getService('approval')?.grants(sessionId) ?? [],
+    // Grants live in the approval service of the session's own workspace tree.
+    'grants/list': async ({ sessionId }) => (await sessions.kernelOf(sessionId))?.getService('approval')?.grants(sessionId) ?? [],
     'grants/revoke': async ({ sessionId, grantId }) => {
-      const approval = runtime.kernel.getService('approval')
+      const approval = (await sessions.kernelOf(sessionId))?.getService('approval')
       if (!approval) return { ok: false }
       const session = sessions.isOpen(sessionId) ? await sessions.open(sessionId) : undefined
       return { ok: approval.revoke(sessionId, grantId, session ? (event) => session.log.append(event) : undefined) }
@@ -186,14 +209,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'permissions/list': async () => permissionsInForce(runtime),
     'settings/set': async (patch) => {
       runtime.settings.update(patch)
-      if (patch.approvalMode || patch.hookConcurrency) await runtime.plugins.recompose()
+      if (patch.approvalMode || patch.hookConcurrency) await runtime.recomposeAll()
       deps.publishStatus()
       return settingsPublic(runtime)
     },
 
     'plugins/list': async () => runtime.plugins.list(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
-    'plugins/install': async ({ path }) => runtime.plugins.install(path),
+    'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
     'plugins/enable': async ({ name }) => {
       await runtime.plugins.setEnabled(name, true)
       return { ok: true as const }

@@ -35,13 +35,15 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const publishStatus = () => {
     status(runtime, options.mode).then(
       (current) => pushes.publish('app/status', current),
-      (error: unknown) => runtime.kernel.log({ level: 'error', plugin: 'host', message: `could not read the status: ${(error as Error).message}`, time: Date.now() })
+      (error: unknown) => runtime.log({ level: 'error', plugin: 'host', message: `could not read the status: ${(error as Error).message}`, time: Date.now() })
     )
   }
   forwardLiveEvents(runtime, pushes)
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
-  runtime.plugins.onChanged(() => pushes.publish('plugins/changed', {}))
+  runtime.onPluginsChanged(() => pushes.publish('plugins/changed', {}))
+  // A hook file changed under a trusted workspace: the status carries the count of unapproved items.
+  runtime.onTrustItemsChanged(() => publishStatus())
   forwardMcpChanges(runtime, pushes)
   connections.onChange((count) => {
     if (count > 0) publishStatus()
@@ -73,16 +75,25 @@ function forwardMcpChanges(runtime: HostRuntime, pushes: PushHub): void {
     pushes.publish('mcp/changed', {})
   }
   follow()
-  runtime.plugins.onChanged(follow)
+  // The window's tree's service: followed across recomposes and when the window shows another workspace.
+  runtime.onPluginsChanged(follow)
 }
 
-/** Live pushes that are not session events: deltas, agent state, tool output, logs. */
+/** Live pushes that are not session events (deltas, agent state, tool output, logs), from every workspace's tree. */
 function forwardLiveEvents(runtime: HostRuntime, pushes: PushHub): void {
-  const ctx = runtime.kernel.context
-  ctx.on('agent/delta', (sessionId, delta) => pushes.publish('agent/delta', { sessionId, ...delta }))
-  ctx.on('agent/state', (sessionId, state) => pushes.publish('agent/state', { sessionId, ...state }))
-  ctx.on('agent/tool-progress', (sessionId, progress) => pushes.publish('tool/progress', { sessionId, ...progress }))
-  runtime.kernel.onLog((record) => {
-    if (record.level !== 'debug') pushes.publish('log', record)
+  runtime.eachKernel((kernel) => {
+    const ctx = kernel.context
+    const offs = [
+      ctx.on('agent/delta', (sessionId, delta) => pushes.publish('agent/delta', { sessionId, ...delta })),
+      ctx.on('agent/state', (sessionId, state) => pushes.publish('agent/state', { sessionId, ...state })),
+      // Live output is shown before it is logged: the same key redaction as the log applies.
+      ctx.on('agent/tool-progress', (sessionId, progress) =>
+        pushes.publish('tool/progress', { sessionId, ...progress, text: runtime.keys.redact(progress.text) })
+      )
+    ]
+    return () => offs.forEach((off) => off())
+  })
+  runtime.onLog((record) => {
+    if (record.level !== 'debug') pushes.publish('log', { ...record, message: runtime.keys.redact(record.message) })
   })
 }

@@ -16,7 +16,8 @@ export function seamPaths(home: string) {
     secrets: join(home, 'secrets.json'),
     sessions: join(home, 'sessions'),
     plugins: join(home, 'plugins'),
-    patch: join(home, 'cordis.patch.yml')
+    patch: join(home, 'cordis.patch.yml'),
+    trustPins: join(home, 'trust-pins.json')
   }
 }
 export type SeamPaths = ReturnType<typeof seamPaths>

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { terminalApprovalPlugin } from '../cli/terminal-approval'
+import { hostSource, makeBundleDir } from '../../test-support/bundles'
 import { HostRuntime } from './runtime'
 
 let home: string
@@ -126,5 +127,26 @@ describe('client entries of bundles', () => {
     expect(runtime.plugins.resolveClientFile('no-such-bundle', entry)).toBeNull()
     await runtime.plugins.setEnabled('client-only', false)
     expect(runtime.plugins.resolveClientFile('client-only', entry)).toBeNull()
+  })
+
+  it('a bundle whose installed host entry changed is not loaded at start: the plugin list shows the error naming it and how to reinstall (issue 13: Bundles)', async () => {
+    const source = await makeBundleDir(join(home, 'src-watch'), { name: 'seam-watch', version: '1.0.0', host: hostSource('seam-watch'), client: 'export default {}' })
+    await runtime.plugins.install(source)
+    expect(stateOf('seam-watch')).toBe('active')
+    await runtime.close()
+    await writeFile(join(home, 'plugins', 'seam-watch@1.0.0', 'host.mjs'), 'export default { name: "evil", apply() {} }\n')
+    runtime = await HostRuntime.start({
+      mode: 'headless',
+      env: { ...process.env, SEAM_HOME: home, HOME: home },
+      workspace: home,
+      answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin('deny') as never }
+    })
+    const row = runtime.plugins.list().find((p) => p.name === 'seam-watch')
+    expect(row).toMatchObject({ state: 'failed', error: expect.stringContaining(`seam plugin install ${source} --force`) })
+    expect(row?.error).toContain('bundle seam-watch@1.0.0 was not loaded: its installed files do not match lock.json')
+    // Neither its host part runs nor its client part is served.
+    expect(runtime.plugins.clientEntries('web')).toEqual([])
+    expect(runtime.plugins.resolveClientFile('seam-watch', 'client.mjs')).toBeNull()
+    expect(runtime.logs().some((r) => r.level === 'error' && r.message.includes('seam-watch'))).toBe(true)
   })
 })

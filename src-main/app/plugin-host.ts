@@ -1,7 +1,10 @@
-// The running plugin tree: the base profile plus patch layers plus installed bundles, applied
-// by the ProfileLoader and recomposed when a patch file, a setting, the workspace trust or the
-// set of bundles changes. A bad edit keeps the last good tree and reports the error.
-import type { Context, Plugin } from '../../src-shared/kernel'
+// One workspace's running plugin tree: the base profile plus patch layers plus installed bundles,
+// applied by the ProfileLoader to that workspace's kernel and recomposed when a patch file, a
+// setting, the workspace's trust or the set of bundles changes. A bad edit keeps the last good
+// tree and reports the error. Every workspace with an open session (and the one the window
+// shows) has its own tree, so a session's hooks, trust, patch layer, rules and grants are always
+// those of its own workspace (HostRuntime keeps the trees).
+import type { Context, Kernel, Plugin } from '../../src-shared/kernel'
 import type { Disposable } from '../../src-shared/kernel/types'
 import type { PluginInfo } from '../../src-shared/contract/ipc'
 import { composeProfile, dumpProfile, type PatchLayer } from '../plugins/compose'
@@ -13,13 +16,14 @@ import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
-import { BundleShelf, type BundleDeclaration } from './bundle-shelf'
+import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
-import { SDK_VERSION } from '@seam/sdk/version'
+import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
 
-export type { TrustItem, WorkspaceService, RpcService } from '../../src-shared/host/workspace'
-import type { TrustItem } from '../../src-shared/host/workspace'
+export type { TrustItem } from '../security/trust-pins'
+
+export type { WorkspaceService, RpcService } from '../../src-shared/host/workspace'
 
 export class PluginHost {
   private loader?: ProfileLoader
@@ -32,13 +36,23 @@ export class PluginHost {
   private composing: Promise<void> = Promise.resolve()
   private closed = false
   private readonly changed = new Set<() => void>()
+  private readonly trustListeners = new Set<() => void>()
   private readonly trustProviders = new Set<(workspace: string) => TrustItem[]>()
   private readonly rpcMethods = new Map<string, (input: unknown) => unknown>()
-  readonly bundles: BundleShelf
+  private reprovideWorkspace: () => void = () => {}
 
-  constructor(private readonly runtime: HostRuntime) {
-    // engines.seam ranges are checked against the plugin API's version (packages/sdk).
-    this.bundles = new BundleShelf(runtime.paths.home, SDK_VERSION)
+  constructor(
+    private readonly runtime: HostRuntime,
+    /** The workspace this tree belongs to (`null`: none chosen yet). */
+    readonly root: string | null,
+    readonly kernel: Kernel,
+    /** Installed bundles, shared by every workspace's tree. */
+    readonly bundles: BundleShelf
+  ) {}
+
+  /** Trust approvals (hashes of what each dialog showed), shared by every workspace's tree. */
+  get pins(): TrustPins {
+    return this.runtime.pins
   }
 
   onChanged(listener: () => void): () => void {
@@ -46,10 +60,38 @@ export class PluginHost {
     return () => this.changed.delete(listener)
   }
 
+  /** A plugin re-read the workspace's items (they may now differ from what was approved). */
+  onTrustItemsChanged(listener: () => void): () => void {
+    this.trustListeners.add(listener)
+    return () => this.trustListeners.delete(listener)
+  }
+
   async start(): Promise<void> {
     this.provideCoreServices()
-    await this.bundles.loadAll((name, error) => this.report(`bundle ${name}: ${error}`))
     await this.recompose()
+    await this.pinLegacyTrust()
+  }
+
+  /**
+   * `--trust-workspace` approves what is there at start (for this run only). A workspace trusted
+   * before pinning existed has its current items pinned once, as the dialog showed them then.
+   */
+  async pinLegacyTrust(): Promise<void> {
+    const workspace = this.root
+    if (!workspace || !this.runtime.isTrusted(workspace)) return
+    const items = this.trustItems(workspace)
+    if (this.runtime.options.trustWorkspace && workspace === this.runtime.options.workspace) {
+      this.pins.approveForSession(workspace, items)
+    } else if (!this.pins.has(workspace) && !this.pins.loadError) {
+      this.pins.approve(workspace, items, new Set(items.map((item) => trustItemHash(item, workspace))))
+    } else return
+    this.reprovideWorkspace()
+    this.notifyTrust()
+  }
+
+  private notifyTrust(): void {
+    for (const listener of this.trustListeners) listener()
+    this.runtime.trustItemsChanged()
   }
 
   /** Recompose every layer and reload only what changed. On error the last good tree stays. */
@@ -76,7 +118,7 @@ export class PluginHost {
       entries = composeProfile(this.base(), [], this.catalog())
     }
     this.entries = entries
-    if (!this.loader) this.loader = new ProfileLoader(this.runtime.kernel, this.catalog(), entries)
+    if (!this.loader) this.loader = new ProfileLoader(this.kernel, this.catalog(), entries)
     else this.loader.reload(entries, this.catalog())
     this.watch(layerPaths(sources))
     this.notify()
@@ -101,18 +143,18 @@ export class PluginHost {
         parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) }
       }
     }).concat(
-      // Installed but disabled bundles have no profile entry: list them too.
+      // Installed bundles that are disabled, or failed to load (a changed folder), have no profile entry: list them too.
       this.bundles
         .all()
-        .filter((b) => !b.enabled)
+        .filter((b) => !b.enabled || b.error !== undefined)
         .map((b) => ({
           id: b.manifest.name,
           name: b.manifest.name,
           version: b.manifest.version,
           source: b.source,
           kind: 'bundle' as const,
-          state: 'disabled' as const,
-          error: undefined,
+          state: b.enabled ? ('failed' as const) : ('disabled' as const),
+          error: b.enabled ? b.error : undefined,
           missing: [],
           parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) }
         }))
@@ -127,9 +169,9 @@ export class PluginHost {
     return this.bundles.inspect(path)
   }
 
-  async install(path: string): Promise<BundleDeclaration> {
-    const declared = await this.bundles.install(path)
-    await this.recompose()
+  async install(path: string, options: { force?: boolean } = {}): Promise<BundleInstalled> {
+    const declared = await this.bundles.install(path, options)
+    await this.runtime.recomposeAll()
     return declared
   }
 
@@ -140,14 +182,14 @@ export class PluginHost {
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     if (this.bundles.get(name)) {
       await this.bundles.setEnabled(name, enabled)
-      await this.recompose()
+      await this.runtime.recomposeAll()
       return
     }
     if (!this.entries.some((e) => e.id === name)) throw Object.assign(new Error(`no plugin or profile entry named "${name}"`), { code: 'NOT_FOUND' })
     const file = this.runtime.paths.patch
     const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
     writeFileAtomic(file, setEntryDisabled(text, name, !enabled), 0o644)
-    await this.recompose()
+    await this.runtime.recomposeAll()
     const entry = this.entries.find((e) => e.id === name)
     if (this.lastError) throw new Error(this.lastError)
     if (entry && Boolean(entry.disabled) === enabled) {
@@ -157,7 +199,7 @@ export class PluginHost {
 
   async remove(name: string): Promise<void> {
     await this.bundles.remove(name)
-    await this.recompose()
+    await this.runtime.recomposeAll()
   }
 
   clientEntries(mode: 'electron' | 'web'): Array<{ name: string; url: string }> {
@@ -174,8 +216,38 @@ export class PluginHost {
     return handler(input)
   }
 
-  trustPreview(workspace: string): TrustItem[] {
+  /** Every item the workspace declares, from every plugin that registered a kind. */
+  trustItems(workspace: string): TrustItem[] {
     return [...this.trustProviders].flatMap((provide) => provide(workspace))
+  }
+
+  /** What the trust dialog shows: each item with its hash and whether it is approved, new or changed (with the old text). */
+  trustPreview(workspace: string): ReviewedTrustItem[] {
+    return this.pins.review(workspace, this.trustItems(workspace))
+  }
+
+  /** Items of the trusted workspace that do not run until the user approves them (the UI's badge). */
+  pendingTrustChanges(): number {
+    const workspace = this.root
+    if (!workspace || !this.runtime.isTrusted(workspace)) return 0
+    return this.trustPreview(workspace).filter((item) => item.status !== 'approved').length
+  }
+
+  /**
+   * Approves the items whose hashes the dialog showed (every current item when `hashes` is
+   * omitted) and restarts what depends on the workspace service, so they run from now on.
+   */
+  async approveTrustItems(workspace: string, hashes?: readonly string[]): Promise<void> {
+    const items = this.trustItems(workspace)
+    this.pins.approve(workspace, items, new Set(hashes ?? items.map((item) => trustItemHash(item, workspace))))
+    this.reprovideWorkspace()
+    await this.recompose()
+    this.notifyTrust()
+  }
+
+  /** Untrusting forgets the approvals: trusting again shows everything as new. */
+  forgetTrust(workspace: string): void {
+    this.pins.forget(workspace)
   }
 
   close(): void {
@@ -196,7 +268,7 @@ export class PluginHost {
         approvalMode: this.runtime.approvalMode(),
         approvalModeFromCommandLine: this.runtime.options.approvalMode !== undefined,
         claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
-        workspace: this.runtime.workspace(),
+        workspace: this.root,
         hookConcurrency: settings.hookConcurrency,
         seamHooks: settings.hooks,
         extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key })),
@@ -220,8 +292,8 @@ export class PluginHost {
   }
 
   private layerSources() {
-    const workspace = this.runtime.workspace() ?? undefined
-    return { seamHome: this.runtime.paths.home, workspace, trusted: this.runtime.isTrusted(workspace ?? null), patchFile: this.runtime.options.patchFile }
+    const workspace = this.root ?? undefined
+    return { seamHome: this.runtime.paths.home, workspace, trusted: this.runtime.isTrusted(this.root), patchFile: this.runtime.options.patchFile }
   }
 
   private watch(paths: string[]): void {
@@ -238,9 +310,10 @@ export class PluginHost {
 
   /** `workspace` and `rpc` live on the root context; `workspace` is re-provided on recompose. */
   private provideCoreServices(): void {
-    const kernel = this.runtime.kernel
+    const kernel = this.kernel
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
+    kernel.context.provide('keys', this.runtime.keys)
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)
@@ -252,9 +325,11 @@ export class PluginHost {
     })
     let current: Disposable | undefined
     const provideWorkspace = () => {
-      const root = this.runtime.workspace()
+      const root = this.root
       const trusted = this.runtime.isTrusted(root)
       const providers = this.trustProviders
+      // The approvals as of now: a change re-provides the service, so dependents reload.
+      const approved = root && trusted ? this.pins.approvedHashes(root) : new Set<string>()
       const next = kernel.context.provide('workspace', {
         root,
         trusted,
@@ -262,15 +337,18 @@ export class PluginHost {
         contributeTrustItems(ctx, items) {
           providers.add(items)
           return ctx.onDispose(() => providers.delete(items))
-        }
+        },
+        isApproved: (item) => root !== null && trusted && approved.has(trustItemHash(item, root)),
+        itemsChanged: () => this.notifyTrust()
       })
       current?.()
       current = next
     }
+    this.reprovideWorkspace = provideWorkspace
     provideWorkspace()
     this.onChanged(() => {
       const service = kernel.getService('workspace')
-      if (service?.root !== this.runtime.workspace() || service?.trusted !== this.runtime.isTrusted()) provideWorkspace()
+      if (service?.root !== this.root || service?.trusted !== this.runtime.isTrusted(this.root)) provideWorkspace()
     })
   }
 
@@ -280,18 +358,19 @@ export class PluginHost {
    */
   private rpcNamespace(ctx: Context): string {
     let runtime = ctx.runtime
-    while (runtime.parent && runtime.parent !== this.runtime.kernel.root) runtime = runtime.parent
+    while (runtime.parent && runtime.parent !== this.kernel.root) runtime = runtime.parent
     const bundle = this.bundles.all().find((b) => b.plugin !== undefined && b.plugin === runtime.plugin)
     return bundle?.manifest.name ?? ctx.name
   }
 
   private report(message: string): void {
     this.lastError = message
-    this.runtime.kernel.log({ level: 'error', plugin: 'plugin-host', message, time: Date.now() })
+    this.kernel.log({ level: 'error', plugin: 'plugin-host', message, time: Date.now() })
   }
 
   private notify(): void {
     for (const listener of this.changed) listener()
+    this.runtime.pluginsChanged()
   }
 }
 

@@ -1,6 +1,8 @@
-// The Host's core, shared by the desktop app, web mode and the headless CLI: the kernel with
-// the composed plugin profile, settings, secrets, sessions and the model in use. Transports
-// (src-main/transport) and the CLI sit on top of it; nothing here imports Electron.
+// The Host's core, shared by the desktop app, web mode and the headless CLI: settings, secrets,
+// sessions, the model in use, and one plugin tree (a kernel with the composed profile) per
+// workspace in use: the one the window shows and each one an open session belongs to. A session
+// runs on its own workspace's tree, whatever the window shows. Transports (src-main/transport)
+// and the CLI sit on top of it; nothing here imports Electron.
 import { readFileSync } from 'node:fs'
 import { statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -8,6 +10,9 @@ import { fileURLToPath } from 'node:url'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
 import { ModelError, type ModelClient, type ProviderConfig } from '../../src-shared/model'
 import '../llm/adapters-plugin'
+import { PROVIDER_PRESETS } from '../llm/presets'
+import { HostKeyGuard } from '../security/keys'
+import { TrustPins } from '../security/trust-pins'
 import { SessionStore } from '../session/store'
 import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
 import { SettingsFile } from './settings'
@@ -15,6 +20,8 @@ import { SecretStore, type SecretCipher } from './secrets'
 import { SwitchableModel } from './model-switch'
 import { SessionHub } from './sessions'
 import { PluginHost } from './plugin-host'
+import { SDK_VERSION } from '@seam/sdk/version'
+import { BundleShelf } from './bundle-shelf'
 
 /** Seam's version, from the package.json of the install (found by walking up: the build moves files). */
 export const SEAM_VERSION: string = (() => {
@@ -48,17 +55,37 @@ export interface HostOptions {
   provider?: ProviderConfig
   approvalMode?: 'ask-side-effects' | 'ask-all' | 'never-ask'
   maxSteps?: number
+  /** Variables a key was read from besides the defaults (`--api-key-env VAR`): kept out of tool and hook processes. */
+  keyVariables?: string[]
+}
+
+/** One workspace's plugin tree and how many open sessions run on it. */
+interface WorkspaceTree {
+  readonly plugins: PluginHost
+  sessions: number
 }
 
 export class HostRuntime {
-  readonly kernel = new Kernel()
   readonly paths: SeamPaths
   readonly settings: SettingsFile
   readonly secrets: SecretStore
   readonly model: SwitchableModel
   readonly sessions: SessionHub
-  readonly plugins: PluginHost
+  readonly bundles: BundleShelf
+  /** Trust approvals (hashes of what each trust dialog showed), shared by every workspace's tree. */
+  readonly pins: TrustPins
+  /** Keeps provider keys out of tool and hook environments and out of logged text. */
+  readonly keys: HostKeyGuard
   private readonly recentLogs: LogRecord[] = []
+  private readonly logSinks = new Set<(record: LogRecord) => void>()
+  /** Per workspace root (`''`: none chosen): its tree, once started. */
+  private readonly trees = new Map<string, Promise<WorkspaceTree>>()
+  private windowTree!: WorkspaceTree
+  private readonly kernelSetups = new Set<(kernel: Kernel) => () => void>()
+  private readonly kernelTeardowns = new Map<Kernel, Array<() => void>>()
+  private readonly pluginListeners = new Set<() => void>()
+  private readonly trustListeners = new Set<() => void>()
+  private closed = false
   /** Set by a front end for this runtime only (an ACP session's mode or model); never written to settings. */
   private approvalModeOverride: HostOptions['approvalMode']
   private modelOverride: string | undefined
@@ -66,32 +93,209 @@ export class HostRuntime {
   private constructor(readonly options: HostOptions) {
     const env = options.env ?? process.env
     this.paths = seamPaths(resolveSeamHome(env))
-    this.kernel.onLog((record) => {
-      this.recentLogs.push(record)
-      if (this.recentLogs.length > 500) this.recentLogs.shift()
-    })
     this.settings = new SettingsFile(this.paths.settings)
-    if (this.settings.loadError) this.kernel.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
+    if (this.settings.loadError) this.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
     this.secrets = new SecretStore(this.paths.secrets, options.cipher)
+    // engines.seam ranges are checked against the plugin API's version (packages/sdk).
+    this.bundles = new BundleShelf(this.paths.home, SDK_VERSION)
+    this.pins = new TrustPins(this.paths.trustPins)
+    if (this.pins.loadError) this.log({ level: 'error', plugin: 'plugin-host', message: this.pins.loadError, time: Date.now() })
+    this.keys = new HostKeyGuard({
+      env: () => env,
+      extraVariables: () => options.keyVariables ?? [],
+      storedKeys: () => this.knownKeyTexts(),
+      settings: () => this.settings.value.toolEnv
+    })
     this.model = new SwitchableModel(
       () => this.providerSettings(),
       () => this.providerConfig(),
       (config) => this.createModelClient(config)
     )
     this.sessions = new SessionHub({
-      kernel: this.kernel,
-      store: new SessionStore(this.paths.sessions),
+      workspaces: { acquire: (workspace) => this.acquire(workspace), release: (workspace) => this.release(workspace) },
+      store: new SessionStore(this.paths.sessions, (line) => this.keys.redactJsonLine(line)),
       model: this.model,
       settings: () => ({ maxParallelToolCalls: this.settings.value.maxParallelToolCalls, maxSteps: options.maxSteps ?? this.settings.value.maxSteps })
     })
-    this.plugins = new PluginHost(this)
   }
 
   static async start(options: HostOptions): Promise<HostRuntime> {
     const runtime = new HostRuntime(options)
     await runtime.sealPlainKeys()
-    await runtime.plugins.start()
+    await runtime.bindLegacyKey()
+    await runtime.keys.refresh()
+    await runtime.bundles.loadAll((name, error) => runtime.log({ level: 'error', plugin: 'plugin-host', message: `bundle ${name}: ${error}`, time: Date.now() }))
+    runtime.windowTree = await runtime.treeFor(runtime.workspace())
     return runtime
+  }
+
+  /** The kernel of the workspace the window shows (the app-wide services: models, the plugin list). */
+  get kernel(): Kernel {
+    return this.windowTree.plugins.kernel
+  }
+
+  /** The plugin tree of the workspace the window shows. */
+  get plugins(): PluginHost {
+    return this.windowTree.plugins
+  }
+
+  /** The kernel a session of `workspace` runs on, if its tree is running. */
+  async kernelOf(workspace: string): Promise<Kernel | undefined> {
+    const tree = this.trees.get(workspace)
+    return tree ? (await tree).plugins.kernel : undefined
+  }
+
+  /** After the window's workspace changed in the settings: its tree becomes the window's; the old one goes when no session uses it. */
+  async showWorkspace(): Promise<void> {
+    const previous = this.windowTree
+    this.windowTree = await this.treeFor(this.workspace())
+    if (previous !== this.windowTree) this.retireIfUnused(previous)
+    this.pluginsChanged()
+  }
+
+  /** Recompose every running tree (a setting, the Seam home patch layer or the bundles changed). */
+  async recomposeAll(): Promise<void> {
+    const trees = await Promise.all([...this.trees.values()])
+    await Promise.all(trees.map((tree) => tree.plugins.recompose()))
+  }
+
+  /** Recompose the tree of `workspace` (its trust changed), if it runs. */
+  async recomposeWorkspace(workspace: string): Promise<void> {
+    const tree = this.trees.get(workspace)
+    if (tree) await (await tree).plugins.recompose()
+  }
+
+  /**
+   * Runs `setup` on every workspace kernel, now and as trees start (live pushes, log sinks); what
+   * it returns runs when that kernel goes. The returned function undoes it everywhere.
+   */
+  eachKernel(setup: (kernel: Kernel) => () => void): () => void {
+    this.kernelSetups.add(setup)
+    const undo = new Map<Kernel, () => void>()
+    for (const kernel of this.kernelTeardowns.keys()) {
+      const teardown = setup(kernel)
+      undo.set(kernel, teardown)
+      this.kernelTeardowns.get(kernel)!.push(teardown)
+    }
+    return () => {
+      this.kernelSetups.delete(setup)
+      for (const teardown of undo.values()) teardown()
+    }
+  }
+
+  /** Every log record of every workspace's kernel (and the runtime's own). */
+  onLog(sink: (record: LogRecord) => void): () => void {
+    this.logSinks.add(sink)
+    return () => this.logSinks.delete(sink)
+  }
+
+  log(record: LogRecord): void {
+    // Redacted once here: the recent-log buffer (`logs/recent`) never holds a provider key.
+    this.recentLogs.push({ ...record, message: this.keys?.redact(record.message) ?? record.message })
+    if (this.recentLogs.length > 500) this.recentLogs.shift()
+    for (const sink of this.logSinks) {
+      try {
+        sink(record)
+      } catch {
+        // A broken sink must not take the others down.
+      }
+    }
+  }
+
+  /** Any tree's plugin list or state changed, or the window shows another workspace. */
+  onPluginsChanged(listener: () => void): () => void {
+    this.pluginListeners.add(listener)
+    return () => this.pluginListeners.delete(listener)
+  }
+
+  /** Called by the trees. */
+  pluginsChanged(): void {
+    for (const listener of this.pluginListeners) listener()
+  }
+
+  /** A tree's trust items were re-read or approved: the status re-counts unapproved items. */
+  onTrustItemsChanged(listener: () => void): () => void {
+    this.trustListeners.add(listener)
+    return () => this.trustListeners.delete(listener)
+  }
+
+  /** Called by the trees. */
+  trustItemsChanged(): void {
+    for (const listener of this.trustListeners) listener()
+  }
+
+  /**
+   * Approves the items of `workspace` whose hashes its trust dialog showed (all current items when
+   * omitted), on that workspace's tree when one runs, so its hooks and servers restart with them.
+   */
+  async approveTrust(workspace: string, hashes?: readonly string[]): Promise<void> {
+    const tree = this.trees.get(workspace)
+    const plugins = tree ? (await tree).plugins : this.plugins
+    await plugins.approveTrustItems(workspace, hashes)
+  }
+
+  private treeFor(workspace: string | null): Promise<WorkspaceTree> {
+    const key = workspace ?? ''
+    let tree = this.trees.get(key)
+    if (!tree) {
+      tree = this.startTree(workspace)
+      this.trees.set(key, tree)
+      tree.catch(() => {
+        if (this.trees.get(key) === tree) this.trees.delete(key)
+      })
+    }
+    return tree
+  }
+
+  private async startTree(workspace: string | null): Promise<WorkspaceTree> {
+    const kernel = new Kernel()
+    kernel.onLog((record) => this.log(record))
+    const teardowns: Array<() => void> = []
+    this.kernelTeardowns.set(kernel, teardowns)
+    for (const setup of this.kernelSetups) teardowns.push(setup(kernel))
+    const plugins = new PluginHost(this, workspace, kernel, this.bundles)
+    await plugins.start()
+    return { plugins, sessions: 0 }
+  }
+
+  /** A session of `workspace` opens: its tree (started if needed) is kept while the session is open. */
+  private async acquire(workspace: string): Promise<Kernel> {
+    for (;;) {
+      if (this.closed) throw new Error('the host is closing')
+      const pending = this.treeFor(workspace)
+      const tree = await pending
+      // Retired while we waited (the window moved on and no session held it): start a fresh one.
+      if (this.trees.get(workspace) !== pending) continue
+      tree.sessions++
+      return tree.plugins.kernel
+    }
+  }
+
+  private release(workspace: string): void {
+    const tree = this.trees.get(workspace)
+    if (!tree) return
+    void tree.then((t) => {
+      t.sessions--
+      this.retireIfUnused(t)
+    })
+  }
+
+  private retireIfUnused(tree: WorkspaceTree): void {
+    if (tree.sessions > 0 || tree === this.windowTree || this.closed) return
+    const key = tree.plugins.root ?? ''
+    void this.trees.get(key)?.then((current) => {
+      if (current !== tree || tree.sessions > 0 || tree === this.windowTree) return
+      this.trees.delete(key)
+      this.disposeTree(tree)
+    })
+  }
+
+  private disposeTree(tree: WorkspaceTree): void {
+    const kernel = tree.plugins.kernel
+    tree.plugins.close()
+    for (const teardown of this.kernelTeardowns.get(kernel) ?? []) teardown()
+    this.kernelTeardowns.delete(kernel)
+    kernel.dispose()
   }
 
   get version(): string {
@@ -119,7 +323,7 @@ export class HostRuntime {
   /** Changes the approval mode of this runtime only (the permission policy reloads with it). */
   async setApprovalMode(mode: 'ask-side-effects' | 'ask-all' | 'never-ask'): Promise<void> {
     this.approvalModeOverride = mode
-    await this.plugins.recompose()
+    await this.recomposeAll()
   }
 
   /** Changes the model of this runtime only; the next model request uses it. */
@@ -143,9 +347,63 @@ export class HostRuntime {
     if (this.options.provider) return this.options.provider
     const provider = this.settings.value.provider
     if (!provider) return undefined
+    if (!this.keyBoundTo(provider.provider, provider.baseUrl)) return { ...provider, apiKey: undefined }
     const key = await this.secrets.lookup(providerKeyName(provider.provider))
-    if (key.state === 'unreadable') this.kernel.log({ level: 'warn', plugin: 'secrets', message: `the ${provider.provider} API key: ${key.reason}`, time: Date.now() })
+    if (key.state === 'unreadable') this.log({ level: 'warn', plugin: 'secrets', message: `the ${provider.provider} API key: ${key.reason}`, time: Date.now() })
     return { ...provider, apiKey: key.state === 'stored' ? key.value : undefined }
+  }
+
+  /**
+   * The stored key of a provider kind, only for the base URL it was saved with: renderer code
+   * (a client plugin, an injected script) that names another URL never gets it sent there.
+   */
+  async storedKey(provider: string, baseUrl: string): Promise<string | undefined> {
+    if (!this.keyBoundTo(provider, baseUrl)) return undefined
+    return this.secrets.get(providerKeyName(provider))
+  }
+
+  /** Whether a key stored for `provider` was saved with `baseUrl`. */
+  keyBoundTo(provider: string, baseUrl: string): boolean {
+    const bound = this.settings.value.keyBaseUrls[provider]
+    return bound !== undefined && sameBaseUrl(bound, baseUrl)
+  }
+
+  /** Stores (or, with '', removes) the key of `provider`, bound to `baseUrl`. */
+  async storeKey(provider: string, baseUrl: string, apiKey: string): Promise<void> {
+    await this.secrets.set(providerKeyName(provider), apiKey)
+    const keyBaseUrls = { ...this.settings.value.keyBaseUrls }
+    if (apiKey === '') delete keyBaseUrls[provider]
+    else keyBaseUrls[provider] = baseUrl
+    this.settings.update({ keyBaseUrls })
+    await this.keys.refresh()
+  }
+
+  /** A key stored before keys were bound to a URL belongs to the provider settings it was saved with. */
+  private async bindLegacyKey(): Promise<void> {
+    const current = this.settings.value.provider
+    if (!current || this.settings.loadError || this.settings.value.keyBaseUrls[current.provider] !== undefined) return
+    try {
+      if ((await this.secrets.lookup(providerKeyName(current.provider))).state !== 'missing') {
+        this.settings.update({ keyBaseUrls: { ...this.settings.value.keyBaseUrls, [current.provider]: current.baseUrl } })
+      }
+    } catch {
+      // An unreadable secrets file: nothing to bind (status reports the file).
+    }
+  }
+
+  /** Every key text Seam holds: stored keys (unreadable ones skipped) and a key given for this run. */
+  private async knownKeyTexts(): Promise<string[]> {
+    const texts: string[] = []
+    if (this.options.provider?.apiKey) texts.push(this.options.provider.apiKey)
+    for (const kind of Object.keys(PROVIDER_PRESETS)) {
+      try {
+        const key = await this.secrets.get(providerKeyName(kind))
+        if (key) texts.push(key)
+      } catch {
+        // An unreadable secrets file holds nothing Seam can send, nor redact; status reports it.
+      }
+    }
+    return texts
   }
 
   /** Keys saved in plain text by web mode or the CLI move into the platform's encrypted store. */
@@ -153,9 +411,9 @@ export class HostRuntime {
     if (!this.options.cipher) return
     try {
       const sealed = await this.secrets.migrate()
-      if (sealed > 0) this.kernel.log({ level: 'info', plugin: 'secrets', message: `moved ${sealed} API key(s) into the OS keychain's encryption`, time: Date.now() })
+      if (sealed > 0) this.log({ level: 'info', plugin: 'secrets', message: `moved ${sealed} API key(s) into the OS keychain's encryption`, time: Date.now() })
     } catch (error) {
-      this.kernel.log({ level: 'warn', plugin: 'secrets', message: `API keys stay in plain text for now: ${(error as Error).message}`, time: Date.now() })
+      this.log({ level: 'warn', plugin: 'secrets', message: `API keys stay in plain text for now: ${(error as Error).message}`, time: Date.now() })
     }
   }
 
@@ -181,9 +439,25 @@ export class HostRuntime {
 
   async close(): Promise<void> {
     await this.sessions.closeAll('shutdown')
-    this.plugins.close()
-    this.kernel.dispose()
+    this.closed = true
+    const trees = await Promise.allSettled([...this.trees.values()])
+    this.trees.clear()
+    for (const tree of trees) if (tree.status === 'fulfilled') this.disposeTree(tree.value)
   }
+}
+
+/** Base URLs compared as URLs (a trailing slash or letter case in the host does not matter). */
+export function sameBaseUrl(a: string, b: string): boolean {
+  const canonical = (value: string) => {
+    try {
+      const url = new URL(value)
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+    } catch {
+      return null
+    }
+  }
+  const left = canonical(a)
+  return left !== null && left === canonical(b)
 }
 
 export function providerKeyName(provider: string): string {

@@ -1,5 +1,7 @@
 // Open sessions and their agents. A session is loaded from its log when first used and keeps
-// one Agent while the host runs; its events and live deltas are forwarded to the UI.
+// one Agent while the host runs; its events and live deltas are forwarded to the UI. Each agent
+// runs on the plugin tree of the session's own workspace (from its log header), never on the one
+// the window happens to show: its hooks, trust, patch layer, rules and grants are its workspace's.
 import type { Kernel } from '../../src-shared/kernel'
 import type { ModelClient } from '../../src-shared/model'
 import type { AgentStatePublic } from '../../src-shared/contract/ipc'
@@ -10,11 +12,20 @@ import { SessionStore, type SessionLog } from '../session/store'
 interface LiveSession {
   log: SessionLog
   agent: Agent
+  /** The session's workspace and the kernel of its plugin tree. */
+  workspace: string
+  kernel: Kernel
   detach: () => void
 }
 
+/** Where sessions get their workspace's kernel: held from open to close. */
+export interface WorkspaceKernels {
+  acquire(workspace: string): Promise<Kernel>
+  release(workspace: string): void
+}
+
 export interface SessionHubOptions {
-  kernel: Kernel
+  workspaces: WorkspaceKernels
   store: SessionStore
   model: ModelClient
   settings: () => Partial<AgentSettings>
@@ -58,7 +69,7 @@ export class SessionHub {
   async create(workspace: string, title?: string): Promise<LiveSession> {
     const { model } = this.options
     const log = await this.options.store.create({ workspace, title, model: { provider: model.provider, model: model.model } })
-    const session = this.attach(log, 'startup')
+    const session = await this.attach(log, 'startup')
     this.live.set(log.id, Promise.resolve(session))
     this.notifyChanged()
     return session
@@ -121,7 +132,11 @@ export class SessionHub {
       await live.agent.close(reason)
     } finally {
       live.detach()
-      await live.log.close()
+      try {
+        await live.log.close()
+      } finally {
+        this.options.workspaces.release(live.workspace)
+      }
     }
   }
 
@@ -140,16 +155,29 @@ export class SessionHub {
     return run
   }
 
-  private attach(log: SessionLog, source: 'startup' | 'resume'): LiveSession {
-    const { kernel, model } = this.options
+  /** The session's live agent, on the plugin tree of the workspace its header names. */
+  async kernelOf(id: string): Promise<Kernel | undefined> {
+    const session = this.live.get(id)
+    return session ? (await session).kernel : undefined
+  }
+
+  private async attach(log: SessionLog, source: 'startup' | 'resume'): Promise<LiveSession> {
+    const { model } = this.options
     const header = log.events[0]
     const workspace = header && header.type === 'session/header' ? header.workspace : process.cwd()
+    let kernel: Kernel
+    try {
+      kernel = await this.options.workspaces.acquire(workspace)
+    } catch (error) {
+      await log.close()
+      throw error
+    }
     const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source })
     const unsubscribe = log.onAppend((event) => {
       kernel.emit('session/appended', log.id, event)
       for (const listener of this.appended) listener(log.id, event)
       if (event.type === 'turn/end') this.notifyChanged()
     })
-    return { log, agent, detach: unsubscribe }
+    return { log, agent, workspace, kernel, detach: unsubscribe }
   }
 }

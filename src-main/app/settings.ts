@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/ipc'
 import { formatZodError } from '../../src-shared/validation'
+import { ToolEnvSettingsSchema } from '../security/keys'
 import { writeFileAtomic } from './atomic-file'
 
 export const SeamSettingsSchema = z.object({
@@ -19,6 +20,10 @@ export const SeamSettingsSchema = z.object({
     .object({ provider: ProviderKindSchema, baseUrl: z.string().url(), model: z.string().min(1) })
     .nullable()
     .default(null),
+  /** The base URL each stored provider key was saved with, by provider kind: the key is sent nowhere else. */
+  keyBaseUrls: z.record(z.string(), z.string()).default({}),
+  /** Tool and hook process environments: more variables to strip, key variables to let back in. */
+  toolEnv: ToolEnvSettingsSchema.default({ strip: [], allow: [] }),
   /** Claude Code-shaped hooks declared in Seam's own settings (same shape as .claude/settings.json "hooks"). */
   hooks: z.record(z.string(), z.unknown()).optional(),
   /** User-level MCP servers (the .mcp.json `mcpServers` shape); each entry is validated by the mcp plugin. */

@@ -16,7 +16,8 @@ const USAGE = `Usage:
   seam resume ID [options] PROMPT...  continue a session
   seam sessions                       list sessions
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
-  seam plugin install PATH | list | enable NAME | disable NAME | remove NAME
+  seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
+                                      (--force: replace an installed same-version copy whose content differs)
   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts by default)
   seam plugin pack [DIR] [--out DIR]  check a bundle's package.json and pack it for install
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
@@ -54,6 +55,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       'trust-workspace': { type: 'boolean', default: false },
       patch: { type: 'string' },
       json: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
       dump: { type: 'boolean', default: false },
       // DESIGN.md's spelling of `seam config --dump`.
       'dump-config': { type: 'boolean', default: false },
@@ -99,6 +101,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
     patchFile: values.patch ? resolve(values.patch) : undefined,
     approvalMode: approve === 'allow' ? 'never-ask' : undefined,
     maxSteps,
+    keyVariables: typeof values['api-key-env'] === 'string' ? [values['api-key-env']] : [],
     answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
   })
   try {
@@ -130,7 +133,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
         return dump.error ? 1 : 0
       }
       case 'plugin':
-        return await pluginCommand(runtime, rest, io)
+        return await pluginCommand(runtime, rest, io, { force: values.force })
       case 'mcp':
         return await mcpCommand(runtime, rest, values.json, io)
       default:

@@ -1,9 +1,14 @@
-// `seam plugin install PATH | list | enable NAME | disable NAME | remove NAME`
+// `seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME`
 import { resolve } from 'node:path'
 import type { HostRuntime } from '../app/runtime'
 import { UsageError } from './usage-error'
 
-export async function pluginCommand(runtime: HostRuntime, args: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
+export async function pluginCommand(
+  runtime: HostRuntime,
+  args: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  options: { force?: boolean } = {}
+): Promise<number> {
   const [action, target] = args
   const needTarget = (what: string) => {
     if (!target) throw new UsageError(`seam plugin ${action} needs ${what}`)
@@ -11,7 +16,11 @@ export async function pluginCommand(runtime: HostRuntime, args: string[], io: { 
   }
   switch (action) {
     case 'install': {
-      const declared = await runtime.plugins.install(resolve(needTarget('a folder or .tgz path')))
+      const declared = await runtime.plugins.install(resolve(needTarget('a folder or .tgz path')), { force: options.force })
+      if (declared.status === 'replaced' || declared.status === 'unchanged') {
+        io.stdout.write(`${declared.message}\n`)
+        return 0
+      }
       io.stdout.write(`installed ${declared.name}@${declared.version}${declared.host ? ` (host: ${declared.host})` : ''}${declared.client ? ` (client: ${declared.client})` : ''}\n`)
       if (declared.host) io.stderr.write(`note: ${declared.warning}\n`)
       return 0

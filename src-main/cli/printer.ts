@@ -18,11 +18,13 @@ export function attachPrinter(runtime: HostRuntime, sessionId: string, json: boo
   let midLine = false
   const offDelta = json
     ? () => {}
-    : runtime.kernel.context.on('agent/delta', (id, delta) => {
-        if (id !== sessionId || delta.kind !== 'text') return
-        io.stdout.write(delta.text)
-        midLine = !delta.text.endsWith('\n')
-      })
+    : runtime.eachKernel((kernel) =>
+        kernel.context.on('agent/delta', (id, delta) => {
+          if (id !== sessionId || delta.kind !== 'text') return
+          io.stdout.write(delta.text)
+          midLine = !delta.text.endsWith('\n')
+        })
+      )
   const offTurn = json
     ? () => {}
     : runtime.sessions.onAppended((id, event) => {

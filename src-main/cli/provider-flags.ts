@@ -2,13 +2,13 @@
 // --api-key-env (defaulting to the provider's usual variable).
 import type { ProviderConfig } from '../../src-shared/model'
 import { parseProviderConfig } from '../llm/presets'
+import { DEFAULT_KEY_VARIABLES } from '../security/keys'
 import { UsageError } from './usage-error'
 
-export const DEFAULT_KEY_ENV: Readonly<Record<string, string>> = {
-  deepseek: 'DEEPSEEK_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY'
-}
+/** The provider's usual key variable (also stripped from every tool and hook environment). */
+export const DEFAULT_KEY_ENV: Readonly<Record<string, string>> = DEFAULT_KEY_VARIABLES
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 export interface ProviderFlags {
   provider?: string
@@ -31,6 +31,10 @@ export function providerFromFlags(flags: ProviderFlags, env: NodeJS.ProcessEnv, 
   if (!kind) {
     if (flags['base-url'] || flags.model) throw new UsageError('--base-url and --model need --provider')
     return undefined
+  }
+  // Someone may paste the key itself here: never print a value that is not a variable name.
+  if (flags['api-key-env'] !== undefined && !ENV_NAME.test(flags['api-key-env'])) {
+    throw new UsageError('--api-key-env takes the NAME of an environment variable (such as OPENAI_API_KEY), not a key; the value given is not a variable name and is not shown')
   }
   const keyEnv = keyEnvFor(kind, flags)
   const apiKey = keyEnv ? env[keyEnv] : undefined

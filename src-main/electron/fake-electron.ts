@@ -44,6 +44,15 @@ export class FakeWebContents extends EventEmitter {
   destroyed = false
   sent: Array<{ channel: string; message: unknown }> = []
   session = defaultSession
+  devToolsOpen = false
+  /** Test helper: something opened DevTools (a shortcut, a menu, a debugger). */
+  openDevTools(): void {
+    this.devToolsOpen = true
+    this.emit('devtools-opened')
+  }
+  closeDevTools(): void {
+    this.devToolsOpen = false
+  }
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler
   }

@@ -9,14 +9,17 @@ import { appPageFor } from './app-page'
 import { createElectronPlatform } from './dialogs'
 import { registerIpc, type IpcBridge } from './ipc'
 import { installLifecycle } from './lifecycle'
-import { handlePluginProtocol, registerPluginScheme } from './plugin-protocol'
+import { APP_ORIGIN, appOriginOf, devServerUrlFor } from './app-origin'
+import { handleAppProtocol, registerAppSchemes } from './app-protocol'
+import { handlePluginProtocol } from './plugin-protocol'
 import { keepWindowAlive, type RecoveryChoice } from './recovery'
 import { userDataOverride } from './user-data'
 import { createMainWindow, hardenWebContents, loadAppPage } from './window'
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
-const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url))
-const devServerUrl = !app.isPackaged && process.env.ELECTRON_RENDERER_URL ? process.env.ELECTRON_RENDERER_URL : undefined
+const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
+const packaged = app.isPackaged
+const devServerUrl = devServerUrlFor({ isPackaged: packaged, env: process.env })
 
 const log = (message: string, error?: unknown) =>
   console.error(`[seam] ${message}${error === undefined ? '' : `: ${describeUncaught(error, true)}`}`)
@@ -40,12 +43,12 @@ function fail(title: string, message: string): void {
   app.exit(1)
 }
 
-registerPluginScheme()
+registerAppSchemes()
 app.enableSandbox()
 
-const page = appPageFor({ rendererFile, devServerUrl })
-// Any web contents created later (devtools aside) gets the same navigation rules.
-app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, page))
+const page = appPageFor({ devServerUrl })
+// Any web contents created later gets the same navigation rules.
+app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, page, { packaged }))
 
 let userData: string | undefined
 let badUserData: string | undefined
@@ -73,7 +76,8 @@ async function start(): Promise<void> {
   let mainWindow: BrowserWindow | null = null
   host = await createHost({ mode: 'electron', platform: await createElectronPlatform(() => mainWindow) })
   const running = host
-  handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running))
+  handleAppProtocol(session.defaultSession, rendererDir)
+  handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running), devServerUrl ? (appOriginOf(devServerUrl) ?? APP_ORIGIN) : APP_ORIGIN)
   const ipc: IpcBridge = registerIpc({ ipcMain, core: running, page })
 
   const lifecycle = installLifecycle({
@@ -100,14 +104,14 @@ async function start(): Promise<void> {
   }
 
   function openWindow(): void {
-    const window = createMainWindow({ preloadPath, rendererFile, devServerUrl, page })
+    const window = createMainWindow({ preloadPath, devServerUrl, page, packaged })
     mainWindow = window
     ipc.attachWindow(window)
     lifecycle.watchWindow(window)
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = null
     })
-    const recovery = keepWindowAlive({ window, load: () => loadAppPage(window, { rendererFile, devServerUrl }), log, ask, quit: () => app.quit() })
+    const recovery = keepWindowAlive({ window, load: () => loadAppPage(window, { devServerUrl }), log, ask, quit: () => app.quit() })
     void recovery.loadNow()
   }
   openWindow()

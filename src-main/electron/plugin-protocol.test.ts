@@ -8,6 +8,7 @@ vi.mock('electron', () => import('./fake-electron'))
 import { pluginClientUrl } from '../transport/csp'
 import { protocol } from './fake-electron'
 import { pluginResponse, registerPluginScheme } from './plugin-protocol'
+import { APP_ORIGIN as APP } from './app-origin'
 
 let root: string
 let resolve: (name: string, file: string) => string | null
@@ -31,8 +32,9 @@ describe('seam-plugin:// protocol', () => {
   it('serves a resolved client entry as JavaScript', async () => {
     const url = pluginClientUrl('electron', '@acme/panel', 'dist/client.js')
     expect(url).toBe('seam-plugin://bundles/%40acme%2Fpanel/dist/client.js')
-    const response = await pluginResponse(url, resolve)
+    const response = await pluginResponse(url, resolve, APP, APP)
     expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe(APP)
     expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(await response.text()).toBe('export default 1')
   })
@@ -44,8 +46,19 @@ describe('seam-plugin:// protocol', () => {
       'seam-plugin://elsewhere/%40acme%2Fpanel/dist/client.js',
       'seam-plugin://bundles/only-a-name'
     ]) {
-      expect((await pluginResponse(url, resolve)).status, url).toBe(404)
+      expect((await pluginResponse(url, resolve, APP, APP)).status, url).toBe(404)
     }
-    expect((await pluginResponse('seam-plugin://bundles/x/y.js', undefined)).status).toBe(404)
+    expect((await pluginResponse('seam-plugin://bundles/x/y.js', undefined, APP, APP)).status).toBe(404)
+  })
+
+  it('serves client code only to the app\'s own origin, never with Access-Control-Allow-Origin: * (issue 13: Bundles)', async () => {
+    const url = pluginClientUrl('electron', '@acme/panel', 'dist/client.js')
+    for (const origin of [null, 'null', 'file://', 'https://attacker.example', 'seam://app.evil', 'http://localhost:5173']) {
+      const response = await pluginResponse(url, resolve, origin, APP)
+      expect(response.status, String(origin)).toBe(403)
+      expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    }
+    const dev = await pluginResponse(url, resolve, 'http://localhost:5173', 'http://localhost:5173')
+    expect(dev.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
   })
 })

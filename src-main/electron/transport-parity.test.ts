@@ -16,7 +16,7 @@ import { BrowserWindow, FakeIpcMain } from './fake-electron'
 import { registerIpc } from './ipc'
 import type { AppPage } from './security'
 
-const page: AppPage = { kind: 'file', file: '/opt/seam/out/renderer/index.html', platform: 'posix', ignoreCase: false }
+const page: AppPage = { kind: 'app' }
 const closers: Array<() => Promise<void>> = []
 
 afterEach(async () => {
@@ -32,11 +32,11 @@ async function viaIpc(result: () => unknown, input: unknown = {}): Promise<unkno
   const core = pluginReturning(result)
   registerIpc({ ipcMain: ipcMain as unknown as IpcMain, core, page, log: () => {} }).attachWindow(new BrowserWindow({}) as unknown as ElectronWindow)
   const window = BrowserWindow.created.at(-1)!
-  window.webContents.finishLoad('file:///opt/seam/out/renderer/index.html')
+  window.webContents.finishLoad('seam://app/index.html')
   const handler = ipcMain.handlers.get(IPC_INVOKE_CHANNEL)!
   // Electron clones the request into the main process and the reply back to the renderer.
   const request = structuredClone({ method: 'plugins/call', input: { plugin: 'p', method: 'm', input } })
-  const reply = await handler({ sender: window.webContents, senderFrame: { url: 'file:///opt/seam/out/renderer/index.html', parent: null } }, request)
+  const reply = await handler({ sender: window.webContents, senderFrame: { url: 'seam://app/index.html', parent: null } }, request)
   return structuredClone(reply)
 }
 

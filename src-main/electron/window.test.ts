@@ -6,14 +6,13 @@ import { BrowserWindow, FakeEvent, defaultSession, shell } from './fake-electron
 import type { AppPage } from './security'
 import { createMainWindow, loadAppPage } from './window'
 
-const rendererFile = '/opt/seam/out/renderer/index.html'
 const preloadPath = '/opt/seam/out/preload/index.cjs'
-const page: AppPage = { kind: 'file', file: rendererFile, platform: 'posix', ignoreCase: false }
-const appUrl = 'file:///opt/seam/out/renderer/index.html'
+const page: AppPage = { kind: 'app' }
+const appUrl = 'seam://app/index.html'
 
-function openWindow() {
-  const window = createMainWindow({ preloadPath, rendererFile, page })
-  void loadAppPage(window, { rendererFile })
+function openWindow(packaged = true) {
+  const window = createMainWindow({ preloadPath, page, packaged })
+  void loadAppPage(window, {})
   return { fake: window as unknown as BrowserWindow, appUrl }
 }
 
@@ -33,13 +32,29 @@ describe('main window', () => {
       preload: preloadPath
     })
     expect(prefs).not.toHaveProperty('enableBlinkFeatures')
-    expect(fake.loadedFile).toBe(rendererFile)
+  })
+
+  it('loads the renderer from the app\'s custom scheme, never from file:// (issue 13: Electron)', () => {
+    const { fake } = openWindow()
+    expect(fake.loadedFile).toBeNull()
+    expect(fake.loadedUrl).toBe('seam://app/index.html')
+  })
+
+  it('a packaged build has no DevTools: disabled in webPreferences, and closed if anything opens them (issue 13: Electron)', () => {
+    const packaged = openWindow(true).fake
+    expect((packaged.options.webPreferences as Record<string, unknown>).devTools).toBe(false)
+    packaged.webContents.openDevTools()
+    expect(packaged.webContents.devToolsOpen).toBe(false)
+    const dev = openWindow(false).fake
+    expect((dev.options.webPreferences as Record<string, unknown>).devTools).toBe(true)
+    dev.webContents.openDevTools()
+    expect(dev.webContents.devToolsOpen).toBe(true)
   })
 
   it('loads the dev server when given one, and trusts only its origin', () => {
     const devServerUrl = 'http://localhost:5173/'
-    const window = createMainWindow({ preloadPath, rendererFile, devServerUrl, page: { kind: 'server', origin: devServerUrl } })
-    void loadAppPage(window, { rendererFile, devServerUrl })
+    const window = createMainWindow({ preloadPath, devServerUrl, page: { kind: 'server', origin: devServerUrl }, packaged: false })
+    void loadAppPage(window, { devServerUrl })
     const fake = window as unknown as BrowserWindow
     expect(fake.loadedUrl).toBe('http://localhost:5173/')
     const navigate = (url: string) => {
@@ -60,7 +75,8 @@ describe('main window', () => {
     }
     expect(navigate('https://example.com/')).toBe(true)
     expect(navigate('file:///etc/passwd')).toBe(true)
-    expect(navigate('file:///opt/seam/out/renderer/index.html.evil')).toBe(true)
+    expect(navigate('file:///opt/seam/out/renderer/index.html')).toBe(true)
+    expect(navigate('seam://app.evil/index.html')).toBe(true)
     expect(navigate(`${appUrl}#/settings`)).toBe(false)
     const redirect = new FakeEvent('https://example.com/')
     fake.webContents.emit('will-redirect', redirect, redirect.url)

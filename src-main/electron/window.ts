@@ -1,23 +1,27 @@
 // The one app window, hardened per Electron's security checklist: isolated, sandboxed, no Node
-// in the renderer, a CSP, no navigation away from the app, no new windows, no permissions.
+// in the renderer, a CSP, no navigation away from the app, no new windows, no permissions. The
+// page is seam://app/index.html (app-protocol.ts), never a file:// URL; DevTools exist only in
+// development.
 import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron'
 import { contentSecurityPolicy } from '../transport/csp'
+import { APP_URL } from './app-origin'
 import { isAppUrl, isSafeExternalUrl, type AppPage } from './security'
 
 export interface MainWindowOptions {
   /** Absolute path of out/preload/index.cjs. */
   preloadPath: string
-  /** Absolute path of out/renderer/index.html. */
-  rendererFile: string
-  /** electron-vite's dev server (ELECTRON_RENDERER_URL), development only. */
+  /** electron-vite's dev server (ELECTRON_RENDERER_URL), development only (see devServerUrlFor). */
   devServerUrl?: string
+  /** A packaged build: DevTools cannot be opened at all. */
+  packaged: boolean
   /** The page IPC senders and navigations are checked against (appPageFor). */
   page: AppPage
 }
 
-export function hardenedWebPreferences(preloadPath: string): WebPreferences {
+export function hardenedWebPreferences(preloadPath: string, options: { devTools: boolean }): WebPreferences {
   return {
     preload: preloadPath,
+    devTools: options.devTools,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
@@ -52,8 +56,12 @@ export function hardenSession(session: Session, options: { dev: boolean }): void
   session.setPermissionCheckHandler(() => false)
 }
 
-/** Navigation stays on the app; new windows are denied (https links open in the browser). */
-export function hardenWebContents(contents: WebContents, page: AppPage): void {
+/**
+ * Navigation stays on the app; new windows are denied (https links open in the browser). In a
+ * packaged build DevTools are closed the moment anything opens them.
+ */
+export function hardenWebContents(contents: WebContents, page: AppPage, options: { packaged: boolean } = { packaged: true }): void {
+  if (options.packaged) contents.on('devtools-opened', () => contents.closeDevTools())
   contents.on('will-navigate', (event, url) => {
     const target = (event as { url?: string }).url ?? url
     if (!isAppUrl(target, page)) event.preventDefault()
@@ -79,15 +87,20 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     show: false,
     title: 'Seam',
     backgroundColor: '#1e1e1e',
-    webPreferences: hardenedWebPreferences(options.preloadPath)
+    webPreferences: hardenedWebPreferences(options.preloadPath, { devTools: !options.packaged })
   })
   hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl) })
-  hardenWebContents(window.webContents, options.page)
+  hardenWebContents(window.webContents, options.page, { packaged: options.packaged })
   window.once('ready-to-show', () => window.show())
   return window
 }
 
-/** Loads the app page; rejects with Electron's load error (e.g. ERR_FILE_NOT_FOUND). */
-export function loadAppPage(window: BrowserWindow, options: Pick<MainWindowOptions, 'rendererFile' | 'devServerUrl'>): Promise<void> {
-  return options.devServerUrl ? window.loadURL(options.devServerUrl) : window.loadFile(options.rendererFile)
+/** The URL the window shows: the app's own scheme, or the dev server in development. */
+export function appUrlFor(options: Pick<MainWindowOptions, 'devServerUrl'>): string {
+  return options.devServerUrl ?? APP_URL
+}
+
+/** Loads the app page (never a file:// URL); rejects with Electron's load error (e.g. ERR_FILE_NOT_FOUND). */
+export function loadAppPage(window: BrowserWindow, options: Pick<MainWindowOptions, 'devServerUrl'>): Promise<void> {
+  return window.loadURL(appUrlFor(options))
 }

@@ -34,6 +34,8 @@ export interface SessionLogInit {
   events: SessionEvent[]
   warnings?: string[]
   repair?: FileRepair
+  /** Applied to each appended event's JSON line before it is recorded (keeps known keys out of the log). */
+  redactLine?: (line: string) => string
   /** The file was just created: the first durable flush also syncs its folder (the new name). */
   created?: boolean
   onClose?: (log: SessionLog) => void
@@ -60,6 +62,7 @@ export class SessionLog {
   private readonly recorded: SessionEvent[]
   private readonly listeners = new Set<SessionAppendListener>()
   private readonly onClose: ((log: SessionLog) => void) | undefined
+  private readonly redactLine: (line: string) => string
   private repair: FileRepair | undefined
   /** Lines appended but not written yet, and their events. */
   private pending: string[] = []
@@ -86,6 +89,7 @@ export class SessionLog {
     this.repair = init.repair
     this.dirUnsynced = init.created === true
     this.onClose = init.onClose
+    this.redactLine = init.redactLine ?? ((line) => line)
   }
 
   /**
@@ -124,7 +128,7 @@ export class SessionLog {
     if (!check.ok) throw new InvalidSessionEventError(this.id, check.field, check.message)
     let line: string
     try {
-      line = `${JSON.stringify(check.event)}\n`
+      line = this.redactLine(`${JSON.stringify(check.event)}\n`)
     } catch (error) {
       throw new InvalidSessionEventError(this.id, '(root)', `not serializable as JSON (${(error as Error).message})`)
     }

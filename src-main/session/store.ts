@@ -34,8 +34,14 @@ export class SessionStore {
   private readonly openLogs = new Map<string, SessionLog>()
   private readonly cache: SummaryCache
 
-  /** `dir` is the sessions folder itself, e.g. `<seamHome>/sessions`. */
-  constructor(readonly dir: string) {
+  /**
+   * `dir` is the sessions folder itself, e.g. `<seamHome>/sessions`. `redactLine` rewrites each
+   * appended event's JSON line before it is recorded (the host's key redaction).
+   */
+  constructor(
+    readonly dir: string,
+    private readonly redactLine?: (line: string) => string
+  ) {
     this.cache = new SummaryCache(join(dir, SUMMARY_CACHE_FILE))
   }
 
@@ -69,7 +75,7 @@ export class SessionStore {
       rmSync(temp, { force: true })
     }
     const header = JSON.parse(line) as SessionEvent // as a reload yields it (no undefined keys)
-    return this.track(new SessionLog({ id, path, events: [header], created: true, onClose: (log) => this.untrack(log) }))
+    return this.track(new SessionLog({ id, path, events: [header], created: true, redactLine: this.redactLine, onClose: (log) => this.untrack(log) }))
   }
 
   /** Loads and validates the whole log, streaming it line by line. Throws `SessionFileError` (file, line, field) for a damaged file. */
@@ -89,7 +95,7 @@ export class SessionStore {
     // Another open() may have finished while this one read the file.
     const raced = this.openLogs.get(id)
     if (raced !== undefined && !raced.closed) return raced
-    return this.track(new SessionLog({ id, path, ...parsed, onClose: (log) => this.untrack(log) }))
+    return this.track(new SessionLog({ id, path, ...parsed, redactLine: this.redactLine, onClose: (log) => this.untrack(log) }))
   }
 
   /** Every session, most recent activity first. Reads only what changed since the last list(). */

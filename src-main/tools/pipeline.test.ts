@@ -293,6 +293,33 @@ describe('approval on ask (S11)', () => {
     expect(ran[0]).toBe(out.call.args)
   })
 
+  it('S11: an ask with no agent turn behind it is denied without asking; one nested in an agent call is asked', async () => {
+    const { ctx, tools, ran } = askingSetup()
+    const asked: string[] = []
+    ctx.on('approval/request', async (req) => (asked.push(`${req.tool} ${String(req.args.command ?? '')}`.trim()), { outcome: 'allowed-once' }))
+    const out = await tools.execute(request('Bash', { command: 'no turn' }, { turnId: undefined }))
+    expect(out.result).toMatchObject({ isError: true, code: 'DENIED' })
+    expect(out.result.content).toBe('Permission denied: approval was required (Bash can change files) but no agent turn is behind this call')
+    expect(out.verdict).toMatchObject({ outcome: 'denied', stage: 'approval', approval: 'unavailable' })
+    // A parent token that is not a running agent call does not count either.
+    await tools.execute(request('Bash', { command: 'made-up parent' }, { turnId: undefined, parent: 'call_not-running' }))
+    expect(asked).toEqual([])
+    // Nested (without a turnId of its own) inside a call of an agent turn: asked.
+    ctx.tools.register({
+      name: 'Composite',
+      description: 'calls Bash',
+      inputSchema: z.object({}),
+      execute: async (_args, exec) => {
+        const inner = await tools.execute({ name: 'Bash', args: { command: 'nested' }, callId: 'n1', sessionId: exec.sessionId, cwd: exec.cwd, parent: exec.token })
+        return { content: inner.result.content }
+      }
+    })
+    const composite = await tools.execute(request('Composite', {}))
+    expect(composite.result.content).toBe('ran nested')
+    expect(asked).toEqual(['Composite', 'Bash nested'])
+    expect(ran).toEqual([{ command: 'nested' }])
+  })
+
   it('S11: a throwing answerer is a deny carrying the error, reported to the log', async () => {
     const { kernel, tools, ran, logs } = askingSetup()
     kernel.plugin({ name: 'broken-dialog', apply: (c) => void c.on('approval/request', async () => Promise.reject(new Error('dialog exploded'))) })

@@ -31,6 +31,8 @@ import { ABANDONED, abandonment, type Abandonment } from './abandon'
 import { postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
 import { failure, materializeObject, normalizeResult } from './normalize'
 import { identityProblem, seal, sealMalformed } from './seal'
+import { NestedContext } from './nested-context'
+import { abandonedIn, applyPostDecision, approvalDenyReason, denied, resultListenerNotice, type DecidedCall } from './verdicts'
 
 type AnyTool = ToolDefinition<unknown>
 
@@ -57,13 +59,11 @@ export const DEFAULT_ABANDON_AFTER_CANCEL_MS = 5_000
 /** Where the pipeline finds tools; the registry owns them. */
 export type ToolLookup = (name: string) => AnyTool | undefined
 
-/** A call decided before dispatch: its verdict, and its result when it will not run. */
-interface Decided {
-  verdict: CallVerdict
-  result?: ToolResult
-}
+type Decided = DecidedCall
 
 export class ToolPipeline {
+  private readonly nested = new NestedContext()
+
   constructor(
     private readonly kernel: Kernel,
     private readonly lookup: ToolLookup,
@@ -109,17 +109,20 @@ export class ToolPipeline {
       // ---- dispatch ----------------------------------------------------------------------
       if (result === undefined) {
         const signal = request.signal
-        result =
-          signal !== undefined && signal.aborted
-            ? failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
-            : await this.dispatch(call, prepared.tool as AnyTool, request, abandon)
+        if (signal !== undefined && signal.aborted) {
+          result = failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
+        } else {
+          this.nested.open(call)
+          result = await this.dispatch(call, prepared.tool as AnyTool, request, abandon)
+        }
       }
       // ---- transform, then observe -------------------------------------------------------
       abandon.dispose()
-      return await this.conclude(call, result, verdict, started, signal)
+      return await this.conclude(call, result, verdict, started, signal, options.record)
     } catch (error) {
       // The outer boundary: a fault in the pipeline itself still ends as an isError result.
       this.kernel.reportError(error, { plugin: 'tools', phase: 'pipeline' })
+      if (call) this.nested.close(call.token)
       call ??= sealMalformed(request, EMPTY_ARGS)
       const fault = failure('LISTENER_THREW', `Tool "${call.name}" failed inside the tool pipeline: ${errorText(error)}`)
       return { call, result: fault, verdict: denied('seal', errorText(error)), additionalContext: [], durationMs: performance.now() - started }
@@ -250,13 +253,16 @@ export class ToolPipeline {
   /** S11: an existing session grant answers without a dialog; otherwise the approval service asks. */
   private async ask(call: SealedCall, decision: { reason: string; by?: string }, request: ToolCallRequest, options: ExecuteOptions): Promise<Decided> {
     const approval = this.kernel.getService('approval')
-    const grant = approval?.matchGrant(call.sessionId, call.name, call.args)
+    const grant = this.nested.backedByAgent(call) ? approval?.matchGrant(call.sessionId, call.name, call.args) : undefined
     if (grant) {
       return { verdict: Object.freeze({ outcome: 'allowed', stage: 'approval', approval: 'allowed-session', reason: `allowed for this session: ${grant.description}`, by: grant.id }) }
     }
     const signal = request.signal ?? NEVER
     let answer: ApprovalAnswer & { reason?: string }
-    if (!approval) {
+    if (!this.nested.backedByAgent(call)) {
+      // S11: nobody to ask on behalf of; the answerer never sees it.
+      answer = { outcome: 'unavailable', reason: 'no agent turn is behind this call' }
+    } else if (!approval) {
       answer = { outcome: 'unavailable', reason: 'no approval service is running' }
     } else {
       const record = options.record
@@ -332,8 +338,18 @@ export class ToolPipeline {
   }
 
   /** S14, S15, S17: post-execute transforms, then the sealed result notification. */
-  private async conclude(call: SealedCall, result: ToolResult, verdict: CallVerdict, started: number, signal: AbortSignal | undefined): Promise<ToolExecutionResult> {
-    let additionalContext = NO_CONTEXT
+  private async conclude(
+    call: SealedCall,
+    result: ToolResult,
+    verdict: CallVerdict,
+    started: number,
+    signal: AbortSignal | undefined,
+    record: ExecuteOptions['record']
+  ): Promise<ToolExecutionResult> {
+    // Context carried up from nested calls: kept whatever the tool did (a throw included), dropped
+    // when post-execute blocks the call or fails closed (S17).
+    const carried = this.nested.close(call.token)
+    let additionalContext: readonly string[] = carried.length > 0 ? carried : NO_CONTEXT
     if (this.kernel.listenerCount('tools/post-execute') > 0) {
       let decision: PostToolDecision | typeof ABANDONED | undefined
       let problem: string | undefined
@@ -347,6 +363,7 @@ export class ToolPipeline {
       } finally {
         abandon.dispose()
       }
+      if (decision === ABANDONED || problem !== undefined || decision?.action === 'block') additionalContext = NO_CONTEXT
       if (decision === ABANDONED) {
         // Fail closed, as for a failing listener: the unfiltered content is dropped.
         result = failure('CANCELLED', `Tool "${call.name}" was cancelled while a tools/post-execute listener ran; its result was dropped.`)
@@ -356,11 +373,12 @@ export class ToolPipeline {
       } else if (decision !== undefined) {
         result = applyPostDecision(result, decision)
         if (decision.additionalContext !== undefined && decision.additionalContext.length > 0) {
-          additionalContext = Object.freeze(decision.additionalContext.slice())
+          additionalContext = [...additionalContext, ...decision.additionalContext]
         }
       }
     }
-    if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emit('tools/result', call, result, verdict)
+    this.nested.carry(call.parent, additionalContext)
+    if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emitObserved('tools/result', record && resultListenerNotice(call, record), call, result, verdict)
     return { call, result, verdict, additionalContext: additionalContext.slice(), durationMs: performance.now() - started }
   }
 
@@ -369,41 +387,5 @@ export class ToolPipeline {
     if (typeof error === 'string') this.kernel.log({ level: 'error', plugin: 'tools', message: `${phase} ${error}`, time: Date.now() })
     else this.kernel.reportError(error, { plugin: 'tools', phase })
     return { verdict: denied(stage, `${phase} failed: ${text}`), result: failure('LISTENER_THREW', `Tool "${toolName}" was not run: a ${phase} failed: ${text}`) }
-  }
-}
-
-/** A policy stage still pending when the grace after the caller's cancel ran out. */
-function abandonedIn(stage: 'rewrite' | 'pre-execute', seam: string, toolName: string): Required<Decided> {
-  const reason = `the call was cancelled while its ${seam} policy was still deciding`
-  return { verdict: denied(stage, reason), result: failure('CANCELLED', `Tool "${toolName}" was not run: ${reason}.`) }
-}
-
-/** S14: the result is rebuilt from the frozen snapshot plus the decision, never from mutations. */
-function applyPostDecision(snapshot: ToolResult, decision: PostToolDecision): ToolResult {
-  if (decision.action === 'accept') {
-    return decision.content === undefined ? snapshot : Object.freeze({ ...snapshot, content: decision.content })
-  }
-  const base = decision.content ?? snapshot.content
-  const blocked: ToolResult = { content: base === '' ? decision.feedback : `${base}\n\n${decision.feedback}`, isError: true, code: 'BLOCKED' }
-  if (snapshot.structured !== undefined) blocked.structured = snapshot.structured
-  return Object.freeze(blocked)
-}
-
-function denied(stage: CallVerdict['stage'], reason: string, by?: string): CallVerdict {
-  return Object.freeze(by === undefined ? { outcome: 'denied', stage, reason } : { outcome: 'denied', stage, reason, by })
-}
-
-/** The deny reason the model reads for an approval that did not allow the call. */
-function approvalDenyReason(answer: ApprovalAnswer & { reason?: string }, askReason: string): string {
-  const note = answer.note?.trim()
-  switch (answer.outcome) {
-    case 'denied': {
-      const base = answer.reason ?? 'the user denied this call'
-      return note ? `${base}. The user said: ${note}` : base
-    }
-    case 'cancelled':
-      return `${answer.reason ?? 'the approval request was cancelled'}${note ? ` (${note})` : ''}`
-    default:
-      return `approval was required (${askReason}) but ${answer.reason ?? 'no approval channel is available'}${note ? ` (${note})` : ''}`
   }
 }

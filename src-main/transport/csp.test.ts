@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, contentSecurityPolicy, pluginClientUrl } from './csp'
+import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, contentSecurityPolicy, pluginClientUrl, webContentSecurityPolicy } from './csp'
 
 function directive(policy: string, name: string): string | undefined {
   return policy
@@ -14,11 +14,18 @@ describe('content security policy', () => {
     expect(directive(CONTENT_SECURITY_POLICY, 'default-src')).toBe("default-src 'self'")
     expect(directive(CONTENT_SECURITY_POLICY, 'script-src')).toBe("script-src 'self' seam-plugin:")
     expect(directive(CONTENT_SECURITY_POLICY, 'style-src')).toBe("style-src 'self' 'unsafe-inline'")
-    expect(directive(CONTENT_SECURITY_POLICY, 'connect-src')).toBe("connect-src 'self' ws://127.0.0.1:* ws://localhost:*")
+    expect(directive(CONTENT_SECURITY_POLICY, 'connect-src')).toBe("connect-src 'self'")
     expect(directive(CONTENT_SECURITY_POLICY, 'img-src')).toBe("img-src 'self' data:")
     expect(directive(CONTENT_SECURITY_POLICY, 'object-src')).toBe("object-src 'none'")
     expect(directive(CONTENT_SECURITY_POLICY, 'frame-ancestors')).toBe("frame-ancestors 'none'")
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval')
+  })
+
+  it('web mode lets the page reach only the host\'s own WebSocket address, never any local port (issue 13: Web mode)', () => {
+    const policy = webContentSecurityPolicy(['http://127.0.0.1:5181', 'http://localhost:5181'])
+    expect(directive(policy, 'connect-src')).toBe("connect-src 'self' ws://127.0.0.1:5181 ws://localhost:5181")
+    expect(policy).not.toContain(':*')
+    expect(CONTENT_SECURITY_POLICY).not.toContain(':*')
   })
 
   it('relaxes script-src for the dev server only', () => {

@@ -8,7 +8,8 @@ const directives: Array<[string, string]> = [
   ['default-src', "'self'"],
   ['script-src', `'self' ${PLUGIN_SCHEME}:`],
   ['style-src', "'self' 'unsafe-inline'"],
-  ['connect-src', "'self' ws://127.0.0.1:* ws://localhost:*"],
+  // 'self' covers the page's own ws:// address (CSP3); web mode's header names it too, and nothing else.
+  ['connect-src', "'self'"],
   ['img-src', "'self' data:"],
   ['font-src', "'self' data:"],
   ['object-src', "'none'"],
@@ -24,6 +25,15 @@ export const META_CONTENT_SECURITY_POLICY = directives
   .filter(([name]) => name !== 'frame-ancestors')
   .map(([name, value]) => `${name} ${value}`)
   .join('; ')
+
+/**
+ * Web mode's header: connect-src allows the host's own WebSocket addresses only (never any local
+ * port, which would let a compromised page reach other local services).
+ */
+export function webContentSecurityPolicy(ownOrigins: readonly string[]): string {
+  const sockets = [...new Set(ownOrigins.map((origin) => origin.replace(/^http/, 'ws')))]
+  return CONTENT_SECURITY_POLICY.replace(`connect-src 'self'`, ['connect-src', "'self'", ...sockets].join(' '))
+}
 
 /** The dev server's React refresh preamble is an inline script; allowed in development only. */
 export function contentSecurityPolicy(options: { dev?: boolean } = {}): string {

@@ -22,6 +22,8 @@ export interface WebSocketOptions {
   maxPayload?: number
   /** Ping interval; a client that missed one pong is dropped. Default 30 s. */
   heartbeatMs?: number
+  /** The Host header check of the HTTP side (DNS rebinding); false refuses with 421. */
+  allowHost?: (host: string | undefined) => boolean
   /** Extra check of the upgrade request (web mode's access token); false refuses with 401. */
   authorize?: (req: IncomingMessage) => boolean
   log?: TransportLog
@@ -44,6 +46,10 @@ export function attachWebSocket(httpServer: Server, core: HostCore, options: Web
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = safePathname(req.url)
     if (pathname !== path) return refuse(socket, 404, 'Not Found')
+    if (options.allowHost && !options.allowHost(req.headers.host)) {
+      log(`refused a WebSocket for host ${JSON.stringify(req.headers.host ?? null)}`)
+      return refuse(socket, 421, 'Misdirected Request')
+    }
     if (!isAllowedOrigin(req.headers.origin, allowed())) {
       log(`refused a WebSocket from origin ${JSON.stringify(req.headers.origin ?? null)}`)
       return refuse(socket, 403, 'Forbidden')

@@ -1,15 +1,24 @@
 // Web mode's access token. Binding to 127.0.0.1 keeps other machines out, not other local users
 // or processes, and this UI runs shell commands. So the host prints its URL with a one-time
-// `?token=`; the first visit trades it for an HttpOnly, SameSite=Strict cookie and every later
-// request (static files and the WebSocket upgrade) must carry that cookie (or the token).
+// `?token=`; that landing visit trades it for an HttpOnly, SameSite=Strict cookie (and a redirect
+// to the clean URL), and every later request (static files and the WebSocket upgrade) must carry
+// the cookie: the token in a query string is accepted nowhere else. The cookie is named after the
+// port, because cookies ignore ports: two Seam instances on one machine keep their own.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-export const ACCESS_COOKIE = 'seam_token'
+/** The cookie of the instance listening on `port`. */
+export function accessCookieName(port: number): string {
+  return `seam_token_${port}`
+}
 
 export interface AccessGate {
   readonly token: string
-  /** True when the request carries the token (cookie, or `token` in the query). */
+  /** The name of the cookie (per instance: set once the port is known). */
+  readonly cookieName: string
+  /** Names the cookie after the port the server listens on. */
+  bindPort(port: number): void
+  /** True when the request carries this instance's cookie with the token. */
   allows(req: IncomingMessage): boolean
   /**
    * A visit with `?token=` in the URL: set the cookie and redirect to the same page without it,
@@ -29,9 +38,16 @@ export function createAccessGate(token: string): AccessGate {
     const given = Buffer.from(candidate)
     return given.length === expected.length && timingSafeEqual(given, expected)
   }
+  let cookieName = 'seam_token'
   return {
     token,
-    allows: (req) => matches(cookieOf(req, ACCESS_COOKIE)) || matches(queryToken(req)),
+    get cookieName() {
+      return cookieName
+    },
+    bindPort(port) {
+      cookieName = accessCookieName(port)
+    },
+    allows: (req) => matches(cookieOf(req, cookieName)),
     land(req, res, headers) {
       const url = parseUrl(req)
       if (!url || !url.searchParams.has('token')) return false
@@ -39,7 +55,7 @@ export function createAccessGate(token: string): AccessGate {
       url.searchParams.delete('token')
       res.writeHead(303, {
         ...headers,
-        'Set-Cookie': `${ACCESS_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'Set-Cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
         Location: `${url.pathname}${url.search}`,
         'Cache-Control': 'no-store'
       })
@@ -55,10 +71,6 @@ function parseUrl(req: IncomingMessage): URL | null {
   } catch {
     return null
   }
-}
-
-function queryToken(req: IncomingMessage): string | null {
-  return parseUrl(req)?.searchParams.get('token') ?? null
 }
 
 function cookieOf(req: IncomingMessage, name: string): string | undefined {

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
-import { CONTENT_SECURITY_POLICY } from '../transport/csp'
+import { CONTENT_SECURITY_POLICY, webContentSecurityPolicy } from '../transport/csp'
 import type { HostCore } from '../transport/host-core'
 import { loopbackOrigins } from '../transport/origins'
 import { parsePluginPath } from '../transport/plugin-path'
@@ -43,6 +43,7 @@ export interface WebServer {
   close(): Promise<void>
 }
 
+/** The headers every response carries; `startWebServer` narrows connect-src to its own address. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
@@ -61,6 +62,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const resolvePlugin = options.resolvePluginFile ?? options.core.resolvePluginFile?.bind(options.core)
   const loopbackOnly = LOOPBACK_HOSTNAMES.has(host)
   let port = 0
+  // Narrowed to this instance's own WebSocket address once the port is known (before any request).
+  let headers: Readonly<Record<string, string>> = SECURITY_HEADERS
+  const sendText = (res: ServerResponse, status: number, text: string) => sendTextWith(headers, res, status, text)
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -78,7 +82,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     // DNS rebinding: a loopback-bound server answers only to loopback names.
     if (loopbackOnly && !isLoopbackHostHeader(req.headers.host)) return sendText(res, 421, 'Misdirected Request')
     if (options.access) {
-      if (options.access.land(req, res, SECURITY_HEADERS)) return
+      if (options.access.land(req, res, headers)) return
       if (!options.access.allows(req)) {
         return sendText(res, 401, 'This Seam web UI needs the address printed when it started (it carries an access token). Open that link.')
       }
@@ -96,7 +100,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (decoded === null || decoded.split('/').includes('..')) return sendText(res, 400, 'Bad Request')
     if (decoded === '/' || decoded === '/index.html') return serveIndex(req, res)
     const file = await findFileInside(rendererDir, decoded)
-    if (file) return sendFile(req, res, file, decoded.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+    if (file) return sendFile(headers, req, res, file, decoded.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
     // Paths without an extension are routes of the single-page app; missing files are 404s.
     const last = decoded.split('/').pop() ?? ''
     if (!last.includes('.')) return serveIndex(req, res)
@@ -114,7 +118,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     // they resolve from nested SPA routes too.
     if (!/<base\s/i.test(html)) html = html.replace(/<head(\s[^>]*)?>/i, (tag) => `${tag}<base href="/">`)
     const body = Buffer.from(html, 'utf8')
-    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-cache' })
+    res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-cache' })
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
@@ -124,7 +128,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const path = resolvePlugin(request.name, request.file)
     const file = path ? await regularFile(path) : null
     if (!file) return sendText(res, 404, 'Not Found')
-    return sendFile(req, res, file, 'no-cache')
+    return sendFile(headers, req, res, file, 'no-cache')
   }
 
   await new Promise<void>((resolveListen, reject) => {
@@ -143,8 +147,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   const url = `http://${displayHost}:${port}`
   const origins = [...loopbackOrigins(port), url, ...(options.extraOrigins ?? [])]
+  headers = { ...SECURITY_HEADERS, 'Content-Security-Policy': webContentSecurityPolicy(origins) }
   const access = options.access
-  const ws = attachWebSocket(server, options.core, { allowedOrigins: origins, log, ...(access ? { authorize: (req: IncomingMessage) => access.allows(req) } : {}) })
+  access?.bindPort(port)
+  const ws = attachWebSocket(server, options.core, {
+    allowedOrigins: origins,
+    log,
+    ...(loopbackOnly ? { allowHost: isLoopbackHostHeader } : {}),
+    ...(access ? { authorize: (req: IncomingMessage) => access.allows(req) } : {})
+  })
 
   return {
     url,
@@ -169,14 +180,14 @@ function isLoopbackHostHeader(header: string | undefined): boolean {
   }
 }
 
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' })
+function sendTextWith(headers: Readonly<Record<string, string>>, res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' })
   res.end(text)
 }
 
-function sendFile(req: IncomingMessage, res: ServerResponse, file: FoundFile, cacheControl: string): void {
+function sendFile(headers: Readonly<Record<string, string>>, req: IncomingMessage, res: ServerResponse, file: FoundFile, cacheControl: string): void {
   res.writeHead(200, {
-    ...SECURITY_HEADERS,
+    ...headers,
     'Content-Type': contentTypeFor(file.path),
     'Content-Length': file.size,
     'Last-Modified': file.mtime.toUTCString(),

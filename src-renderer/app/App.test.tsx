@@ -139,6 +139,29 @@ describe('App', () => {
     expect(host.callsOf('provider/test')).toEqual([{ provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-x' }])
   })
 
+  it('sessions are grouped by the workspace they belong to, the window\'s first, each heading naming whose they are', async () => {
+    const host = makeHost(baseStatus)
+    const others: Summary[] = [
+      { id: 'o1', title: 'Elsewhere', workspace: '/home/me/other', createdAt: 3, lastActivity: 30, eventCount: 1 },
+      { id: 'o2', title: 'Older elsewhere', workspace: '/srv/api', createdAt: 4, lastActivity: 5, eventCount: 1 }
+    ]
+    const local = host.handlers['sessions/list']!
+    host.handlers['sessions/list'] = (input) => [...others, ...(local(input) as Summary[])]
+    await renderApp(host)
+    const list = screen.getByRole('list', { name: 'Session list' })
+    const headings = within(list).getAllByRole('heading')
+    expect(headings.map((h) => [h.textContent, h.getAttribute('title')])).toEqual([
+      ['w · this window', '/w'],
+      ['other', '/home/me/other'],
+      ['api', '/srv/api']
+    ])
+    expect(headings[0].getAttribute('aria-label')).toBe('Workspace /w (open in this window)')
+    // Rows stay list items; the headings are not counted as sessions.
+    expect(within(list).getAllByRole('listitem')).toHaveLength(4)
+    const order = [...list.querySelectorAll('.session-group-title, .session-open')].map((el) => el.getAttribute('title'))
+    expect(order).toEqual(['/w', 'Second', 'First', '/home/me/other', 'Elsewhere', '/srv/api', 'Older elsewhere'])
+  })
+
   it('provider form: a stored key the host cannot read is shown as unusable, with the reason', async () => {
     const host = makeHost({ ...baseStatus, provider: null })
     host.handlers['provider/get'] = () => ({ ...baseStatus.provider!, hasKey: false, keyProblem: 'the OS keychain could not decrypt this key' })

@@ -20,6 +20,11 @@ export function Header() {
         {status?.workspace ?? 'no workspace'}
       </span>
       {status && !status.workspaceTrusted && status.workspace && <span className="badge warn" title="Workspace hooks do not run until you trust it">untrusted</span>}
+      {status?.workspaceTrusted && (status.trustChanges ?? 0) > 0 && (
+        <span className="badge warn" role="status" aria-label="Unapproved hook changes" title="Hook commands new or changed since you trusted this workspace do not run until you approve them">
+          {status.trustChanges} changed
+        </span>
+      )}
       <span className={`connection ${connection}`} role="status" aria-label="Connection">
         {connection}
       </span>

@@ -1,8 +1,10 @@
 // Install from a file: the path is inspected first, then a dialog lists what the bundle declares
-// and warns that its host part runs as trusted code in the main process.
+// and warns that its host part runs as trusted code in the main process. Reinstalling the same
+// name and version with different content is refused by the host; the dialog then shows both
+// hashes and asks before replacing (install with force).
 import { useState, type FormEvent } from 'react'
 import type { MethodOutput } from '../../src-shared/contract/ipc'
-import { errorText } from '../app/errors'
+import { errorCode, errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { Modal } from '../app/Modal'
 import { pluginsActions } from './plugins-store'
@@ -16,11 +18,14 @@ export function InstallBundle() {
   const [error, setError] = useState<string | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  /** The host's refusal to replace a same-version bundle with different content: confirm first. */
+  const [changed, setChanged] = useState<string | null>(null)
 
   const inspect = async (event: FormEvent) => {
     event.preventDefault()
     setError(null)
     setMessage(null)
+    setChanged(null)
     try {
       setDeclaration(await host.invoke('plugins/inspect', { path: path.trim() }))
     } catch (e) {
@@ -28,17 +33,19 @@ export function InstallBundle() {
     }
   }
 
-  const install = async () => {
+  const install = async (force = false) => {
     setBusy(true)
     setError(null)
     try {
-      const installed = await host.invoke('plugins/install', { path: path.trim() })
+      const installed = await host.invoke('plugins/install', force ? { path: path.trim(), force: true } : { path: path.trim() })
       setDeclaration(null)
+      setChanged(null)
       setPath('')
-      setMessage(`Installed ${installed.name} ${installed.version}.`)
+      setMessage(installed.status === 'installed' || installed.status === 'upgraded' ? `Installed ${installed.name} ${installed.version}.` : installed.message)
       await pluginsActions.refresh(host)
     } catch (e) {
-      setError(errorText(e))
+      if (!force && errorCode(e) === 'BUNDLE_CHANGED') setChanged(errorText(e))
+      else setError(errorText(e))
     } finally {
       setBusy(false)
     }
@@ -64,9 +71,14 @@ export function InstallBundle() {
           </dl>
           <p className="banner warn" role="note">{declaration.warning}</p>
           {error && <p className="form-error" role="alert">{error}</p>}
+          {changed && <p className="banner warn" role="alert" aria-label="Replacement">{changed}</p>}
           <div className="modal-actions">
-            <button type="button" onClick={() => setDeclaration(null)}>Cancel</button>
-            <button type="button" className="primary" disabled={busy} onClick={() => void install()}>Install</button>
+            <button type="button" onClick={() => { setDeclaration(null); setChanged(null) }}>Cancel</button>
+            {changed ? (
+              <button type="button" className="primary" disabled={busy} onClick={() => void install(true)}>Replace installed copy</button>
+            ) : (
+              <button type="button" className="primary" disabled={busy} onClick={() => void install()}>Install</button>
+            )}
           </div>
         </Modal>
       )}

@@ -28,9 +28,13 @@ beforeEach(() => {
       if (path === '/bad') throw new Error('engines.seam: ^9.0.0 does not include Seam 0.1.0')
       return declaration
     },
-    'plugins/install': () => {
+    'plugins/install': ({ path, force }) => {
+      if (path === '/p/weather-changed.tgz' && !force) {
+        throw Object.assign(new Error('bundle weather@1.2.0 is already installed with different content (installed sha512-OLD, new sha512-NEW)'), { code: 'BUNDLE_CHANGED' })
+      }
+      if (path === '/p/weather-changed.tgz') return { ...declaration, status: 'replaced' as const, message: 'bundle weather@1.2.0 was replaced: its content was sha512-OLD, it is now sha512-NEW' }
       installed = [...installed, { id: 'w', name: 'weather', version: '1.2.0', source: '/p/weather.tgz', kind: 'bundle', state: 'active', missing: [], parts: { host: true, client: true } }]
-      return declaration
+      return { ...declaration, status: 'installed' as const, message: 'bundle weather@1.2.0 installed' }
     },
     'plugins/disable': ({ name }) => {
       installed = installed.map((p) => (p.name === name ? { ...p, state: 'disabled' as const } : p))
@@ -85,5 +89,26 @@ describe('PluginManagerPage', () => {
     })
     expect(screen.getByRole('alert').textContent).toBe('engines.seam: ^9.0.0 does not include Seam 0.1.0')
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('a same-version reinstall with different content is confirmed in the dialog, showing both hashes, before it replaces (issue 13: Bundles)', async () => {
+    await renderPage()
+    fireEvent.change(screen.getByLabelText('Bundle path'), { target: { value: '/p/weather-changed.tgz' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Install from file…' }))
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Install plugin bundle' })
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Install' }))
+    })
+    expect(host.callsOf('plugins/install')).toEqual([{ path: '/p/weather-changed.tgz' }])
+    const warning = within(dialog).getByRole('alert', { name: 'Replacement' })
+    expect(warning.textContent).toContain('sha512-OLD')
+    expect(warning.textContent).toContain('sha512-NEW')
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Replace installed copy' }))
+    })
+    expect(host.callsOf('plugins/install')).toEqual([{ path: '/p/weather-changed.tgz' }, { path: '/p/weather-changed.tgz', force: true }])
+    expect(screen.getByRole('status').textContent).toContain('was replaced: its content was sha512-OLD, it is now sha512-NEW')
   })
 })

@@ -1,12 +1,14 @@
-// The sessions list: new, open (replays the log), rename inline, delete with confirmation; client
-// plugins' sidebar panels below it.
-import { useState } from 'react'
-import { appActions } from '../app/app-store'
+// The sessions list, grouped by the workspace each session belongs to (the window's first): new,
+// open (replays the log), rename inline, delete with confirmation; client plugins' sidebar
+// panels below it.
+import { Fragment, useState } from 'react'
+import { appActions, useAppStore } from '../app/app-store'
 import { ConfirmDialog } from '../app/ConfirmDialog'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { SidebarPanels } from '../plugins/SidebarPanels'
 import { SessionRow } from './SessionRow'
+import { groupByWorkspace } from './session-groups'
 import { sessionsActions, useSessionsStore, type SessionSummary } from './sessions-store'
 
 export function SessionsSidebar() {
@@ -14,6 +16,8 @@ export function SessionsSidebar() {
   const list = useSessionsStore((state) => state.list)
   const openId = useSessionsStore((state) => state.openId)
   const listError = useSessionsStore((state) => state.error)
+  const currentWorkspace = useAppStore((state) => state.status?.workspace ?? null)
+  const groups = groupByWorkspace(list, currentWorkspace)
   const [deleting, setDeleting] = useState<SessionSummary | null>(null)
   const [error, setError] = useState<string | null>(null)
 
@@ -35,18 +39,29 @@ export function SessionsSidebar() {
       </div>
       {(error ?? listError) && <p className="form-error" role="alert">{error ?? listError}</p>}
       <ul className="session-list" aria-label="Session list">
-        {list.map((session) => (
-          <SessionRow
-            key={session.id}
-            session={session}
-            active={session.id === openId}
-            onOpen={() => {
-              appActions.showPage('chat')
-              void sessionsActions.open(host, session.id)
-            }}
-            onRename={(title) => sessionsActions.rename(host, session.id, title)}
-            onDelete={() => setDeleting(session)}
-          />
+        {groups.map((group) => (
+          <Fragment key={group.workspace}>
+            {/* A heading row, not a session: hidden from the list's items. */}
+            <li role="presentation" className="session-group">
+              <h3 className="session-group-title" title={group.workspace} aria-label={`Workspace ${group.workspace}${group.current ? ' (open in this window)' : ''}`}>
+                {group.label}
+                {group.current && <span className="muted"> · this window</span>}
+              </h3>
+            </li>
+            {group.sessions.map((session) => (
+              <SessionRow
+                key={session.id}
+                session={session}
+                active={session.id === openId}
+                onOpen={() => {
+                  appActions.showPage('chat')
+                  void sessionsActions.open(host, session.id)
+                }}
+                onRename={(title) => sessionsActions.rename(host, session.id, title)}
+                onDelete={() => setDeleting(session)}
+              />
+            ))}
+          </Fragment>
         ))}
         {list.length === 0 && <li className="muted empty">No sessions yet.</li>}
       </ul>

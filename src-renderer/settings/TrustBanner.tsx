@@ -1,5 +1,6 @@
-// Shown above the chat when the workspace declares hook commands and is not trusted: a dialog
-// lists the exact commands before the user trusts it.
+// Shown above the chat when the workspace declares hook commands that do not run: all of them
+// while it is not trusted, or those new or changed since the user approved them. The dialog
+// lists the exact commands (for a changed one, the old and the new text) before approving.
 import { useState } from 'react'
 import { useAppStore } from '../app/app-store'
 import { Modal } from '../app/Modal'
@@ -8,8 +9,9 @@ import { useTrustPreview } from './trust-preview'
 
 export function TrustBanner() {
   const trusted = useAppStore((state) => state.status?.workspaceTrusted ?? true)
-  if (trusted) return null
-  return <UntrustedBanner />
+  const changes = useAppStore((state) => state.status?.trustChanges ?? 0)
+  if (trusted && changes === 0) return null
+  return trusted ? <ChangedBanner /> : <UntrustedBanner />
 }
 
 function UntrustedBanner() {
@@ -26,10 +28,37 @@ function UntrustedBanner() {
         <Modal label="Trust this workspace?" onCancel={() => setOpen(false)} focusFirst className="wide">
           <p>Trusting <code className="path">{preview.workspace}</code> lets these commands run on your machine as you{preview.items.some((item) => item.source === SETTINGS_SOURCE) ? ' and applies these settings' : ''}:</p>
           <TrustCommands items={preview.items} />
+          <p className="muted">Trust covers exactly these commands: one added or changed later does not run until you approve it.</p>
           {error && <p className="form-error" role="alert">{error}</p>}
           <div className="modal-actions">
             <button type="button" onClick={() => setOpen(false)}>Cancel</button>
-            <button type="button" className="primary" onClick={() => void setTrusted(true).then(() => setOpen(false))}>Trust</button>
+            <button type="button" className="primary" onClick={() => void setTrusted(true, preview.items).then(() => setOpen(false))}>Trust</button>
+          </div>
+        </Modal>
+      )}
+    </div>
+  )
+}
+
+function ChangedBanner() {
+  const { preview, error, setTrusted } = useTrustPreview()
+  const [open, setOpen] = useState(false)
+  const pending = preview?.items.filter((item) => item.status !== 'approved') ?? []
+  if (!preview || pending.length === 0) return null
+  return (
+    <div className="banner warn" role="region" aria-label="Workspace trust">
+      <span>
+        {pending.length} hook command{pending.length === 1 ? ' or setting is' : 's or settings are'} new or changed since you trusted this workspace and will not run or apply until you approve {pending.length === 1 ? 'it' : 'them'}.
+      </span>
+      <button type="button" onClick={() => setOpen(true)}>Review changes…</button>
+      {open && (
+        <Modal label="Approve changed hook commands?" onCancel={() => setOpen(false)} focusFirst className="wide">
+          <p>These commands in <code className="path">{preview.workspace}</code> differ from what you approved:</p>
+          <TrustCommands items={pending} showStatus />
+          {error && <p className="form-error" role="alert">{error}</p>}
+          <div className="modal-actions">
+            <button type="button" onClick={() => setOpen(false)}>Not now</button>
+            <button type="button" className="primary" onClick={() => void setTrusted(true, pending).then(() => setOpen(false))}>Approve</button>
           </div>
         </Modal>
       )}

@@ -12,9 +12,12 @@ export function WorkspaceTrust() {
         This workspace is <strong>{preview.trusted ? 'trusted' : 'not trusted'}</strong>.{' '}
         {preview.trusted ? 'Its hooks and patch file are active.' : 'Its hooks and .seam/cordis.patch.yml do not run until you trust it.'}
       </p>
-      <TrustCommands items={preview.items} />
+      <TrustCommands items={preview.items} showStatus={preview.trusted} />
       <div className="row">
-        <button type="button" disabled={preview.trusted} onClick={() => void setTrusted(true)}>Trust</button>
+        <button type="button" disabled={preview.trusted} onClick={() => void setTrusted(true, preview.items)}>Trust</button>
+        {preview.trusted && preview.items.some((item) => item.status !== 'approved') && (
+          <button type="button" onClick={() => void setTrusted(true, preview.items.filter((item) => item.status !== 'approved'))}>Approve changes</button>
+        )}
         <button type="button" disabled={!preview.trusted} onClick={() => void setTrusted(false)}>Untrust</button>
       </div>
       {error && <p className="form-error" role="alert">{error}</p>}

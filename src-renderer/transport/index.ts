@@ -50,7 +50,7 @@ export async function connectHost(options: ConnectOptions = {}): Promise<Connect
 }
 
 /**
- * The web-mode host's WebSocket for a page served over http(s). A desktop window (file://) that
+ * The web-mode host's WebSocket for a page served over http(s). A desktop window (seam://app) that
  * has no bridge lost its preload; retrying ws:///ws would only delay saying so.
  */
 function webSocketUrlOf(location: { protocol: string; host: string }): string {

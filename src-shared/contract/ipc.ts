@@ -38,6 +38,8 @@ export const AppStatusSchema = z.object({
   seamHome: z.string(),
   workspace: z.string().nullable(),
   workspaceTrusted: z.boolean(),
+  /** Items of the trusted workspace that are new or changed since approved (they do not run): the UI's badge. */
+  trustChanges: z.number().int().nonnegative().optional(),
   provider: ProviderPublicSchema.nullable(),
   approvalMode: ApprovalModeSchema
 })
@@ -102,7 +104,19 @@ export const BundleDeclarationSchema = z.object({
 
 export const ClientEntrySchema = z.object({ name: z.string(), url: z.string() })
 
-export const TrustItemSchema = z.object({ source: z.string(), file: z.string(), event: z.string(), command: z.string() })
+export const TrustItemSchema = z.object({
+  source: z.string(),
+  file: z.string(),
+  event: z.string(),
+  matcher: z.string().optional(),
+  command: z.string(),
+  /** sha256 of the item's content: what approving it pins. */
+  hash: z.string(),
+  /** approved: runs while the workspace is trusted; new / changed: does not run until approved. */
+  status: z.enum(['approved', 'new', 'changed']),
+  /** For a changed item: the text approved before. */
+  previous: z.string().optional()
+})
 
 /** One permission rule the policy applies, and where it came from (Seam's config or a Claude Code settings file). */
 export const PermissionRuleInForceSchema = z.object({
@@ -156,7 +170,11 @@ export const Methods = {
   'workspace/choose': { input: Empty, output: z.object({ path: z.string().nullable() }) },
   'workspace/set': { input: z.object({ path: NonEmpty }), output: z.object({ path: z.string() }) },
   'workspace/trust-preview': { input: Empty, output: z.object({ workspace: z.string().nullable(), trusted: z.boolean(), items: z.array(TrustItemSchema) }) },
-  'workspace/trust': { input: z.object({ trusted: z.boolean() }), output: Ok },
+  'workspace/trust': {
+    /** approve: the hashes of the items the dialog showed (trust is pinned to them); omitted: every current item. */
+    input: z.object({ trusted: z.boolean(), approve: z.array(z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex digest')).max(10_000).optional() }),
+    output: Ok
+  },
   'provider/presets': {
     input: Empty,
     output: z.array(z.object({ id: ProviderKindSchema, label: z.string(), baseUrl: z.string(), model: z.string(), needsKey: z.boolean() }))
@@ -189,7 +207,11 @@ export const Methods = {
   'settings/set': { input: SettingsSchema.partial().strict(), output: SettingsSchema },
   'plugins/list': { input: Empty, output: z.array(PluginInfoSchema) },
   'plugins/inspect': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
-  'plugins/install': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
+  'plugins/install': {
+    /** force: replace an installed copy of the same name and version whose content differs (the UI asks first). */
+    input: z.object({ path: NonEmpty, force: z.boolean().optional() }),
+    output: BundleDeclarationSchema.extend({ status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']), message: z.string() })
+  },
   'plugins/enable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/disable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/remove': { input: z.object({ name: NonEmpty }), output: Ok },

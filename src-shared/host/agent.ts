@@ -16,6 +16,8 @@ export interface AgentHandle {
   /** Path of the session's log, for hooks that want a transcript path. */
   readonly transcriptPath: string
   readonly currentTurnId: string | undefined
+  /** Aborted when the running turn is cancelled (absent outside a turn): processes a listener starts for the turn end with it. */
+  readonly turnSignal?: AbortSignal
   /** Model-visible context, recorded as a context/message event before the next model request. */
   inject(text: string, source: string): void
   /** S8: stop the current turn; monotonic (nothing later in the turn un-stops it). */

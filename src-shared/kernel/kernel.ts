@@ -58,30 +58,51 @@ export class Kernel {
 
   /** Notification: every listener runs, isolated; a throw or rejection is reported, never propagated. */
   emit<K extends EventName>(name: K, ...args: ListenerArgs<K>): void {
+    this.emitObserved(name, undefined, ...args)
+  }
+
+  /** `emit`, and `onFailure` also hears of every listener that threw or rejected (e.g. to show it in the session). */
+  emitObserved<K extends EventName>(name: K, onFailure: ListenerFailure | undefined, ...args: ListenerArgs<K>): void {
     const list = this.listeners.get(name)
     for (let i = 0; i < list.length; i++) {
       const entry = list[i]
+      const failed = (error: unknown): void => this.listenerFailed(error, entry.owner, `emit ${name}`, onFailure)
       try {
         const result = entry.callback(...args)
-        if (result instanceof Promise) result.catch((error: unknown) => this.reportError(error, { plugin: entry.owner, phase: `emit ${name}` }))
+        if (result instanceof Promise) result.catch(failed)
       } catch (error) {
-        this.reportError(error, { plugin: entry.owner, phase: `emit ${name}` })
+        failed(error)
       }
     }
   }
 
   /** Notification awaited: listeners run concurrently, isolated like `emit`; resolves when all settle. */
-  async parallel<K extends EventName>(name: K, ...args: ListenerArgs<K>): Promise<void> {
+  parallel<K extends EventName>(name: K, ...args: ListenerArgs<K>): Promise<void> {
+    return this.parallelObserved(name, undefined, ...args)
+  }
+
+  /** `parallel`, and `onFailure` also hears of every listener that threw or rejected. */
+  async parallelObserved<K extends EventName>(name: K, onFailure: ListenerFailure | undefined, ...args: ListenerArgs<K>): Promise<void> {
     const list = this.listeners.get(name)
     await Promise.all(
       list.map(async (entry) => {
         try {
           await entry.callback(...args)
         } catch (error) {
-          this.reportError(error, { plugin: entry.owner, phase: `parallel ${name}` })
+          this.listenerFailed(error, entry.owner, `parallel ${name}`, onFailure)
         }
       })
     )
+  }
+
+  private listenerFailed(error: unknown, plugin: string, phase: string, onFailure: ListenerFailure | undefined): void {
+    this.reportError(error, { plugin, phase })
+    if (!onFailure) return
+    try {
+      onFailure(error, plugin)
+    } catch (inner) {
+      this.reportError(inner, { plugin: 'kernel', phase: `reporting a failure of ${phase}` })
+    }
   }
 
   /** Listeners run one after another, awaited; the first non-undefined result wins. Errors propagate. */
@@ -249,6 +270,9 @@ function runWaterfall(name: string, list: readonly Entry<AnyListener>[], input: 
       return callback(...input.slice(0, last), next)
   }
 }
+
+/** Told of a notification listener that failed, after the kernel logged it. */
+export type ListenerFailure = (error: unknown, plugin: string) => void
 
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message

@@ -88,12 +88,20 @@ describe('installing a bundle', () => {
     expect((await readLock(seamHome))[0].source).toBe(path.resolve(first))
   })
 
-  it('replaces the same version only when its content differs', async () => {
+  it('refuses to replace the same version with different content unless forced, then reports both hashes (issue 13: Bundles)', async () => {
     const v1 = await tgz({ dirName: 'one', extraFiles: { 'data.txt': 'one' } })
     const v1b = await tgz({ dirName: 'two', extraFiles: { 'data.txt': 'two' } })
-    await installBundle({ source: v1, seamHome, seamVersion: SEAM_VERSION })
-    const result = await installBundle({ source: v1b, seamHome, seamVersion: SEAM_VERSION })
+    const first = await installBundle({ source: v1, seamHome, seamVersion: SEAM_VERSION })
+    const lockBefore = await lockText()
+    const refused = installBundle({ source: v1b, seamHome, seamVersion: SEAM_VERSION })
+    await expect(refused).rejects.toMatchObject({ code: 'BUNDLE_CHANGED', message: expect.stringContaining('--force') })
+    expect(await lockText()).toBe(lockBefore)
+    expect(await readFile(path.join(first.dir, 'data.txt'), 'utf8')).toBe('one')
+    const result = await installBundle({ source: v1b, seamHome, seamVersion: SEAM_VERSION, force: true })
     expect(result.status).toBe('replaced')
+    expect(result.message).toContain(first.entry.contentIntegrity!)
+    expect(result.message).toContain(result.entry.contentIntegrity!)
+    expect(first.entry.contentIntegrity).not.toBe(result.entry.contentIntegrity)
     expect(await readFile(path.join(result.dir, 'data.txt'), 'utf8')).toBe('two')
     expect((await readLock(seamHome))[0].source).toBe(path.resolve(v1b))
     expect(await pluginsListing()).toEqual(['lock.json', 'seam-demo@1.0.0'])

@@ -22,6 +22,11 @@ export interface InstallOptions {
    */
   verify?: (dir: string, manifest: BundleManifest) => void | Promise<void>
   limits?: ArchiveLimits
+  /**
+   * Replace an installed bundle of the same name and version whose content differs. Without it
+   * such a reinstall is refused (BUNDLE_CHANGED): same name and version should mean same code.
+   */
+  force?: boolean
 }
 
 export interface InstallResult {
@@ -51,6 +56,7 @@ async function install(options: InstallOptions): Promise<InstallResult> {
   const staged = path.join(staging, 'package')
   try {
     const integrity = isFolder ? await stageFolder(source, staged) : await stageArchive(source, staged, options.limits)
+    const contentIntegrity = isFolder ? integrity : await folderIntegrity(staged)
     const manifest = await readManifest(staged, options.seamVersion)
     const lock = await readLock(options.seamHome)
     const previous = lock.find((entry) => entry.name === manifest.name)
@@ -60,6 +66,7 @@ async function install(options: InstallOptions): Promise<InstallResult> {
       name: manifest.name,
       version: manifest.version,
       integrity,
+      contentIntegrity,
       source,
       installedAt: new Date().toISOString(),
       enabled: true
@@ -67,10 +74,21 @@ async function install(options: InstallOptions): Promise<InstallResult> {
     const others = lock.filter((e) => e.name !== manifest.name)
 
     if (previous && previous.version === manifest.version && (await exists(target))) {
-      if (previous.integrity === integrity) {
+      const installed = previous.contentIntegrity ?? previous.integrity
+      const sameAsRecorded = installed === contentIntegrity || previous.integrity === integrity
+      // The same content as recorded: nothing to do, unless the folder on disk was changed since
+      // (then this reinstall restores it, which is how a tampered bundle is repaired).
+      const onDisk = sameAsRecorded ? await folderIntegrity(target).catch(() => undefined) : undefined
+      if (sameAsRecorded && onDisk === installed) {
         return { status: 'unchanged', manifest, entry: previous, dir: target, previous, message: `bundle ${label} is already installed with the same content; nothing to do` }
       }
-      // Same version, different content: check the new copy where it stands, then swap folders.
+      if (!sameAsRecorded && !options.force) {
+        throw new BundleError(
+          `bundle ${label} is already installed with different content (installed ${installed}, new ${contentIntegrity}); the same name and version should be the same code. Replace it only if you trust the new copy: install again with --force (or confirm the replacement in the UI).`,
+          'BUNDLE_CHANGED'
+        )
+      }
+      // Same version, different content, forced: check the new copy where it stands, then swap folders.
       await runVerify(options, staged, manifest)
       const aside = path.join(plugins, `.old-${randomBytes(6).toString('hex')}`)
       await rename(target, aside)
@@ -89,7 +107,9 @@ async function install(options: InstallOptions): Promise<InstallResult> {
         entry: { ...entry, enabled: previous.enabled },
         dir: target,
         previous,
-        message: `bundle ${label} was replaced (its content differs from the installed copy; restart Seam to reload modules it already imported)`
+        message: sameAsRecorded
+          ? `bundle ${label} was restored: its installed files had changed (${onDisk ?? 'unreadable'}) and are again ${contentIntegrity}`
+          : `bundle ${label} was replaced: its content was ${installed}, it is now ${contentIntegrity} (restart Seam to reload modules it already imported)`
       }
     }
 

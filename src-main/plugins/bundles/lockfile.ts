@@ -11,7 +11,10 @@ import { BundleError, packageNameSchema } from './manifest'
 export const lockEntrySchema = z.strictObject({
   name: packageNameSchema,
   version: z.string().min(1),
+  /** The installed source: the .tgz file's bytes, or the folder's tree. */
   integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected sha512-<base64>'),
+  /** The installed folder's tree (folderIntegrity), checked every time the bundle is loaded. */
+  contentIntegrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected sha512-<base64>').optional(),
   source: z.string().min(1),
   installedAt: z.string().min(1),
   enabled: z.boolean()

@@ -19,9 +19,12 @@ export interface BundleManifest {
 }
 
 export class BundleError extends Error {
-  constructor(message: string) {
+  /** A machine-readable reason the UI acts on (e.g. BUNDLE_CHANGED: offer to replace). */
+  readonly code?: string
+  constructor(message: string, code?: string) {
     super(message)
     this.name = 'BundleError'
+    if (code !== undefined) this.code = code
   }
 }
 

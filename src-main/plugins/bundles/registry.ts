@@ -6,6 +6,7 @@ import type { CatalogEntry } from '../profile'
 import { loadBundleHost } from './host-entry'
 import { bundleDir, readLock, withLock, writeLock, type LockEntry } from './lockfile'
 import { BundleError, readManifest, type BundleManifest } from './manifest'
+import { verifyInstalledBundle } from './verify'
 
 export interface InstalledBundle extends LockEntry {
   dir: string
@@ -51,7 +52,7 @@ export interface BundleCatalog {
 }
 
 /**
- * Re-checks each enabled bundle's manifest and imports its host entry. Bundles with only a
+ * Checks each enabled bundle's files against lock.json, re-checks its manifest and imports its host entry. Bundles with only a
  * client part have no catalog entry. A broken bundle is reported, not fatal.
  */
 export async function loadBundleCatalog(seamHome: string, seamVersion: string): Promise<BundleCatalog> {
@@ -59,6 +60,7 @@ export async function loadBundleCatalog(seamHome: string, seamVersion: string): 
   for (const bundle of await listBundles(seamHome)) {
     if (!bundle.enabled) continue
     try {
+      await verifyInstalledBundle(bundle, bundle.dir)
       const manifest = await readManifest(bundle.dir, seamVersion)
       result.manifests.set(bundle.name, manifest)
       if (!manifest.host) continue

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import fs from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { bashTool, createBashTool, type BashStructured } from './bash'
@@ -76,6 +77,17 @@ describe('Bash', () => {
     expect(out.content).toBe('first\nsecond')
     expect(exec.updates).toContainEqual({ stream: 'stdout', text: 'first\n' })
     expect(exec.updates).toContainEqual({ stream: 'stderr', text: 'second\n' })
+  })
+
+  it('runs a command longer than the 128 KiB argv string limit (passed through a file, not E2BIG)', async () => {
+    const filler = 'x'.repeat(300 * 1024)
+    const out = await bashTool.execute({ command: `v='${filler}'; echo "\${#v} $0"; exit 4` }, makeExec(dir))
+    expect(out.content.split('\n')[0]).toMatch(/^307200 \/.*command\.sh$/)
+    expect((out.structured as BashStructured).exitCode).toBe(4)
+    // The file is private to the run and removed when it ends.
+    const script = out.content.split('\n')[0].split(' ')[1]
+    expect(script.startsWith(os.tmpdir())).toBe(true)
+    expect(existsSync(script)).toBe(false)
   })
 
   it('kills the whole process group on abort, grandchildren included', async () => {

@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
+import { defaultKeyGuard, type KeyGuard } from '../../security/keys'
 import { resolveBuiltinToolOptions, type BuiltinToolOptionsInput } from './options'
 import { truncateMiddle } from './output-limit'
 import { runShellCommand, type ShellRun } from './shell-process'
@@ -35,7 +36,11 @@ export interface BashStructured {
   isImage: false
 }
 
-export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinition<BashArgs> {
+/**
+ * `keys` strips Seam's provider keys from the command's environment (the host's guard; without
+ * a host, the default key variables).
+ */
+export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<KeyGuard, 'childEnv'> = defaultKeyGuard): ToolDefinition<BashArgs> {
   const options = resolveBuiltinToolOptions(input)
   return {
     name: 'Bash',
@@ -63,7 +68,7 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
       const run = await runShellCommand({
         command: args.command,
         cwd: exec.cwd,
-        env: { ...process.env, ...exec.env },
+        env: keys.childEnv({ ...process.env, ...exec.env }),
         timeoutMs,
         signal: exec.signal,
         maxCaptureChars: options.maxOutputChars,

@@ -1,6 +1,7 @@
 // The built-in tools, named and shaped like Claude Code's so hook matchers (`Bash`, `Edit|Write`)
 // and scripts reading `tool_input.command` / `tool_input.file_path` work unchanged.
 import type { ToolDefinition } from '../../../src-shared/host/tools'
+import type { KeyGuard } from '../../security/keys'
 import { createBashTool } from './bash'
 import { createEditTool } from './edit'
 import { createGlobTool } from './glob'
@@ -19,11 +20,14 @@ export { BuiltinToolOptionsSchema, resolveBuiltinToolOptions, type BuiltinToolOp
 export { resolveToolPath, splitGlob, isWithin } from './paths'
 export type { PatchHunk } from './line-diff'
 
-/** Bash, Read, Write, Edit, Glob and Grep, built with `options` (validated; throws naming the bad field). */
-export function builtinTools(options: BuiltinToolOptionsInput = {}): ToolDefinition[] {
+/**
+ * Bash, Read, Write, Edit, Glob and Grep, built with `options` (validated; throws naming the bad
+ * field). `keys` keeps provider keys out of Bash's environment.
+ */
+export function builtinTools(options: BuiltinToolOptionsInput = {}, keys?: Pick<KeyGuard, 'childEnv'>): ToolDefinition[] {
   const resolved = resolveBuiltinToolOptions(options)
   return [
-    createBashTool(resolved),
+    createBashTool(resolved, keys),
     createReadTool(resolved),
     createWriteTool(),
     createEditTool(),

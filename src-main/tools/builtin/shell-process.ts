@@ -1,9 +1,10 @@
 // Runs one shell command in its own process group and ends the whole group (children,
 // grandchildren) on abort or deadline: SIGTERM first, SIGKILL after a grace period.
-import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import { HeadTailBuffer } from './output-limit'
+import { spawnWatchedGroup, type WatchedGroup } from '../../process/watched-group'
 
 export interface ShellRunOptions {
   command: string
@@ -46,17 +47,21 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
     let settled = false
     const timers = new Set<NodeJS.Timeout>()
 
-    const child = spawn(shellPath(), ['-c', options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
+    // Its own process group, killed with this process if it dies; long commands go through a file.
+    let group: WatchedGroup
+    try {
+      group = spawnWatchedGroup({ shell: shellPath(), command: options.command, cwd: options.cwd, env: options.env, stdin: 'ignore' })
+    } catch (error) {
+      resolve({ stdout: '', stderr: '', exitCode: 127, spawnError: (error as Error).message })
+      return
+    }
+    const child: ChildProcess = group.child
     const pid = child.pid
 
     const finish = (spawnError?: string): void => {
       if (settled) return
       settled = true
+      group.release()
       options.signal.removeEventListener('abort', onAbort)
       clearTimeout(deadline)
       for (const timer of timers) clearTimeout(timer)

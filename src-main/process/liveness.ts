@@ -1,0 +1,29 @@
+// Test helpers: whether a process is alive (a zombie is not), and waiting for a condition.
+import { readFileSync } from 'node:fs'
+
+/** Alive = exists and is not a zombie (an exited child nobody reaped yet). */
+export function isAlive(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').charAt(0)
+    return state !== 'Z' && state !== 'X'
+  } catch {
+    return false
+  }
+}
+
+export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+export async function waitUntilDead(pid: number, timeoutMs = 2_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return true
+}
