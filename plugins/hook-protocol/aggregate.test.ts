@@ -13,6 +13,7 @@ const allow = claude(pre({ permissionDecision: 'allow', permissionDecisionReason
 const ask = claude(pre({ permissionDecision: 'ask', permissionDecisionReason: 'check with user' }))
 const denyA = claude(pre({ permissionDecision: 'deny', permissionDecisionReason: 'A says no' }))
 const denyB = claude(pre({ permissionDecision: 'deny', permissionDecisionReason: 'B says no' }))
+const defer = claude(pre({ permissionDecision: 'defer', permissionDecisionReason: 'later' }))
 const silent = claude(exited(0))
 
 describe('aggregateOutcomes: the §7 combinations, decided by configuration order', () => {
@@ -27,6 +28,8 @@ describe('aggregateOutcomes: the §7 combinations, decided by configuration orde
     ['exit 2 + allow JSON: blocked with the exit-2 stderr', [claude(exited(2, '', 'stderr block')), allow], { blocked: true, decision: 'deny', reason: 'stderr block' }],
     ['exit 2 + exit 2: the first in config order', [claude(exited(2, '', 'first')), claude(exited(2, '', 'second'))], { blocked: true, reason: 'first' }],
     ['allow + allow + silent: allow', [allow, allow, silent], { blocked: false, decision: 'allow', reason: 'fine' }],
+    ['ask + defer + allow: defer (§5.1: deny > defer > ask > allow)', [ask, defer, allow], { blocked: false, decision: 'defer', reason: 'later' }],
+    ['defer + deny: deny', [defer, denyA], { blocked: true, decision: 'deny', reason: 'A says no' }],
     ['nothing decided', [silent, silent], { blocked: false, continue: true, suppressOutput: false, interrupt: false, errors: [] }]
   ])('%s', (_name, outcomes, expected) => {
     expect(aggregateOutcomes(outcomes)).toMatchObject(expected)

@@ -30,7 +30,8 @@ export interface AggregatedOutcome {
   errors: Array<{ index: number; failureKind?: HookFailureKind; errorMessage?: string }>
 }
 
-const RANK: Record<HookPermissionDecision, number> = { allow: 1, ask: 2, deny: 3 }
+/** Claude Code's precedence: deny > defer > ask > allow. */
+const RANK: Record<HookPermissionDecision, number> = { allow: 1, ask: 2, defer: 3, deny: 4 }
 
 /** `outcomes` must be in configuration order (the order handlers were declared), not completion order. */
 export function aggregateOutcomes(outcomes: readonly HookOutcome[]): AggregatedOutcome {

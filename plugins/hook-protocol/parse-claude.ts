@@ -3,7 +3,7 @@
 // code is a non-blocking error whose valid JSON is still honoured.
 import { CLAUDE_BLOCKING_EVENTS, PERMISSION_EVENTS, type ClaudeHookEvent } from './events'
 import { ClaudePermissionRequestDecision, ClaudeTopLevelOutput, claudeSpecificSchema } from './claude-output-schema'
-import { answerOf, describeIssues, isPlainObject, nonEmpty, parseJsonObject } from './execution'
+import { answerOf, describeIssues, isPlainObject, parseJsonObject } from './execution'
 import { applyFailurePolicy, failed, type HookExecution, type HookFailurePolicy, type HookOutcome } from './outcome'
 
 export interface ClaudeParseOptions {
@@ -66,7 +66,8 @@ function jsonError(text: string): string {
 }
 
 function blockingExit(event: ClaudeHookEvent, stderr: string): HookOutcome {
-  const reason = nonEmpty(stderr) ?? CLAUDE_EMPTY_STDERR_TEXT
+  // Byte for byte, leading and trailing newlines included: the model reads stderr as written (§4).
+  const reason = stderr !== '' ? stderr : CLAUDE_EMPTY_STDERR_TEXT
   if (!CLAUDE_BLOCKING_EVENTS.has(event)) return failed('nonzero_exit', `hook exited with code 2, which does not block ${event}: ${reason}`)
   const outcome: HookOutcome = { kind: 'block', reason }
   if (PERMISSION_EVENTS.has(event)) outcome.decision = 'deny'
@@ -123,9 +124,6 @@ function fromJson(event: ClaudeHookEvent, json: Record<string, unknown>): HookOu
 function permissionAnswer(outcome: HookOutcome, output: ClaudeTopLevelOutput, specific: Record<string, unknown> | undefined): HookOutcome {
   const legacy = output.decision === 'block' ? 'deny' : output.decision === 'approve' ? 'allow' : undefined
   const decision = (specific?.permissionDecision as 'allow' | 'deny' | 'ask' | 'defer' | undefined) ?? legacy
-  if (decision === 'defer') {
-    return failed('unsupported', 'permissionDecision "defer" is not supported: Seam has no deferred tool calls')
-  }
   const reason = typeof specific?.permissionDecisionReason === 'string' ? specific.permissionDecisionReason : output.reason
   if (decision) outcome.decision = decision
   if (decision === 'deny') outcome.kind = 'block'

@@ -1,14 +1,16 @@
 // What every event mapping shares: the invoker, the sessions seen so far, the configuration,
 // and the helpers that build one occurrence of an event for a session.
+import path from 'node:path'
 import type { AgentHandle } from '@seam/sdk'
 import type { Logger } from '@seam/sdk'
 import type { KeyGuard } from '@seam/sdk/node'
-import { anySignal, type ClaudeHookEvent } from '../hook-protocol/index'
+import { anySignal, type ClaudeHookEvent, type ClaudePermissionMode } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
-import { baseOf, hookInput, type InputBase } from './input'
+import { WITH_EFFORT, baseOf, hookInput, type InputBase } from './input'
 import type { HookInvoker, HookRun, Occurrence } from './invoke'
 import { capture, sinkFor, type HookSink, type SessionEntry } from './sessions'
+import { ClaudeTranscript, claudeTranscriptPath } from './transcript'
 
 export interface Bridge {
   readonly invoker: HookInvoker
@@ -21,6 +23,8 @@ export interface Bridge {
   readonly disposed: AbortSignal
   /** Strips Seam's provider keys from every hook's environment, after everything else is merged. */
   readonly keys: () => Pick<KeyGuard, 'childEnv'>
+  /** The approval mode in force as Claude Code's `permission_mode`, read per event (settings edits apply at once). */
+  permissionMode(): ClaudePermissionMode
 }
 
 /** Records the session (tool stages need it later) and returns its entry. */
@@ -43,11 +47,18 @@ export interface OccurrenceOptions {
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
   const base: InputBase = entry
-    ? baseOf(entry.agent)
-    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd() }
+    ? { ...baseOf(entry.agent, bridge.permissionMode(), bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
+    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.permissionMode(), effort: bridge.config.effort }
   if (options.cwd !== undefined) base.cwd = options.cwd
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
-  const envOptions = { sessionEnv: entry?.agent.env, projectDir, sessionId: base.sessionId, cwd: base.cwd, envFile: options.envFile }
+  const envOptions = {
+    sessionEnv: entry?.agent.env,
+    projectDir,
+    sessionId: base.sessionId,
+    cwd: base.cwd,
+    envFile: options.envFile,
+    ...(WITH_EFFORT.has(event) ? { effort: base.effort } : {})
+  }
   const result: Occurrence = {
     event,
     input: hookInput(event, base, fields),
@@ -61,10 +72,32 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
   if (signal) result.signal = signal
   const asyncSignal = anySignal(entry?.asyncHooks.signal, bridge.disposed)
   if (asyncSignal) result.asyncSignal = asyncSignal
+  if (entry) {
+    result.beforeRun = () => syncTranscript(bridge, entry)
+    result.largeOutputDir = path.join(claudeTranscriptPath(entry.agent).replace(/\.jsonl$/, ''), 'tool-results')
+  }
   if (options.tool) result.tool = options.tool
   if (options.toolCallToken !== undefined) result.toolCallToken = options.toolCallToken
   if (options.onAsyncDone) result.onAsyncDone = options.onAsyncDone
   return result
+}
+
+/** Brings the session's Claude Code-format transcript up to date before its hooks start (§8). */
+function syncTranscript(bridge: Bridge, entry: SessionEntry): void {
+  try {
+    entry.transcript ??= new ClaudeTranscript(entry.agent)
+    entry.transcript.sync(entry.agent, bridge.permissionMode())
+  } catch (error) {
+    if (entry.transcriptFailed) return
+    entry.transcriptFailed = true
+    const text = `Claude Code hooks: could not write the transcript ${entry.transcript?.path ?? ''}: ${(error as Error).message}; hooks that read transcript_path will not find it`
+    bridge.logger.warn(text)
+    try {
+      entry.agent.notify('warn', text, 'hooks-claude')
+    } catch {
+      // The session closed meanwhile: the log has the warning.
+    }
+  }
 }
 
 /** A hook's `systemMessage` is for the user only (never the model). */

@@ -1,5 +1,6 @@
 // The bridge's configuration (validated by the kernel when the plugin is applied).
 import { z } from 'zod'
+import { CLAUDE_PERMISSION_MODES } from '../hook-protocol/index'
 
 export const HooksClaudeConfigSchema = z
   .object({
@@ -12,7 +13,17 @@ export const HooksClaudeConfigSchema = z
     /** Consecutive Stop-hook blocks honoured in one turn; the next one lets the turn end, with a notice. */
     stopBlockCap: z.number().int().min(0).default(9),
     /** Timeout of a handler without `timeout`, in seconds (SessionEnd has its own 1.5 s default). */
-    defaultTimeoutSec: z.number().positive().default(600)
+    defaultTimeoutSec: z.number().positive().default(600),
+    /** The `permission_mode` hooks read: the approval mode in force, as `claudePermissionMode` names it. */
+    permissionMode: z.enum(CLAUDE_PERMISSION_MODES).default('default'),
+    /**
+     * What a PreToolUse `permissionDecision: "defer"` does: `ask` shows the call as waiting and asks
+     * the user (desktop, web); `end-turn` does not run it and ends the turn with a deferred reason,
+     * as Claude Code's print mode does (the headless CLI).
+     */
+    deferAction: z.enum(['ask', 'end-turn']).default('ask'),
+    /** The `effort.level` (and CLAUDE_EFFORT) tool and Stop hooks read; Claude Code's default is `medium`. */
+    effort: z.string().min(1).default('medium')
   })
   .strict()
   .prefault({})

@@ -12,6 +12,8 @@ export interface HookEnvOptions {
   cwd: string
   /** Only SessionStart gets it. */
   envFile?: string
+  /** CLAUDE_EFFORT, on tool events and Stop. */
+  effort?: string
 }
 
 /** Seam's environment + the session's + the variables Claude Code sets that make sense here. */
@@ -25,6 +27,7 @@ export function hookEnv(options: HookEnvOptions): Record<string, string | undefi
     PWD: options.cwd
   }
   if (options.envFile !== undefined) env.CLAUDE_ENV_FILE = options.envFile
+  if (options.effort !== undefined) env.CLAUDE_EFFORT = options.effort
   return env
 }
 

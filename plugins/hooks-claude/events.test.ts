@@ -1,7 +1,9 @@
 // claude-code-hooks.md §5, §5.2 and §6 for every event the bridge maps (other than PreToolUse):
 // input JSON field names, what reaches the model (wording and role), and what stops the loop.
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   bashThenDone,
@@ -13,10 +15,12 @@ import {
   hooksOf,
   mcpEchoTool,
   requestMessages,
+  toolMessages,
   userTexts,
   type Harness
 } from './test-harness'
-import { STOP_FEEDBACK_PREAMBLE } from './wording'
+import { claudeTranscriptPath } from './transcript'
+import permissionPolicy from '../permission-policy/index'
 
 let h: Harness | undefined
 let server: Server | undefined
@@ -36,7 +40,7 @@ describe('S14/S17 PostToolUse (§6)', () => {
     const [input] = h.records('post.jsonl')
     expect(input).toMatchObject({
       session_id: h.log.id,
-      transcript_path: h.log.path,
+      transcript_path: claudeTranscriptPath({ sessionId: h.log.id, transcriptPath: h.log.path }),
       cwd: h.workspace,
       hook_event_name: 'PostToolUse',
       permission_mode: 'default',
@@ -44,9 +48,27 @@ describe('S14/S17 PostToolUse (§6)', () => {
       tool_name: 'Bash',
       tool_input: { command: 'echo ran' },
       tool_use_id: 'call_0_0',
-      tool_response: { stdout: 'ran\n', stderr: '', interrupted: false, isImage: false }
+      tool_response: { stdout: 'ran', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+      effort: { level: 'medium' }
     })
+    // Exactly Claude Code's Bash keys, in its order (§6 PostToolUse): no exitCode, no Seam extras.
+    expect(Object.keys(input.tool_response as object)).toEqual(['stdout', 'stderr', 'interrupted', 'isImage', 'noOutputExpected'])
     expect(typeof input.duration_ms).toBe('number')
+    // Claude Code's key order (§0, §6 PostToolUse).
+    expect(Object.keys(input)).toEqual([
+      'session_id',
+      'transcript_path',
+      'cwd',
+      'prompt_id',
+      'permission_mode',
+      'effort',
+      'hook_event_name',
+      'tool_name',
+      'tool_input',
+      'tool_response',
+      'tool_use_id',
+      'duration_ms'
+    ])
   })
 
   it('additionalContext (bash) reaches the model after the result: `PostToolUse:Bash hook additional context: <text>`', async () => {
@@ -162,6 +184,37 @@ describe('S5/S6 UserPromptSubmit (§6)', () => {
     expect(userTexts(h.model, 0)).toBe('hello there\n\n<system-reminder>\nUserPromptSubmit hook additional context: user is on call\n</system-reminder>')
   })
 
+  it.each(['bypassPermissions', 'acceptEdits', 'plan', 'dontAsk'] as const)(
+    'permission_mode follows the approval mode in force (§6 common fields): %s on prompt, tool and stop events, not at SessionStart',
+    async (permissionMode) => {
+      const record = hookCommand('bash', { record: 'all.jsonl' })
+      h = await createHarness({
+        user: { hooks: hooksOf(['SessionStart', undefined, record], ['UserPromptSubmit', undefined, record], ['PreToolUse', undefined, record], ['PostToolUse', undefined, record], ['Stop', undefined, record]) },
+        script: bashThenDone(),
+        config: { permissionMode }
+      })
+      await h.run('go')
+      const inputs = h.records('all.jsonl')
+      expect(inputs.map((input) => [input.hook_event_name, input.permission_mode])).toEqual([
+        ['SessionStart', undefined],
+        ['UserPromptSubmit', permissionMode],
+        ['PreToolUse', permissionMode],
+        ['PostToolUse', permissionMode],
+        ['Stop', permissionMode]
+      ])
+    }
+  )
+
+  it('permission_mode is the permission policy\'s mode in force, read per event (§6 common fields): accept-edits reads acceptEdits', async () => {
+    h = await createHarness({
+      user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('bash', { record: 'ups.jsonl' })]) },
+      script: [{ text: 'ok' }],
+      setup: (kernel) => void kernel.plugin(permissionPolicy, { mode: 'accept-edits' })
+    })
+    await h.run('hi')
+    expect(h.records('ups.jsonl')[0].permission_mode).toBe('acceptEdits')
+  })
+
   it('decision "block" + reason (python) blocks: `UserPromptSubmit operation blocked by hook:\\n<reason>\\n\\nOriginal prompt: <prompt>`', async () => {
     h = await createHarness({ user: { hooks: hooksOf(['UserPromptSubmit', undefined, hookCommand('python', { stdout: { decision: 'block', reason: 'no secrets' } })]) }, script: [] })
     await h.run('token=abc')
@@ -222,7 +275,7 @@ describe('S7 Stop (§3, §6)', () => {
     h = await createHarness({ user: { hooks: hooksOf(['Stop', 'whatever', command], ['Stop', undefined, recordAll]) }, script: [{ text: 'first answer' }, { text: 'second answer' }] })
     await h.run('go')
     expect(h.model.requests).toHaveLength(2)
-    const feedback = `${STOP_FEEDBACK_PREAMBLE}\n\nStop hook feedback:\n[${command}]: you forgot the tests`
+    const feedback = `Stop hook feedback:\n[${command}]: you forgot the tests`
     expect(requestMessages(h.model, 1).at(-1)).toEqual({ role: 'user', content: `<system-reminder>\n${feedback}\n</system-reminder>` })
     expect(h.events('steering/message')).toMatchObject([{ source: 'continuation', by: 'hook:Stop', text: feedback }])
     expect(h.records('stop-all.jsonl')).toMatchObject([
@@ -236,8 +289,11 @@ describe('S7 Stop (§3, §6)', () => {
     h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, command]) }, script: [{ text: 'a' }, { text: 'b' }] })
     await h.run('go')
     const texts = userTexts(h.model, 1)
-    expect(texts).toContain(`Stop hook blocking error from command: "${command}": run the linter`)
-    expect(texts).toContain('Stop hook feedback:\nrun the linter')
+    // Claude Code's order: the feedback user message, then the blocking-error system text.
+    const feedbackAt = texts.indexOf('Stop hook feedback:\nrun the linter')
+    const errorAt = texts.indexOf(`Stop hook blocking error from command: "${command}": run the linter`)
+    expect(feedbackAt).toBeGreaterThanOrEqual(0)
+    expect(errorAt).toBeGreaterThan(feedbackAt)
   })
 
   it('two blocking Stop hooks: both feedbacks are delivered, in configuration order', async () => {
@@ -259,11 +315,12 @@ describe('S7 Stop (§3, §6)', () => {
     expect(h.events('turn/end')).toMatchObject([{ reason: 'completed' }])
   })
 
-  it('a Stop hook that always blocks: at most 9 consecutive blocks, then the turn ends with a notice', async () => {
-    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'never done' })]) }, script: () => ({ text: 'again' }) })
+  it('a Stop hook that always blocks (§3 cap): it runs 9 times, the 9th block ends the turn; 9 model requests, with a notice', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'never done', record: 'stop.jsonl' })]) }, script: () => ({ text: 'again' }) })
     await h.run('go')
-    expect(h.model.requests).toHaveLength(10)
-    expect(h.events('steering/message')).toHaveLength(9)
+    expect(h.model.requests).toHaveLength(9)
+    expect(h.records('stop.jsonl')).toHaveLength(9)
+    expect(h.events('steering/message')).toHaveLength(8)
     expect(h.notices().join('\n')).toContain('Stop hooks blocked the end of this turn 9 times in a row; the turn ends anyway (stopBlockCap: 9)')
     expect(h.events('turn/end')).toMatchObject([{ reason: 'completed' }])
   })
@@ -271,7 +328,7 @@ describe('S7 Stop (§3, §6)', () => {
   it('stopBlockCap is a setting', async () => {
     h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, hookCommand('bash', { exit: 2, stderr: 'no' })]) }, script: () => ({ text: 'x' }), config: { stopBlockCap: 2 } })
     await h.run('go')
-    expect(h.model.requests).toHaveLength(3)
+    expect(h.model.requests).toHaveLength(2)
   })
 })
 
@@ -286,7 +343,9 @@ describe('SessionEnd (§3, §6)', () => {
     const started = Date.now()
     await h.agent.close('closed')
     expect(Date.now() - started).toBeLessThan(5000)
-    expect(h.records('end.jsonl')).toMatchObject([{ hook_event_name: 'SessionEnd', reason: 'other', seam_reason: 'closed', session_id: h.log.id }])
+    expect(h.records('end.jsonl')).toMatchObject([{ hook_event_name: 'SessionEnd', reason: 'other', session_id: h.log.id }])
+    // Exactly Claude Code's fields (§6 SessionEnd): nothing that tells the hook it runs under Seam.
+    expect(Object.keys(h.records('end.jsonl')[0])).toEqual(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'reason'])
     expect(h.records('clear.jsonl')).toEqual([])
     expect(h.events('hook/result').find((e) => e.event === 'SessionEnd' && e.failureKind === 'timeout')?.errorMessage).toBe('hook timed out after 1500 ms')
   })
@@ -369,5 +428,120 @@ describe('handler options', () => {
     })
     await h.run('go')
     expect(firstToolResult(h.model).content).toMatch(/^PreToolUse:Bash hook error: \[bash .*hook\.sh 2 0 - .*\]: exec form says \$\{HOME\} \$HOME$/)
+  })
+})
+
+describe('tool_input as Claude Code sends it (§6 PreToolUse: defaults filled)', () => {
+  it('Edit gains replace_all: false in the input PreToolUse and PostToolUse hooks see, and the tool runs with it', async () => {
+    const record = hookCommand('bash', { record: 'edit.jsonl' })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PreToolUse', 'Edit', record], ['PostToolUse', 'Edit', record]) },
+      script: []
+    })
+    writeFileSync(join(h.workspace, 'notes.txt'), 'old text\n')
+    h.model.push({ toolCalls: [{ name: 'Edit', args: { file_path: join(h.workspace, 'notes.txt'), old_string: 'old', new_string: 'new' } }] }, { text: 'done' })
+    await h.run('edit it')
+    expect(readFileSync(join(h.workspace, 'notes.txt'), 'utf8')).toBe('new text\n')
+    const expected = { file_path: join(h.workspace, 'notes.txt'), old_string: 'old', new_string: 'new', replace_all: false }
+    expect(h.records('edit.jsonl').map((input) => [input.hook_event_name, input.tool_input])).toEqual([
+      ['PreToolUse', expected],
+      ['PostToolUse', expected]
+    ])
+    expect(JSON.stringify(h.records('edit.jsonl')[0].tool_input)).toBe(JSON.stringify(expected))
+  })
+})
+
+describe('the session directory follows Bash `cd` (§3 Process: cwd follows cd)', () => {
+  it('after `cd sub` the next Bash call runs in sub, and hooks get cwd = sub and run there', async () => {
+    const record = hookCommand('bash', { record: 'seen.jsonl' })
+    h = await createHarness({
+      user: { hooks: hooksOf(['PreToolUse', 'Bash', record], ['PostToolUse', 'Bash', record]) },
+      script: [{ toolCalls: [{ name: 'Bash', args: { command: 'mkdir -p sub && cd sub' } }] }, { toolCalls: [{ name: 'Bash', args: { command: 'pwd' } }] }, { text: 'done' }]
+    })
+    await h.run('go')
+    const sub = join(h.workspace, 'sub')
+    expect(toolMessages(h.model, 2).at(-1)?.content).toBe(sub)
+    // The hook process itself ran in sub once the shell was there: its relative record file landed in sub/.
+    expect(h.records('seen.jsonl').map((input) => [input.hook_event_name, input.cwd])).toEqual([['PreToolUse', h.workspace]])
+    expect(h.records('sub/seen.jsonl').map((input) => [input.hook_event_name, input.cwd])).toEqual([
+      ['PostToolUse', sub],
+      ['PreToolUse', sub],
+      ['PostToolUse', sub]
+    ])
+  })
+
+  it('a `cd` out of the workspace is refused: the session goes back to the root and the model is told', async () => {
+    h = await createHarness({ script: [{ toolCalls: [{ name: 'Bash', args: { command: 'cd / && echo left' } }] }, { toolCalls: [{ name: 'Bash', args: { command: 'pwd' } }] }, { text: 'done' }] })
+    await h.run('go')
+    expect(toolMessages(h.model, 1).at(-1)?.content).toBe(`left\nShell cwd was reset to ${h.workspace}`)
+    expect(toolMessages(h.model, 2).at(-1)?.content).toBe(h.workspace)
+  })
+})
+
+describe('transcript_path: a transcript in Claude Code\'s format (§8)', () => {
+  it('a Stop hook finds the prompt, the tool call and result, and the last assistant message; lines are chained by uuid and written before the hook starts', async () => {
+    // The hook copies the transcript as it finds it when it starts.
+    const copy = `cat > stdin.json; python3 -c 'import json,shutil; shutil.copy(json.load(open("stdin.json"))["transcript_path"], "seen.jsonl")'`
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, copy]) }, script: [{ toolCalls: [{ id: 'toolu_1', name: 'Bash', args: { command: 'echo hi' } }] }, { text: 'all done' }] })
+    await h.run('please say hi')
+    const stdin = JSON.parse(readFileSync(join(h.workspace, 'stdin.json'), 'utf8')) as { transcript_path: string }
+    expect(stdin.transcript_path).toBe(claudeTranscriptPath({ sessionId: h.log.id, transcriptPath: h.log.path }))
+    expect(stdin.transcript_path).not.toBe(h.log.path)
+    const lines = readFileSync(join(h.workspace, 'seen.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>)
+    expect(lines.map((line) => line.type)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    const [prompt, toolUse, toolResult, answer] = lines
+    expect(prompt).toMatchObject({ parentUuid: null, isSidechain: false, userType: 'external', cwd: h.workspace, sessionId: h.log.id, message: { role: 'user', content: 'please say hi' }, promptId: 'turn-1', permissionMode: 'default' })
+    expect(toolUse.message).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } }] })
+    expect(toolResult).toMatchObject({
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi', is_error: false }] },
+      toolUseResult: { stdout: 'hi', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+      sourceToolAssistantUUID: toolUse.uuid
+    })
+    expect(answer.message.content).toEqual([{ type: 'text', text: 'all done' }])
+    for (let i = 1; i < lines.length; i++) expect(lines[i].parentUuid).toBe(lines[i - 1].uuid)
+    for (const line of lines) expect(Number.isNaN(Date.parse(line.timestamp))).toBe(false)
+  })
+
+  it('Stop feedback is a meta user line, so a hook that counts its own blocks finds them (§6 Stop, §8)', async () => {
+    const stop = `test -f once && exit 0; touch once; ${hookCommand('bash', { exit: 2, stderr: 'check the docs' })}`
+    const copy = `python3 -c 'import json,sys,shutil; shutil.copy(json.load(sys.stdin)["transcript_path"], "seen.jsonl")'`
+    h = await createHarness({ user: { hooks: hooksOf(['Stop', undefined, stop], ['UserPromptSubmit', undefined, copy]) }, script: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] })
+    await h.run('first')
+    await h.run('second')
+    const lines = readFileSync(join(h.workspace, 'seen.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>)
+    const meta = lines.find((line) => line.isMeta === true)
+    expect(meta).toMatchObject({ type: 'user', message: { role: 'user', content: `Stop hook feedback:\n[${stop}]: check the docs` } })
+  })
+})
+
+describe('§5 Large outputs through the bridge', () => {
+  it('a 20 KB additionalContext reaches the model as the <persisted-output> stub; the saved file has the whole text', async () => {
+    const big = 'z'.repeat(20_000)
+    h = await createHarness({
+      user: { hooks: hooksOf(['PostToolUse', 'Bash', hookCommand('node', { stdout: specific('PostToolUse', { additionalContext: big }) })]) },
+      script: bashThenDone()
+    })
+    await h.run('go')
+    const text = userTexts(h.model, 1)
+    expect(text).not.toContain(big)
+    const match = /PostToolUse:Bash hook additional context: <persisted-output>\nOutput too large \(19\.5KB\)\. Full output saved to: (.*)\n\nPreview \(first 2KB\):\n(z+)\n\.\.\.\n<\/persisted-output>/.exec(text)
+    expect(match?.[2]).toBe('z'.repeat(2000))
+    expect(readFileSync(match?.[1] ?? '', 'utf8')).toBe(big)
+  })
+})
+
+describe('SessionStart input (§6 SessionStart)', () => {
+  it('a fresh session sends source "startup" and the session\'s model, and nothing else beyond the common fields', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['SessionStart', undefined, hookCommand('bash', { record: 'start.jsonl' })]) }, script: [{ text: 'ok' }] })
+    await h.run('go')
+    const [input] = h.records('start.jsonl')
+    expect(input).toEqual({
+      session_id: h.log.id,
+      transcript_path: claudeTranscriptPath({ sessionId: h.log.id, transcriptPath: h.log.path }),
+      cwd: h.workspace,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      model: 'scripted-1'
+    })
   })
 })

@@ -52,9 +52,9 @@ describe('§4 PreToolUse: exit codes and stdout', () => {
     expect(h.notices().join('\n')).toContain('failed (invalid_output): hook stdout starts with "{" but is not valid JSON')
   })
 
-  it.each<Lang>(['bash', 'python', 'node'])('exit 2 (%s): blocks; the model gets an is_error tool result `PreToolUse:Bash hook error: [<cmd>]: <stderr>`', async (lang) => {
+  it.each<Lang>(['bash', 'python', 'node'])('exit 2 (%s): blocks; the model gets an is_error tool result `PreToolUse:Bash hook error: [<cmd>]: <stderr>`, stderr byte for byte (§4)', async (lang) => {
     const { h, command } = await preToolUse(lang, { exit: 2, stderr: 'not allowed here\n' })
-    expect(firstToolResult(h.model)).toEqual({ content: `PreToolUse:Bash hook error: [${command}]: not allowed here`, isError: true })
+    expect(firstToolResult(h.model)).toEqual({ content: `PreToolUse:Bash hook error: [${command}]: not allowed here\n`, isError: true })
     expect(hookResults(h)).toMatchObject([{ exitCode: 2, outcomeKind: 'block', decision: 'deny' }])
   })
 

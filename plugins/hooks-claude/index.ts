@@ -8,7 +8,8 @@ import '@seam/sdk'
 import '@seam/sdk'
 import type {} from '@seam/sdk'
 import { defaultKeyGuard } from '@seam/sdk/node'
-import { sharedHookLimiter } from '../hook-protocol/index'
+import { claudePermissionMode, sharedHookLimiter } from '../hook-protocol/index'
+import type {} from '../permission-policy/index'
 import type { Bridge } from './bridge'
 import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
@@ -74,7 +75,20 @@ export default definePlugin({
     // Disposing the bridge (a reload, a trust change, host exit) kills every hook it is running.
     const disposal = new AbortController()
     ctx.onDispose(() => disposal.abort(new Error('the Claude Code hooks bridge was disposed')))
-    const bridge: Bridge = { invoker, sessions, logger: ctx.logger, config, workspaceRoot: workspace.root, disposed: disposal.signal, keys: () => ctx.maybe('keys') ?? defaultKeyGuard }
+    const bridge: Bridge = {
+      invoker,
+      sessions,
+      logger: ctx.logger,
+      config,
+      workspaceRoot: workspace.root,
+      disposed: disposal.signal,
+      keys: () => ctx.maybe('keys') ?? defaultKeyGuard,
+      // The permission policy's mode in force (command line, a settings defaultMode, Seam's setting); the config without one.
+      permissionMode: () => {
+        const policy = ctx.maybe('permissionPolicy')
+        return policy ? claudePermissionMode(policy.inForce().mode.mode) : config.permissionMode
+      }
+    }
     const snapshot = (): HooksSnapshot => sources.snapshot
 
     workspace.contributeTrustItems(ctx, workspaceTrustItems)

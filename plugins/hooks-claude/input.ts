@@ -1,10 +1,7 @@
 // The stdin JSON every hook gets: Claude Code's common fields (snake_case) plus the event's own
 // (claude-code-hooks.md §6 "Common input fields").
 import type { AgentHandle } from '@seam/sdk'
-import type { ClaudeHookEvent } from '../hook-protocol/index'
-
-/** Seam has no Claude permission modes; hooks that read the field get Claude's default. */
-export const PERMISSION_MODE = 'default'
+import type { ClaudeHookEvent, ClaudePermissionMode } from '../hook-protocol/index'
 
 /** Events that carry `permission_mode` (prompt, tool and stop events). */
 const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>([
@@ -16,28 +13,36 @@ const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'Stop'
 ])
 
+/** Events that carry `effort: {level}` (tool events and Stop, §6 common fields). */
+export const WITH_EFFORT: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'])
+
 export interface InputBase {
   sessionId: string
   transcriptPath: string
   cwd: string
   /** The turn id plays Claude Code's `prompt_id` (absent before the first prompt). */
   promptId?: string
+  /** The approval mode in force, named as Claude Code names it (`claudePermissionMode`). */
+  permissionMode: ClaudePermissionMode
+  effort: string
 }
 
-export function baseOf(agent: AgentHandle): InputBase {
-  const base: InputBase = { sessionId: agent.sessionId, transcriptPath: agent.transcriptPath, cwd: agent.cwd }
+export function baseOf(agent: AgentHandle, permissionMode: ClaudePermissionMode, effort: string): InputBase {
+  const base: InputBase = { sessionId: agent.sessionId, transcriptPath: agent.transcriptPath, cwd: agent.cwd, permissionMode, effort }
   if (agent.currentTurnId !== undefined) base.promptId = agent.currentTurnId
   return base
 }
 
 export function hookInput(event: ClaudeHookEvent, base: InputBase, fields: Record<string, unknown>): Record<string, unknown> {
+  // Claude Code's key order: session_id, transcript_path, cwd, prompt_id, permission_mode, hook_event_name (§0).
   const input: Record<string, unknown> = {
     session_id: base.sessionId,
     transcript_path: base.transcriptPath,
-    cwd: base.cwd,
-    hook_event_name: event
+    cwd: base.cwd
   }
   if (base.promptId !== undefined) input.prompt_id = base.promptId
-  if (WITH_PERMISSION_MODE.has(event)) input.permission_mode = PERMISSION_MODE
+  if (WITH_PERMISSION_MODE.has(event)) input.permission_mode = base.permissionMode
+  if (WITH_EFFORT.has(event)) input.effort = { level: base.effort }
+  input.hook_event_name = event
   return Object.assign(input, fields)
 }

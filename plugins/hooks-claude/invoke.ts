@@ -26,6 +26,7 @@ import {
 } from '../hook-protocol/index'
 import type { Logger } from '@seam/sdk'
 import { execFormCommand, expandHeaders } from './env'
+import { persistIfLarge } from './persisted-output'
 import type { HookSink } from './sessions'
 import type { ConfiguredHandler } from './settings-loader'
 import type { HooksSnapshot } from './sources'
@@ -61,6 +62,10 @@ export interface Occurrence {
   asyncSignal?: AbortSignal
   /** An async handler finished (its answer never changes the event's outcome). */
   onAsyncDone?(run: HookRun): void
+  /** Runs right before the handlers start, when there are any (brings the transcript up to date). */
+  beforeRun?(): void
+  /** Where context too large to inline is saved (§5 Large outputs); without it, it stays inline. */
+  largeOutputDir?: string
 }
 
 export interface HookRun {
@@ -107,6 +112,7 @@ export class HookInvoker {
   async run(occurrence: Occurrence): Promise<EventRun | undefined> {
     const handlers = this.select(occurrence)
     if (handlers.length === 0) return undefined
+    occurrence.beforeRun?.()
     const stdin = JSON.stringify(occurrence.input)
     const pending: Array<Promise<HookRun>> = []
     for (const handler of handlers) {
@@ -147,6 +153,7 @@ export class HookInvoker {
 
       const execution = await this.execute(handler, occurrence, stdin, signal)
       const run = interpret(event, handler, execution)
+      if (occurrence.largeOutputDir !== undefined) this.persistLarge(run, occurrence.largeOutputDir, sink)
       sink.record(hookResultEvent(invocation, execution, run.outcome))
       const notice = failureNotice(event, run)
       if (notice) sink.notify(notice.level, notice.text, `hook:${event}`)
@@ -192,6 +199,18 @@ export class HookInvoker {
         failure: 'spawn_error',
         errorMessage: message
       }
+    }
+  }
+
+  /** Replaces context past Claude Code's inline limit by its `<persisted-output>` stub. */
+  private persistLarge(run: HookRun, dir: string, sink: HookSink): void {
+    const { outcome } = run
+    try {
+      if (outcome.additionalContext !== undefined) outcome.additionalContext = persistIfLarge(outcome.additionalContext, dir)
+      if (outcome.plainStdoutContext !== undefined) outcome.plainStdoutContext = persistIfLarge(outcome.plainStdoutContext, dir)
+    } catch (error) {
+      // Could not save it: the text goes inline rather than being lost.
+      sink.notify('warn', `Claude Code hooks: could not save a large hook output under ${dir}: ${(error as Error).message}; it is passed inline`, 'hooks-claude')
     }
   }
 

@@ -1,5 +1,7 @@
 // claude-code-hooks.md §5 and §5.1 (JSON answers, PreToolUse), end to end through the loop:
 // what the model reads next, what ran, and the hook/* events recorded.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ApprovalRequest } from '@seam/sdk'
 import permissionPolicy from '../permission-policy/index'
@@ -70,11 +72,32 @@ describe('§5.1 permissionDecision', () => {
     expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
   })
 
-  it('defer (node): not supported in Seam, a visible non-blocking error; the tool runs', async () => {
-    const { h } = await answer('node', pre({ permissionDecision: 'defer' }))
+  it('defer (node) with someone to ask (desktop, web): the call waits on the approval seam with the hook\'s reason (§5.1 defer)', async () => {
+    const asked: ApprovalRequest[] = []
+    const { h } = await answer('node', pre({ permissionDecision: 'defer', permissionDecisionReason: 'needs a human' }), {
+      setup: (kernel) => kernel.context.on('approval/request', async (request) => (asked.push(request), { outcome: 'allowed-once' }))
+    })
+    expect(asked.map((r) => r.reason)).toEqual(['needs a human'])
     expect(firstToolResult(h.model)).toEqual({ content: 'ran', isError: false })
-    expect(h.events('hook/result')).toMatchObject([{ outcomeKind: 'error', failureKind: 'unsupported' }])
-    expect(h.notices().join('\n')).toContain('permissionDecision "defer" is not supported')
+    expect(h.events('hook/result')).toMatchObject([{ outcomeKind: 'ok', decision: 'defer' }])
+  })
+
+  it('defer (bash) headless (deferAction end-turn): the tool does not run and the turn ends there with a tool_deferred reason in the log (§5.1 defer)', async () => {
+    const { h } = await answer('bash', pre({ permissionDecision: 'defer', permissionDecisionReason: 'later' }), { config: { deferAction: 'end-turn' } }, 'echo ran > ran.txt')
+    expect(existsSync(join(h.workspace, 'ran.txt'))).toBe(false)
+    // One model request: the turn ended at the deferred call.
+    expect(h.model.requests).toHaveLength(1)
+    expect(h.events('tool/result')[0]).toMatchObject({ isError: true, verdict: { outcome: 'denied', by: 'hook:PreToolUse', reason: 'tool_deferred: Bash was deferred by a PreToolUse hook: later' } })
+    expect(h.notices().join('\n')).toContain('tool_deferred: Bash was deferred by a PreToolUse hook: later')
+    expect(h.events('turn/end')).toHaveLength(1)
+  })
+
+  it('defer loses to a deny from another hook (deny > defer > ask > allow)', async () => {
+    const deferrer = hookCommand('bash', { stdout: pre({ permissionDecision: 'defer' }) })
+    const denier = hookCommand('python', { stdout: pre({ permissionDecision: 'deny', permissionDecisionReason: 'no' }) })
+    h = await createHarness({ user: { hooks: hooksOf(['PreToolUse', 'Bash', deferrer], ['PreToolUse', 'Bash', denier]) }, script: bashThenDone(), config: { deferAction: 'end-turn' } })
+    await h.run('go')
+    expect(firstToolResult(h.model)).toEqual({ content: 'PreToolUse:Bash hook error: no', isError: true })
   })
 
   it('S18 updatedInput (python) replaces the whole input through S18: tool/call has the new args, originalArgs and rewrittenBy', async () => {
@@ -90,11 +113,11 @@ describe('§5.1 permissionDecision', () => {
     expect(firstToolResult(h.model)).toEqual({ content: 'swapped', isError: false })
   })
 
-  it('S18 updatedInput that fails the tool schema (node): the tool does not run, the error names the field and the hook', async () => {
+  it('S18 updatedInput that fails the tool schema (node): the tool does not run; the model reads Claude Code\'s message naming the field (§5.1 updatedInput)', async () => {
     const { h } = await answer('node', pre({ permissionDecision: 'allow', updatedInput: { description: 'no command' } }))
     const result = firstToolResult(h.model)
     expect(result.isError).toBe(true)
-    expect(result.content).toMatch(/as rewritten by "hook:PreToolUse" are invalid: command: /)
+    expect(result.content).toMatch(/^PreToolUse hook for Bash returned updatedInput that failed schema validation: command: /)
     expect(h.events('tool/result')[0]).toMatchObject({ code: 'INVALID_ARGS', verdict: { stage: 'rewrite' } })
     // The hook's records are not lost although the call never reached pre-execute.
     expect(h.events('hook/invoked')).toMatchObject([{ event: 'PreToolUse', toolCallToken: h.events('tool/call')[0].token }])

@@ -118,13 +118,13 @@ describe('§2.3 per-event match targets', () => {
     expect(h.records('post-edit-write.jsonl').map((input) => input.tool_name)).toEqual(['Write', 'Edit'])
   })
 
-  it('the hook input carries Claude Code field names for each tool (tool_input as the model sent it)', () => {
+  it('the hook input carries Claude Code field names for each tool (tool_input as the model sent it, defaults filled: §6 PreToolUse)', () => {
     const all = h.records(record(0))
     expect(all.map((input) => [input.tool_name, input.tool_input])).toEqual([
       ['Bash', { command: 'echo hi' }],
       ['Write', { file_path: 'w.txt', content: 'x' }],
       ['Read', { file_path: 'w.txt' }],
-      ['Edit', { file_path: 'w.txt', old_string: 'x', new_string: 'y' }],
+      ['Edit', { file_path: 'w.txt', old_string: 'x', new_string: 'y', replace_all: false }],
       ['mcp__srv__echo', { text: 'e' }]
     ])
   })

@@ -8,6 +8,7 @@ import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge 
 import { blockText } from './invoke'
 import { sinkFor } from './sessions'
 import { ToolCallStates } from './tool-calls'
+import { claudeToolResponse } from './tool-response'
 import { postToolBlocking, postToolContext } from './wording'
 
 export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
@@ -21,18 +22,22 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
     if (verdict.outcome !== 'allowed' || !bridge.invoker.has(event)) return merge(await next(), undefined, context)
 
     const entry = bridge.sessions.get(call.sessionId)
-    const fields: Record<string, unknown> = { tool_name: call.name, tool_input: call.args, tool_use_id: call.callId }
+    // Claude Code's key order: tool_response before tool_use_id, error after it.
+    const fields: Record<string, unknown> = { tool_name: call.name, tool_input: call.args }
     if (result.isError) {
+      fields.tool_use_id = call.callId
       fields.error = result.content
       fields.is_interrupt = result.code === 'CANCELLED'
     } else {
-      fields.tool_response = mcpContent(call.name, result.structured) ?? result.structured ?? result.content
+      fields.tool_response = mcpContent(call.name, result.structured) ?? claudeToolResponse(call.name, result)
+      fields.tool_use_id = call.callId
     }
     if (state) fields.duration_ms = Math.max(0, Math.round(performance.now() - state.startedAt))
     const sink = sinkFor(entry, bridge.logger)
     const occ = occurrence(bridge, event, entry, fields, {
       sessionId: call.sessionId,
-      cwd: call.cwd,
+      // The session's directory now: after `cd sub` the call's own post hooks already run in sub (§3).
+      cwd: entry?.agent.cwd ?? call.cwd,
       sink,
       tool: { name: call.name, input: call.args as Record<string, unknown> },
       toolCallToken: call.token,

@@ -10,7 +10,7 @@ import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge 
 import { blockText } from './invoke'
 import { CallSink, sinkFor } from './sessions'
 import { ToolCallStates, type CallState } from './tool-calls'
-import { preToolContext, preToolDenied } from './wording'
+import { preToolContext, preToolDenied, updatedInputInvalid } from './wording'
 
 const BY = 'hook:PreToolUse'
 
@@ -39,11 +39,27 @@ export function onInputRewrite(bridge: Bridge, calls: ToolCallStates) {
     const result = await state.pre?.run
     const aggregated = result?.aggregated
     if (aggregated?.updatedInput !== undefined && !aggregated.blocked && aggregated.decision !== 'deny') {
-      // Replaces the whole input (S18); the registry validates it against the tool's schema.
-      return { action: 'rewrite', args: aggregated.updatedInput as JsonObject, by: BY }
+      // Replaces the whole input (S18); the registry validates it against the tool's schema and,
+      // when it fails, the model reads Claude Code's words (§5.1 updatedInput).
+      return { action: 'rewrite', args: aggregated.updatedInput as JsonObject, by: BY, invalidText: updatedInputInvalid(call.name) }
     }
     return next()
   }
+}
+
+/**
+ * `permissionDecision: "defer"` (§5.1): the call waits for someone to decide. With someone to ask
+ * (desktop, web) it goes to the approval seam; headless, as in Claude Code's print mode, the tool
+ * does not run and the turn ends with the deferred reason (a notice in the log and in --json).
+ * A deny from the rest of the chain still wins.
+ */
+function deferred(bridge: Bridge, call: SealedCall, inner: PreToolDecision, reason: string | undefined): PreToolDecision {
+  if (inner.action === 'deny') return inner
+  const why = reason ?? 'a PreToolUse hook deferred this call'
+  if (bridge.config.deferAction === 'ask') return { action: 'ask', reason: why, by: BY }
+  const text = `tool_deferred: ${call.name} was deferred by a PreToolUse hook: ${why}`
+  bridge.sessions.get(call.sessionId)?.agent.stop(text, BY)
+  return { action: 'deny', reason: text, by: BY }
 }
 
 export function onPreExecute(bridge: Bridge, calls: ToolCallStates) {
@@ -76,6 +92,7 @@ export function onPreExecute(bridge: Bridge, calls: ToolCallStates) {
     }
     if (aggregated.decision === undefined) return next()
     const inner = await next()
+    if (aggregated.decision === 'defer') return deferred(bridge, call, inner, aggregated.reason)
     if (aggregated.decision === 'ask') {
       if (inner.action === 'deny') return inner
       const asker = runs.find((run) => run.outcome.decision === 'ask')

@@ -1,5 +1,5 @@
 // SessionEnd -> agent/session-end. Its hooks get `reason: "other"` (what Claude Code sends in
-// print mode; Seam's own reason is in `seam_reason`) and their own budget: 1.5 s unless the
+// print mode) and their own budget: 1.5 s unless the
 // handler sets `timeout`, at most 60 s. Then the session's state is released: async hooks still
 // running are cancelled and its CLAUDE_ENV_FILE is removed.
 import type { AgentHandle } from '@seam/sdk'
@@ -11,10 +11,12 @@ export function onSessionEnd(bridge: Bridge) {
     const entry = seeSession(bridge, agent)
     try {
       if (!bridge.invoker.has('SessionEnd')) return
-      const occ = occurrence(bridge, 'SessionEnd', entry, { reason: 'other', seam_reason: reason })
+      const occ = occurrence(bridge, 'SessionEnd', entry, { reason: 'other' })
       const run = await bridge.invoker.run(occ)
       if (run) showSystemMessages(run.runs, occ.sink, 'SessionEnd')
     } finally {
+      // A deleted session takes its transcript with it; otherwise it stays, as Claude Code's do.
+      if (reason === 'deleted') entry.transcript?.remove()
       release(bridge.sessions, agent.sessionId)
     }
   }

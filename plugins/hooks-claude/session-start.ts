@@ -17,7 +17,9 @@ export function onSessionStart(bridge: Bridge, snapshot: () => HooksSnapshot) {
     showLoadNotices(entry, snapshot())
     if (!bridge.invoker.has('SessionStart')) return
     entry.envFile ??= createEnvFile()
-    const occ = occurrence(bridge, 'SessionStart', entry, { source }, {
+    // A fresh session also names its model, as Claude Code's startup SessionStart does.
+    const model = source === 'startup' ? sessionModel(agent) : undefined
+    const occ = occurrence(bridge, 'SessionStart', entry, model !== undefined ? { source, model } : { source }, {
       envFile: entry.envFile.file,
       onAsyncDone: (run) => deliverAsync(entry, run, 'SessionStart')
     })
@@ -48,4 +50,10 @@ function applyEnvFile(entry: SessionEntry): void {
   if (skipped.length > 0) {
     entry.agent.notify('warn', `CLAUDE_ENV_FILE: ignored ${skipped.length} line(s) that are not "export NAME=value": ${skipped.slice(0, 3).join(' | ')}`, BY)
   }
+}
+
+/** The model the session was created with (its log's header), if it names one. */
+function sessionModel(agent: AgentHandle): string | undefined {
+  const header = agent.events[0]
+  return header?.type === 'session/header' ? header.model?.model : undefined
 }

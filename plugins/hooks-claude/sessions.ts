@@ -5,6 +5,7 @@
 import type { AgentHandle, SessionEventInput } from '@seam/sdk'
 import type { Logger } from '@seam/sdk'
 import { removeEnvFile } from './env'
+import type { ClaudeTranscript } from './transcript'
 
 export interface SessionEntry {
   agent: AgentHandle
@@ -16,6 +17,10 @@ export interface SessionEntry {
   stopBlocks: { turnId?: string; count: number }
   /** Cancels this session's async hooks when it ends. */
   readonly asyncHooks: AbortController
+  /** The Claude Code-format transcript hooks read (created when a hook first runs). */
+  transcript?: ClaudeTranscript
+  /** Set once the transcript could not be written (the user is told once). */
+  transcriptFailed?: boolean
 }
 
 const registries = new WeakMap<object, Map<string, SessionEntry>>()

@@ -1,9 +1,10 @@
 // Stop -> agent/turn-continuation (S7). A block keeps the turn going: its feedback is the
 // continuation reason, which the loop hands to the model as a user-side <system-reminder>
 // (`Stop hook feedback:\n[<cmd>]: <stderr>`); a `decision: "block"` also adds the system text
-// `Stop hook blocking error from command: …`. `stop_hook_active` is true on every re-entry.
-// At most `stopBlockCap` consecutive blocks per turn, then the turn may end, with a notice.
-// `continue: false` ends the turn normally (claude-code-hooks.md §3, §6 Stop).
+// `Stop hook blocking error from command: …`, right after the feedback as Claude Code records it.
+// `stop_hook_active` is true on every re-entry. The `stopBlockCap`-th consecutive block of a turn
+// (9, as Claude Code) is overridden: the turn ends, with a notice. `continue: false` ends the
+// turn normally (claude-code-hooks.md §3, §6 Stop).
 import type { AgentHandle, ContinuationDecision, TurnInfo } from '@seam/sdk'
 import type { Next } from '@seam/sdk'
 import { deliverAsync, occurrence, seeSession, showSystemMessages, stopRequest, type Bridge } from './bridge'
@@ -39,17 +40,16 @@ export function onTurnContinuation(bridge: Bridge) {
       return stopRequest(run.runs) ? { action: 'stop' } : inner
     }
     const cap = bridge.config.stopBlockCap
+    counter.count++
     if (counter.count >= cap) {
       occ.sink.notify('warn', `Stop hooks blocked the end of this turn ${counter.count} times in a row; the turn ends anyway (stopBlockCap: ${cap})`, BY)
       counter.count = 0
       return inner
     }
-    counter.count++
-    for (const hook of blockers) {
-      if (hook.blockedBy === 'answer') agent.inject(stopBlockingError(hook.handler.label, hook.outcome.reason ?? 'blocked by hook'), BY)
-    }
+    const errors = blockers.flatMap((hook) => (hook.blockedBy === 'answer' ? [stopBlockingError(hook.handler.label, hook.outcome.reason ?? 'blocked by hook')] : []))
     const feedback = stopFeedback(blockers.map((hook) => blockText(hook, 'blocked by hook')))
     const reason = inner.action === 'continue' && inner.reason ? `${inner.reason}\n\n${feedback}` : feedback
-    return { action: 'continue', reason, by: BY }
+    const context = [...(inner.action === 'continue' ? (inner.additionalContext ?? []) : []), ...errors]
+    return context.length > 0 ? { action: 'continue', reason, by: BY, additionalContext: context } : { action: 'continue', reason, by: BY }
   }
 }

@@ -171,8 +171,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   if (bridge.state !== 'active') throw new Error(`the bridge did not start: ${bridge.state} ${bridge.error?.message ?? ''}`)
 
   const store = new SessionStore(join(dir, 'sessions'))
-  const log = store.create({ workspace, title: 'hooks test' })
   const model = new ScriptedModel(options.script ?? [])
+  // As the host creates sessions: the header names the model.
+  const log = store.create({ workspace, title: 'hooks test', model: { provider: model.provider, model: model.model } })
   const agent = new Agent({ kernel, log, model, workspace, settings: options.settings, source: options.source ?? 'startup' })
 
   return {

@@ -3,6 +3,8 @@
 
 export const preToolDenied = (tool: string, text: string): string => `PreToolUse:${tool} hook error: ${text}`
 export const preToolContext = (tool: string, text: string): string => `PreToolUse:${tool} hook additional context: ${text}`
+/** Followed by `: <field>: <problem>` when a hook's updatedInput fails the tool's schema. */
+export const updatedInputInvalid = (tool: string): string => `PreToolUse hook for ${tool} returned updatedInput that failed schema validation`
 
 /** PostToolUse / PostToolUseFailure exit 2 (`[<cmd>]: <stderr>`) or `decision: "block"` (`<reason>`). */
 export const postToolBlocking = (event: string, tool: string, command: string, text: string): string =>
@@ -19,9 +21,8 @@ export const sessionStartContext = (text: string): string => `SessionStart hook 
 
 export const batchContext = (text: string): string => `PostToolBatch hook additional context: ${text}`
 
-/** Seam's own words for the preamble Claude Code puts before Stop feedback (the loop wraps it in <system-reminder>). */
-export const STOP_FEEDBACK_PREAMBLE = 'The text below is output from a Stop hook the user configured. It kept your turn from ending: address it, then finish.'
-export const stopFeedback = (items: readonly string[]): string => `${STOP_FEEDBACK_PREAMBLE}\n\nStop hook feedback:\n${items.join('\n\n')}`
+/** The user message Claude Code records for a Stop block (the loop wraps it in <system-reminder>). */
+export const stopFeedback = (items: readonly string[]): string => `Stop hook feedback:\n${items.join('\n\n')}`
 export const stopBlockingError = (command: string, reason: string): string => `Stop hook blocking error from command: "${command}": ${reason}`
 
 /** What the transcript says when a hook stopped the loop (`continue: false`, a PostToolBatch block). */

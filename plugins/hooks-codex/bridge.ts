@@ -1,7 +1,8 @@
 // What the stage listeners share: the loaded hooks (per working directory, kept current), the
 // runner with its concurrency cap, the session registry, and Seam's workspace trust.
 import path from 'node:path'
-import { sharedHookLimiter } from '../hook-protocol'
+import { claudePermissionMode, sharedHookLimiter, type ClaudePermissionMode } from '../hook-protocol'
+import type {} from '../permission-policy/index'
 import type { Context } from '@seam/sdk'
 import type { TrustItem, WorkspaceService } from '@seam/sdk'
 import { defaultKeyGuard } from '@seam/sdk/node'
@@ -31,6 +32,12 @@ export class CodexBridge {
     this.catalog = new HookCatalog(ctx.logger, { watch: true })
     this.runner = new CodexHookRunner(sharedHookLimiter(ctx.kernel, config.concurrency), ctx.logger, this.disposal.signal, () => ctx.maybe('keys') ?? defaultKeyGuard)
     this.sessions = sessionRegistry(ctx.kernel)
+  }
+
+  /** The approval mode in force, in Codex's `permission_mode` values, read per event. */
+  permissionMode(): ClaudePermissionMode {
+    const policy = this.ctx.maybe('permissionPolicy')
+    return policy ? claudePermissionMode(policy.inForce().mode.mode) : this.config.permissionMode
   }
 
   /** Project hooks run only in a workspace the user trusts (Seam's trust, not Codex's hashes). */

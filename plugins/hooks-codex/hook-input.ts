@@ -1,5 +1,6 @@
 // The JSON a Codex hook reads on stdin, with Codex's field names (codex-hooks.md §4).
-import type { CodexHookEvent } from '../hook-protocol'
+import type { ClaudePermissionMode, CodexHookEvent } from '../hook-protocol'
+import { codexRolloutPath } from './rollout'
 import { sessionModel, type SessionState } from './sessions'
 
 export interface CommonInput {
@@ -7,17 +8,18 @@ export interface CommonInput {
   transcriptPath: string | null
   cwd: string
   model: string
+  /** The approval mode in force, in Codex's values (`default`, `bypassPermissions`, ...). */
+  permissionMode: ClaudePermissionMode
 }
 
-/** Seam has no Codex approval modes; `default` is what Codex reports for its default policy. */
-const PERMISSION_MODE = 'default'
-
-export function commonInput(state: SessionState | undefined, sessionId: string, cwd: string): CommonInput {
+export function commonInput(state: SessionState | undefined, sessionId: string, cwd: string, permissionMode: ClaudePermissionMode): CommonInput {
   return {
     sessionId,
-    transcriptPath: state?.agent.transcriptPath ?? null,
+    // Codex gives the thread's rollout file; without a session there is none (null, as Codex sends).
+    transcriptPath: state ? codexRolloutPath(state.agent) : null,
     cwd,
-    model: state ? sessionModel(state) : ''
+    model: state ? sessionModel(state) : '',
+    permissionMode
   }
 }
 
@@ -28,7 +30,7 @@ export function hookInput(event: CodexHookEvent, common: CommonInput, fields: Re
     cwd: common.cwd,
     hook_event_name: event,
     model: common.model,
-    permission_mode: PERMISSION_MODE,
+    permission_mode: common.permissionMode,
     ...fields
   }
 }

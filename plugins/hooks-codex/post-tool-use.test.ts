@@ -14,10 +14,10 @@ afterEach(async () => {
 
 const BASH = 'echo original output; echo ran > ran.txt'
 
-async function bashTurn(hooks: unknown): Promise<CodexFixture> {
+async function bashTurn(hooks: unknown, command = BASH): Promise<CodexFixture> {
   fixture = await createCodexFixture({
     project: { '.codex/hooks.json': hooks },
-    script: [{ toolCalls: [{ id: 'c1', name: 'Bash', args: { command: BASH } }] }, { text: 'done' }]
+    script: [{ toolCalls: [{ id: 'c1', name: 'Bash', args: { command } }] }, { text: 'done' }]
   })
   await fixture.run('go')
   return fixture
@@ -60,6 +60,12 @@ describe('PostToolUse replaces the output the model sees (codex-hooks.md §5.1)'
     const f = await bashTurn(oneHook('PostToolUse', 'cat > "$PWD/../post.json"'))
     const input = JSON.parse(readFileSync(path.join(f.repo, '..', 'post.json'), 'utf8'))
     expect(input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: BASH }, tool_response: 'original output\n', tool_use_id: 'c1', turn_id: 'turn-1' })
+  })
+
+  it('a Bash tool_response keeps stdout and stderr in the order they arrived (codex-hooks.md §4: interleaved)', async () => {
+    const f = await bashTurn(oneHook('PostToolUse', 'cat > "$PWD/../post.json"'), 'echo first; sleep 0.1; echo second >&2; sleep 0.1; echo third')
+    const input = JSON.parse(readFileSync(path.join(f.repo, '..', 'post.json'), 'utf8'))
+    expect(input.tool_response).toBe('first\nsecond\nthird\n')
   })
 })
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolDefinition } from '@seam/sdk'
 import { createCodexFixture, hooksJson, oneHook, printJson, reminder, toolMessage, userTexts, type CodexFixture, type CodexFixtureOptions } from './test-fixture'
+import { codexRolloutPath } from './rollout'
 
 let fixture: CodexFixture | undefined
 afterEach(async () => {
@@ -194,7 +195,7 @@ describe('PreToolUse rewrites and context', () => {
     const input = JSON.parse(readFileSync(path.join(f.repo, '..', 'pre.json'), 'utf8'))
     expect(input).toEqual({
       session_id: f.log.id,
-      transcript_path: f.log.path,
+      transcript_path: codexRolloutPath({ sessionId: f.log.id, transcriptPath: f.log.path }),
       cwd: f.workspace,
       hook_event_name: 'PreToolUse',
       model: 'scripted-1',
@@ -204,5 +205,26 @@ describe('PreToolUse rewrites and context', () => {
       tool_input: { command: BASH },
       tool_use_id: 'c1'
     })
+  })
+
+  it('permission_mode follows the approval mode in force (codex-hooks.md §4): never-ask reads bypassPermissions', async () => {
+    const f = await bashTurn(oneHook('PreToolUse', 'cat > "$PWD/../pre.json"'), { config: { permissionMode: 'bypassPermissions' } })
+    expect(JSON.parse(readFileSync(path.join(f.repo, '..', 'pre.json'), 'utf8')).permission_mode).toBe('bypassPermissions')
+  })
+})
+
+describe('transcript_path is a rollout-style file (codex-hooks.md §4)', () => {
+  it('a hook finds the user prompt, the function call and its output as rollout lines written before it starts', async () => {
+    const f = await bashTurn(oneHook('PostToolUse', 'python3 -c \'import json,sys,shutil; shutil.copy(json.load(sys.stdin)["transcript_path"], "../rollout-copy.jsonl")\''))
+    const lines = readFileSync(path.join(f.repo, '..', 'rollout-copy.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { timestamp: string; type: string; payload: Record<string, unknown> })
+    expect(lines[0]).toMatchObject({ type: 'session_meta', payload: { id: f.log.id, cwd: f.workspace } })
+    expect(lines.slice(1).map((line) => [line.type, line.payload.type])).toEqual([
+      ['response_item', 'message'],
+      ['event_msg', 'user_message'],
+      ['response_item', 'function_call']
+    ])
+    expect(lines[1].payload).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] })
+    expect(lines[3].payload).toEqual({ type: 'function_call', name: 'Bash', arguments: JSON.stringify({ command: BASH }), call_id: 'c1' })
+    for (const line of lines) expect(Number.isNaN(Date.parse(line.timestamp))).toBe(false)
   })
 })

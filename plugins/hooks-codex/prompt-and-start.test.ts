@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCodexFixture, hooksJson, oneHook, printJson, reminder, type CodexFixture } from './test-fixture'
+import { codexRolloutPath } from './rollout'
 
 let fixture: CodexFixture | undefined
 afterEach(async () => {
@@ -114,7 +115,7 @@ describe('SessionStart (codex-hooks.md §5.1)', () => {
     const input = JSON.parse(readFileSync(path.join(f.root, 'start.json'), 'utf8'))
     expect(input).toEqual({
       session_id: f.log.id,
-      transcript_path: f.log.path,
+      transcript_path: codexRolloutPath({ sessionId: f.log.id, transcriptPath: f.log.path }),
       cwd: f.workspace,
       hook_event_name: 'SessionStart',
       model: 'scripted-1',

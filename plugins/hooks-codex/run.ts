@@ -21,6 +21,7 @@ import {
 import type { Logger } from '@seam/sdk'
 import { defaultKeyGuard, type KeyGuard } from '@seam/sdk/node'
 import type { SessionEventInput } from '@seam/sdk'
+import { CodexRollout } from './rollout'
 import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'
 
@@ -59,6 +60,7 @@ export class CodexHookRunner {
 
   /** Runs the synchronous handlers (awaited, results in configured order) and starts the async ones. */
   async run(event: CodexHookEvent, handlers: readonly CodexHandler[], input: Record<string, unknown>, target: RunTarget): Promise<HandlerRun[]> {
+    if (handlers.length > 0) this.syncRollout(target)
     const stdin = JSON.stringify(input)
     for (const handler of handlers.filter((h) => h.async)) {
       void this.runOne(event, handler, stdin, target, this.disposed).then((run) => this.deliverAsync(event, run, target))
@@ -114,6 +116,19 @@ export class CodexHookRunner {
       } catch (error) {
         this.logger.warn(`Codex ${event} async hook context could not be delivered: ${error instanceof Error ? error.message : String(error)}`)
       }
+    }
+  }
+
+  /** The rollout file behind transcript_path, brought up to date before the hooks start. */
+  private syncRollout(target: RunTarget): void {
+    const state = target.state
+    if (!state || state.rolloutFailed) return
+    try {
+      state.rollout ??= new CodexRollout(state.agent)
+      state.rollout.sync(state.agent)
+    } catch (error) {
+      state.rolloutFailed = true
+      this.notify(target, 'warn', `Codex hooks: could not write the rollout file ${state.rollout?.path ?? ''}: ${error instanceof Error ? error.message : String(error)}; hooks that read transcript_path will not find it`)
     }
   }
 

@@ -6,6 +6,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import type { AgentHandle } from '@seam/sdk'
 import type { Kernel } from '@seam/sdk'
+import type { CodexRollout } from './rollout'
 
 export interface PreToolEntry {
   /** Set when the call must not run: the deny reason and the text the model reads. */
@@ -25,6 +26,9 @@ export interface SessionState {
   /** Notices already shown to this session (load warnings, skipped hooks). */
   shown: Set<string>
   model?: string
+  /** The rollout-style file hooks read as transcript_path (created when a hook first runs). */
+  rollout?: CodexRollout
+  rolloutFailed?: boolean
 }
 
 export class SessionRegistry {

@@ -41,8 +41,8 @@ export function presentToolResponse(view: CodexToolView, result: Readonly<ToolRe
   const structured = result.structured
   switch (view.kind) {
     case 'bash':
-      // One string of the captured output, no exit code.
-      if (isRecord(structured) && typeof structured.stdout === 'string' && typeof structured.stderr === 'string') return structured.stdout + structured.stderr
+      // One string of the captured output, stdout and stderr in the order they arrived, no exit code.
+      if (isRecord(structured) && typeof structured.output === 'string') return structured.output
       return result.content
     case 'apply_patch':
       return result.content

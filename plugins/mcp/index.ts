@@ -154,7 +154,8 @@ export default definePlugin({
       if (untrusted.length > 0) {
         agent.notify('warn', `MCP: this workspace is not trusted, so ${untrusted.map((s) => `"${s.name}" (${s.target})`).join(', ')} declared in it did not start. Trust the workspace to start them.`, NOTICE_SOURCE)
       }
-      for (const server of manager.status()) {
+      // Servers started for one session (startForSession) are reported by whoever started them.
+      for (const server of manager.status().filter((s) => s.sessionId === undefined)) {
         if (server.state === 'failed') agent.notify('error', `MCP server "${server.name}" failed: ${server.reason ?? 'unknown reason'}`, NOTICE_SOURCE)
         for (const problem of server.problems) agent.notify('warn', `MCP server "${server.name}": ${problem}`, NOTICE_SOURCE)
       }

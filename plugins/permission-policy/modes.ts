@@ -1,5 +1,6 @@
 // Approval modes: Seam's own, and how Claude Code's permission modes (`permissions.defaultMode`,
 // hook input `permission_mode`) map onto them.
+import { claudePermissionMode } from '../hook-protocol/index'
 import type { ClaudePermissionMode } from '../claude-settings/read'
 
 export const APPROVAL_MODES = ['ask-side-effects', 'ask-all', 'never-ask', 'accept-edits', 'dont-ask', 'plan'] as const
@@ -18,14 +19,9 @@ export const MODE_FROM_CLAUDE: Readonly<Record<ClaudePermissionMode, ApprovalMod
  * The Claude Code permission mode a Seam mode corresponds to (what a hook would read as
  * `permission_mode`). `ask-all` has no Claude Code equivalent; the closest is `default`.
  */
-export const MODE_TO_CLAUDE: Readonly<Record<ApprovalMode, ClaudePermissionMode>> = {
-  'ask-side-effects': 'default',
-  'ask-all': 'default',
-  'never-ask': 'bypassPermissions',
-  'accept-edits': 'acceptEdits',
-  'dont-ask': 'dontAsk',
-  plan: 'plan'
-}
+export const MODE_TO_CLAUDE: Readonly<Record<ApprovalMode, ClaudePermissionMode>> = Object.freeze(
+  Object.fromEntries(APPROVAL_MODES.map((mode) => [mode, claudePermissionMode(mode)])) as Record<ApprovalMode, ClaudePermissionMode>
+)
 
 /** Tools whose calls `accept-edits` runs without asking (Claude Code's file-editing tools). */
 export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])

@@ -223,7 +223,7 @@ describe('client capabilities', () => {
     const updates = updatesOf(proc, sessionId)
     const running = updates.find((u) => u.sessionUpdate === 'tool_call_update' && (u as { toolCallId: string }).toolCallId === 'turn-1/b' && u.status === 'in_progress')
     expect(running).toMatchObject({ content: [{ type: 'terminal', terminalId: 'term-1' }] })
-    expect(textOf(updates, 'agent_message_chunk')).toMatch(/from-the-terminal.*Exit code 3/)
+    expect(textOf(updates, 'agent_message_chunk')).toMatch(/Exit code 3.*from-the-terminal/)
     const writeDone = updates.find((u) => u.sessionUpdate === 'tool_call_update' && (u as { toolCallId: string }).toolCallId === 'turn-1/w' && u.status === 'completed') as { content: acp.ToolCallContent[] }
     expect(writeDone.content[0]).toEqual({ type: 'diff', path: created, oldText: null, newText: 'new\n' })
   })

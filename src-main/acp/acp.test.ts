@@ -2,6 +2,7 @@
 // workspace trust, modes and models, shutdown. The built CLI as a child process, driven over
 // stdio by the SDK's client side, against the loopback server speaking OpenAI's wire protocol.
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type * as acp from '@agentclientprotocol/sdk'
@@ -66,7 +67,7 @@ describe('initialize', () => {
 })
 
 describe('bad input gets a JSON-RPC error naming the problem; the process stays up', () => {
-  it('cwd that is relative, missing or a file; a missing field; MCP servers; an unknown session; an unknown method', async () => {
+  it('cwd that is relative, missing or a file; a missing field; an MCP server without a name; an unknown session; an unknown method', async () => {
     const s = await setup([])
     await writeFile(join(s.workspace, 'file.txt'), 'x')
     const proc = agent(s, providerArgs(s))
@@ -79,10 +80,8 @@ describe('bad input gets a JSON-RPC error naming the problem; the process stays 
     expect(file.message).toMatch(/is not a folder/)
     const noField = await rpcError(proc.agent.request('session/new', { mcpServers: [] } as unknown as acp.NewSessionRequest))
     expect(noField).toMatchObject({ code: -32602, message: expect.stringMatching(/cwd/) })
-    const mcp = await rpcError(
-      proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [{ name: 'files', command: '/usr/bin/env', args: [], env: [] }] })
-    )
-    expect(mcp).toMatchObject({ code: -32602, message: expect.stringMatching(/mcpServers: Seam cannot start MCP servers yet.*"files"/) })
+    const mcp = await rpcError(proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [{ name: '', command: '/usr/bin/env', args: [], env: [] }] }))
+    expect(mcp).toMatchObject({ code: -32602, message: expect.stringMatching(/mcpServers\[0\]\.name: must not be empty/) })
     const unknown = await rpcError(proc.agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] }))
     expect(unknown).toMatchObject({ code: -32002, message: expect.stringMatching(/no session "no-such-session"/) })
     const cancelUnknown = await rpcError(proc.agent.request('session/cancel', { sessionId: 'ghost' }))
@@ -197,8 +196,55 @@ describe('modes and models', () => {
     await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read' }] })
     expect(asks).toBe(1)
     const bad = await rpcError(proc.agent.request('session/set_mode', { sessionId, modeId: 'yolo' }))
-    expect(bad.message).toMatch(/modeId: unknown mode "yolo"/)
+    expect(bad.message).toMatch(/modeId: unknown mode "yolo"; one of ask-side-effects, ask-all, never-ask, accept-edits, dont-ask, plan/)
     expect(updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === 'current_mode_update')).toHaveLength(2)
+  })
+
+  it("offers every Seam approval mode; Claude Code's defaultMode is the current one until the editor picks another: accept-edits writes without asking, plan denies a write, dont-ask denies a command", async () => {
+    const write = (id: string, file: string) => ({ toolCalls: [{ id, name: 'Write', args: { file_path: file, content: 'x\n' } }] })
+    const s = await setup([
+      write('a1', 'accepted.txt'),
+      { text: 'ok' },
+      write('p1', 'planned.txt'),
+      { text: 'ok' },
+      { toolCalls: [{ id: 'd1', name: 'Bash', args: { command: 'touch denied.txt' } }] },
+      { text: 'ok' }
+    ])
+    // Claude Code's user settings (HOME is the test's own) choose acceptEdits.
+    await mkdir(join(s.env.HOME!, '.claude'), { recursive: true })
+    await writeFile(join(s.env.HOME!, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'acceptEdits' } }))
+    let asks = 0
+    const proc = agent(s, providerArgs(s), {
+      permission: () => {
+        asks++
+        return { outcome: { outcome: 'selected', optionId: 'allow-once' } }
+      }
+    })
+    await connect(proc)
+    const { sessionId, modes, configOptions } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    expect(modes?.availableModes.map((m) => m.id)).toEqual(['ask-side-effects', 'ask-all', 'never-ask', 'accept-edits', 'dont-ask', 'plan'])
+    expect(modes?.currentModeId).toBe('accept-edits')
+    const modeOption = configOptions?.find((o) => o.id === 'mode') as { currentValue: string; options: Array<{ value: string }> }
+    expect(modeOption.options.map((o) => o.value)).toEqual(modes?.availableModes.map((m) => m.id))
+    expect(modeOption.currentValue).toBe('accept-edits')
+    const prompt = (text: string) => proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })
+
+    await prompt('write accepted')
+    expect(existsSync(join(s.workspace, 'accepted.txt'))).toBe(true)
+    expect(asks).toBe(0)
+
+    await proc.agent.request('session/set_mode', { sessionId, modeId: 'plan' })
+    await prompt('write planned')
+    expect(existsSync(join(s.workspace, 'planned.txt'))).toBe(false)
+
+    const set = await proc.agent.request('session/set_config_option', { sessionId, configId: 'mode', value: 'dont-ask' })
+    expect(set.configOptions.find((o) => o.id === 'mode')).toMatchObject({ currentValue: 'dont-ask' })
+    await prompt('touch denied')
+    expect(existsSync(join(s.workspace, 'denied.txt'))).toBe(false)
+    expect(asks).toBe(0)
+    const decisions = (await sessionEvents(s.home, sessionId)).filter((e) => e.type === 'tool/result').map((e) => (e as { isError?: boolean }).isError)
+    expect(decisions).toEqual([false, true, true])
+    expect(updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === 'current_mode_update').map((u) => (u as { currentModeId: string }).currentModeId)).toEqual(['plan', 'dont-ask'])
   })
 
   it('the model config option switches the model of the next request; an unknown model is refused by name', async () => {

@@ -12,7 +12,7 @@ import { SettingsFile } from '../app/settings'
 import { SecretStore } from '../app/secrets'
 import { SessionStore } from '../session/store'
 import { DEFAULT_KEY_ENV } from '../cli/provider-flags'
-import { attachClientMcpServers, checkClientMcpServers, MCP_TRANSPORTS } from './mcp-servers'
+import { attachClientMcpServers, checkClientMcpServers, MCP_TRANSPORTS, type ClientMcpServerState } from './mcp-servers'
 import { promptText, PromptContentError } from './prompt-content'
 import { AcpSession, type AcpProcess } from './session'
 
@@ -168,10 +168,10 @@ export class AcpServer {
     checkClientMcpServers(params.mcpServers)
     await this.checkReady()
     const session = await this.track(AcpSession.open(this.proc, cwd))
-    await attachClientMcpServers(session, params.mcpServers)
+    const mcp = await this.attach(session, params.mcpServers)
     this.sessions.set(session.id, session)
     session.follow(false)
-    return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() }
+    return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions(), ...mcpMeta(mcp) }
   }
 
   private async loadSession(params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> {
@@ -195,11 +195,11 @@ export class AcpServer {
     }
     await this.checkReady()
     const session = await this.track(AcpSession.open(this.proc, cwd, params.sessionId))
-    await attachClientMcpServers(session, params.mcpServers)
+    const mcp = await this.attach(session, params.mcpServers)
     this.sessions.set(session.id, session)
     session.follow(true)
     await session.flush()
-    return { modes: session.modes(), configOptions: session.configOptions() }
+    return { modes: session.modes(), configOptions: session.configOptions(), ...mcpMeta(mcp) }
   }
 
   private async listSessions(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
@@ -226,12 +226,27 @@ export class AcpServer {
     return session
   }
 
+  /** Starts the editor's MCP servers; a session that cannot take them is closed, not left open. */
+  private async attach(session: AcpSession, servers: readonly acp.McpServer[]): Promise<ClientMcpServerState[]> {
+    try {
+      return await this.track(attachClientMcpServers(session, servers))
+    } catch (error) {
+      await session.close().catch(() => undefined)
+      throw error
+    }
+  }
+
   private track<T>(opening: Promise<T>): Promise<T> {
     this.opening.add(opening)
     const done = () => this.opening.delete(opening)
     opening.then(done, done)
     return opening
   }
+}
+
+/** The editor's MCP servers as started (`_meta.seam.mcpServers`), when it passed any. */
+function mcpMeta(servers: ClientMcpServerState[]): { _meta?: { seam: { mcpServers: ClientMcpServerState[] } } } {
+  return servers.length === 0 ? {} : { _meta: { seam: { mcpServers: servers } } }
 }
 
 /** ACP's `cwd`: an absolute path of an existing folder. */

@@ -7,20 +7,26 @@ import type { SessionEventOf } from '../../src-shared/session/events'
 import type { ApprovalRequest, SealedCall } from '../../src-shared/host/tools'
 import { PROVIDER_PRESETS } from '../llm/presets'
 import { HostRuntime } from '../app/runtime'
+import type { Kernel } from '../../src-shared/kernel'
 import type { Agent } from '../agent'
 import type { SessionLog } from '../session/store'
 import { acpToolsPlugin, type EditorCapabilities, type EditorSide, type TerminalRun } from './client-tools'
 import { acpApprovalPlugin, type ApproveMode, type PermissionChannel } from './permission'
 import { toolView } from './tool-view'
 import { stopReasonOf, toolCallIdOf, UpdateMapper } from './updates'
+import { APPROVAL_MODES, type ApprovalMode } from '../../plugins/permission-policy/modes'
 
-export type ApprovalMode = 'ask-side-effects' | 'ask-all' | 'never-ask'
+/** How each of Seam's approval modes is offered to the editor (every mode, in the shared list's order). */
+const MODE_TEXT: Readonly<Record<ApprovalMode, { name: string; description: string }>> = {
+  'ask-side-effects': { name: 'Ask before changes', description: 'Ask before a tool changes files or runs a command; reading and searching run freely.' },
+  'ask-all': { name: 'Ask for every tool', description: 'Ask before every tool call.' },
+  'never-ask': { name: 'Never ask', description: 'Run every tool call the policies allow without asking.' },
+  'accept-edits': { name: 'Accept edits', description: 'File edits (Edit, Write) run without asking; other changes and commands ask (Claude Code\'s acceptEdits).' },
+  'dont-ask': { name: "Don't ask", description: 'Calls that would ask are denied instead; only allow rules let side effects through (Claude Code\'s dontAsk).' },
+  plan: { name: 'Plan', description: 'Read-only: tools that change files or run programs are denied (Claude Code\'s plan mode).' }
+}
 
-export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; description: string }> = [
-  { id: 'ask-side-effects', name: 'Ask before changes', description: 'Ask before a tool changes files or runs a command; reading and searching run freely.' },
-  { id: 'ask-all', name: 'Ask for every tool', description: 'Ask before every tool call.' },
-  { id: 'never-ask', name: 'Never ask', description: 'Run every tool call the policies allow without asking.' }
-]
+export const SESSION_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; description: string }> = APPROVAL_MODES.map((id) => ({ id, ...MODE_TEXT[id] }))
 
 /** What every session of one `seam acp` process shares: the command line and the connection. */
 export interface AcpProcess {
@@ -41,9 +47,12 @@ export class AcpSession implements EditorSide, PermissionChannel {
   private readonly toolCallIds = new Map<string, string>()
   private detach: () => void = () => {}
   private running = false
+  /** Notices (an editor's MCP server that failed) to record as the next turn starts, where the editor sees them. */
+  private pendingNotices: Array<{ level: 'info' | 'warn' | 'error'; text: string; source: string }> = []
 
   private constructor(
     readonly runtime: HostRuntime,
+    readonly kernel: Kernel,
     readonly log: SessionLog,
     readonly agent: Agent,
     readonly cwd: string,
@@ -85,7 +94,9 @@ export class AcpSession implements EditorSide, PermissionChannel {
       const composeError = runtime.plugins.dump().error
       if (composeError) throw RequestError.internalError(undefined, `the plugin tree does not compose: ${composeError}`)
       const live = existing ? await runtime.sessions.open(existing) : await runtime.sessions.create(cwd)
-      session = new AcpSession(runtime, live.log, live.agent, cwd, proc)
+      // The kernel of the session's own workspace tree (held while the session is open): its policy and MCP client.
+      const kernel = (await runtime.kernelOf(cwd)) ?? runtime.kernel
+      session = new AcpSession(runtime, kernel, live.log, live.agent, cwd, proc)
       return session
     } catch (error) {
       await runtime.close().catch(() => undefined)
@@ -140,6 +151,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
     this.running = true
     try {
       const from = this.log.events.length
+      for (const notice of this.pendingNotices.splice(0)) this.agent.handle.notify(notice.level, notice.text, notice.source)
       this.agent.send(text, 'user')
       await this.agent.whenIdle()
       await this.flush()
@@ -155,6 +167,15 @@ export class AcpSession implements EditorSide, PermissionChannel {
     }
   }
 
+  noticeBeforeNextTurn(level: 'info' | 'warn' | 'error', text: string, source: string): void {
+    this.pendingNotices.push({ level, text, source })
+  }
+
+  /** A line for the process log (stderr), naming the session. */
+  logLine(text: string): void {
+    this.proc.log(`session ${this.id}: ${text}`)
+  }
+
   cancel(): Promise<void> {
     return this.agent.cancel()
   }
@@ -166,13 +187,18 @@ export class AcpSession implements EditorSide, PermissionChannel {
 
   // ---- modes and models -----------------------------------------------------------------------
 
+  /** The mode the permission policy applies (a Claude Code `defaultMode` included), else the runtime's. */
+  private currentMode(): ApprovalMode {
+    return this.kernel.getService('permissionPolicy')?.inForce().mode.mode ?? this.runtime.approvalMode()
+  }
+
   modes(): SessionModeState {
-    return { currentModeId: this.runtime.approvalMode(), availableModes: APPROVAL_MODES.map((m) => ({ ...m })) }
+    return { currentModeId: this.currentMode(), availableModes: SESSION_MODES.map((m) => ({ ...m })) }
   }
 
   async setMode(modeId: string): Promise<void> {
-    const mode = APPROVAL_MODES.find((m) => m.id === modeId)
-    if (!mode) throw RequestError.invalidParams({ modeId }, `modeId: unknown mode "${modeId}"; one of ${APPROVAL_MODES.map((m) => m.id).join(', ')}`)
+    const mode = SESSION_MODES.find((m) => m.id === modeId)
+    if (!mode) throw RequestError.invalidParams({ modeId }, `modeId: unknown mode "${modeId}"; one of ${SESSION_MODES.map((m) => m.id).join(', ')}`)
     await this.runtime.setApprovalMode(mode.id)
     this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode.id })
   }
@@ -193,8 +219,8 @@ export class AcpSession implements EditorSide, PermissionChannel {
         name: 'Approval mode',
         category: 'mode',
         type: 'select',
-        currentValue: this.runtime.approvalMode(),
-        options: APPROVAL_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description }))
+        currentValue: this.currentMode(),
+        options: SESSION_MODES.map((m) => ({ value: m.id, name: m.name, description: m.description }))
       }
     ]
     const config = this.runtime.providerSettings()

@@ -11,7 +11,7 @@ const PromptDecisionSchema: z.ZodType<PromptDecision> = z.discriminatedUnion('ac
 
 const ContinuationDecisionSchema: z.ZodType<ContinuationDecision> = z.discriminatedUnion('action', [
   z.object({ action: z.literal('stop') }),
-  z.object({ action: z.literal('continue'), reason: z.string().optional(), by: z.string().optional() })
+  z.object({ action: z.literal('continue'), reason: z.string().optional(), by: z.string().optional(), additionalContext: z.array(z.string()).optional() })
 ])
 
 const ToolBatchDecisionSchema: z.ZodType<ToolBatchDecision> = z.discriminatedUnion('action', [

@@ -1,7 +1,10 @@
 // What plugins get as `agent` in the agent seams (src-shared/host/agent.ts). Everything it writes
 // goes through the session log, so it is durable and (for context) model-visible.
+import { realpathSync } from 'node:fs'
+import path from 'node:path'
 import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
 import { errorText, type ListenerFailure } from '../../src-shared/kernel'
+import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -17,6 +20,7 @@ export interface TurnControl {
 export class AgentHandleImpl implements AgentHandle {
   private readonly envVars: Record<string, string> = {}
   private envSnapshot: Readonly<Record<string, string>> = Object.freeze({})
+  private currentCwd: string
 
   constructor(
     private readonly log: SessionLog,
@@ -24,18 +28,35 @@ export class AgentHandleImpl implements AgentHandle {
     private readonly currentTurn: () => TurnControl | undefined,
     /** Variables from settings (the `settingsEnv` service); the session's own setEnv values override them. */
     private readonly settingsEnv: () => Readonly<Record<string, string>> = () => NO_ENV
-  ) {}
+  ) {
+    this.currentCwd = workspace
+  }
 
   get sessionId(): string {
     return this.log.id
   }
 
+  /** The session's working directory: the workspace, or where a Bash `cd` inside it left the session. */
   get cwd(): string {
-    return this.workspace
+    return this.currentCwd
+  }
+
+  /** Claude Code keeps the shell's directory between calls while it stays inside the project. */
+  moveCwd(dir: string): string {
+    const inside = (root: string) => {
+      const relative = path.relative(root, dir)
+      return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
+    }
+    this.currentCwd = path.isAbsolute(dir) && (inside(this.workspace) || inside(realWorkspace(this.workspace))) ? dir : this.workspace
+    return this.currentCwd
   }
 
   get transcriptPath(): string {
     return this.log.path
+  }
+
+  get events(): readonly SessionEvent[] {
+    return this.log.events
   }
 
   get currentTurnId(): string | undefined {
@@ -90,5 +111,13 @@ export class AgentHandleImpl implements AgentHandle {
   private turnField(): { turnId?: string } {
     const turnId = this.currentTurnId
     return turnId === undefined ? {} : { turnId }
+  }
+}
+
+function realWorkspace(workspace: string): string {
+  try {
+    return realpathSync(workspace)
+  } catch {
+    return workspace
   }
 }

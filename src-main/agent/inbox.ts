@@ -14,7 +14,7 @@ export interface QueuedPrompt {
 
 export type SteeringItem =
   | { kind: 'prompt'; content: string; source: PromptOrigin }
-  | { kind: 'continuation'; text: string; by?: string }
+  | { kind: 'continuation'; text: string; by?: string; context?: string[] }
 
 export class Inbox {
   private queue: QueuedPrompt[] = []

@@ -135,6 +135,7 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
     turnId,
     signal,
     cwd: handle.cwd,
+    moveCwd: (dir) => handle.moveCwd(dir),
     env: { ...handle.env },
     progress: (update) => kernel.emit('agent/tool-progress', log.id, { ...update, turnId, callId: call.id })
   })

@@ -203,6 +203,7 @@ export class Turn implements TurnControl {
           source: 'continuation',
           ...(item.by !== undefined ? { by: item.by } : {})
         })
+        for (const text of item.context ?? []) this.deps.log.append({ type: 'context/message', turnId: this.id, text, source: item.by ?? 'agent/turn-continuation' })
       } else {
         await this.submit({ content: item.content, source: item.source }, 'steering')
       }
@@ -242,7 +243,8 @@ export class Turn implements TurnControl {
     }
     this.continuations++
     if (decision.reason !== undefined && decision.reason !== '') {
-      inbox.steer({ kind: 'continuation', text: decision.reason, ...(decision.by !== undefined ? { by: decision.by } : {}) })
+      const context = decision.additionalContext?.filter((text) => text !== '') ?? []
+      inbox.steer({ kind: 'continuation', text: decision.reason, ...(decision.by !== undefined ? { by: decision.by } : {}), ...(context.length > 0 ? { context } : {}) })
     }
     return true
   }

@@ -13,6 +13,7 @@ import workspaceGuard from '../../plugins/workspace-guard/index'
 import toolTimeout from '../../plugins/tool-timeout/index'
 import hooksCodex from '../../plugins/hooks-codex/index'
 import hooksClaude from '../../plugins/hooks-claude/index'
+import { claudePermissionMode } from '../../plugins/hook-protocol/index'
 import mcp from '../../plugins/mcp/index'
 
 const builtinToolsPlugin = definePlugin({
@@ -78,6 +79,8 @@ export interface BaseProfileOptions {
   hookConcurrency: number
   /** Claude Code-shaped hooks from Seam's own settings. */
   seamHooks?: Record<string, unknown>
+  /** The headless CLI: a hook's `defer` ends the turn (no one waits for the call), as in Claude Code's print mode. */
+  headless?: boolean
   /** Entries a front end adds (the ACP agent's client tools), placed right after `approval`. */
   extra?: ProfileEntry[]
   /** MCP servers from Seam's own settings (`mcpServers`) and the names the user disabled. */
@@ -85,6 +88,8 @@ export interface BaseProfileOptions {
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
+  // Hooks read the approval mode in force as Claude Code's permission_mode.
+  const permissionMode = claudePermissionMode(options.approvalMode)
   const claudeUser = options.claudeUserSettingsPath !== undefined ? { userSettingsPath: options.claudeUserSettingsPath } : {}
   return [
     { id: 'models', plugin: 'builtin:models' },
@@ -107,9 +112,15 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     {
       id: 'hooks-claude',
       plugin: 'builtin:hooks-claude',
-      config: { concurrency: options.hookConcurrency, ...claudeUser, ...(options.seamHooks ? { seamHooks: options.seamHooks } : {}) }
+      config: {
+        concurrency: options.hookConcurrency,
+        permissionMode,
+        deferAction: options.headless ? 'end-turn' : 'ask',
+        ...claudeUser,
+        ...(options.seamHooks ? { seamHooks: options.seamHooks } : {})
+      }
     },
-    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency } },
+    { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } },
     { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} }
   ]
 }

@@ -266,11 +266,12 @@ export class PluginHost {
       ...baseProfile({
         answererKey: this.runtime.options.answerer.key,
         approvalMode: this.runtime.approvalMode(),
-        approvalModeFromCommandLine: this.runtime.options.approvalMode !== undefined,
+        approvalModeFromCommandLine: this.runtime.approvalModeChosen(),
         claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
         workspace: this.root,
         hookConcurrency: settings.hookConcurrency,
         seamHooks: settings.hooks,
+        headless: this.runtime.options.mode === 'headless',
         extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key })),
         mcp: { servers: settings.mcpServers ?? {}, disabled: settings.mcpDisabled, settingsFile: this.runtime.paths.settings }
       }),

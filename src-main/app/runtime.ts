@@ -22,6 +22,7 @@ import { SessionHub } from './sessions'
 import { PluginHost } from './plugin-host'
 import { SDK_VERSION } from '@seam/sdk/version'
 import { BundleShelf } from './bundle-shelf'
+import type { ApprovalMode } from '../../plugins/permission-policy/modes'
 
 /** Seam's version, from the package.json of the install (found by walking up: the build moves files). */
 export const SEAM_VERSION: string = (() => {
@@ -53,7 +54,7 @@ export interface HostOptions {
   workspace?: string
   trustWorkspace?: boolean
   provider?: ProviderConfig
-  approvalMode?: 'ask-side-effects' | 'ask-all' | 'never-ask'
+  approvalMode?: ApprovalMode
   maxSteps?: number
   /** Variables a key was read from besides the defaults (`--api-key-env VAR`): kept out of tool and hook processes. */
   keyVariables?: string[]
@@ -316,12 +317,17 @@ export class HostRuntime {
     return this.settings.value.trustedWorkspaces.includes(workspace)
   }
 
-  approvalMode(): 'ask-side-effects' | 'ask-all' | 'never-ask' {
+  approvalMode(): ApprovalMode {
     return this.approvalModeOverride ?? this.options.approvalMode ?? this.settings.value.approvalMode
   }
 
+  /** The mode was chosen for this runtime (command line or setApprovalMode), so Claude Code's `defaultMode` does not override it. */
+  approvalModeChosen(): boolean {
+    return this.approvalModeOverride !== undefined || this.options.approvalMode !== undefined
+  }
+
   /** Changes the approval mode of this runtime only (the permission policy reloads with it). */
-  async setApprovalMode(mode: 'ask-side-effects' | 'ask-all' | 'never-ask'): Promise<void> {
+  async setApprovalMode(mode: ApprovalMode): Promise<void> {
     this.approvalModeOverride = mode
     await this.recomposeAll()
   }

@@ -212,10 +212,13 @@ describe('seam run', () => {
       const args = ['run', '--json', '--workspace', ws, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', '--approve', 'allow']
       const trusted = await seam([...args, '--trust-workspace', 'clean up'], { FAKE_KEY: 'k' })
       expect(trusted.code).toBe(0)
-      const events = trusted.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; isError?: boolean })
+      const events = trusted.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; isError?: boolean; input?: string })
       const result = events.find((e) => e.type === 'tool/result')!
       expect(result.isError).toBe(true)
-      expect(result.content).toBe(`PreToolUse:Bash hook error: [${guard}]: no rm here`)
+      expect(result.content).toBe(`PreToolUse:Bash hook error: [${guard}]: no rm here\n`)
+      // --approve allow is Claude Code's bypassPermissions (claude-code-hooks.md §6 common fields).
+      const invoked = events.find((e) => e.type === 'hook/invoked')!
+      expect(JSON.parse(invoked.input ?? '{}')).toMatchObject({ hook_event_name: 'PreToolUse', permission_mode: 'bypassPermissions' })
       expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['hook/invoked', 'hook/result']))
       expect(await readFile(join(ws, 'important.txt'), 'utf8')).toBe('keep me')
 
@@ -224,6 +227,28 @@ describe('seam run', () => {
       const notices = untrusted.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string })
       expect(notices.some((e) => e.type === 'notice' && /not trusted|untrusted|trust/i.test(e.text ?? ''))).toBe(true)
       expect(notices.some((e) => e.type === 'hook/invoked')).toBe(false)
+    } finally {
+      await server.close()
+      await rm(ws, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a PreToolUse hook answering "defer", headless (claude-code-hooks.md §5.1 defer)', () => {
+  it('the tool does not run and the turn ends there, with the tool_deferred reason in --json', async () => {
+    const ws = await mkdtemp(join(tmpdir(), 'seam-cli-defer-'))
+    await mkdir(join(ws, '.claude'))
+    const hook = join(ws, 'defer.sh')
+    await writeFile(hook, '#!/bin/sh\ncat >/dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"wait for review"}}\'\n', { mode: 0o755 })
+    await writeFile(join(ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }))
+    const server = await startFakeAnthropic([{ toolCalls: [{ name: 'Bash', args: { command: 'touch ran.txt' } }] }, { text: 'never asked' }])
+    try {
+      const args = ['run', '--json', '--workspace', ws, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', '--approve', 'allow', '--trust-workspace', 'go']
+      const result = await seam(args, { FAKE_KEY: 'k' })
+      const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string })
+      expect(existsSync(join(ws, 'ran.txt'))).toBe(false)
+      expect(events.some((e) => e.type === 'notice' && (e.text ?? '').includes('tool_deferred: Bash was deferred by a PreToolUse hook: wait for review'))).toBe(true)
+      expect(events.filter((e) => e.type === 'assistant/message')).toHaveLength(1)
     } finally {
       await server.close()
       await rm(ws, { recursive: true, force: true })

@@ -25,7 +25,7 @@ export function rewriteDecisionProblem(value: unknown): string | undefined {
       return undefined
     case 'rewrite':
       if (!isRecord(value.args)) return `returned a rewrite whose args is ${describeValue(value.args)}, not an object`
-      return requiredString(value, 'by') ?? optionalString(value, 'reason')
+      return requiredString(value, 'by') ?? optionalString(value, 'reason') ?? optionalString(value, 'invalidText')
     default:
       return `returned action ${describeValue(value.action)}, not one of keep, rewrite`
   }

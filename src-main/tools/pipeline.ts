@@ -164,9 +164,14 @@ export class ToolPipeline {
       return { call, failed: { verdict: denied('seal', `unknown tool "${name}"`), result: failure('UNKNOWN_TOOL', reason) } }
     }
 
-    let args = raw.value
+    // As Claude Code does, the input the rewrite stage (hooks) and the tool see has the schema's
+    // defaults filled in (Edit gains replace_all: false); input that does not parse stays as sent.
+    const withDefaults = tool.inputSchema.safeParse(raw.value)
+    const filled = withDefaults.success ? materializeObject(withDefaults.data) : undefined
+    let args = filled?.ok ? filled.value : raw.value
     let originalArgs: Readonly<JsonObject> | undefined
     let rewrittenBy: string | undefined
+    let invalidText: string | undefined
     if (this.kernel.listenerCount('tools/input-rewrite') > 0) {
       const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd }, abandon)
       if (!rewrite.ok) {
@@ -177,12 +182,13 @@ export class ToolPipeline {
         originalArgs = args
         args = rewrite.args
         rewrittenBy = rewrite.by
+        invalidText = rewrite.invalidText
       }
     }
 
     const parsed = tool.inputSchema.safeParse(args)
     if (!parsed.success) {
-      const where = rewrittenBy !== undefined ? `Arguments for tool "${name}" as rewritten by "${rewrittenBy}" are invalid` : `Invalid arguments for tool "${name}"`
+      const where = invalidText ?? (rewrittenBy !== undefined ? `Arguments for tool "${name}" as rewritten by "${rewrittenBy}" are invalid` : `Invalid arguments for tool "${name}"`)
       const reason = formatZodError(where, parsed.error)
       const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, originalArgs, rewrittenBy })
       return { call, failed: { verdict: denied(rewrittenBy !== undefined ? 'rewrite' : 'seal', reason), result: failure('INVALID_ARGS', reason) } }
@@ -202,7 +208,7 @@ export class ToolPipeline {
   private async rewrite(
     unsealed: { name: string; args: Readonly<JsonObject>; callId: string; sessionId: string; cwd: string },
     abandon: Abandonment
-  ): Promise<{ ok: true; args?: Readonly<JsonObject>; by?: string } | { ok: false; failed: Required<Decided> }> {
+  ): Promise<{ ok: true; args?: Readonly<JsonObject>; by?: string; invalidText?: string } | { ok: false; failed: Required<Decided> }> {
     let decision: RewriteDecision | typeof ABANDONED
     try {
       decision = await abandon.race(this.kernel.waterfall('tools/input-rewrite', Object.freeze(unsealed), keep))
@@ -218,7 +224,7 @@ export class ToolPipeline {
       const reason = `Arguments for tool "${unsealed.name}" as rewritten by "${decision.by}" are not JSON: ${args.path}: ${args.problem}`
       return { ok: false, failed: { verdict: denied('rewrite', reason, decision.by), result: failure('INVALID_ARGS', reason) } }
     }
-    return { ok: true, args: args.value, by: decision.by }
+    return { ok: true, args: args.value, by: decision.by, ...(decision.invalidText !== undefined ? { invalidText: decision.invalidText } : {}) }
   }
 
   /** S10-S12: pre-execute policy, approval on ask, then the deny-only guards. */
@@ -325,7 +331,8 @@ export class ToolPipeline {
       cwd: call.cwd,
       sessionId: call.sessionId,
       env: request.env ?? EMPTY_ENV,
-      progress: request.progress ?? noProgress
+      progress: request.progress ?? noProgress,
+      ...(request.moveCwd ? { moveCwd: request.moveCwd } : {})
     }
     try {
       let out: unknown = tool.execute(call.args, exec)

@@ -10,7 +10,10 @@ type Mode = AppStatus['approvalMode']
 const MODES: Array<{ mode: Mode; label: string; hint: string }> = [
   { mode: 'ask-side-effects', label: 'Ask before side effects', hint: 'tools that change files or run commands ask first' },
   { mode: 'ask-all', label: 'Ask for everything', hint: 'every tool call asks first' },
-  { mode: 'never-ask', label: 'Never ask', hint: 'policies still deny; nothing asks' }
+  { mode: 'never-ask', label: 'Never ask', hint: 'policies still deny; nothing asks' },
+  { mode: 'accept-edits', label: 'Accept edits', hint: "file edits run without asking; commands ask (Claude Code's acceptEdits)" },
+  { mode: 'dont-ask', label: "Don't ask", hint: 'what would ask is denied; only allow rules let side effects through' },
+  { mode: 'plan', label: 'Plan', hint: 'read-only: tools that change files or run programs are denied' }
 ]
 
 export function ApprovalModeForm() {

@@ -63,6 +63,8 @@ describe('SettingsPage', () => {
       fireEvent.click(screen.getByRole('radio', { name: /Ask for everything/ }))
     })
     expect(host.callsOf('settings/set')).toEqual([{ approvalMode: 'ask-all' }])
+    // Every approval mode the permission policy knows is offered (Claude Code's acceptEdits, dontAsk and plan too).
+    expect(screen.getAllByRole('radio').filter((r) => (r as HTMLInputElement).name === 'approval-mode').map((r) => (r as HTMLInputElement).value)).toEqual(['ask-side-effects', 'ask-all', 'never-ask', 'accept-edits', 'dont-ask', 'plan'])
 
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Max steps per turn' }), { target: { value: '80' } })
     await act(async () => {

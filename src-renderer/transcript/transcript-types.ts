@@ -93,7 +93,7 @@ export interface HookItem {
   statusMessage?: string
   result?: {
     outcomeKind: 'ok' | 'block' | 'error'
-    decision?: 'allow' | 'deny' | 'ask'
+    decision?: 'allow' | 'deny' | 'ask' | 'defer'
     durationMs: number
     exitCode: number | null
     failureKind?: string

@@ -3,6 +3,7 @@
 // carry exactly this; the Host validates every request (the renderer is untrusted input).
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
+import { APPROVAL_MODES } from '../../plugins/permission-policy/modes'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
@@ -10,7 +11,7 @@ const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a session 
 const NonEmpty = z.string().min(1)
 
 export const ProviderKindSchema = z.enum(['deepseek', 'openai', 'anthropic', 'ollama', 'openai-compatible'])
-export const ApprovalModeSchema = z.enum(['ask-side-effects', 'ask-all', 'never-ask'])
+export const ApprovalModeSchema = z.enum(APPROVAL_MODES)
 
 /**
  * A provider as the UI sees it: never the key, only whether one is stored, and when a stored

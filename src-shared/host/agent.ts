@@ -15,6 +15,8 @@ export interface AgentHandle {
   readonly cwd: string
   /** Path of the session's log, for hooks that want a transcript path. */
   readonly transcriptPath: string
+  /** The session's log so far, in order (read-only; bridges derive other transcript formats from it). */
+  readonly events: readonly SessionEvent[]
   readonly currentTurnId: string | undefined
   /** Aborted when the running turn is cancelled (absent outside a turn): processes a listener starts for the turn end with it. */
   readonly turnSignal?: AbortSignal
@@ -40,7 +42,8 @@ export type PromptDecision =
   | { action: 'block'; reason: string; by?: string }
 
 /** S7 */
-export type ContinuationDecision = { action: 'stop' } | { action: 'continue'; reason?: string; by?: string }
+/** `additionalContext` reaches the model right after `reason` (Claude Code's order for a Stop block's system text). */
+export type ContinuationDecision = { action: 'stop' } | { action: 'continue'; reason?: string; by?: string; additionalContext?: string[] }
 
 /** After all of a step's tool results are appended (Claude Code's PostToolBatch). */
 export type ToolBatchDecision = { action: 'continue'; additionalContext?: string[] } | { action: 'stop'; reason: string; by?: string }

@@ -53,6 +53,12 @@ export interface ToolExec {
   /** Extra environment for processes the tool spawns (e.g. exports from CLAUDE_ENV_FILE). */
   readonly env: Readonly<Record<string, string>>
   progress(update: ToolProgress): void
+  /**
+   * Moves the session's working directory for later calls (Bash after `cd`, as in Claude Code).
+   * Returns the directory the session continues in: a directory outside the workspace is refused
+   * and the session goes back to the workspace root. Absent where nothing keeps a session cwd.
+   */
+  moveCwd?(dir: string): string
 }
 
 export interface ToolDefinition<A = Record<string, unknown>> {
@@ -88,6 +94,8 @@ export interface ToolCallRequest {
   cwd: string
   env?: Record<string, string>
   progress?: (update: ToolProgress) => void
+  /** Handed to the tool as `exec.moveCwd` (see ToolExec). */
+  moveCwd?: (dir: string) => string
 }
 
 /** Identity sealed before any policy runs (S9): frozen, JSON-only, never changes afterwards. */
@@ -114,7 +122,11 @@ export interface UnsealedCall {
   readonly cwd: string
 }
 
-export type RewriteDecision = { action: 'keep' } | { action: 'rewrite'; args: JsonObject; by: string; reason?: string }
+/**
+ * S18. `invalidText`, when given, is how the model's text begins when the rewritten args fail the
+ * tool's schema (`<invalidText>: <field>: <problem>`), so bridges keep upstream wording.
+ */
+export type RewriteDecision = { action: 'keep' } | { action: 'rewrite'; args: JsonObject; by: string; reason?: string; invalidText?: string }
 
 /**
  * S10. `modelText`, when given, is the exact text the model reads for a deny (bridges keep upstream

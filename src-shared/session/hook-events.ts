@@ -32,7 +32,7 @@ export type HookFailureKind = z.infer<typeof HookFailureKind>
 export const HookOutcomeKind = z.enum(['ok', 'block', 'error'])
 export type HookOutcomeKind = z.infer<typeof HookOutcomeKind>
 
-export const HookPermissionDecision = z.enum(['allow', 'deny', 'ask'])
+export const HookPermissionDecision = z.enum(['allow', 'deny', 'ask', 'defer'])
 export type HookPermissionDecision = z.infer<typeof HookPermissionDecision>
 
 const sessionEventBase = {

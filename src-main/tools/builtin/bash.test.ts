@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { bashTool, createBashTool, type BashStructured } from './bash'
+import { bashTool, createBashTool, expectsNoOutput, type BashStructured } from './bash'
 import { makeExec, makeTempDir } from './test-exec'
 
 let dir: string
@@ -44,15 +44,39 @@ describe('Bash', () => {
     const out = await bashTool.execute({ command: 'pwd; echo "$SEAM_TEST_VAR"' }, makeExec(dir, { env: { SEAM_TEST_VAR: 'from-env' } }))
     expect(out.isError).toBe(false)
     expect(out.content).toBe(`${dir}\nfrom-env`)
-    expect(out.structured).toEqual({ stdout: `${dir}\nfrom-env\n`, stderr: '', exitCode: 0, interrupted: false, isImage: false })
+    // Claude Code's Bash tool_response, exactly these keys in this order, stdout without its trailing newline (claude-code-hooks.md §6 PostToolUse).
+    expect(JSON.stringify(out.structured)).toBe(JSON.stringify({ stdout: `${dir}\nfrom-env`, stderr: '', interrupted: false, isImage: false, noOutputExpected: false, output: `${dir}\nfrom-env\n` }))
   })
 
-  it('reports stdout, then stderr, then the exit code, and flags a non-zero exit as an error', async () => {
+  it('reports the exit code, then stdout, then stderr (Claude Code wording), and flags a non-zero exit as an error', async () => {
     const out = await bashTool.execute({ command: 'echo out; echo err >&2; exit 3' }, makeExec(dir))
     expect(out.isError).toBe(true)
-    expect(out.content).toBe('out\nerr\nExit code 3')
+    expect(out.content).toBe('Exit code 3\nout\nerr')
     const structured = out.structured as BashStructured
-    expect(structured).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 3, interrupted: false })
+    expect(structured).toEqual({ stdout: 'out', stderr: 'err', interrupted: false, isImage: false, noOutputExpected: false, output: 'out\nerr\n' })
+  })
+
+  it('keeps both streams in the order they arrived in `output` (Codex\'s tool_response, codex-hooks.md §4)', async () => {
+    const out = await bashTool.execute({ command: 'echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three' }, makeExec(dir))
+    expect((out.structured as BashStructured).output).toBe('one\ntwo\nthree\n')
+  })
+
+  it('trims blank lines at both ends of stdout and stderr, keeping indentation (§6 PostToolUse tool_response)', async () => {
+    const out = await bashTool.execute({ command: "printf '\\n\\n  indented\\nlast  \\n\\n'; printf '\\nerr\\n' >&2" }, makeExec(dir))
+    expect(out.structured).toMatchObject({ stdout: '  indented\nlast  ', stderr: 'err' })
+  })
+
+  it.each([
+    ['mkdir -p a/b', true],
+    ['touch f && chmod +x f', true],
+    ["cat > f.ts <<'EOF'\nx\nEOF", true],
+    ['cd sub; rm -f x', true],
+    ['echo hi', false],
+    ['ls | wc -l', false],
+    ['echo hi >&2', false],
+    ['mkdir x && ls', false]
+  ])('noOutputExpected for %j is %s (Claude Code: commands that print nothing when they work)', (command, expected) => {
+    expect(expectsNoOutput(command)).toBe(expected)
   })
 
   it('says so when a command prints nothing', async () => {
@@ -82,10 +106,13 @@ describe('Bash', () => {
   it('runs a command longer than the 128 KiB argv string limit (passed through a file, not E2BIG)', async () => {
     const filler = 'x'.repeat(300 * 1024)
     const out = await bashTool.execute({ command: `v='${filler}'; echo "\${#v} $0"; exit 4` }, makeExec(dir))
-    expect(out.content.split('\n')[0]).toMatch(/^307200 \/.*command\.sh$/)
-    expect((out.structured as BashStructured).exitCode).toBe(4)
+    // Claude Code's wording for a failed command: `Exit code N`, then the output.
+    const [first, echoed] = out.content.split('\n')
+    expect(first).toBe('Exit code 4')
+    expect(echoed).toMatch(/^307200 \/.*command\.sh$/)
+    expect((out.structured as BashStructured).stdout).toBe(echoed)
     // The file is private to the run and removed when it ends.
-    const script = out.content.split('\n')[0].split(' ')[1]
+    const script = echoed.split(' ')[1]
     expect(script.startsWith(os.tmpdir())).toBe(true)
     expect(existsSync(script)).toBe(false)
   })
@@ -180,5 +207,26 @@ describe('Bash', () => {
     expect(bashTool.inputSchema.safeParse({ command: 'ls', timeout: 600_000 }).success).toBe(true)
     expect(bashTool.inputSchema.safeParse({ command: 'ls', timeout: 600_001 }).success).toBe(false)
     expect(bashTool).toMatchObject({ name: 'Bash', sideEffects: true, concurrent: false, timeoutMs: 120_000 })
+  })
+})
+
+describe('Bash keeps its working directory (Claude Code: the cwd follows cd, within the workspace)', () => {
+  it('reports where the shell ended up through exec.moveCwd, keeping the command\'s exit code', async () => {
+    await fs.mkdir(path.join(dir, 'sub'))
+    const moved: string[] = []
+    const exec = { ...makeExec(dir), moveCwd: (to: string) => (moved.push(to), to) }
+    const out = await bashTool.execute({ command: 'cd sub && echo in; exit 4' }, exec)
+    expect(out.content).toBe('Exit code 4\nin')
+    // `exit` leaves the shell before the directory is written: the session stays where it was.
+    expect(moved).toEqual([])
+    const cd = await bashTool.execute({ command: 'cd sub' }, exec)
+    expect(cd.isError).toBe(false)
+    expect(moved).toEqual([path.join(dir, 'sub')])
+  })
+
+  it('says `Shell cwd was reset to <dir>` when the session refuses a directory outside the workspace', async () => {
+    const exec = { ...makeExec(dir), moveCwd: () => dir }
+    const out = await bashTool.execute({ command: 'cd / && echo out' }, exec)
+    expect(out.content).toBe(`out\nShell cwd was reset to ${dir}`)
   })
 })

@@ -1,5 +1,8 @@
 // Bash: runs a command in a real shell in the session's directory, streaming its output live.
-import { stat } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { z } from 'zod'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { defaultKeyGuard, type KeyGuard } from '../../security/keys'
@@ -27,13 +30,19 @@ export function bashInputSchema(maxTimeoutMs: number) {
 
 export type BashArgs = z.output<ReturnType<typeof bashInputSchema>>
 
-/** Claude Code's Bash tool_response fields, plus the exit code. */
+/**
+ * Claude Code's Bash tool_response (claude-code-hooks.md §6 PostToolUse), then `output`: both
+ * streams untrimmed in arrival order, which is Codex's tool_response (codex-hooks.md §4). The
+ * Claude bridge passes only Claude's five keys (`CLAUDE_BASH_RESPONSE_KEYS`).
+ */
 export interface BashStructured {
   stdout: string
   stderr: string
-  exitCode: number
   interrupted: boolean
   isImage: false
+  /** The command is one that prints nothing when it works (mkdir, touch, a redirect to a file, ...). */
+  noOutputExpected: boolean
+  output: string
 }
 
 /**
@@ -46,7 +55,7 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
     name: 'Bash',
     description: [
       `Runs a shell command (bash -c, or sh when bash is missing) in the session's working directory and returns its stdout, stderr and exit code.`,
-      `- Each call is a fresh shell: cd, exported variables and shell options do not carry over to the next call.`,
+      `- The working directory carries over to the next call (cd inside the workspace); exported variables and shell options do not.`,
       `- The command is killed with everything it started after ${options.bashDefaultTimeoutMs} ms unless \`timeout\` (ms, at most ${options.bashMaxTimeoutMs}) says otherwise.`,
       `- Standard input is closed: interactive commands (editors, pagers, prompts) cannot be answered; pass flags such as --yes or --no-pager.`,
       `- Output beyond ${options.maxOutputChars} characters keeps its beginning and end, with a marker where text was cut.`,
@@ -65,8 +74,10 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
       if (cwdProblem) return failure(cwdProblem)
       if (exec.signal.aborted) return failure('The command was not started: the call was aborted.')
       const timeoutMs = args.timeout ?? options.bashDefaultTimeoutMs
+      // Where the shell ended up is written to a file, so the session can continue there (Claude Code keeps the cwd).
+      const cwdFile = exec.moveCwd ? path.join(tmpdir(), `seam-cwd-${randomUUID()}`) : undefined
       const run = await runShellCommand({
-        command: args.command,
+        command: cwdFile ? trackingCwd(args.command, cwdFile) : args.command,
         cwd: exec.cwd,
         env: keys.childEnv({ ...process.env, ...exec.env }),
         timeoutMs,
@@ -81,24 +92,83 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
           }
         }
       })
-      return bashOutput(run, timeoutMs, options.maxOutputChars)
+      const output = bashOutput(run, timeoutMs, options.maxOutputChars, args.command)
+      if (!cwdFile || !exec.moveCwd) return output
+      const ended = await readEndCwd(cwdFile)
+      if (ended === undefined || ended === exec.cwd) return output
+      const now = exec.moveCwd(ended)
+      // As Claude Code words it when the shell left the project.
+      return now === ended ? output : { ...output, content: `${output.content}\nShell cwd was reset to ${now}` }
     }
   }
 }
 
-/** The result the model reads for a finished run (also used when the command ran in an editor's terminal). */
-export function bashOutput(run: ShellRun, timeoutMs: number, maxChars: number): ToolOutput {
+/** The command, then its final directory written to `file`; the command's own exit status is kept. */
+function trackingCwd(command: string, file: string): string {
+  return `eval ${shellQuote(command)}\n__seam_status=$?\npwd -P >| ${shellQuote(file)} 2>/dev/null\nexit $__seam_status`
+}
+
+async function readEndCwd(file: string): Promise<string | undefined> {
+  try {
+    const text = (await readFile(file, 'utf8')).replace(/\n$/, '')
+    return text === '' ? undefined : text
+  } catch {
+    // The command exited the shell itself (`exit`, `set -e`): the directory stays as it was.
+    return undefined
+  } finally {
+    await rm(file, { force: true })
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`
+}
+
+/** Claude Code's trimming of Bash output: blank lines at the start and the end go, indentation stays. */
+export function stripBlankLines(text: string): string {
+  const lines = text.split('\n')
+  let start = 0
+  let end = lines.length
+  while (start < end && lines[start].trim() === '') start++
+  while (end > start && lines[end - 1].trim() === '') end--
+  return lines.slice(start, end).join('\n')
+}
+
+/** Commands that print nothing when they work. */
+const SILENT_COMMANDS = new Set(['mkdir', 'touch', 'cp', 'mv', 'rm', 'rmdir', 'ln', 'chmod', 'chown', 'chgrp', 'cd', 'export', 'unset', 'wait', 'true', ':'])
+
+/**
+ * Whether the command is expected to print nothing (Claude Code's `noOutputExpected`): every part
+ * of it (split on `&&`, `||`, `;`) is a silent command, or sends its stdout to a file.
+ */
+export function expectsNoOutput(command: string): boolean {
+  const firstLine = command.split('\n')[0]
+  const parts = firstLine.split(/&&|\|\||;/).map((part) => part.trim()).filter((part) => part !== '')
+  // A pipeline's last command prints: not silent.
+  if (parts.length === 0 || /(?<!\|)\|(?!\|)/.test(firstLine)) return false
+  return parts.every((part) => {
+    const word = part.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*/, '').split(/\s+/)[0] ?? ''
+    return SILENT_COMMANDS.has(word) || /(?:^|[^0-9&>])>>?\s*[^\s&]/.test(part)
+  })
+}
+
+/**
+ * The result the model reads for a finished run (also used when the command ran in an editor's
+ * terminal, which gives one combined stream). `command` decides `noOutputExpected`.
+ */
+export function bashOutput(run: Omit<ShellRun, 'output'> & { output?: string }, timeoutMs: number, maxChars: number, command = ''): ToolOutput {
   if (run.spawnError) return failure(`Could not start the shell: ${run.spawnError}`)
   const interrupted = run.interruptedBy !== undefined
   const parts: string[] = []
-  const stdout = run.stdout.replace(/\s+$/, '')
-  const stderr = run.stderr.replace(/\s+$/, '')
+  const stdout = stripBlankLines(run.stdout)
+  const stderr = stripBlankLines(run.stderr)
+  // Claude Code's wording: a failed command reads `Exit code N` first, then its output.
+  if (!interrupted && run.exitCode !== 0) parts.push(`Exit code ${run.exitCode}`)
   if (stdout) parts.push(stdout)
   if (stderr) parts.push(stderr)
   if (run.interruptedBy === 'timeout') parts.push(`Command timed out after ${timeoutMs} ms and was killed.`)
   else if (run.interruptedBy === 'abort') parts.push('Command was aborted.')
-  else if (run.exitCode !== 0) parts.push(`Exit code ${run.exitCode}`)
-  const structured: BashStructured = { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, interrupted, isImage: false }
+  const structured: BashStructured = { stdout, stderr, interrupted, isImage: false, noOutputExpected: expectsNoOutput(command), output: run.output ?? run.stdout + run.stderr }
   return {
     content: parts.length > 0 ? truncateMiddle(parts.join('\n'), maxChars) : '(no output)',
     isError: interrupted || run.exitCode !== 0,

@@ -12,10 +12,11 @@ export const EditInputSchema = z.object({
   file_path: z.string().min(1).describe('Absolute path of the file to change (a relative path is resolved against the working directory).'),
   old_string: z.string().describe('The exact text to replace, including whitespace and indentation. Empty only to create a new file.'),
   new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string instead of exactly one (default false).')
+  replace_all: z.boolean().default(false).describe('Replace every occurrence of old_string instead of exactly one (default false).')
 })
 
-export type EditArgs = z.output<typeof EditInputSchema>
+/** The model may omit replace_all; the sealed call always has it (false by default). */
+export type EditArgs = z.input<typeof EditInputSchema>
 
 /** Claude Code's Edit tool_response fields. `originalFile` lets the UI show a diff. */
 export interface EditStructured {
@@ -80,9 +81,9 @@ export function createEditTool(): ToolDefinition<EditArgs> {
         oldString: args.old_string,
         newString: args.new_string,
         originalFile,
-        replaceAll,
         structuredPatch: structuredPatch(originalFile, updated),
-        userModified: false
+        userModified: false,
+        replaceAll
       }
       const content =
         original === null ? `File created successfully at: ${filePath}` : `The file ${filePath} has been updated successfully.`

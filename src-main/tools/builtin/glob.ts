@@ -57,7 +57,7 @@ export function createGlobTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
       const sorted = await newestFirst(files)
       const shown = sorted.slice(0, options.globMaxResults)
       const truncated = sorted.length > shown.length
-      const structured: GlobStructured = { filenames: shown, numFiles: shown.length, truncated, durationMs: Date.now() - started }
+      const structured: GlobStructured = { filenames: shown, durationMs: Date.now() - started, numFiles: shown.length, truncated }
       if (shown.length === 0) return { content: 'No files found', structured }
       const note = truncated ? `\n(Showing the ${shown.length} most recently modified of ${sorted.length} matches. Use a more specific pattern or path.)` : ''
       return { content: shown.join('\n') + note, structured }

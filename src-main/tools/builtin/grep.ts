@@ -56,7 +56,11 @@ export const GrepInputSchema = z.object({
 export type GrepArgs = z.output<typeof GrepInputSchema>
 type GrepMode = NonNullable<GrepArgs['output_mode']>
 
-/** Claude Code's Grep tool_response fields. */
+/**
+ * Claude Code's Grep tool_response, its key order per mode: files_with_matches `{mode, filenames,
+ * numFiles}`; content `{mode, numFiles: 0, filenames: [], content, numLines}`; count `{mode,
+ * numFiles, filenames: [], content, numMatches}`.
+ */
 export interface GrepStructured {
   mode: GrepMode
   numFiles: number
@@ -128,7 +132,7 @@ async function runGrep(args: GrepArgs, exec: ToolExec, options: BuiltinToolOptio
 
   if (mode === 'files_with_matches') {
     const sorted = (await newestFirst(matchedFiles)).slice(0, limit)
-    const structured: GrepStructured = { mode, numFiles: sorted.length, filenames: sorted }
+    const structured: GrepStructured = { mode, filenames: sorted, numFiles: sorted.length }
     if (sorted.length === 0) return { content: 'No files found', structured }
     const header = `Found ${matchedFiles.length} file${matchedFiles.length === 1 ? '' : 's'}${sorted.length < matchedFiles.length ? ` (showing ${sorted.length})` : ''}`
     return { content: truncateHead(`${header}\n${sorted.join('\n')}`, options.maxOutputChars, hint), structured }
@@ -139,7 +143,7 @@ async function runGrep(args: GrepArgs, exec: ToolExec, options: BuiltinToolOptio
     const entries = ordered.slice(0, limit).map((file) => `${file}:${found.get(file)?.count ?? 0}`)
     const numMatches = ordered.reduce((sum, file) => sum + (found.get(file)?.count ?? 0), 0)
     const content = entries.join('\n')
-    const structured: GrepStructured = { mode, numFiles: ordered.length, filenames: ordered, content, numMatches }
+    const structured: GrepStructured = { mode, numFiles: ordered.length, filenames: [], content, numMatches }
     if (entries.length === 0) return { content: 'No matches found', structured }
     const summary = `\n\nFound ${numMatches} total occurrence${numMatches === 1 ? '' : 's'} across ${ordered.length} file${ordered.length === 1 ? '' : 's'}.`
     return { content: truncateHead(content + summary, options.maxOutputChars, hint), structured }
@@ -160,7 +164,7 @@ async function runGrep(args: GrepArgs, exec: ToolExec, options: BuiltinToolOptio
   }
   const lines = out.slice(0, limit)
   const content = lines.join('\n')
-  const structured: GrepStructured = { mode, numFiles: ordered.length, filenames: ordered, content, numLines: lines.length }
+  const structured: GrepStructured = { mode, numFiles: 0, filenames: [], content, numLines: lines.length }
   if (lines.length === 0) return { content: 'No matches found', structured }
   return { content: truncateHead(content, options.maxOutputChars, hint), structured }
 }

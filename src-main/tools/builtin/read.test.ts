@@ -20,26 +20,33 @@ async function file(name: string, content: string | Buffer): Promise<string> {
 }
 
 describe('Read', () => {
-  it('numbers lines like cat -n and reports Claude Code structured fields', async () => {
+  it('numbers lines as Claude Code does and reports its tool_response, counting lines as it counts them (claude-code-hooks.md §6 PostToolUse)', async () => {
     const full = await file('a.txt', 'alpha\nbeta\r\ngamma\n')
     const out = await readTool.execute({ file_path: full }, makeExec(dir))
     expect(out.isError).toBeUndefined()
-    expect(out.content).toBe('     1\talpha\n     2\tbeta\n     3\tgamma')
-    const structured: ReadStructured = { type: 'text', file: { filePath: full, content: 'alpha\nbeta\ngamma', numLines: 3, startLine: 1, totalLines: 3 } }
-    expect(out.structured).toEqual(structured)
+    expect(out.content).toBe('1\talpha\n2\tbeta\n3\tgamma\n4\t')
+    const structured: ReadStructured = { type: 'text', file: { filePath: full, content: 'alpha\nbeta\ngamma\n', numLines: 4, startLine: 1, totalLines: 4 } }
+    expect(JSON.stringify(out.structured)).toBe(JSON.stringify(structured))
+  })
+
+  it('"hello\\n" is two lines and its content keeps the trailing newline (Claude Code counts this way)', async () => {
+    const full = await file('hello.txt', 'hello\n')
+    const out = await readTool.execute({ file_path: full }, makeExec(dir))
+    expect(out.content).toBe('1\thello\n2\t')
+    expect(out.structured).toEqual({ type: 'text', file: { filePath: full, content: 'hello\n', numLines: 2, startLine: 1, totalLines: 2 } })
   })
 
   it('resolves a relative file_path against the working directory', async () => {
     await file('sub/b.txt', 'hello')
     const out = await readTool.execute({ file_path: 'sub/b.txt' }, makeExec(dir))
-    expect(out.content).toBe('     1\thello')
+    expect(out.content).toBe('1\thello')
     expect((out.structured as ReadStructured).file.filePath).toBe(path.join(dir, 'sub/b.txt'))
   })
 
   it('returns the window given by offset and limit, numbered from offset', async () => {
     const full = await file('long.txt', Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n'))
     const out = await readTool.execute({ file_path: full, offset: 10, limit: 3 }, makeExec(dir))
-    expect(out.content).toBe('    10\tline 10\n    11\tline 11\n    12\tline 12\n\n(Showing lines 10-12 of 50. Use offset and limit to read other lines.)')
+    expect(out.content).toBe('10\tline 10\n11\tline 11\n12\tline 12\n\n(Showing lines 10-12 of 50. Use offset and limit to read other lines.)')
     expect((out.structured as ReadStructured).file).toMatchObject({ numLines: 3, startLine: 10, totalLines: 50, content: 'line 10\nline 11\nline 12' })
   })
 
@@ -53,13 +60,13 @@ describe('Read', () => {
   it('cuts lines longer than the limit', async () => {
     const full = await file('wide.txt', 'x'.repeat(5000))
     const out = await readTool.execute({ file_path: full }, makeExec(dir))
-    expect(out.content).toBe(`     1\t${'x'.repeat(2000)}… [line cut at 2000 characters]`)
+    expect(out.content).toBe(`1\t${'x'.repeat(2000)}… [line cut at 2000 characters]`)
   })
 
   it('says when offset is past the end and when the file is empty', async () => {
     const full = await file('short.txt', 'one\ntwo\n')
     const past = await readTool.execute({ file_path: full, offset: 9 }, makeExec(dir))
-    expect(past.content).toContain('has 2 lines; offset 9 is past the end')
+    expect(past.content).toContain('has 3 lines; offset 9 is past the end')
     const empty = await readTool.execute({ file_path: await file('empty.txt', '') }, makeExec(dir))
     expect(empty.content).toContain('exists but is empty')
   })

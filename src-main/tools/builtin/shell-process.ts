@@ -21,6 +21,8 @@ export interface ShellRunOptions {
 export interface ShellRun {
   stdout: string
   stderr: string
+  /** Both streams in the order their chunks arrived, as a terminal shows them. */
+  output: string
   /** The shell's exit code; 128 + signal number when a signal ended it. */
   exitCode: number
   /** Set when Seam ended the command: its deadline passed, or the call was aborted. */
@@ -42,6 +44,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
   return new Promise((resolve) => {
     const stdout = new HeadTailBuffer(options.maxCaptureChars)
     const stderr = new HeadTailBuffer(options.maxCaptureChars)
+    const output = new HeadTailBuffer(options.maxCaptureChars)
     let interruptedBy: ShellRun['interruptedBy']
     let exitCode: number | undefined
     let settled = false
@@ -52,7 +55,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
     try {
       group = spawnWatchedGroup({ shell: shellPath(), command: options.command, cwd: options.cwd, env: options.env, stdin: 'ignore' })
     } catch (error) {
-      resolve({ stdout: '', stderr: '', exitCode: 127, spawnError: (error as Error).message })
+      resolve({ stdout: '', stderr: '', output: '', exitCode: 127, spawnError: (error as Error).message })
       return
     }
     const child: ChildProcess = group.child
@@ -67,7 +70,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
       for (const timer of timers) clearTimeout(timer)
       child.stdout?.destroy()
       child.stderr?.destroy()
-      resolve({ stdout: stdout.text(), stderr: stderr.text(), exitCode: exitCode ?? 1, interruptedBy, spawnError })
+      resolve({ stdout: stdout.text(), stderr: stderr.text(), output: output.text(), exitCode: exitCode ?? 1, interruptedBy, spawnError })
     }
 
     const later = (ms: number, run: () => void): void => {
@@ -96,10 +99,12 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
     child.stderr?.setEncoding('utf8')
     child.stdout?.on('data', (text: string) => {
       stdout.push(text)
+      output.push(text)
       options.onOutput('stdout', text)
     })
     child.stderr?.on('data', (text: string) => {
       stderr.push(text)
+      output.push(text)
       options.onOutput('stderr', text)
     })
 

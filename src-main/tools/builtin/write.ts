@@ -56,8 +56,8 @@ export function createWriteTool(): ToolDefinition<WriteArgs> {
         type,
         filePath,
         content: args.content,
-        originalFile,
         structuredPatch: originalFile === null ? [] : structuredPatch(originalFile, args.content),
+        originalFile,
         userModified: false
       }
       const content = type === 'create' ? `File created successfully at: ${filePath}` : `The file ${filePath} has been updated successfully.`

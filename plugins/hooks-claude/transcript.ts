@@ -1,0 +1,164 @@
+// The transcript behind `transcript_path` (claude-code-hooks.md §8): a JSON Lines file in Claude
+// Code's format, derived from the session's own log, so hooks that read the last assistant
+// message, the user's prompt or a tag find them. `sync()` appends what the log gained since the
+// last call, in one write, and runs before every hook starts; lines are chained by uuid.
+import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { ToolResult } from '@seam/sdk'
+import type { SessionEvent } from '@seam/sdk'
+import { claudeToolResponse } from './tool-response'
+
+/** The Claude Code version whose transcript format this follows. */
+export const CLAUDE_TRANSCRIPT_VERSION = '2.1.332'
+const HOOK_SOURCE = /^hook:([A-Za-z]+)$/
+
+export interface TranscriptSession {
+  readonly sessionId: string
+  readonly workspace: string
+  readonly cwd: string
+  readonly transcriptPath: string
+  readonly events: readonly SessionEvent[]
+}
+
+/** `<folder of the session log>/claude-transcripts/<session id>.jsonl`: Claude Code's own folder is never touched. */
+export function claudeTranscriptPath(session: Pick<TranscriptSession, 'sessionId' | 'transcriptPath'>): string {
+  return path.join(path.dirname(session.transcriptPath), 'claude-transcripts', `${session.sessionId}.jsonl`)
+}
+
+export class ClaudeTranscript {
+  readonly path: string
+  /** Events of the log already written. */
+  private written = 0
+  private parentUuid: string | null = null
+  /** The assistant line that carries each tool_use, by call id (tool results point back at it). */
+  private readonly toolUseLine = new Map<string, string>()
+  private readonly gitBranch: string
+  private model = ''
+  private created = false
+
+  constructor(session: Pick<TranscriptSession, 'sessionId' | 'transcriptPath' | 'workspace'>) {
+    this.path = claudeTranscriptPath(session)
+    this.gitBranch = currentGitBranch(session.workspace)
+  }
+
+  /** Appends the lines for the events the log gained; throws only when the file cannot be written. */
+  sync(session: TranscriptSession, permissionMode: string): void {
+    if (!this.created) {
+      mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 })
+      writeFileSync(this.path, '', { mode: 0o600 })
+      this.created = true
+    }
+    const events = session.events
+    if (this.written >= events.length) return
+    const lines: string[] = []
+    for (const event of events.slice(this.written)) {
+      for (const line of this.linesFor(event, session, permissionMode)) lines.push(JSON.stringify(line))
+    }
+    this.written = events.length
+    if (lines.length > 0) appendFileSync(this.path, `${lines.join('\n')}\n`)
+  }
+
+  remove(): void {
+    rmSync(this.path, { force: true })
+  }
+
+  private linesFor(event: SessionEvent, session: TranscriptSession, permissionMode: string): Array<Record<string, unknown>> {
+    const at = new Date(event.ts).toISOString()
+    switch (event.type) {
+      case 'session/header':
+        this.model = event.model?.model ?? ''
+        return []
+      case 'user/message':
+        return [this.user(session, at, { message: { role: 'user', content: event.content } }, { permissionMode, promptId: event.turnId })]
+      case 'steering/message':
+        // A continuation reason (Stop hook feedback) is a meta user line; a steered message is logged as user/message too.
+        return event.source === 'continuation' ? [this.user(session, at, { isMeta: true, message: { role: 'user', content: event.text } }, { permissionMode })] : []
+      case 'assistant/message':
+        return this.assistant(event, session, at)
+      case 'tool/result':
+        return [this.toolResult(event, session, at, permissionMode)]
+      case 'context/message': {
+        const hook = HOOK_SOURCE.exec(event.source)
+        if (!hook) return []
+        const attachment = { type: 'hook_additional_context', content: [event.text], hookName: hook[1], hookEvent: hook[1] }
+        return [this.line(session, at, 'attachment', { attachment })]
+      }
+      default:
+        return []
+    }
+  }
+
+  private assistant(event: Extract<SessionEvent, { type: 'assistant/message' }>, session: TranscriptSession, at: string): Array<Record<string, unknown>> {
+    const blocks: Array<Record<string, unknown>> = []
+    if (event.thinking) blocks.push({ type: 'thinking', thinking: event.thinking, signature: '' })
+    if (event.text !== '') blocks.push({ type: 'text', text: event.text })
+    for (const call of event.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args })
+    const messageId = `msg_seam_${event.seq}`
+    const stopReason = event.stopReason ?? (event.toolCalls.length > 0 ? 'tool_use' : 'end_turn')
+    // One line per content block, as Claude Code writes them.
+    return blocks.map((block) => {
+      const message = {
+        id: messageId,
+        type: 'message',
+        role: 'assistant',
+        model: this.model,
+        content: [block],
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 }
+      }
+      const line = this.line(session, at, 'assistant', { message }, { requestId: `req_seam_${event.seq}` })
+      if (block.type === 'tool_use') this.toolUseLine.set(String(block.id), String(line.uuid))
+      return line
+    })
+  }
+
+  private toolResult(event: Extract<SessionEvent, { type: 'tool/result' }>, session: TranscriptSession, at: string, permissionMode: string): Record<string, unknown> {
+    const result: ToolResult = { content: event.content, isError: event.isError }
+    if (event.structured !== undefined) result.structured = event.structured as ToolResult['structured']
+    const message = { role: 'user', content: [{ tool_use_id: event.callId, type: 'tool_result', content: event.content, is_error: event.isError }] }
+    // Claude Code records a failed call's structured result as its error text.
+    const toolUseResult = event.isError ? `Error: ${event.content}` : claudeToolResponse(event.name, result)
+    const extra: Record<string, unknown> = { permissionMode, toolUseResult }
+    const source = this.toolUseLine.get(event.callId)
+    if (source !== undefined) extra.sourceToolAssistantUUID = source
+    return this.user(session, at, { message }, extra)
+  }
+
+  private user(session: TranscriptSession, at: string, body: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+    return this.line(session, at, 'user', body, extra)
+  }
+
+  /** A chained line with Claude Code's common fields, in its key order. */
+  private line(session: TranscriptSession, at: string, type: string, body: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const uuid = randomUUID()
+    const line: Record<string, unknown> = {
+      parentUuid: this.parentUuid,
+      isSidechain: false,
+      userType: 'external',
+      cwd: session.cwd,
+      sessionId: session.sessionId,
+      version: CLAUDE_TRANSCRIPT_VERSION,
+      gitBranch: this.gitBranch
+    }
+    if (type === 'user' && body.isMeta === true) line.isMeta = true
+    line.type = type
+    for (const [key, value] of Object.entries(body)) if (key !== 'isMeta') line[key] = value
+    line.uuid = uuid
+    line.timestamp = at
+    Object.assign(line, extra)
+    this.parentUuid = uuid
+    return line
+  }
+}
+
+function currentGitBranch(dir: string): string {
+  try {
+    const result = spawnSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: dir, encoding: 'utf8', timeout: 2000 })
+    return result.status === 0 ? result.stdout.trim() : ''
+  } catch {
+    return ''
+  }
+}

@@ -1,0 +1,80 @@
+// The file behind a Codex hook's `transcript_path` (codex-hooks.md §4: the thread's rollout
+// JSONL). Derived from the session's own log, in Codex's rollout line shape
+// `{timestamp, type, payload}`: `session_meta` first, then `response_item` messages, function
+// calls and their outputs, and `event_msg` user/agent messages. `sync()` appends what the log
+// gained since the last call, in one write, right before hooks start.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { SessionEvent } from '@seam/sdk'
+
+/** The Codex version whose rollout format this follows. */
+export const CODEX_ROLLOUT_VERSION = '0.171.0'
+
+export interface RolloutSession {
+  readonly sessionId: string
+  readonly cwd: string
+  readonly transcriptPath: string
+  readonly events: readonly SessionEvent[]
+}
+
+/** `<folder of the session log>/codex-rollouts/rollout-<session id>.jsonl`. */
+export function codexRolloutPath(session: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>): string {
+  return path.join(path.dirname(session.transcriptPath), 'codex-rollouts', `rollout-${session.sessionId}.jsonl`)
+}
+
+export class CodexRollout {
+  readonly path: string
+  private written = 0
+  private created = false
+
+  constructor(session: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>) {
+    this.path = codexRolloutPath(session)
+  }
+
+  sync(session: RolloutSession): void {
+    if (!this.created) {
+      mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 })
+      writeFileSync(this.path, '', { mode: 0o600 })
+      this.created = true
+    }
+    const events = session.events
+    if (this.written >= events.length) return
+    const lines: string[] = []
+    for (const event of events.slice(this.written)) {
+      const timestamp = new Date(event.ts).toISOString()
+      for (const [type, payload] of itemsFor(event, session)) lines.push(JSON.stringify({ timestamp, type, payload }))
+    }
+    this.written = events.length
+    if (lines.length > 0) appendFileSync(this.path, `${lines.join('\n')}\n`)
+  }
+}
+
+type RolloutItem = [type: 'session_meta' | 'response_item' | 'event_msg', payload: Record<string, unknown>]
+
+function itemsFor(event: SessionEvent, session: RolloutSession): RolloutItem[] {
+  switch (event.type) {
+    case 'session/header':
+      return [['session_meta', { id: session.sessionId, timestamp: new Date(event.createdAt).toISOString(), cwd: event.workspace, originator: 'seam', cli_version: CODEX_ROLLOUT_VERSION }]]
+    case 'user/message':
+      return [
+        ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: event.content }] }],
+        ['event_msg', { type: 'user_message', message: event.content, kind: 'plain' }]
+      ]
+    case 'assistant/message': {
+      const items: RolloutItem[] = []
+      if (event.text !== '') {
+        items.push(['response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: event.text }] }])
+        items.push(['event_msg', { type: 'agent_message', message: event.text }])
+      }
+      for (const call of event.toolCalls) items.push(['response_item', { type: 'function_call', name: call.name, arguments: JSON.stringify(call.args), call_id: call.id }])
+      return items
+    }
+    case 'tool/result':
+      return [['response_item', { type: 'function_call_output', call_id: event.callId, output: event.content }]]
+    case 'steering/message':
+      // A Stop block continues the turn with the hook's text as a user message (codex-hooks.md §5.1 Stop).
+      return event.source === 'continuation' ? [['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: event.text }] }]] : []
+    default:
+      return []
+  }
+}
