@@ -3,6 +3,7 @@
 //   dist/host.js    ES module for Node: zod bundled in, only node: built-ins imported
 //   dist/client.js  ES module for the UI: `react`, `react/jsx-runtime` and `@seam/client` are
 //                   shims reading globalThis.__seamShared (the app's own instances), no React inside
+// (the SDK's bundle build, packages/sdk/build.mjs, the one `seam plugin new` bundles use too),
 // then `npm pack` (scripts ignored, nothing installed, no network) into the output folder.
 //
 //   node scripts/build-example.mjs [--out DIR]
@@ -10,107 +11,15 @@
 // buildExample({ outDir }), which builds a staged copy of the bundle under outDir instead, so
 // that concurrent builds never share a folder.
 import { execFile } from 'node:child_process'
-import { copyFile, mkdir, readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { builtinModules } from 'node:module'
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs, promisify } from 'node:util'
-import { build } from 'vite'
+import { buildClient, buildHost } from '../packages/sdk/build.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const EXAMPLE_DIR = join(root, 'examples', 'word-count')
 const run = promisify(execFile)
-const require = createRequire(import.meta.url)
-
-/** Named exports a shim offers: every identifier-like key of the real module (same versions as the app's). */
-function exportNames(module) {
-  return Object.keys(module).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')
-}
-
-/** `@seam/client`'s run-time exports (src-renderer/plugins/sdk.ts); everything else in it is types. */
-const SDK_EXPORTS = ['SDK_VERSION', 'defineClientPlugin']
-
-function shimSource(key, names) {
-  const lines = [
-    `const shared = globalThis.__seamShared`,
-    `if (!shared || !shared[${JSON.stringify(key)}]) throw new Error(${JSON.stringify(`${key} is not shared by this Seam (globalThis.__seamShared)`)})`,
-    `const m = shared[${JSON.stringify(key)}]`,
-    // Pure calls, so the exports a bundle does not use are left out of it.
-    `const pick = (name) => m[name]`,
-    `export default /* @__PURE__ */ pick('default') ?? m`
-  ]
-  for (const name of names) lines.push(`export const ${name} = /* @__PURE__ */ pick(${JSON.stringify(name)})`)
-  return lines.join('\n') + '\n'
-}
-
-/** Resolves the shared modules to virtual shims; nothing from node_modules/react enters the bundle. */
-function sharedModulesPlugin() {
-  const jsxRuntime = require('react/jsx-runtime')
-  const shims = new Map([
-    ['react', shimSource('react', exportNames(require('react')))],
-    ['react/jsx-runtime', shimSource('react/jsx-runtime', exportNames(jsxRuntime))],
-    // Only reached if the JSX transform ran in development mode; jsx() accepts jsxDEV's leading arguments.
-    ['react/jsx-dev-runtime', shimSource('react/jsx-runtime', ['Fragment', 'jsx']) + 'export const jsxDEV = /* @__PURE__ */ pick(\'jsx\')\n'],
-    ['@seam/client', shimSource('@seam/client', SDK_EXPORTS)]
-  ])
-  const prefix = '\0seam-shared:'
-  return {
-    name: 'seam:shared-modules',
-    enforce: 'pre',
-    resolveId(id) {
-      return shims.has(id) ? prefix + id : null
-    },
-    load(id) {
-      return id.startsWith(prefix) ? shims.get(id.slice(prefix.length)) : null
-    }
-  }
-}
-
-const common = (dir, outDir) => ({
-  configFile: false,
-  envDir: false,
-  publicDir: false,
-  root: dir,
-  logLevel: 'warn',
-  mode: 'production',
-  clearScreen: false
-})
-
-async function buildHost(dir, outDir) {
-  const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
-  await build({
-    ...common(dir, outDir),
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'node20',
-      minify: false,
-      ssr: true,
-      lib: { entry: join(dir, 'src/host.ts'), formats: ['es'], fileName: () => 'host.js' },
-      rolldownOptions: { external: (id) => nodeBuiltins.has(id) }
-    },
-    // Bundle every dependency (zod): a bundle cannot rely on Seam's node_modules.
-    ssr: { target: 'node', noExternal: true }
-  })
-}
-
-async function buildClient(dir, outDir) {
-  await build({
-    ...common(dir, outDir),
-    plugins: [sharedModulesPlugin()],
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    oxc: { jsx: { runtime: 'automatic', importSource: 'react', development: false } },
-    build: {
-      outDir,
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: false,
-      lib: { entry: join(dir, 'src/client.tsx'), formats: ['es'], fileName: () => 'client.js' },
-      rolldownOptions: { output: { codeSplitting: false } }
-    }
-  })
-}
 
 /** `npm pack` of `dir` into `destination`; returns the .tgz path. */
 async function pack(dir, destination) {
@@ -140,8 +49,9 @@ export async function buildExample({ outDir, inPlace = false }) {
     for (const file of ['package.json', 'README.md']) await copyFile(join(EXAMPLE_DIR, file), join(dir, file))
   }
   const dist = join(dir, 'dist')
-  await buildHost(EXAMPLE_DIR, dist)
-  await buildClient(EXAMPLE_DIR, dist)
+  await rm(dist, { recursive: true, force: true })
+  await buildHost(EXAMPLE_DIR, join(EXAMPLE_DIR, 'src/host.ts'), dist)
+  await buildClient(EXAMPLE_DIR, join(EXAMPLE_DIR, 'src/client.tsx'), dist)
   return { tgz: await pack(dir, destination), dir }
 }
 

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { TrustItem, WorkspaceService } from '../../src-main/app/plugin-host'
-import { definePlugin, Kernel } from '../../src-shared/kernel'
+import type { TrustItem, WorkspaceService } from '@seam/sdk'
+import { definePlugin, Kernel } from '@seam/sdk'
 import claudeSettings from './index'
 
 let dir: string

@@ -7,11 +7,11 @@ import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { TrustItem } from '../../src-main/app/plugin-host'
-import '../../src-shared/host/agent'
-import '../../src-shared/host/services'
-import { definePlugin, type Logger } from '../../src-shared/kernel'
-import { watchPatchFiles } from '../../src-main/plugins/watch'
+import type { TrustItem } from '@seam/sdk'
+import '@seam/sdk'
+import '@seam/sdk'
+import { definePlugin, type Logger } from '@seam/sdk'
+import { watchPatchFiles } from '@seam/sdk/node'
 import { readClaudeSettings, settingsFiles, type ClaudeSettingsSnapshot, type ReadOptions } from './read'
 
 export * from './read'
@@ -33,7 +33,7 @@ export interface ClaudeSettingsService {
   onChange(listener: (snapshot: ClaudeSettingsSnapshot) => void): () => void
 }
 
-declare module '../../src-shared/kernel/types' {
+declare module '@seam/sdk' {
   interface Services {
     claudeSettings: ClaudeSettingsService
   }

@@ -45,7 +45,7 @@ describe('permissions and env from the settings files (§2.1)', () => {
 
   it('defaultMode and env follow scalar precedence local > project > user; additionalDirectories merge, resolved', () => {
     write('user', { permissions: { defaultMode: 'dontAsk', additionalDirectories: ['~/lib'] }, env: { A: 'user', B: 'user' } })
-    write('project', { permissions: { defaultMode: 'acceptEdits', additionalDirectories: ['../shared', '/abs/x'] }, env: { B: 'project', C: 'project' } })
+    write('project', { permissions: { defaultMode: 'acceptEdits', additionalDirectories: ['../sibling', '/abs/x'] }, env: { B: 'project', C: 'project' } })
     write('local', { env: { C: 'local' } })
     const snapshot = readClaudeSettings(options)
     expect(snapshot.defaultMode).toEqual({ source: 'project', file: files.project, mode: 'acceptEdits' })
@@ -54,7 +54,7 @@ describe('permissions and env from the settings files (§2.1)', () => {
       ['B', 'project', 'project'],
       ['C', 'local', 'local']
     ])
-    expect(snapshot.additionalDirectories.map((d) => d.resolved)).toEqual([join(options.home, 'lib'), join(dir, 'shared'), '/abs/x'])
+    expect(snapshot.additionalDirectories.map((d) => d.resolved)).toEqual([join(options.home, 'lib'), join(dir, 'sibling'), '/abs/x'])
   })
 
   it("an untrusted workspace's files are not applied; the user's are", () => {

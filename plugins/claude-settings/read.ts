@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parsePermissionRule } from '../hook-protocol/index'
 import { loadSettingsJson, type SourceKind } from '../hooks-claude/settings-loader'
-import { formatIssuePath } from '../../src-shared/validation'
+import { formatIssuePath } from '@seam/sdk'
 
 /** Which settings file a value came from; also the configuration order (later overrides scalars). */
 export type ClaudeSource = Exclude<SourceKind, 'seam'>

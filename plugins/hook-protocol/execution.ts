@@ -1,5 +1,5 @@
 // One view of a finished handler for the parsers, whether it was a command or an http handler.
-import type { HookFailureKind } from '../../src-shared/session/hook-events'
+import type { HookFailureKind } from '@seam/sdk'
 import type { HookExecution } from './outcome'
 
 export interface HandlerAnswer {

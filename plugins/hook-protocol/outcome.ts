@@ -1,7 +1,7 @@
 // The normalized answer of one hook handler, whatever protocol it spoke. Parsers fill only the
 // fields that take effect under their protocol's rules, so a consumer never re-checks the rules:
 // a field present here is a field the upstream CLI would have acted on.
-import type { HookFailureKind, HookOutcomeKind, HookPermissionDecision } from '../../src-shared/session/hook-events'
+import type { HookFailureKind, HookOutcomeKind, HookPermissionDecision } from '@seam/sdk'
 import type { CommandHookResult } from './runner'
 import type { HttpHookResult } from './http-runner'
 

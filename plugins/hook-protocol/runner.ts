@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
 import { BoundedOutput } from './output-buffer'
-import { spawnWatchedGroup, type WatchedGroup } from '../../src-main/process/watched-group'
+import { spawnWatchedGroup, type WatchedGroup } from '@seam/sdk/node'
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 600_000
 export const DEFAULT_KILL_GRACE_MS = 500

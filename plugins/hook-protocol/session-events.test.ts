@@ -1,6 +1,6 @@
 // hook/invoked and hook/result session events: built from real runs, valid against the shared schemas.
 import { describe, it, expect } from 'vitest'
-import { HookInvokedEvent, HookResultEvent, HookSessionEvent, HOOK_EVENT_INPUT_MAX_BYTES, HOOK_EVENT_OUTPUT_MAX_BYTES } from '../../src-shared/session/hook-events'
+import { HookInvokedEvent, HookResultEvent, HookSessionEvent, HOOK_EVENT_INPUT_MAX_BYTES, HOOK_EVENT_OUTPUT_MAX_BYTES } from '@seam/sdk'
 import { hookInvokedEvent, hookResultEvent } from './session-events'
 import { runCommandHook } from './runner'
 import { parseClaudeHookOutput } from './parse-claude'

@@ -7,7 +7,7 @@ import {
   type HookInvokedEvent,
   type HookProtocolSource,
   type HookResultEvent
-} from '../../src-shared/session/hook-events'
+} from '@seam/sdk'
 import { truncateUtf8 } from './output-buffer'
 import type { HookExecution, HookOutcome } from './outcome'
 

@@ -2,7 +2,7 @@
 // last hook to finish decide ties and single-valued fields, Seam uses configuration order: each
 // tie row runs twice, once with the first hook slow and once with the second.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ApprovalRequest } from '../../src-shared/host/tools'
+import type { ApprovalRequest } from '@seam/sdk'
 import { bashThenDone, createHarness, firstToolResult, hookCommand, hooksOf, userTexts, type Harness, type HarnessOptions, type HookBehaviour, type Lang } from './test-harness'
 
 let h: Harness | undefined

@@ -1,9 +1,9 @@
 // What every event mapping shares: the invoker, the sessions seen so far, the configuration,
 // and the helpers that build one occurrence of an event for a session.
 import path from 'node:path'
-import type { AgentHandle } from '../../src-shared/host/agent'
-import type { Logger } from '../../src-shared/kernel'
-import type { KeyGuard } from '../../src-main/security/keys'
+import type { AgentHandle } from '@seam/sdk'
+import type { Logger } from '@seam/sdk'
+import type { KeyGuard } from '@seam/sdk/node'
 import { anySignal, type ClaudeHookEvent, type ClaudePermissionMode } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'

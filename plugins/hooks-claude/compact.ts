@@ -4,9 +4,9 @@
 // SessionStart with source `compact` follows through agent/session-start (session-start.ts).
 // A blocking answer from a PreCompact hook (exit 2, decision "block") cancels the compaction with
 // its reason; the spec records no other PreCompact output having an effect, so none is acted on.
-import type { AgentHandle } from '../../src-shared/host/agent'
-import type { CompactionDecision, CompactionRequest, CompactionTrigger } from '../../src-shared/host/context'
-import type { Next } from '../../src-shared/kernel/types'
+import type { AgentHandle } from '@seam/sdk'
+import type { CompactionDecision, CompactionRequest, CompactionTrigger } from '@seam/sdk'
+import type { Next } from '@seam/sdk'
 import { occurrence, seeSession, showSystemMessages, type Bridge } from './bridge'
 
 export function onPreCompact(bridge: Bridge) {

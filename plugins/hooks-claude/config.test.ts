@@ -3,7 +3,7 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Kernel, PluginConfigError } from '../../src-shared/kernel'
+import { Kernel, PluginConfigError } from '@seam/sdk'
 import hooksClaude from './index'
 import { bashThenDone, createHarness, eventually, firstToolResult, hookCommand, hooksOf, type Harness } from './test-harness'
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isAlive, waitFor, waitUntilDead } from '../../src-main/process/liveness'
+import { isAlive, waitFor, waitUntilDead } from '@seam/sdk/testing'
 import { bashThenDone, createHarness, hooksOf, type Harness } from './test-harness'
 
 let h: Harness | undefined

@@ -3,12 +3,8 @@
 // Claude Code's input JSON, exit codes, JSON answers and wording. See README.md.
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { definePlugin, type Logger } from '../../src-shared/kernel'
-import '../../src-shared/host/agent'
-import '../../src-shared/host/tools'
-import '../../src-shared/host/context'
-import type {} from '../../src-main/app/plugin-host'
-import { defaultKeyGuard } from '../../src-main/security/keys'
+import { definePlugin, type Logger } from '@seam/sdk'
+import { defaultKeyGuard } from '@seam/sdk/node'
 import { claudePermissionMode, sharedHookLimiter } from '../hook-protocol/index'
 import type {} from '../permission-policy/index'
 import type { Bridge } from './bridge'
@@ -41,7 +37,7 @@ export interface ClaudeHooksService {
   stats(): { active: number; peak: number; waiting: number; limit: number }
 }
 
-declare module '../../src-shared/kernel/types' {
+declare module '@seam/sdk' {
   interface Services {
     claudeHooks: ClaudeHooksService
   }

@@ -1,6 +1,6 @@
 // The stdin JSON every hook gets: Claude Code's common fields (snake_case) plus the event's own
 // (claude-code-hooks.md §6 "Common input fields").
-import type { AgentHandle } from '../../src-shared/host/agent'
+import type { AgentHandle } from '@seam/sdk'
 import type { ClaudeHookEvent, ClaudePermissionMode } from '../hook-protocol/index'
 
 /** Events that carry `permission_mode` (prompt, tool and stop events). */

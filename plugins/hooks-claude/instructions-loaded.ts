@@ -3,8 +3,8 @@
 // before SessionStart's hooks as in Claude Code (claude-code-hooks.md, "Other events"). The input
 // carries no `prompt_id`, as observed. Its answers are not acted on (the spec has none tried);
 // a systemMessage is shown to the user like every event's.
-import type { AgentHandle } from '../../src-shared/host/agent'
-import type { InstructionsFile } from '../../src-shared/session/context-events'
+import type { AgentHandle } from '@seam/sdk'
+import type { InstructionsFile } from '@seam/sdk'
 import { occurrence, seeSession, showSystemMessages, type Bridge } from './bridge'
 
 /** Seam's memory types for Codex files have no Claude Code name: they are not announced to Claude Code hooks. */

@@ -24,7 +24,7 @@ import {
   type HookLimiter,
   type HookOutcome
 } from '../hook-protocol/index'
-import type { Logger } from '../../src-shared/kernel'
+import type { Logger } from '@seam/sdk'
 import { execFormCommand, expandHeaders } from './env'
 import { persistIfLarge } from './persisted-output'
 import type { HookSink } from './sessions'

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ApprovalRequest } from '../../src-shared/host/tools'
+import type { ApprovalRequest } from '@seam/sdk'
 import permissionPolicy from '../permission-policy/index'
 import {
   bashThenDone,

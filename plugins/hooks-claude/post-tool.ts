@@ -2,8 +2,8 @@
 // result itself is kept; blocking errors (exit 2, `decision: "block"`) and additionalContext
 // reach the model as one context message after the step's results, contexts first, each worded
 // as the spec records. `updatedMCPToolOutput` replaces an MCP tool's (`mcp__…`) output.
-import type { CallVerdict, PostToolDecision, SealedCall, ToolResult } from '../../src-shared/host/tools'
-import type { Next } from '../../src-shared/kernel'
+import type { CallVerdict, PostToolDecision, SealedCall, ToolResult } from '@seam/sdk'
+import type { Next } from '@seam/sdk'
 import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { sinkFor } from './sessions'

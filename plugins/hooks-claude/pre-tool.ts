@@ -4,8 +4,8 @@
 // ask, or allow, combined with the rest of the chain as deny > ask > allow. A hook's allow is
 // marked `answersAsk`: it answers the permission policy's default ask, as a Claude Code allow
 // skips the permission prompt, but never an explicit deny or ask rule (claude-code-hooks.md §5.1, §7).
-import type { JsonObject, PreToolDecision, RewriteDecision, SealedCall, UnsealedCall } from '../../src-shared/host/tools'
-import type { Next } from '../../src-shared/kernel'
+import type { JsonObject, PreToolDecision, RewriteDecision, SealedCall, UnsealedCall } from '@seam/sdk'
+import type { Next } from '@seam/sdk'
 import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { CallSink, sinkFor } from './sessions'

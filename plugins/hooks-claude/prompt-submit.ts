@@ -1,8 +1,8 @@
 // UserPromptSubmit -> agent/prompt-submit (S5). Runs for every dequeued message (steering
 // included); the matcher is ignored. A block from anywhere wins; context from plain stdout and
 // additionalContext joins the rest of the chain's (claude-code-hooks.md §6 UserPromptSubmit).
-import type { AgentHandle, PromptDecision, PromptSource } from '../../src-shared/host/agent'
-import type { Next } from '../../src-shared/kernel'
+import type { AgentHandle, PromptDecision, PromptSource } from '@seam/sdk'
+import type { Next } from '@seam/sdk'
 import { deliverAsync, occurrence, seeSession, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import type { HooksSnapshot } from './sources'

@@ -2,7 +2,7 @@
 // print mode) and their own budget: 1.5 s unless the
 // handler sets `timeout`, at most 60 s. Then the session's state is released: async hooks still
 // running are cancelled and its CLAUDE_ENV_FILE is removed.
-import type { AgentHandle } from '../../src-shared/host/agent'
+import type { AgentHandle } from '@seam/sdk'
 import { occurrence, seeSession, showSystemMessages, type Bridge } from './bridge'
 import { release } from './sessions'
 

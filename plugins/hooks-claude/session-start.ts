@@ -1,7 +1,7 @@
 // SessionStart -> agent/session-start (S4: cannot block). Plain stdout and additionalContext
 // are injected for the model; exports a hook appends to $CLAUDE_ENV_FILE apply to the session's
 // later Bash calls. `continue: false` and exit 2 have no effect here (claude-code-hooks.md §6).
-import type { AgentHandle, SessionStartSource } from '../../src-shared/host/agent'
+import type { AgentHandle, SessionStartSource } from '@seam/sdk'
 import { deliverAsync, occurrence, seeSession, showSystemMessages, type Bridge } from './bridge'
 import { createEnvFile, readEnvFile } from './env'
 import type { SessionEntry } from './sessions'

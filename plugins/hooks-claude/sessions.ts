@@ -2,8 +2,8 @@
 // sessionId), so the agent handle captured at agent/session-start and agent/prompt-submit is
 // how they record hook/* events and notify the user. Kept per kernel, outside the plugin
 // instance, so a restart of the plugin (a trust change re-provides `workspace`) keeps them.
-import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
-import type { Logger } from '../../src-shared/kernel'
+import type { AgentHandle, SessionEventInput } from '@seam/sdk'
+import type { Logger } from '@seam/sdk'
 import { removeEnvFile } from './env'
 import type { ClaudeTranscript } from './transcript'
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { isClaudeHookEvent, matcherError, parsePermissionRule, type ClaudeHookEvent } from '../hook-protocol/index'
-import { formatIssuePath } from '../../src-shared/validation'
+import { formatIssuePath } from '@seam/sdk'
 import { GroupSchema, HandlerSchema, SettingsFileSchema, type HandlerDefinition } from './settings-schema'
 
 /** Where a handler was declared; also the configuration order of the sources. */

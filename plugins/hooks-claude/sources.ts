@@ -5,7 +5,7 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
-import type { TrustItem } from '../../src-main/security/trust-pins'
+import type { TrustItem } from '@seam/sdk'
 import { loadHooksObject, loadSettingsFile, type ConfiguredHandler, type LoadedSource } from './settings-loader'
 
 /** How the trust dialog names these items. */

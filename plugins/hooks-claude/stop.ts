@@ -5,8 +5,8 @@
 // `stop_hook_active` is true on every re-entry. The `stopBlockCap`-th consecutive block of a turn
 // (9, as Claude Code) is overridden: the turn ends, with a notice. `continue: false` ends the
 // turn normally (claude-code-hooks.md §3, §6 Stop).
-import type { AgentHandle, ContinuationDecision, TurnInfo } from '../../src-shared/host/agent'
-import type { Next } from '../../src-shared/kernel'
+import type { AgentHandle, ContinuationDecision, TurnInfo } from '@seam/sdk'
+import type { Next } from '@seam/sdk'
 import { deliverAsync, occurrence, seeSession, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { stopBlockingError, stopFeedback } from './wording'

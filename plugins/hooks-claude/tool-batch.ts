@@ -1,9 +1,9 @@
 // PostToolBatch -> agent/tool-batch: once per step, after all of its results. A block (exit 2 or
 // `decision: "block"`) or `continue: false` stops the loop; additionalContext reaches the model
 // as `PostToolBatch hook additional context: …` (claude-code-hooks.md §6 PostToolBatch).
-import type { AgentHandle, ToolBatchDecision } from '../../src-shared/host/agent'
-import type { ToolExecutionResult } from '../../src-shared/host/tools'
-import type { Next } from '../../src-shared/kernel'
+import type { AgentHandle, ToolBatchDecision } from '@seam/sdk'
+import type { ToolExecutionResult } from '@seam/sdk'
+import type { Next } from '@seam/sdk'
 import { deliverAsync, occurrence, seeSession, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { batchContext, stoppedContinuation } from './wording'

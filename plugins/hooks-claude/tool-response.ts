@@ -1,7 +1,7 @@
 // `tool_response` as Claude Code hands it to PostToolUse hooks (claude-code-hooks.md §6
 // PostToolUse): the tool's structured result with exactly Claude Code's keys. Seam's Bash result
 // also carries the arrival-ordered `output` Codex hooks read; Claude hooks never see it.
-import type { ToolResult } from '../../src-shared/host/tools'
+import type { ToolResult } from '@seam/sdk'
 
 /** Bash's tool_response keys, in Claude Code's order. */
 export const CLAUDE_BASH_RESPONSE_KEYS = ['stdout', 'stderr', 'interrupted', 'isImage', 'noOutputExpected'] as const

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { ToolResult } from '../../src-shared/host/tools'
-import type { SessionEvent } from '../../src-shared/session/events'
+import type { ToolResult } from '@seam/sdk'
+import type { SessionEvent } from '@seam/sdk'
 import { claudeToolResponse } from './tool-response'
 
 /** The Claude Code version whose transcript format this follows. */

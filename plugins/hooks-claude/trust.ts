@@ -1,6 +1,6 @@
 // Seam's trust gate on the workspace's hook files: what the trust dialog lists (every command
 // declared there), and what a session is told when those hooks did not run.
-import type { TrustItem } from '../../src-main/app/plugin-host'
+import type { TrustItem } from '@seam/sdk'
 import type { SessionEntry } from './sessions'
 import { handlerTrustItem, loadWorkspace, type HooksSnapshot } from './sources'
 

@@ -1,7 +1,7 @@
 // SessionStart, UserPromptSubmit and Stop on the agent seams (S4, S5, S7), per codex-hooks.md §5.1.
 import { aggregateOutcomes } from '../hook-protocol'
-import type { AgentHandle, ContinuationDecision, PromptDecision, SessionStartSource, TurnInfo } from '../../src-shared/host/agent'
-import { errorText } from '../../src-shared/kernel'
+import type { AgentHandle, ContinuationDecision, PromptDecision, SessionStartSource, TurnInfo } from '@seam/sdk'
+import { errorText } from '@seam/sdk'
 import type { CodexBridge } from './bridge'
 import { commonInput, hookInput } from './hook-input'
 import { contextsOf, SOURCE, type HandlerRun } from './run'

@@ -2,8 +2,8 @@
 // the files' stat signatures (so an edit applies at the very next event), and a watch on the
 // files reloads eagerly so new problems reach the log even before the next event.
 import { statSync } from 'node:fs'
-import type { Logger } from '../../src-shared/kernel'
-import { watchPatchFiles, type StopWatching } from '../../src-main/plugins/watch'
+import type { Logger } from '@seam/sdk'
+import { watchPatchFiles, type StopWatching } from '@seam/sdk/node'
 import { hookFiles, loadHooks, repositoryRoot, type DiscoveryInput } from './discovery'
 import type { LoadedHooks } from './types'
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { TrustItem } from '../../src-main/security/trust-pins'
+import type { TrustItem } from '@seam/sdk'
 import { parseConfigToml, parseHooksJson, type ParsedHookFile } from './hook-files'
 import type { CodexHandler, LayerScope, LoadedHooks, SkippedHandler } from './types'
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isAlive, waitFor, waitUntilDead } from '../../src-main/process/liveness'
+import { isAlive, waitFor, waitUntilDead } from '@seam/sdk/testing'
 import { createCodexFixture, oneHook, type CodexFixture } from './test-fixture'
 
 let fixture: CodexFixture | undefined

@@ -1,9 +1,9 @@
 // @seam/hooks-codex: runs Codex CLI hooks (hooks.json, [hooks] in config.toml) unchanged, as
 // translators onto Seam's seams (spec/seams.md, spec/codex-hooks.md). See README.md.
-import type {} from '../../src-shared/host/agent'
-import type {} from '../../src-shared/host/tools'
-import type {} from '../../src-main/app/plugin-host'
-import { definePlugin } from '../../src-shared/kernel'
+import type {} from '@seam/sdk'
+import type {} from '@seam/sdk'
+import type {} from '@seam/sdk'
+import { definePlugin } from '@seam/sdk'
 import { registerAgentStages } from './agent-stages'
 import { CodexBridge } from './bridge'
 import { CodexHooksConfigSchema } from './config'

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { ToolDefinition } from '../../src-shared/host/tools'
+import type { ToolDefinition } from '@seam/sdk'
 import { createCodexFixture, hooksJson, oneHook, printJson, reminder, toolMessage, type CodexFixture } from './test-fixture'
 
 let fixture: CodexFixture | undefined

@@ -5,7 +5,7 @@
 // gained since the last call, in one write, right before hooks start.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { SessionEvent } from '../../src-shared/session/events'
+import type { SessionEvent } from '@seam/sdk'
 
 /** The Codex version whose rollout format this follows. */
 export const CODEX_ROLLOUT_VERSION = '0.171.0'

@@ -18,9 +18,9 @@ import {
   type HookLimiter,
   type HookOutcome
 } from '../hook-protocol'
-import type { Logger } from '../../src-shared/kernel'
-import { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'
-import type { SessionEventInput } from '../../src-shared/host/agent'
+import type { Logger } from '@seam/sdk'
+import { defaultKeyGuard, type KeyGuard } from '@seam/sdk/node'
+import type { SessionEventInput } from '@seam/sdk'
 import { CodexRollout } from './rollout'
 import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'

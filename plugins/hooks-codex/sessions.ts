@@ -4,8 +4,8 @@
 // workspace service is re-provided when trust changes) must not forget running sessions, nor
 // run SessionStart a second time.
 import { closeSync, openSync, readSync } from 'node:fs'
-import type { AgentHandle } from '../../src-shared/host/agent'
-import type { Kernel } from '../../src-shared/kernel'
+import type { AgentHandle } from '@seam/sdk'
+import type { Kernel } from '@seam/sdk'
 import type { CodexRollout } from './rollout'
 
 export interface PreToolEntry {

@@ -3,8 +3,8 @@
 // rewrites what history, audit and the tool all see); its verdict is cached by session and call
 // id and enforced in pre-execute. PostToolUse runs in post-execute and may replace the output.
 import { aggregateOutcomes } from '../hook-protocol'
-import type { CallVerdict, JsonObject, PostToolDecision, PreToolDecision, RewriteDecision, SealedCall, ToolResult, UnsealedCall } from '../../src-shared/host/tools'
-import { errorText } from '../../src-shared/kernel'
+import type { CallVerdict, JsonObject, PostToolDecision, PreToolDecision, RewriteDecision, SealedCall, ToolResult, UnsealedCall } from '@seam/sdk'
+import { errorText } from '@seam/sdk'
 import type { CodexBridge } from './bridge'
 import { commonInput, hookInput } from './hook-input'
 import { contextsOf, SOURCE } from './run'

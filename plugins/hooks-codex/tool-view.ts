@@ -4,7 +4,7 @@
 // name with their arguments. Also the way back: a hook's `updatedInput` into the tool's arguments.
 import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import type { JsonObject, ToolResult } from '../../src-shared/host/tools'
+import type { JsonObject, ToolResult } from '@seam/sdk'
 import { addFilePatch, hunkSides, parsePatch, updateFilePatch } from './apply-patch'
 
 export type ToolKind = 'bash' | 'apply_patch' | 'mcp' | 'function'

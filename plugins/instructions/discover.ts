@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import type { InstructionsFile, InstructionsMemoryType } from '../../src-shared/session/context-events'
+import type { InstructionsFile, InstructionsMemoryType } from '@seam/sdk'
 import type { InstructionsConfig } from './config'
 import { findImports } from './imports'
 

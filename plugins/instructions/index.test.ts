@@ -3,8 +3,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createLoopFixture, type LoopFixture } from '../../src-main/agent/loop-fixture'
-import { buildModelRequest } from '../../src-main/agent/step'
+import { createLoopFixture, type LoopFixture } from '@seam/sdk/testing'
+import { buildModelRequest } from '@seam/sdk/testing'
 import { discoverInstructions } from './discover'
 import { InstructionsConfigSchema } from './config'
 import instructions, { findImports } from './index'
@@ -121,7 +121,7 @@ describe('instructions plugin (issue 16: project instructions)', () => {
     f.agent.send('one')
     await f.agent.whenIdle()
     await f.agent.close('closed')
-    const { Agent } = await import('../../src-main/agent/agent')
+    const { Agent } = await import('@seam/sdk/testing')
     const resumed = new Agent({ kernel: f.kernel, log: f.log, model: f.model, workspace: f.dir, source: 'resume' })
     resumed.send('two')
     await resumed.whenIdle()

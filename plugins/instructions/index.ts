@@ -3,11 +3,11 @@
 // `instructions/loaded` event before the first request, and again, only what changed, before the
 // next prompt when a file was edited, added or removed. After a compaction the history restarts
 // from the summary, so everything is delivered again. See README.md.
-import { definePlugin } from '../../src-shared/kernel'
-import type { AgentHandle, SessionStartSource } from '../../src-shared/host/agent'
-import '../../src-shared/host/context'
-import type { InstructionsFile, InstructionsLoadReason } from '../../src-shared/session/context-events'
-import type { Context } from '../../src-shared/kernel'
+import { definePlugin } from '@seam/sdk'
+import type { AgentHandle, SessionStartSource } from '@seam/sdk'
+import '@seam/sdk'
+import type { InstructionsFile, InstructionsLoadReason } from '@seam/sdk'
+import type { Context } from '@seam/sdk'
 import { InstructionsConfigSchema, type InstructionsConfig } from './config'
 import { discoverInstructions } from './discover'
 import { renderInstructions } from './render'

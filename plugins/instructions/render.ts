@@ -1,6 +1,6 @@
 // The text the model gets for delivered instructions files, as a user-side system reminder before
 // the next prompt (where Claude Code puts memory files). Seam's own wording.
-import type { InstructionsFile, InstructionsMemoryType } from '../../src-shared/session/context-events'
+import type { InstructionsFile, InstructionsMemoryType } from '@seam/sdk'
 
 const KIND: Record<InstructionsMemoryType, string> = {
   User: "the user's own instructions for every project",

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { z } from 'zod'
-import { formatZodError } from '../../src-shared/validation'
+import { formatZodError } from '@seam/sdk'
 import { Expander } from './expand'
 
 export type McpTransport = 'stdio' | 'http' | 'sse'

@@ -5,10 +5,8 @@ import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { definePlugin, type Disposable } from '../../src-shared/kernel'
-import '../../src-shared/host/agent'
-import '../../src-shared/host/services'
-import type { TrustItem } from '../../src-main/app/plugin-host'
+import { definePlugin, type Disposable } from '@seam/sdk'
+import type { TrustItem } from '@seam/sdk'
 import { SEAM_CLIENT_VERSION } from './client-info'
 import { isWorkspaceCode, loadServers, targetOf, type McpServerSpec } from './config'
 import { McpManager, type McpServerStatus, type McpSessionServer } from './manager'
@@ -64,7 +62,7 @@ export interface McpService {
   onChange(listener: () => void): Disposable
 }
 
-declare module '../../src-shared/kernel/types' {
+declare module '@seam/sdk' {
   interface Services {
     mcp: McpService
   }

@@ -1,8 +1,8 @@
 // The servers of one plugin instance: which are declared, which run, which sessions need them,
 // and their tools in the registry. Servers start when the first session starts (never at app
 // start) and stop when the last session ends or the plugin is disposed.
-import type { Disposable } from '../../src-shared/kernel'
-import type { ToolDefinition } from '../../src-shared/host/tools'
+import type { Disposable } from '@seam/sdk'
+import type { ToolDefinition } from '@seam/sdk'
 import { claudeEntryToSpec, isWorkspaceCode, targetOf, type McpServerSpec, type McpSourceKind, type McpTransport } from './config'
 import { ServerConnection, type ConnectionOptions, type McpServerState } from './connection'
 import { resourceTools } from './resource-tools'

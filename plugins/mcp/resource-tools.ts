@@ -1,7 +1,7 @@
 // Claude Code's resource tools: ListMcpResourcesTool (every server's resources, or one
 // server's) and ReadMcpResourceTool (one resource by server and URI).
 import { z } from 'zod'
-import type { ToolDefinition } from '../../src-shared/host/tools'
+import type { ToolDefinition } from '@seam/sdk'
 import type { ServerConnection } from './connection'
 import { capText, type ResultLimits } from './tool-adapter'
 import { formatBytes } from './stdio-transport'

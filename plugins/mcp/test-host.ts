@@ -8,9 +8,9 @@ import { createRequire } from 'node:module'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
-import { terminalApprovalPlugin } from '../../src-main/cli/terminal-approval'
-import { HostRuntime } from '../../src-main/app/runtime'
-import type { SessionEvent } from '../../src-shared/session/events'
+import { terminalApprovalPlugin } from '@seam/sdk/testing'
+import { HostRuntime } from '@seam/sdk/testing'
+import type { SessionEvent } from '@seam/sdk'
 
 const require = createRequire(import.meta.url)
 

@@ -4,7 +4,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import type { JsonObject, JsonValue, ToolDefinition, ToolOutput } from '../../src-shared/host/tools'
+import type { JsonObject, JsonValue, ToolDefinition, ToolOutput } from '@seam/sdk'
 import type { ListedTool, ServerConnection } from './connection'
 import { mcpToolName, toolNameProblem } from './names'
 import { formatBytes } from './stdio-transport'

@@ -1,9 +1,9 @@
 // The permission policy (S10): approval modes, allow/deny rules, and never weakening the chain.
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { PreToolDecision, ToolCallRequest } from '../../src-shared/host/tools'
-import { Kernel, PluginConfigError } from '../../src-shared/kernel'
-import { toolsPlugin } from '../../src-main/tools'
+import type { PreToolDecision, ToolCallRequest } from '@seam/sdk'
+import { Kernel, PluginConfigError } from '@seam/sdk'
+import { toolsPlugin } from '@seam/sdk/testing'
 import permissionPolicy from './index'
 
 function setup(config: unknown) {

@@ -8,13 +8,13 @@
 // Code's settings files (`permissions.allow/deny/ask`, `defaultMode`).
 import { homedir } from 'node:os'
 import { z } from 'zod'
-import type { PreToolDecision, SealedCall, ToolDefinition } from '../../src-shared/host/tools'
-import { definePlugin } from '../../src-shared/kernel'
+import type { PreToolDecision, SealedCall, ToolDefinition } from '@seam/sdk'
+import { definePlugin } from '@seam/sdk'
 import { matchesPermissionRule, parsePermissionRule, type PermissionRuleContext } from '../hook-protocol/index'
 import type { ClaudeSettingsSnapshot } from '../claude-settings/read'
 import { APPROVAL_MODES, EDIT_TOOLS } from './modes'
 import { SEAM_RULES_FILE, modeInForce, rulesInForce, type PolicyInForce, type RuleInForce } from './in-force'
-import '../../src-shared/host/services'
+import '@seam/sdk'
 import type {} from '../claude-settings/index'
 
 export { APPROVAL_MODES, MODE_FROM_CLAUDE, MODE_TO_CLAUDE, type ApprovalMode } from './modes'
@@ -50,7 +50,7 @@ export interface PermissionPolicyService {
   inForce(): PolicyInForce
 }
 
-declare module '../../src-shared/kernel/types' {
+declare module '@seam/sdk' {
   interface Services {
     permissionPolicy: PermissionPolicyService
   }

@@ -3,7 +3,7 @@
 import { claudePermissionMode } from '../hook-protocol/index'
 import type { ClaudePermissionMode } from '../claude-settings/read'
 
-import { APPROVAL_MODES, type ApprovalMode } from '../../src-shared/host/approval-modes'
+import { APPROVAL_MODES, type ApprovalMode } from '@seam/sdk'
 
 export { APPROVAL_MODES, type ApprovalMode }
 

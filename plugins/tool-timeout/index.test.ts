@@ -1,9 +1,9 @@
 // The tool-timeout wrapper (S13) on a real kernel with the real tools plugin.
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { ToolCallRequest, ToolDefinition } from '../../src-shared/host/tools'
-import { Kernel, PluginConfigError } from '../../src-shared/kernel'
-import { toolsPlugin } from '../../src-main/tools'
+import type { ToolCallRequest, ToolDefinition } from '@seam/sdk'
+import { Kernel, PluginConfigError } from '@seam/sdk'
+import { toolsPlugin } from '@seam/sdk/testing'
 import toolTimeout from './index'
 
 function setup(config: unknown) {

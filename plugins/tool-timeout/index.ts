@@ -4,9 +4,9 @@
 // tool then has graceMs to hand back what it has, after which it is abandoned. Either way the
 // call's result is a TIMEOUT error.
 import { z } from 'zod'
-import type { ExecControl, SealedCall, ToolResult } from '../../src-shared/host/tools'
-import { definePlugin } from '../../src-shared/kernel'
-import '../../src-shared/host/services'
+import type { ExecControl, SealedCall, ToolResult } from '@seam/sdk'
+import { definePlugin } from '@seam/sdk'
+import '@seam/sdk'
 
 export const ToolTimeoutConfigSchema = z
   .object({

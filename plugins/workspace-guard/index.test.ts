@@ -2,8 +2,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { JsonObject, SealedCall } from '../../src-shared/host/tools'
-import { Kernel, PluginConfigError } from '../../src-shared/kernel'
+import type { JsonObject, SealedCall } from '@seam/sdk'
+import { Kernel, PluginConfigError } from '@seam/sdk'
 import workspaceGuard from './index'
 
 let base: string

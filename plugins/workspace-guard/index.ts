@@ -3,10 +3,10 @@
 // inside the workspace that points outside (ws/link -> /etc) is refused too.
 import path from 'node:path'
 import { z } from 'zod'
-import type { SealedCall } from '../../src-shared/host/tools'
-import { definePlugin } from '../../src-shared/kernel'
+import type { SealedCall } from '@seam/sdk'
+import { definePlugin } from '@seam/sdk'
 import type {} from '../claude-settings/index'
-import { isWithin, resolveToolPath } from '../../src-main/tools/builtin/paths'
+import { isWithin, resolveToolPath } from '@seam/sdk/node'
 import { realPath } from './real-path'
 import { describeEscape, fileToolTargets } from './targets'
 

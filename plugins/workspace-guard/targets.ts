@@ -1,7 +1,7 @@
 // Which paths a file-tool call touches, read from its (sealed) arguments the way the built-in
 // tools read them. Tools not listed here are not file tools and are left alone.
-import type { SealedCall } from '../../src-shared/host/tools'
-import { hasParentSegment, resolveToolPath, splitGlob } from '../../src-main/tools/builtin/paths'
+import type { SealedCall } from '@seam/sdk'
+import { hasParentSegment, resolveToolPath, splitGlob } from '@seam/sdk/node'
 
 export interface PathTarget {
   /** The argument the path came from, e.g. `file_path`. */

@@ -23,36 +23,7 @@ import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from
 
 export type { TrustItem } from '../security/trust-pins'
 
-/**
- * What plugins learn about the workspace. Replaced (so dependents restart) when trust or the
- * set of approved items changes.
- */
-export interface WorkspaceService {
-  readonly root: string | null
-  readonly trusted: boolean
-  readonly seamHome: string
-  /** Items the trust dialog lists (e.g. hook commands declared in the workspace); any plugin may register its kind. */
-  contributeTrustItems(ctx: Context, items: (workspace: string) => TrustItem[]): Disposable
-  /**
-   * Whether `item`, declared in the workspace, may run: the workspace is trusted and this exact
-   * content was approved (a new or changed item is not, until the user approves it).
-   */
-  isApproved(item: TrustItem): boolean
-  /** A plugin re-read its files: the host re-counts unapproved items for the UI's badge. */
-  itemsChanged(): void
-}
-
-/** RPC from a client plugin to its own host part: methods are namespaced by plugin name. */
-export interface RpcService {
-  register(ctx: Context, method: string, handler: (input: unknown) => unknown): Disposable
-}
-
-declare module '../../src-shared/kernel/types' {
-  interface Services {
-    workspace: WorkspaceService
-    rpc: RpcService
-  }
-}
+export type { WorkspaceService, RpcService } from '../../src-shared/host/workspace'
 
 export class PluginHost {
   private loader?: ProfileLoader

@@ -21,6 +21,7 @@ import { SecretStore, type SecretCipher } from './secrets'
 import { SwitchableModel } from './model-switch'
 import { SessionHub } from './sessions'
 import { PluginHost } from './plugin-host'
+import { SDK_VERSION } from '@seam/sdk/version'
 import { BundleShelf } from './bundle-shelf'
 import type { ApprovalMode } from '../../plugins/permission-policy/modes'
 
@@ -97,7 +98,8 @@ export class HostRuntime {
     this.settings = new SettingsFile(this.paths.settings)
     if (this.settings.loadError) this.log({ level: 'error', plugin: 'settings', message: this.settings.loadError, time: Date.now() })
     this.secrets = new SecretStore(this.paths.secrets, options.cipher)
-    this.bundles = new BundleShelf(this.paths.home, SEAM_VERSION)
+    // engines.seam ranges are checked against the plugin API's version (packages/sdk).
+    this.bundles = new BundleShelf(this.paths.home, SDK_VERSION)
     this.pins = new TrustPins(this.paths.trustPins)
     if (this.pins.loadError) this.log({ level: 'error', plugin: 'plugin-host', message: this.pins.loadError, time: Date.now() })
     this.keys = new HostKeyGuard({

@@ -7,6 +7,7 @@ import { HostRuntime } from '../app/runtime'
 import { terminalApprovalPlugin, type ApproveMode } from './terminal-approval'
 import { attachPrinter } from './printer'
 import { pluginCommand } from './plugin-command'
+import { authorCommand } from './plugin-author'
 import { mcpCommand } from './mcp-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
@@ -19,6 +20,8 @@ const USAGE = `Usage:
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
                                       (--force: replace an installed same-version copy whose content differs)
+  seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts by default)
+  seam plugin pack [DIR] [--out DIR]  check a bundle's package.json and pack it for install
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
   seam mcp list | enable NAME | disable NAME | restart NAME
                                       MCP servers: state, tools, stderr (list starts them)
@@ -38,6 +41,8 @@ Options:
 Seam keeps its data in SEAM_HOME (default ~/.seam).`
 
 export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  // The author's commands take their own flags and need no Host.
+  if (argv[0] === 'plugin' && (argv[1] === 'new' || argv[1] === 'pack')) return authorCommand(argv.slice(1), io)
   const { values, positionals } = parseFlags({
     args: argv,
     allowPositionals: true,

@@ -13,21 +13,8 @@ import { z } from 'zod'
 import { formatZodError } from '../../src-shared/validation'
 import { writeFileAtomic } from '../app/atomic-file'
 
-/** One thing a workspace declares that runs with the user's rights once trusted. */
-export interface TrustItem {
-  /** Who declares such items, as the dialog names them ("Claude Code hooks", "Codex hooks", ...). */
-  source: string
-  /** The file that declares it (absolute). */
-  file: string
-  /** Where it hooks in (an event name, "MCP server", "command"). */
-  event: string
-  /** The text that runs: what the hash covers and the dialog shows. */
-  command: string
-  /** Narrows where it runs (a hook matcher); part of the hash. */
-  matcher?: string
-  /** The whole definition when it says more than `command` (timeout, async, conditions); hashed, not shown. */
-  content?: string
-}
+export type { TrustItem } from '../../src-shared/host/workspace'
+import type { TrustItem } from '../../src-shared/host/workspace'
 
 export type TrustItemStatus = 'approved' | 'new' | 'changed'
 

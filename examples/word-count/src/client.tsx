@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { z } from 'zod/mini'
 import type { WordCountResult, WordCountStats } from './host'
-import type { ClientContext, Disposer, ToolResultProps } from './seam-api'
+import type { ClientContext, Disposer, ToolResultProps } from '@seam/sdk/client'
 
 const TOOL_NAME = 'WordCount'
 

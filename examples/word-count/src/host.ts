@@ -1,11 +1,12 @@
 // The host part: runs inside Seam's main process. It registers the `WordCount` tool and an RPC
-// method `stats` that the client part's sidebar panel calls. zod is bundled into dist/host.js
-// by the build (scripts/build-example.mjs); Node built-ins stay imports.
+// method `stats` that the client part's sidebar panel calls. Written against the plugin SDK
+// (`@seam/sdk`); zod and the SDK's two helpers are bundled into dist/host.js by the build
+// (scripts/build-example.mjs); Node built-ins stay imports.
 import { readFile, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { countText, type TextCounts } from './count'
-import type { HostContext, HostPlugin, ToolDefinition, ToolOutput } from './seam-api'
+import { definePlugin, defineTool, type ToolDefinition, type ToolOutput } from '@seam/sdk'
 
 export const PLUGIN_NAME = 'seam-example-word-count'
 export const TOOL_NAME = 'WordCount'
@@ -51,7 +52,7 @@ async function workspaceFile(cwd: string, filePath: string): Promise<{ file: str
 }
 
 function wordCountTool(stats: WordCountStats): ToolDefinition<WordCountArgs> {
-  return {
+  return defineTool({
     name: TOOL_NAME,
     description: 'Counts the lines, words and characters of a text file in the workspace.',
     inputSchema,
@@ -68,18 +69,18 @@ function wordCountTool(stats: WordCountStats): ToolDefinition<WordCountArgs> {
       const structured: WordCountResult = { file, ...counts, bytes: data.length }
       return { content: `${file}: ${counts.lines} lines, ${counts.words} words, ${counts.chars} characters`, structured }
     }
-  }
+  })
 }
 
-const plugin: HostPlugin = {
+const plugin = definePlugin({
   name: PLUGIN_NAME,
   inject: ['tools', 'rpc'],
-  apply(ctx: HostContext) {
+  apply(ctx) {
     const stats: WordCountStats = { runs: 0 }
     ctx.tools.register(wordCountTool(stats))
     ctx.get('rpc').register(ctx, 'stats', (): WordCountStats => ({ ...stats }))
     ctx.logger.info(`${TOOL_NAME} registered`)
   }
-}
+})
 
 export default plugin

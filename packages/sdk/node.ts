@@ -1,0 +1,11 @@
+// `@seam/sdk/node`: run-time helpers for host parts (they run in Node, in the Host's process).
+// The host's own implementations, re-exported.
+
+/** Watches files (through their folders, so editors' replace-on-save is seen), debounced. */
+export { watchPatchFiles, type PatchWatchOptions, type StopWatching } from '../../src-main/plugins/watch'
+/** How the built-in file tools resolve and confine paths, for policies that must agree with them. */
+export { resolveToolPath, splitGlob, hasParentSegment, isWithin, type GlobRoot } from '../../src-main/tools/builtin/paths'
+/** Runs a command in its own process group, watched: timeout and abort end the whole group. */
+export { spawnWatchedGroup, MAX_INLINE_COMMAND_BYTES, type WatchedGroup, type WatchedGroupOptions } from '../../src-main/process/watched-group'
+/** Which environment variables hold provider keys, so child processes do not inherit them. */
+export { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'

@@ -1,0 +1,82 @@
+// The author's commands, which need no running Host:
+//   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts when no flag)
+//   seam plugin pack [DIR] [--out DIR]                      check the manifest, then npm pack
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { parseArgs, promisify } from 'node:util'
+import { z } from 'zod'
+import { SDK_VERSION } from '@seam/sdk/version'
+import { readManifest } from '../plugins/bundles/manifest'
+import { bundleFiles, type ScaffoldOptions } from './plugin-templates'
+import { UsageError } from './usage-error'
+
+const run = promisify(execFile)
+
+/** npm's rules for a package name (lower case, URL-safe, optionally scoped). */
+export const BundleNameSchema = z
+  .string()
+  .max(214, 'a bundle name has at most 214 characters')
+  .regex(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/, 'a bundle name is an npm package name: lower-case letters, digits, ".", "_", "~", "-", optionally @scope/')
+
+type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
+
+/** Writes a new bundle's files into `dir`, which must not exist or be empty. Returns the files written. */
+export async function scaffoldBundle(dir: string, options: ScaffoldOptions): Promise<string[]> {
+  if (existsSync(dir) && (await readdir(dir)).length > 0) throw new UsageError(`${dir} already exists and is not empty`)
+  const files = bundleFiles(options)
+  for (const [rel, text] of Object.entries(files)) {
+    const file = path.join(dir, rel)
+    await mkdir(path.dirname(file), { recursive: true })
+    await writeFile(file, text, { flag: 'wx' })
+  }
+  return Object.keys(files)
+}
+
+/** Checks the bundle in `dir` as `seam plugin install` will, then packs it into `outDir`. Returns the .tgz. */
+export async function packBundle(dir: string, outDir: string): Promise<string> {
+  const manifest = await readManifest(dir, SDK_VERSION)
+  await mkdir(outDir, { recursive: true })
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--offline', '--pack-destination', outDir], {
+    cwd: dir,
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' }
+  })
+  const [info] = JSON.parse(stdout) as Array<{ filename?: string; files?: Array<{ path: string }> }>
+  if (!info?.filename) throw new Error(`npm pack printed no file name: ${stdout}`)
+  // What install will look for must be in the tarball (package.json "files" can leave it out).
+  const packed = new Set((info.files ?? []).map((f) => f.path))
+  for (const [field, entry] of [['seam.host', manifest.host], ['seam.client', manifest.client]] as const) {
+    if (entry !== undefined && !packed.has(entry)) throw new Error(`${field} (${entry}) is not in the packed files: check "files" in package.json`)
+  }
+  return path.join(outDir, info.filename)
+}
+
+export async function authorCommand(args: string[], io: Io): Promise<number> {
+  const [action, ...rest] = args
+  if (action === 'new') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: { host: { type: 'boolean', default: false }, client: { type: 'boolean', default: false }, dir: { type: 'string' } }
+    })
+    if (positionals.length !== 1) throw new UsageError('seam plugin new NAME [--host] [--client] [--dir DIR]')
+    const name = BundleNameSchema.safeParse(positionals[0])
+    if (!name.success) throw new UsageError(`NAME: ${name.error.issues[0].message} (got ${JSON.stringify(positionals[0])})`)
+    const both = !values.host && !values.client
+    const dir = path.resolve(values.dir ?? name.data.split('/').pop()!)
+    const files = await scaffoldBundle(dir, { name: name.data, host: both || values.host, client: both || values.client, sdkVersion: SDK_VERSION })
+    io.stdout.write(`created ${dir}\n${files.map((f) => `  ${f}\n`).join('')}next: cd ${path.relative(process.cwd(), dir) || '.'} && npm run build && npm test && seam plugin pack\n`)
+    return 0
+  }
+  if (action === 'pack') {
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true, options: { out: { type: 'string' } } })
+    if (positionals.length > 1) throw new UsageError('seam plugin pack [DIR] [--out DIR]')
+    const dir = path.resolve(positionals[0] ?? '.')
+    const tgz = await packBundle(dir, path.resolve(values.out ?? dir))
+    io.stdout.write(`${tgz}\n`)
+    return 0
+  }
+  throw new UsageError('seam plugin new NAME [--host] [--client] [--dir DIR] | pack [DIR] [--out DIR]')
+}
