@@ -9,3 +9,5 @@ export { resolveToolPath, splitGlob, hasParentSegment, isWithin, type GlobRoot }
 export { spawnWatchedGroup, MAX_INLINE_COMMAND_BYTES, type WatchedGroup, type WatchedGroupOptions } from '../../src-main/process/watched-group'
 /** Which environment variables hold provider keys, so child processes do not inherit them. */
 export { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'
+/** Seam's own version (the install's package.json), e.g. for a protocol's clientInfo. */
+export { SEAM_VERSION } from '../../src-main/app/seam-version'

@@ -3,10 +3,8 @@
 // workspace in use: the one the window shows and each one an open session belongs to. A session
 // runs on its own workspace's tree, whatever the window shows. Transports (src-main/transport)
 // and the CLI sit on top of it; nothing here imports Electron.
-import { readFileSync } from 'node:fs'
 import { statSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { resolve } from 'node:path'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
 import { ModelError, type ModelClient, type ProviderConfig } from '../../src-shared/model'
 import '../llm/adapters-plugin'
@@ -25,21 +23,8 @@ import { SDK_VERSION } from '@seam/sdk/version'
 import { BundleShelf } from './bundle-shelf'
 import type { ApprovalMode } from '../../plugins/permission-policy/modes'
 
-/** Seam's version, from the package.json of the install (found by walking up: the build moves files). */
-export const SEAM_VERSION: string = (() => {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'seam' && pkg.version) return pkg.version
-    } catch {
-      // No package.json here (or not ours): keep walking up.
-    }
-    const parent = dirname(dir)
-    if (parent === dir) throw new Error('cannot find Seam\'s package.json above ' + fileURLToPath(import.meta.url))
-    dir = parent
-  }
-})()
+export { SEAM_VERSION } from './seam-version'
+import { SEAM_VERSION } from './seam-version'
 
 export interface HostOptions {
   mode: 'electron' | 'web' | 'headless'
