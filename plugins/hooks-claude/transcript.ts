@@ -4,10 +4,11 @@
 // last call, in one write, and runs before every hook starts; lines are chained by uuid.
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
 import type { ToolResult } from '@seam/sdk'
 import type { SessionEvent } from '@seam/sdk'
+import { LogMirror } from '../hook-protocol/log-mirror'
 import { claudeToolResponse } from './tool-response'
 
 /** The Claude Code version whose transcript format this follows. */
@@ -29,35 +30,22 @@ export function claudeTranscriptPath(session: Pick<TranscriptSession, 'sessionId
 
 export class ClaudeTranscript {
   readonly path: string
-  /** Events of the log already written. */
-  private written = 0
+  private readonly mirror: LogMirror
   private parentUuid: string | null = null
   /** The assistant line that carries each tool_use, by call id (tool results point back at it). */
   private readonly toolUseLine = new Map<string, string>()
   private readonly gitBranch: string
   private model = ''
-  private created = false
 
   constructor(session: Pick<TranscriptSession, 'sessionId' | 'transcriptPath' | 'workspace'>) {
     this.path = claudeTranscriptPath(session)
+    this.mirror = new LogMirror(this.path)
     this.gitBranch = currentGitBranch(session.workspace)
   }
 
   /** Appends the lines for the events the log gained; throws only when the file cannot be written. */
   sync(session: TranscriptSession, permissionMode: string): void {
-    if (!this.created) {
-      mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 })
-      writeFileSync(this.path, '', { mode: 0o600 })
-      this.created = true
-    }
-    const events = session.events
-    if (this.written >= events.length) return
-    const lines: string[] = []
-    for (const event of events.slice(this.written)) {
-      for (const line of this.linesFor(event, session, permissionMode)) lines.push(JSON.stringify(line))
-    }
-    this.written = events.length
-    if (lines.length > 0) appendFileSync(this.path, `${lines.join('\n')}\n`)
+    this.mirror.sync(session.events, (event) => this.linesFor(event, session, permissionMode))
   }
 
   remove(): void {

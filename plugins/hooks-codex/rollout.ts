@@ -3,9 +3,9 @@
 // `{timestamp, type, payload}`: `session_meta` first, then `response_item` messages, function
 // calls and their outputs, and `event_msg` user/agent messages. `sync()` appends what the log
 // gained since the last call, in one write, right before hooks start.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { SessionEvent } from '@seam/sdk'
+import { LogMirror } from '../hook-protocol/log-mirror'
 
 /** The Codex version whose rollout format this follows. */
 export const CODEX_ROLLOUT_VERSION = '0.171.0'
@@ -24,28 +24,18 @@ export function codexRolloutPath(session: Pick<RolloutSession, 'sessionId' | 'tr
 
 export class CodexRollout {
   readonly path: string
-  private written = 0
-  private created = false
+  private readonly mirror: LogMirror
 
   constructor(session: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>) {
     this.path = codexRolloutPath(session)
+    this.mirror = new LogMirror(this.path)
   }
 
   sync(session: RolloutSession): void {
-    if (!this.created) {
-      mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 })
-      writeFileSync(this.path, '', { mode: 0o600 })
-      this.created = true
-    }
-    const events = session.events
-    if (this.written >= events.length) return
-    const lines: string[] = []
-    for (const event of events.slice(this.written)) {
+    this.mirror.sync(session.events, (event) => {
       const timestamp = new Date(event.ts).toISOString()
-      for (const [type, payload] of itemsFor(event, session)) lines.push(JSON.stringify({ timestamp, type, payload }))
-    }
-    this.written = events.length
-    if (lines.length > 0) appendFileSync(this.path, `${lines.join('\n')}\n`)
+      return itemsFor(event, session).map(([type, payload]) => ({ timestamp, type, payload }))
+    })
   }
 }
 
