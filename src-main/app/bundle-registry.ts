@@ -55,7 +55,7 @@ export async function installBundleByName(context: RegistryContext, spec: string
 
 export async function updateBundles(context: RegistryContext, name?: string): Promise<UpdateReport[]> {
   return updateFromRegistry(context.shelf.seamHome, name, await npmConfig(context), context.shelf.seamVersion, (file, fromRegistry) =>
-    context.shelf.install(file, { fromRegistry })
+    context.shelf.install(file, { fromRegistry, keepEnabledState: true })
   )
 }
 

@@ -96,11 +96,12 @@ export class BundleShelf {
     }
   }
 
-  async install(path: string, options: { force?: boolean; fromRegistry?: InstallOptions['fromRegistry'] } = {}): Promise<BundleInstalled> {
+  async install(path: string, options: Pick<InstallOptions, 'force' | 'fromRegistry' | 'keepEnabledState'> = {}): Promise<BundleInstalled> {
     const result = await installBundle({
       source: path,
       force: options.force,
       fromRegistry: options.fromRegistry,
+      keepEnabledState: options.keepEnabledState,
       seamHome: this.seamHome,
       seamVersion: this.seamVersion,
       // The new version becomes the recorded one only once its host entry has loaded.

@@ -72,7 +72,7 @@ async function seamError(s: Setup, ...args: string[]): Promise<Error & { code?: 
 }
 
 interface LockFile {
-  bundles: Array<{ name: string; version: string; integrity: string; source: string; registry?: { url: string; requested: string; range: string; integrity: string } }>
+  bundles: Array<{ name: string; version: string; integrity: string; source: string; enabled: boolean; registry?: { url: string; requested: string; range: string; integrity: string } }>
 }
 
 async function lock(s: Setup): Promise<LockFile> {
@@ -232,9 +232,11 @@ describe('seam plugin install NAME[@RANGE] from an npm registry (issue 18: Shari
     expect(ok.code, ok.stderr).toBe(0)
   })
 
-  it('seam plugin update moves within the recorded range to the newest version that fits, and says so when current', async () => {
+  it('seam plugin update moves within the recorded range to the newest version that fits, keeps a disabled bundle disabled, and says so when current', async () => {
     const s = await setup()
     expect((await seam(s, 'plugin', 'install', 'seam-reg-update@^1.0.0')).code).toBe(0)
+    // Disabled by the user: the update keeps it so.
+    expect((await seam(s, 'plugin', 'disable', 'seam-reg-update')).code).toBe(0)
     const current = await seam(s, 'plugin', 'update')
     expect(current.stdout).toContain(`current: seam-reg-update is up to date: 1.0.0`)
 
@@ -248,7 +250,7 @@ describe('seam plugin install NAME[@RANGE] from an npm registry (issue 18: Shari
     expect(updated.stdout).toContain(`updated: seam-reg-update 1.0.0 -> 1.0.1 (within ^1.0.0, engines.seam >=${SDK_VERSION})`)
     expect(tarballRequests('seam-reg-update').slice(before)).toEqual(['/seam-reg-update/-/seam-reg-update-1.0.1.tgz'])
     const [entry] = (await lock(s)).bundles
-    expect(entry).toMatchObject({ version: '1.0.1', registry: { range: '^1.0.0', integrity: (await distOf('seam-reg-update', '1.0.1')).integrity } })
+    expect(entry).toMatchObject({ version: '1.0.1', enabled: false, registry: { range: '^1.0.0', integrity: (await distOf('seam-reg-update', '1.0.1')).integrity } })
 
     const again = await seam(s, 'plugin', 'update')
     expect(again.stdout).toContain('current: seam-reg-update is up to date: 1.0.1')

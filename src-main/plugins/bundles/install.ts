@@ -29,6 +29,8 @@ export interface InstallOptions {
   force?: boolean
   /** For a tarball fetched from a registry: what the lock records instead of the temp file's path, and what the tarball must contain. */
   fromRegistry?: { source: string; registry: RegistryRecord; name: string; version: string }
+  /** An update: a bundle the user disabled stays disabled in its new version. */
+  keepEnabledState?: boolean
 }
 
 export interface InstallResult {
@@ -76,7 +78,7 @@ async function install(options: InstallOptions): Promise<InstallResult> {
       source: wanted?.source ?? source,
       ...(wanted ? { registry: wanted.registry } : {}),
       installedAt: new Date().toISOString(),
-      enabled: true
+      enabled: options.keepEnabledState && previous ? previous.enabled : true
     }
     const others = lock.filter((e) => e.name !== manifest.name)
 
