@@ -1,26 +1,15 @@
 // The running host's side of installing bundles by name: npm's settings read for the current
 // workspace (its project .npmrc) and environment, then src-main/plugins/bundles/registry-*.
-import type { BundleShelf, BundleInstalled } from './bundle-shelf'
+import type { MethodOutput } from '../../src-shared/contract/ipc'
+import type { BundleShelf } from './bundle-shelf'
 import { loadNpmConfig, type NpmOptions } from '../plugins/bundles/registry-config'
 import { installFromRegistry, resolveFromRegistry, updateFromRegistry, type UpdateReport } from '../plugins/bundles/registry-install'
 import { enginesSeam } from '../plugins/bundles/registry-client'
 import { searchRegistry, type SearchResult } from '../plugins/bundles/registry-search'
 
-export interface RegistryResolution {
-  name: string
-  version: string
-  /** The range `seam plugin update` will stay within. */
-  range: string
-  registry: string
-  engines: string
-  description?: string
-}
-
-export interface RegistryInstalled extends BundleInstalled {
-  registry: string
-  range: string
-  notes: string[]
-}
+/** The contract's types (src-shared/contract/ipc.ts), shared with the UI. */
+export type RegistryResolution = MethodOutput<'plugins/registry-resolve'>
+export type RegistryInstalled = MethodOutput<'plugins/registry-install'>
 
 export interface RegistryContext {
   shelf: BundleShelf

@@ -257,9 +257,9 @@ export const Methods = {
     output: BundleDeclarationSchema.extend({ status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']), message: z.string() })
   },
   /** What NAME[@RANGE] resolves to (engines.seam checked), without downloading it. */
-  'plugins/registry-resolve': { input: z.object({ spec: RegistrySpecSchema }), output: RegistryResolutionSchema },
+  'plugins/registry-resolve': { input: z.object({ spec: RegistrySpecSchema }).strict(), output: RegistryResolutionSchema },
   'plugins/registry-install': {
-    input: z.object({ spec: RegistrySpecSchema, force: z.boolean().optional() }),
+    input: z.object({ spec: RegistrySpecSchema, force: z.boolean().optional() }).strict(),
     output: BundleDeclarationSchema.extend({
       status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']),
       message: z.string(),
@@ -269,9 +269,9 @@ export const Methods = {
     })
   },
   /** Without a name: every bundle installed from a registry. */
-  'plugins/registry-update': { input: z.object({ name: NonEmpty.optional() }), output: z.array(RegistryUpdateReportSchema) },
+  'plugins/registry-update': { input: z.object({ name: NonEmpty.optional() }).strict(), output: z.array(RegistryUpdateReportSchema) },
   /** Bundles with the `seam-plugin` keyword, and whether each fits this Seam. */
-  'plugins/registry-search': { input: z.object({ query: z.string().max(200) }), output: z.object({ registry: z.string(), hits: z.array(RegistrySearchHitSchema) }) },
+  'plugins/registry-search': { input: z.object({ query: z.string().max(200) }).strict(), output: z.object({ registry: z.string(), hits: z.array(RegistrySearchHitSchema) }) },
   'plugins/enable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/disable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/remove': { input: z.object({ name: NonEmpty }), output: Ok },

@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import semver from 'semver'
+import type { MethodOutput } from '../../../src-shared/contract/ipc'
 import type { InstallResult } from './install'
 import { readLock, safeBundleName, type LockEntry, type RegistryRecord } from './lockfile'
 import { BundleError } from './manifest'
@@ -75,14 +76,8 @@ async function installChoice<R>(
   }
 }
 
-export interface UpdateReport {
-  name: string
-  from: string
-  to?: string
-  status: 'updated' | 'current' | 'failed'
-  message: string
-  notes: string[]
-}
+/** One line of `seam plugin update` (the contract's type, shared with the UI). */
+export type UpdateReport = MethodOutput<'plugins/registry-update'>[number]
 
 /**
  * Moves each registry-installed bundle (or the one named) to the highest version within its

@@ -6,6 +6,7 @@
 import npmFetch from 'npm-registry-fetch'
 import semver from 'semver'
 import { z } from 'zod'
+import type { MethodOutput } from '../../../src-shared/contract/ipc'
 import { errorText } from '../../../src-shared/kernel'
 import { formatZodError } from '../../../src-shared/validation'
 import { BundleError, fitsSeam } from './manifest'
@@ -28,25 +29,9 @@ const searchSchema = z.object({
   )
 })
 
-export interface SearchHit {
-  name: string
-  description?: string
-  /** The latest version. */
-  version: string
-  /** engines.seam of the latest version. */
-  engines?: string
-  /** Whether some release works with this Seam. */
-  fits: boolean
-  /** The highest release that works with this Seam (what a bare install picks). */
-  fitVersion?: string
-  /** Why fit could not be told (the packument could not be read). */
-  problem?: string
-}
-
-export interface SearchResult {
-  registry: string
-  hits: SearchHit[]
-}
+/** The contract's own types (src-shared/contract/ipc.ts): one definition for the host and the UI. */
+export type SearchResult = MethodOutput<'plugins/registry-search'>
+export type SearchHit = SearchResult['hits'][number]
 
 export async function searchRegistry(query: string, npm: NpmOptions, seamVersion: string, size = 20): Promise<SearchResult> {
   const registry = typeof npm.registry === 'string' ? (npm.registry.endsWith('/') ? npm.registry : `${npm.registry}/`) : 'https://registry.npmjs.org/'
