@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
 import { APPROVAL_MODES } from '../host/approval-modes'
+import { CheckpointMethods } from './checkpoints'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
@@ -230,7 +231,8 @@ export const Methods = {
   /** Restarts a server (starts it when it is stopped). */
   'mcp/restart': { input: McpServerName, output: McpServerStatusSchema },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
-  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
+  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) },
+  ...CheckpointMethods
 } as const
 
 /** Push name -> payload. */
