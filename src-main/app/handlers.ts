@@ -10,6 +10,8 @@ import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
+import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
+import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 
 const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
@@ -94,6 +96,19 @@ async function withStoredKey(runtime: HostRuntime, input: ProviderInput): Promis
     return { config, refused: `The stored ${input.provider} key is sent only to ${bound}, the address it was saved with. Enter the key to use ${input.baseUrl}.` }
   }
   return { config }
+}
+
+/**
+ * The session's log, for a revert or rewind: refused while a turn runs or waits (its tools could
+ * change the same files, and a rewind must not cut a turn in half). A preview is always allowed.
+ */
+async function idleLog(sessions: SessionHub, sessionId: string, preview: boolean | undefined) {
+  const { log, agent } = await sessions.open(sessionId)
+  const { running, queued } = agent.state
+  if (preview !== true && (running || queued > 0)) {
+    throw Object.assign(new Error('A turn is running in this session: stop it or let it finish first.'), { code: 'BUSY' })
+  }
+  return log
 }
 
 function requireWorkspace(runtime: HostRuntime): string {
@@ -250,6 +265,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'mcp/set-enabled': async ({ name, enabled }) => setMcpEnabled(runtime, name, enabled),
     'mcp/restart': async ({ name }) => requireMcp(runtime).restart(name),
     'config/dump': async () => runtime.plugins.dump(),
-    'logs/recent': async () => runtime.logs()
+    'logs/recent': async () => runtime.logs(),
+
+    // Checkpoints (src-main/checkpoints): read from the session's log and blob folder.
+    'checkpoints/changes': async ({ sessionId, turnId }) => ({ turnId, files: await turnChanges((await sessions.open(sessionId)).log, turnId) }),
+    'checkpoints/revert': async ({ sessionId, turnId, path, force, preview }) => {
+      const log = await idleLog(sessions, sessionId, preview)
+      return oneAtATime(log, () => revertTurn(log, turnId, path, { force, preview }))
+    },
+    'checkpoints/rewind': async ({ sessionId, messageSeq, force, preview }) => {
+      const log = await idleLog(sessions, sessionId, preview)
+      return oneAtATime(log, () => rewindTo(log, messageSeq, { force, preview }))
+    }
   }
 }

@@ -11,12 +11,17 @@ import { authorCommand } from './plugin-author'
 import { mcpCommand } from './mcp-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
+import { checkpointCommand } from './checkpoint-command'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session
   seam resume ID [options] PROMPT...  continue a session
   seam compact ID [INSTRUCTIONS...]   summarise a session's history (as /compact does)
   seam sessions                       list sessions
+  seam revert ID [--turn N] [--file PATH] [--force]
+                                      put back the files a turn changed (default: the last turn that did);
+                                      N counts turns that changed files from 1
+  seam rewind ID N [--force]          rewind the conversation and its files to before prompt N (1 = the first)
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
                                       (--force: replace an installed same-version copy whose content differs)
@@ -58,6 +63,8 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       patch: { type: 'string' },
       json: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
+      turn: { type: 'string' },
+      file: { type: 'string' },
       dump: { type: 'boolean', default: false },
       // DESIGN.md's spelling of `seam config --dump`.
       'dump-config': { type: 'boolean', default: false },
@@ -139,6 +146,9 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
         if (dump.error) io.stderr.write(`error: ${dump.error}\n`)
         return dump.error ? 1 : 0
       }
+      case 'revert':
+      case 'rewind':
+        return await checkpointCommand(runtime, command, rest, { turn: values.turn, file: values.file, force: values.force, json: values.json }, io)
       case 'plugin':
         return await pluginCommand(runtime, rest, io, { force: values.force })
       case 'mcp':

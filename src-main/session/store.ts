@@ -8,6 +8,7 @@ import { z } from 'zod'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { parseOrThrow } from '../../src-shared/validation'
 import { checkSessionEvent } from './event-check'
+import { checkpointFolderOf } from './checkpoint-store'
 import { assertSessionId, isSessionId, newSessionId } from './ids'
 import { readSessionFile, type ParsedSessionFile } from './load'
 import { SessionLog } from './log'
@@ -132,7 +133,7 @@ export class SessionStore {
     }
   }
 
-  /** Closes the session if it is open here, then removes its file. */
+  /** Closes the session if it is open here, then removes its file and its checkpoint blobs. */
   async delete(id: string): Promise<void> {
     const path = this.pathOf(id)
     const live = this.openLogs.get(id)
@@ -143,6 +144,8 @@ export class SessionStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no session ${id} (${path} does not exist)`, { cause: error })
       throw error
     }
+    // The file checkpoints go with it (revert and rewind read them from there).
+    await rm(checkpointFolderOf(path), { recursive: true, force: true })
     await this.cache.delete(id)
     await this.cache.save()
   }

@@ -3,6 +3,7 @@
 // bottom while new output arrives unless the user has scrolled up; sending follows it again.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { isRewound } from './build-transcript'
 import { useSessionStore } from './session-store'
 import { estimateRowHeight, TranscriptRow, type TranscriptRowItem } from './TranscriptRow'
 
@@ -11,6 +12,7 @@ const STICK_PX = 48
 export function Transcript() {
   const items = useSessionStore((state) => state.transcript.items)
   const live = useSessionStore((state) => state.transcript.live)
+  const rewound = useSessionStore((state) => state.transcript.rewound)
   const queued = useSessionStore((state) => state.queued)
   const count = items.length + (live ? 1 : 0) + queued.length
 
@@ -70,11 +72,23 @@ export function Transcript() {
       <div ref={scroller} className="transcript" role="log" aria-label="Transcript" onScroll={onScroll}>
         {count === 0 && <p className="muted empty-transcript">Nothing here yet. Write a message below to start.</p>}
         <div className="transcript-inner" style={{ height: total }}>
-          {virtualizer.getVirtualItems().map((v) => (
-            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${v.start}px)` }}>
-              <TranscriptRow row={rowAt(v.index)} />
-            </div>
-          ))}
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rowAt(v.index)
+            // Rows a rewind took out of the conversation stay, greyed out (the rewind row says why).
+            const out = 'seq' in row && isRewound({ rewound }, row.seq)
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className={out ? 'transcript-row rewound' : 'transcript-row'}
+                data-rewound={out ? 'true' : undefined}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <TranscriptRow row={row} />
+              </div>
+            )
+          })}
         </div>
       </div>
       {!atBottom && (

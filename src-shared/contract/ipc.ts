@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
 import { APPROVAL_MODES } from '../host/approval-modes'
+import { CheckpointMethods } from './checkpoints'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -236,7 +237,8 @@ export const Methods = {
   'models/set': { input: z.object({ model: z.string().trim().min(1).max(200), info: ModelInfoSchema.nullable() }).strict(), output: ModelTableViewSchema },
   'compaction/set': { input: CompactionSettingsSchema, output: ModelTableViewSchema },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
-  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
+  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) },
+  ...CheckpointMethods
 } as const
 
 /** Push name -> payload. */

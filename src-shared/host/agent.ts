@@ -29,6 +29,11 @@ export interface AgentHandle {
   readonly env: Readonly<Record<string, string>>
   /** Append a durable event that is not model-visible (hook/*, notices). */
   record(event: SessionEventInput): void
+  /**
+   * Writes every event recorded so far and syncs it to the device: for a plugin about to change
+   * the world after recording what it is about to do (a file checkpoint before a Write).
+   */
+  flushDurable(): Promise<void>
   /** A message shown to the user, never to the model (a hook's systemMessage, a warning). */
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void
 }
