@@ -167,6 +167,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'sessions/list': async () => sessions.store.list(),
+    'sessions/search': async (input) => sessions.store.search(input),
     'sessions/create': async ({ title }) => {
       const session = await sessions.create(requireWorkspace(runtime), title)
       return { id: session.log.id }

@@ -62,6 +62,21 @@ export const SessionSummarySchema = z.object({
   eventCount: z.number().int().nonnegative()
 })
 
+/** A session found by sessions/search: its summary, whether the title matched, and where its content did. */
+export const SessionSearchResultSchema = SessionSummarySchema.extend({
+  titleMatch: z.boolean(),
+  match: z
+    .object({
+      /** The event to scroll to when the session opens. */
+      seq: z.number().int().positive(),
+      kind: z.enum(['user', 'assistant', 'tool']),
+      snippet: z.string(),
+      /** Ranges of `snippet` holding a query word (UTF-16 offsets, end exclusive). */
+      highlights: z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
+    })
+    .optional()
+})
+
 export const ApprovalRequestPublicSchema = z.object({
   id: z.string(),
   sessionId: z.string(),
@@ -193,6 +208,11 @@ export const Methods = {
     output: z.object({ ok: z.boolean(), message: z.string(), kind: z.string().optional() })
   },
   'sessions/list': { input: Empty, output: z.array(SessionSummarySchema) },
+  /** Title and content (prompts, replies, tool names), every word case-insensitive; most recent first. */
+  'sessions/search': {
+    input: z.object({ query: z.string().trim().min(1).max(200), workspace: NonEmpty.optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: z.array(SessionSearchResultSchema)
+  },
   'sessions/create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: z.object({ id: z.string() }) },
   'sessions/open': {
     input: z.object({ id: SessionId }),
@@ -262,6 +282,7 @@ export type ProviderPublic = z.output<typeof ProviderPublicSchema>
 export type ProviderInput = z.output<typeof ProviderInputSchema>
 export type Settings = z.output<typeof SettingsSchema>
 export type PluginInfo = z.output<typeof PluginInfoSchema>
+export type SessionSearchResult = z.output<typeof SessionSearchResultSchema>
 export type ApprovalRequestPublic = z.output<typeof ApprovalRequestPublicSchema>
 export type McpServerStatusPublic = z.output<typeof McpServerStatusSchema>
 export type PermissionsInForce = z.output<typeof PermissionsInForceSchema>
