@@ -34,11 +34,13 @@ const SEARCHABLE = new Set(['user/message', 'assistant/message', 'steering/messa
  * complete lines. A torn or unparsable line is skipped (search is best effort; opening the session
  * reports damage), and an unterminated last line is left for the next scan.
  */
-export async function scanSearchText(path: string, from: number): Promise<ScanResult> {
+export async function scanSearchText(path: string, from: number, size?: number): Promise<ScanResult> {
   const handle = await open(path, 'r')
   try {
     const docs: SearchDoc[] = []
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+    // A small file (or a few appended lines) needs no full-size chunk.
+    const chunk = Buffer.allocUnsafe(size === undefined ? CHUNK_BYTES : Math.max(4096, Math.min(CHUNK_BYTES, size - from + 1)))
+    const chunkBytes = chunk.length
     let position = from
     let scannedTo = from
     /** The start of the line in progress, copied out of the reused chunk (only for lines worth reading). */
@@ -47,7 +49,7 @@ export async function scanSearchText(path: string, from: number): Promise<ScanRe
     /** The line in progress is not searchable: its bytes are dropped up to its newline. */
     let skipping = false
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position)
+      const { bytesRead } = await handle.read(chunk, 0, chunkBytes, position)
       if (bytesRead === 0) break
       const view = chunk.subarray(0, bytesRead)
       let at = 0
@@ -102,6 +104,12 @@ function readLine(line: Buffer, docs: SearchDoc[]): void {
   if (line.length === 0) return
   const type = typeFromPrefix(line)
   if (type !== undefined && !SEARCHABLE.has(type)) return
+  if (type === 'tool/call') {
+    // Only the name is wanted: read it without parsing the call's arguments.
+    const doc = toolCallDoc(line)
+    if (doc !== undefined) docs.push(doc)
+    return
+  }
   if (type === undefined && line.length > MAX_UNTYPED_LINE_BYTES) return
   let value: unknown
   try {
@@ -111,6 +119,31 @@ function readLine(line: Buffer, docs: SearchDoc[]): void {
   }
   const doc = docOf(value)
   if (doc !== undefined) docs.push(doc)
+}
+
+const SEQ_KEY = Buffer.from(',"seq":')
+const NAME_KEY = Buffer.from(',"name":"')
+
+/**
+ * A tool/call line is written `{"type":"tool/call","seq":N,"ts":..,"turnId":"..","callId":"..","token":"..","name":"..",`:
+ * the strings before the name cannot hold an unescaped `"`, so the first `,"name":"` is the key.
+ * Any other shape is parsed in full.
+ */
+function toolCallDoc(line: Buffer): SearchDoc | undefined {
+  const seqAt = line.indexOf(SEQ_KEY)
+  const nameAt = line.indexOf(NAME_KEY)
+  if (seqAt !== -1 && nameAt !== -1) {
+    const seq = Number.parseInt(line.toString('latin1', seqAt + SEQ_KEY.length, Math.min(line.length, seqAt + SEQ_KEY.length + 16)), 10)
+    const start = nameAt + NAME_KEY.length
+    const end = line.indexOf(0x22, start)
+    const name = end === -1 ? '' : line.toString('utf8', start, end)
+    if (Number.isSafeInteger(seq) && seq > 0 && /^[A-Za-z0-9_-]+$/.test(name)) return { seq, kind: 'tool', text: name }
+  }
+  try {
+    return docOf(JSON.parse(line.toString('utf8')))
+  } catch {
+    return undefined
+  }
 }
 
 function docOf(value: unknown): SearchDoc | undefined {

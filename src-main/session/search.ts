@@ -71,7 +71,7 @@ export class SessionSearchIndex {
     if (cached !== undefined && cached.fileSize === info.size && cached.mtimeMs === info.mtimeMs) return cached
     // Append-only: a file that grew is read from where the last scan stopped; anything else again in full.
     const resume = cached !== undefined && info.size >= cached.scannedTo
-    const scan = await scanSearchText(path, resume ? cached.scannedTo : 0)
+    const scan = await scanSearchText(path, resume ? cached.scannedTo : 0, info.size)
     const next = resume ? extend(cached, scan.docs) : build(scan.docs)
     next.fileSize = info.size
     next.mtimeMs = info.mtimeMs
