@@ -223,6 +223,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'plugins/list': async () => runtime.plugins.list(),
+    'plugins/tree': async () => runtime.plugins.tree(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
     'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
     'plugins/enable': async ({ name }) => {

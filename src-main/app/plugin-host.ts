@@ -6,7 +6,7 @@
 // those of its own workspace (HostRuntime keeps the trees).
 import type { Context, Kernel, Plugin } from '../../src-shared/kernel'
 import type { Disposable } from '../../src-shared/kernel/types'
-import type { PluginInfo } from '../../src-shared/contract/ipc'
+import type { PluginInfo, PluginTreeEntry } from '../../src-shared/contract/ipc'
 import { composeProfile, dumpProfile, type PatchLayer } from '../plugins/compose'
 import { loadLayers, layerPaths } from '../plugins/layers'
 import { ProfileLoader } from '../plugins/loader'
@@ -19,6 +19,8 @@ import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
+import { pluginTree } from './plugin-tree'
+import { ToolRegistryImpl } from '../tools/registry'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
 
 export type { TrustItem } from '../security/trust-pins'
@@ -159,6 +161,25 @@ export class PluginHost {
           parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) }
         }))
     )
+  }
+
+  /** The composed tree entry by entry, for the settings page (plugin-tree.ts). */
+  tree(): { entries: PluginTreeEntry[]; error?: string; userLayer: string } {
+    const sources = this.layerSources()
+    const [user, ...rest] = layerPaths(sources)
+    const workspace = sources.workspace && sources.trusted ? rest.shift() : undefined
+    const registry = this.kernel.getService('tools')
+    const catalog = this.catalog()
+    const entries = pluginTree({
+      entries: this.entries,
+      states: this.loader?.states() ?? [],
+      pluginNameOf: (id) => this.loader?.handle(id)?.name,
+      isBundle: (key) => catalog.get(key)?.bundle !== undefined || key.startsWith('bundle:'),
+      toolOwners: registry instanceof ToolRegistryImpl ? registry.owners() : [],
+      layers: { user: user!, workspace, file: rest[0] },
+      bundles: this.bundles.all()
+    })
+    return this.lastError === undefined ? { entries, userLayer: user! } : { entries, error: this.lastError, userLayer: user! }
   }
 
   dump(): { text: string; error?: string } {

@@ -114,6 +114,25 @@ export const PluginInfoSchema = z.object({
   parts: z.object({ host: z.boolean(), client: z.boolean() })
 })
 
+/** One entry of the composed plugin tree (settings page): its state, the layer that decided it, and the tools it registered. */
+export const PluginTreeEntrySchema = z.object({
+  id: z.string(),
+  /** The catalog key (`builtin:tools`, `bundle:<name>`). */
+  plugin: z.string(),
+  kind: z.enum(['builtin', 'bundle']),
+  state: z.enum(['active', 'waiting', 'failed', 'disabled']),
+  error: z.string().optional(),
+  /** Services it waits for. */
+  missing: z.array(z.string()),
+  /** Where it was last defined or changed: `base profile entry N`, `<file>:<line>`, or the bundle lock. */
+  origin: z.string(),
+  /** base: the built-in profile; bundle: an installed bundle; user: <Seam home>/cordis.patch.yml; workspace: .seam/cordis.patch.yml; file: --patch. */
+  layer: z.enum(['base', 'bundle', 'user', 'workspace', 'file']),
+  tools: z.array(z.string()),
+  /** Its config as YAML, when it has one. */
+  config: z.string().optional()
+})
+
 export const BundleDeclarationSchema = z.object({
   name: z.string(),
   version: z.string(),
@@ -233,6 +252,8 @@ export const Methods = {
   'permissions/list': { input: Empty, output: PermissionsInForceSchema },
   'settings/set': { input: SettingsSchema.partial().strict(), output: SettingsSchema },
   'plugins/list': { input: Empty, output: z.array(PluginInfoSchema) },
+  /** The composed tree entry by entry; plugins/enable and plugins/disable (by id) toggle an entry. */
+  'plugins/tree': { input: Empty, output: z.object({ entries: z.array(PluginTreeEntrySchema), error: z.string().optional(), userLayer: z.string() }) },
   'plugins/inspect': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
   'plugins/install': {
     /** force: replace an installed copy of the same name and version whose content differs (the UI asks first). */
@@ -282,6 +303,7 @@ export type ProviderPublic = z.output<typeof ProviderPublicSchema>
 export type ProviderInput = z.output<typeof ProviderInputSchema>
 export type Settings = z.output<typeof SettingsSchema>
 export type PluginInfo = z.output<typeof PluginInfoSchema>
+export type PluginTreeEntry = z.output<typeof PluginTreeEntrySchema>
 export type SessionSearchResult = z.output<typeof SessionSearchResultSchema>
 export type ApprovalRequestPublic = z.output<typeof ApprovalRequestPublicSchema>
 export type McpServerStatusPublic = z.output<typeof McpServerStatusSchema>
