@@ -35,6 +35,7 @@ export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Pr
     workspace: runtime.workspace(),
     workspaceTrusted: runtime.isTrusted(),
     trustChanges: runtime.plugins.pendingTrustChanges(),
+    trustNeeded: runtime.plugins.trustNeeded(),
     provider: await providerPublic(runtime),
     approvalMode: runtime.approvalMode()
   }

@@ -8,7 +8,7 @@ import type { Context, Kernel, Plugin } from '../../src-shared/kernel'
 import type { Disposable } from '../../src-shared/kernel/types'
 import type { PluginInfo, PluginTreeEntry } from '../../src-shared/contract/ipc'
 import { composeProfile, dumpProfile, type PatchLayer } from '../plugins/compose'
-import { loadLayers, layerPaths } from '../plugins/layers'
+import { loadLayers, layerPaths, PATCH_FILE_NAME } from '../plugins/layers'
 import { ProfileLoader } from '../plugins/loader'
 import type { CatalogEntry, ComposedEntry, ProfileEntry } from '../plugins/profile'
 import { watchPatchFiles } from '../plugins/watch'
@@ -245,6 +245,16 @@ export class PluginHost {
   /** What the trust dialog shows: each item with its hash and whether it is approved, new or changed (with the old text). */
   trustPreview(workspace: string): ReviewedTrustItem[] {
     return this.pins.review(workspace, this.trustItems(workspace))
+  }
+
+  /**
+   * How many things in the workspace depend on its trust: the items plugins declare (hooks, Claude
+   * Code settings, MCP servers, ...) and its own patch layer, `.seam/cordis.patch.yml`.
+   */
+  trustNeeded(): number {
+    const workspace = this.root
+    if (!workspace) return 0
+    return this.trustItems(workspace).length + (existsSync(join(workspace, '.seam', PATCH_FILE_NAME)) ? 1 : 0)
   }
 
   /** Items of the trusted workspace that do not run until the user approves them (the UI's badge). */

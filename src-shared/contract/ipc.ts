@@ -41,6 +41,12 @@ export const AppStatusSchema = z.object({
   workspaceTrusted: z.boolean(),
   /** Items of the trusted workspace that are new or changed since approved (they do not run): the UI's badge. */
   trustChanges: z.number().int().nonnegative().optional(),
+  /**
+   * What the workspace declares that runs or applies only once it is trusted (hooks, Claude Code
+   * settings, MCP servers, commands, its .seam/cordis.patch.yml). 0: nothing to trust, and the UI
+   * shows no "untrusted" badge.
+   */
+  trustNeeded: z.number().int().nonnegative().optional(),
   provider: ProviderPublicSchema.nullable(),
   approvalMode: ApprovalModeSchema
 })
