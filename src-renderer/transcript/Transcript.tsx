@@ -70,7 +70,9 @@ export function Transcript() {
     virtualizer.scrollToIndex(index, { align: 'center' })
   }, [focus, loading, items, sessionId, virtualizer])
   const hitKey = hit && hit.sessionId === sessionId ? hit.key : null
-  useEffect(() => markWords(scroller.current, hitKey ? hit?.words ?? [] : []))
+  useEffect(() => {
+    markWords(scroller.current, hitKey ? (hit?.words ?? []) : [])
+  })
 
   const onScroll = () => {
     const el = scroller.current

@@ -26,7 +26,10 @@ export function markWords(root: HTMLElement | null, words: readonly string[]): v
   const HighlightClass = (globalThis as { Highlight?: new (...ranges: Range[]) => unknown }).Highlight
   if (!registry || !HighlightClass) return
   const row = root?.querySelector('[data-search-hit]')
-  if (!row || words.length === 0) return registry.delete(HIGHLIGHT)
+  if (!row || words.length === 0) {
+    registry.delete(HIGHLIGHT)
+    return
+  }
   const ranges: Range[] = []
   const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT)
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
