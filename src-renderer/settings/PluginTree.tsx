@@ -59,90 +59,87 @@ function TreeYaml() {
   )
 }
 
+/** One visible row of the tree (it is rendered flat: levels and positions go in aria-level/setsize/posinset). */
+interface Row extends TreeNode {
+  level: number
+  setsize: number
+  posinset: number
+  group?: { label: string; count: number }
+  entry?: PluginTreeEntry
+  tool?: string
+}
+
 function TreeView({ entries, onChanged }: { entries: readonly PluginTreeEntry[]; onChanged(): Promise<void> }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set(GROUPS.map((g) => g.key)))
   const [active, setActive] = useState<string>(GROUPS[0].key)
   const items = useRef(new Map<string, HTMLLIElement>())
   const groups = GROUPS.map((group) => ({ ...group, entries: entries.filter((e) => e.kind === group.kind) })).filter((g) => g.entries.length > 0)
 
-  const visible: TreeNode[] = []
-  for (const group of groups) {
-    visible.push({ key: group.key, parent: null, branch: true })
-    if (!open.has(group.key)) continue
-    for (const entry of group.entries) {
+  const rows: Row[] = []
+  groups.forEach((group, g) => {
+    rows.push({ key: group.key, parent: null, branch: true, level: 1, setsize: groups.length, posinset: g + 1, group: { label: group.label, count: group.entries.length } })
+    if (!open.has(group.key)) return
+    group.entries.forEach((entry, e) => {
       const key = entryKey(entry)
-      visible.push({ key, parent: group.key, branch: entry.tools.length > 0 })
-      if (open.has(key)) for (const tool of entry.tools) visible.push({ key: `${key}/tool:${tool}`, parent: key, branch: false })
-    }
-  }
-  const current = visible.some((node) => node.key === active) ? active : (visible[0]?.key ?? '')
+      rows.push({ key, parent: group.key, branch: entry.tools.length > 0, level: 2, setsize: group.entries.length, posinset: e + 1, entry })
+      if (!open.has(key)) return
+      entry.tools.forEach((tool, t) => rows.push({ key: `${key}/tool:${tool}`, parent: key, branch: false, level: 3, setsize: entry.tools.length, posinset: t + 1, tool }))
+    })
+  })
+  const current = rows.some((row) => row.key === active) ? active : (rows[0]?.key ?? '')
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     // Keys typed on a control inside an item (the switch) are that control's.
     if ((event.target as HTMLElement).getAttribute('role') !== 'treeitem') return
-    const move = treeMove(visible, current, event.key, (key) => open.has(key))
+    const move = treeMove(rows, current, event.key, (key) => open.has(key))
     if (!move) return
     event.preventDefault()
     if ('focus' in move) {
       setActive(move.focus)
       items.current.get(move.focus)?.focus()
     } else {
-      const next = new Set(open)
-      if (move.open) next.add(move.expand)
-      else next.delete(move.expand)
-      setOpen(next)
+      toggleOpen(move.expand, move.open)
     }
   }
-
-  const itemProps = (key: string, level: number, branch: boolean) => ({
-    role: 'treeitem' as const,
-    'aria-level': level,
-    'aria-expanded': branch ? open.has(key) : undefined,
-    'aria-selected': key === current,
-    tabIndex: key === current ? 0 : -1,
-    ref: (el: HTMLLIElement | null) => {
-      if (el) items.current.set(key, el)
-      else items.current.delete(key)
-    },
-    onFocus: (event: { target: EventTarget; currentTarget: EventTarget }) => {
-      if (event.target === event.currentTarget) setActive(key)
-    }
-  })
-  const toggleOpen = (key: string) => {
+  const toggleOpen = (key: string, value = !open.has(key)) => {
     const next = new Set(open)
-    if (next.has(key)) next.delete(key)
-    else next.add(key)
+    if (value) next.add(key)
+    else next.delete(key)
     setOpen(next)
   }
 
   return (
     <ul role="tree" aria-label="Plugin tree" className="tree" onKeyDown={onKeyDown}>
-      {groups.map((group) => (
-        <li key={group.key} {...itemProps(group.key, 1, true)} aria-label={`${group.label} (${group.entries.length})`} className="tree-item">
-          <div className="tree-line" onClick={() => toggleOpen(group.key)}>
-            <Twisty open={open.has(group.key)} />
-            <strong>{group.label}</strong> <span className="muted">({group.entries.length})</span>
-          </div>
-          {open.has(group.key) && (
-            <ul role="group">
-              {group.entries.map((entry) => {
-                const key = entryKey(entry)
-                return (
-                  <li key={key} {...itemProps(key, 2, entry.tools.length > 0)} aria-labelledby={`${key}-name`} aria-describedby={`${key}-state`} className={`tree-item state-${entry.state}`}>
-                    <EntryLine entry={entry} id={key} open={open.has(key)} tabbable={key === current} onToggleOpen={() => toggleOpen(key)} onChanged={onChanged} />
-                    {open.has(key) && entry.tools.length > 0 && (
-                      <ul role="group">
-                        {entry.tools.map((tool) => (
-                          <li key={tool} {...itemProps(`${key}/tool:${tool}`, 3, false)} aria-label={`Tool ${tool}`} className="tree-item">
-                            <div className="tree-line"><span className="twisty" aria-hidden="true" /><code>{tool}</code> <span className="muted small">tool</span></div>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </li>
-                )
-              })}
-            </ul>
+      {rows.map((row) => (
+        <li
+          key={row.key}
+          role="treeitem"
+          aria-level={row.level}
+          aria-setsize={row.setsize}
+          aria-posinset={row.posinset}
+          aria-expanded={row.branch ? open.has(row.key) : undefined}
+          aria-selected={row.key === current}
+          tabIndex={row.key === current ? 0 : -1}
+          className={`tree-item level-${row.level}${row.entry ? ` state-${row.entry.state}` : ''}`}
+          ref={(el) => {
+            if (el) items.current.set(row.key, el)
+            else items.current.delete(row.key)
+          }}
+          onFocus={(event) => {
+            if (event.target === event.currentTarget) setActive(row.key)
+          }}
+        >
+          {row.group && (
+            <div className="tree-line" onClick={() => toggleOpen(row.key)}>
+              <Twisty open={open.has(row.key)} />
+              <strong>{row.group.label}</strong> <span className="muted">({row.group.count})</span>
+            </div>
+          )}
+          {row.entry && (
+            <EntryLine entry={row.entry} open={open.has(row.key)} tabbable={row.key === current} onToggleOpen={() => toggleOpen(row.key)} onChanged={onChanged} />
+          )}
+          {row.tool && (
+            <div className="tree-line"><span className="twisty" aria-hidden="true" /><code>{row.tool}</code> <span className="muted small">tool</span></div>
           )}
         </li>
       ))}
@@ -150,9 +147,8 @@ function TreeView({ entries, onChanged }: { entries: readonly PluginTreeEntry[];
   )
 }
 
-function EntryLine({ entry, id, open, tabbable, onToggleOpen, onChanged }: {
+function EntryLine({ entry, open, tabbable, onToggleOpen, onChanged }: {
   entry: PluginTreeEntry
-  id: string
   open: boolean
   tabbable: boolean
   onToggleOpen(): void
@@ -179,8 +175,8 @@ function EntryLine({ entry, id, open, tabbable, onToggleOpen, onChanged }: {
     <>
       <div className="tree-line" onClick={entry.tools.length > 0 ? onToggleOpen : undefined}>
         {entry.tools.length > 0 ? <Twisty open={open} /> : <span className="twisty" aria-hidden="true" />}
-        <strong id={`${id}-name`}>{entry.id}</strong>
-        <span id={`${id}-state`} className="tree-state">
+        <strong>{entry.id}</strong>
+        <span className="tree-state">
           <span className={`badge plugin-${entry.state}`}>{STATE_TEXT[entry.state]}</span>{' '}
           <span className="muted small">
             {where}
