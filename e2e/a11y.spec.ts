@@ -101,6 +101,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect(app.getByRole('main', { name: 'Settings page' })).toBeVisible()
         await expectAccessible(app, testInfo, `settings-${colorScheme}`)
         await snap(app, testInfo, `settings-${colorScheme}`)
+        // The plugin tree with an entry open (its tools), and the Advanced limits shown.
+        await app.getByRole('tree', { name: 'Plugin tree' }).getByRole('treeitem', { name: /^builtin-tools / }).focus()
+        await app.keyboard.press('ArrowRight')
+        await expect(app.getByRole('treeitem', { name: /^Read tool/ })).toBeVisible()
+        await app.getByText('Advanced', { exact: true }).click()
+        await expectAccessible(app, testInfo, `settings-tree-${colorScheme}`)
 
         await ui.pageButton(app, 'Plugins').click()
         await expect(app.getByRole('main', { name: 'Plugins page' })).toBeVisible()
@@ -119,6 +125,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
         const look = (i: number) => ui.sessionRows(app).nth(i).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).boxShadow}`)
         const [active, hovered] = [await look(0), await look(1)]
         expect(active).not.toBe(hovered)
+        // A content search (its snippet with the word marked), then the session opened at the match.
+        await app.getByRole('searchbox', { name: 'Search sessions' }).fill('echo')
+        await expect(ui.sessionRows(app)).toHaveCount(1)
+        await expect(ui.sessionRows(app).first().locator('mark').first()).toBeVisible()
+        await expectAccessible(app, testInfo, `sessions-search-${colorScheme}`)
+        await ui.sessionRows(app).first().getByRole('button').first().click()
+        await expect(ui.transcript(app).locator('[data-search-hit]')).toBeVisible()
+        await expectAccessible(app, testInfo, `search-hit-${colorScheme}`)
       })
     })
   })

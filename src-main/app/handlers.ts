@@ -38,6 +38,7 @@ export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Pr
     workspace: runtime.workspace(),
     workspaceTrusted: runtime.isTrusted(),
     trustChanges: runtime.plugins.pendingTrustChanges(),
+    trustNeeded: runtime.plugins.trustNeeded(),
     provider: await providerPublic(runtime),
     approvalMode: runtime.approvalMode()
   }
@@ -183,6 +184,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'sessions/list': async () => sessions.store.list(),
+    'sessions/search': async (input) => sessions.store.search(input),
     'sessions/create': async ({ title }) => {
       const session = await sessions.create(requireWorkspace(runtime), title)
       return { id: session.log.id }
@@ -242,6 +244,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'compaction/set': async (compaction) => setCompaction(runtime.settings, compaction),
 
     'plugins/list': async () => runtime.plugins.list(),
+    'plugins/tree': async () => runtime.plugins.tree(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
     'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
     'plugins/enable': async ({ name }) => {

@@ -14,8 +14,10 @@ import { readSessionFile, type ParsedSessionFile } from './load'
 import { SessionLog } from './log'
 import { SUMMARY_CACHE_FILE, SummaryCache } from './summary-cache'
 import { scanSessionFile, summarizeEvents, summaryFromScan, type SessionSummary } from './summary'
+import { searchSessions, SessionSearchIndex, type SessionSearchOptions, type SessionSearchResult } from './search'
 
 export type { SessionSummary } from './summary'
+export type { SessionSearchOptions, SessionSearchResult } from './search'
 export { SessionLog, InvalidSessionEventError, type SessionAppendListener } from './log'
 export { SessionFileError } from './load'
 
@@ -34,6 +36,7 @@ export class SessionStore {
   /** Logs open through this store, by id: `open` hands out the live one instead of a second writer. */
   private readonly openLogs = new Map<string, SessionLog>()
   private readonly cache: SummaryCache
+  private readonly searchIndex = new SessionSearchIndex()
 
   /**
    * `dir` is the sessions folder itself, e.g. `<seamHome>/sessions`. `redactLine` rewrites each
@@ -117,6 +120,15 @@ export class SessionStore {
     await this.cache.retainOnly(new Set(ids))
     await this.cache.save()
     return summaries.sort((a, b) => b.lastActivity - a.lastActivity || (a.id < b.id ? 1 : -1))
+  }
+
+  /**
+   * Sessions whose title or content (prompts, replies, tool names) hold every word of the query,
+   * most recent first, each with the event to jump to. Streams each file once, then reads only
+   * what was appended (search.ts).
+   */
+  async search(options: SessionSearchOptions): Promise<SessionSearchResult[]> {
+    return searchSessions(this.searchIndex, await this.list(), (id) => this.pathOf(id), options)
   }
 
   /** Appends `session/renamed` and writes it out. */
