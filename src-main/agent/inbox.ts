@@ -14,6 +14,8 @@ export interface CommandExpansion {
   command: { name: string; args: string; source: 'user' | 'project' | 'codex' }
   /** The model of the turn the command opens (front matter `model`). */
   model?: string
+  /** Permission rules whose calls run without asking during that turn (front matter `allowed-tools`). */
+  allowedTools?: string[]
 }
 
 export interface QueuedPrompt {

@@ -36,6 +36,7 @@ export class Turn implements TurnControl {
   private steps = 0
   private continuations = 0
   private lastAssistantText = ''
+  private revokeAllowedTools: (() => void) | undefined
   phase: TurnPhase = 'opening'
 
   constructor(
@@ -75,6 +76,7 @@ export class Turn implements TurnControl {
       end = this.signal.aborted ? { reason: 'cancelled', steps: this.steps } : { reason: 'error', error: errorText(error), steps: this.steps }
     }
     this.phase = 'closing'
+    this.revokeAllowedTools?.()
     log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
     await log.flush({ durable: true })
     kernel.emitObserved('agent/turn-end', this.deps.handle.listenerFailureNotice('agent/turn-end'), this.deps.handle, this.id, end.reason)
@@ -225,7 +227,19 @@ export class Turn implements TurnControl {
     for (const text of submitContext) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
     for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-expansion' })
     if (expansion.model) this.useModel(expansion.model)
+    if (expansion.allowedTools?.length) this.allowTools(`/${expansion.command.name}`, expansion.allowedTools)
     return true
+  }
+
+  /** The command's `allowed-tools` run without asking until this turn ends (the permission policy reads them). */
+  private allowTools(command: string, rules: readonly string[]): void {
+    const service = this.deps.kernel.getService('turnPermissions')
+    if (!service) {
+      this.deps.log.append({ type: 'notice', turnId: this.id, level: 'warn', text: `${command}'s allowed-tools are not applied: this host has no turnPermissions service`, source: 'agent' })
+      return
+    }
+    this.revokeAllowedTools?.()
+    this.revokeAllowedTools = service.grant(this.deps.handle.sessionId, this.id, command, rules)
   }
 
   /** The command's `model` runs this turn (its requests, usage and compaction). */

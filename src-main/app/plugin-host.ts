@@ -20,6 +20,7 @@ import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bun
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
+import { createTurnPermissions } from '../../src-shared/host/services'
 
 export type { TrustItem } from '../security/trust-pins'
 
@@ -315,6 +316,7 @@ export class PluginHost {
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('keys', this.runtime.keys)
+    kernel.context.provide('turnPermissions', createTurnPermissions())
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)

@@ -29,6 +29,7 @@ beforeAll(async () => {
   await put(join(workspace, '.claude', 'commands', 'review.md'), '---\ndescription: Review a change\nargument-hint: <number> [focus]\n---\nReview change #$1 focusing on $2. Read @src/parser.ts first.\n')
   await put(join(workspace, '.claude', 'commands', 'git', 'state.md'), '---\ndescription: Branch state\n---\nThe branch: !`echo on-branch-$1`\n')
   await put(join(workspace, '.claude', 'commands', 'cheap.md'), '---\nmodel: claude-cheap-1\n---\nSay hi.\n')
+  await put(join(workspace, '.claude', 'commands', 'echoer.md'), '---\nallowed-tools: Bash(echo:*)\n---\nEcho something.\n')
   await put(join(home, '.claude', 'commands', 'mine.md'), '---\ndescription: A user command\n---\nUser command with $ARGUMENTS\n')
   await put(join(codexHome, 'prompts', 'draft.md'), '---\ndescription: Draft a PR\n---\nDraft a PR for $FILES titled $TITLE.\n')
 }, 120_000)
@@ -112,6 +113,23 @@ describe('seam run "/cmd args"', () => {
       expect(result.code).toBe(0)
       expect((requests[0].body as Body).model).toBe('claude-cheap-1')
       expect((requests[1].body as Body).model).toBe('claude-main')
+    })
+  })
+
+  it('allowed-tools lets matching calls of the command\'s turn run without asking; other calls and later turns still ask (denied here)', async () => {
+    const calls = (command: string) => ({ text: '', toolCalls: [{ name: 'Bash', args: { command } }] })
+    await withModel([calls('echo from-allowed'), calls('touch not-allowed.txt'), { text: 'done' }, calls('echo later'), { text: 'end' }], async (url) => {
+      const result = await seam(['run', '--json', '--approve', 'deny', ...flags(url), '/echoer', 'again'])
+      const results = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; [key: string]: unknown }).filter((e) => e.type === 'tool/result')
+      // echo in the command's turn; touch in the same turn; echo again in the next turn ("again").
+      expect(results.map((r) => [r.name, (r.verdict as { outcome: string }).outcome])).toEqual([
+        ['Bash', 'allowed'],
+        ['Bash', 'denied'],
+        ['Bash', 'denied']
+      ])
+      expect((results[0].verdict as { reason?: string }).reason).toBe('allowed by /echoer\'s allowed-tools "Bash(echo:*)"')
+      expect(String(results[0].content)).toContain('from-allowed')
+      expect(existsSync(join(workspace, 'not-allowed.txt'))).toBe(false)
     })
   })
 

@@ -100,6 +100,11 @@ describe('command files (Claude Code .claude/commands, Codex prompts)', () => {
     expect(text).toContain(`(broken) /broken: ${join(projectDir(), 'broken.md')}: front matter field "allowed-tools"`)
   })
 
+  it('an allowed-tools entry that is not a permission rule is reported naming the field', () => {
+    const file = write(join(projectDir(), 'odd.md'), '---\nallowed-tools: "Bash(unclosed"\n---\nx')
+    expect(readCommandFile(projectDir(), file, 'project')).toMatchObject({ field: 'allowed-tools', message: expect.stringContaining('"Bash(unclosed" is not a permission rule') })
+  })
+
   it('splits allowed-tools at the commas outside parentheses', () => {
     expect(splitRules('Bash(git add:*, x), Read ,Edit(src/**)')).toEqual(['Bash(git add:*, x)', 'Read', 'Edit(src/**)'])
   })

@@ -8,6 +8,7 @@ import { basename, join, relative, sep } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { formatIssuePath } from '../../src-shared/validation'
+import { parsePermissionRule } from '../../plugins/hook-protocol/index'
 
 export type CommandSource = 'builtin' | 'user' | 'project' | 'codex'
 
@@ -62,7 +63,12 @@ export function commandDirs(workspace: string | null, env: NodeJS.ProcessEnv, ho
 }
 
 /** A comma-separated string of rules (`Bash(git add:*), Read`) or a YAML list. */
-const AllowedTools = z.union([z.string(), z.array(z.string())]).transform((value) => (typeof value === 'string' ? splitRules(value) : value.map((rule) => rule.trim()).filter(Boolean)))
+const AllowedTools = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (typeof value === 'string' ? splitRules(value) : value.map((rule) => rule.trim()).filter(Boolean)))
+  .superRefine((rules, check) => {
+    for (const rule of rules) if (!parsePermissionRule(rule).ok) check.addIssue({ code: 'custom', message: `"${rule}" is not a permission rule (Tool or Tool(specifier))` })
+  })
 
 const ClaudeFrontMatter = z.object({
   description: z.string().optional(),

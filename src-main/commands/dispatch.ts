@@ -77,7 +77,8 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
   const { queued } = session.agent.send(text.trim(), options.source, {
     content,
     command: { name, args, source: command.source },
-    ...(command.model ? { model: command.model } : {})
+    ...(command.model ? { model: command.model } : {}),
+    ...(command.allowedTools ? { allowedTools: command.allowedTools } : {})
   })
   return { kind: 'sent', name, queued }
 }
