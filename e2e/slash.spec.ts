@@ -51,7 +51,7 @@ test('typing / shows the menu with a project command; choosing it and sending ge
   await snap(app, testInfo, 'slash-expanded')
 })
 
-test('/help lists the commands in the transcript without asking the model', async ({ app, fakeModel, workspace }) => {
+test('/help lists the commands in the transcript and /clear opens a new session, without asking the model', async ({ app, fakeModel, workspace }) => {
   await projectCommand(workspace)
   fakeModel.respond(() => ({ text: 'never' }))
   const box = ui.composer(app)
@@ -63,5 +63,11 @@ test('/help lists the commands in the transcript without asking the model', asyn
   await expect(transcript).toContainText('Slash commands:')
   await expect(transcript).toContainText('/review <number>  Review a change carefully (project)')
   await expect(transcript).toContainText('/compact [instructions]')
+
+  // /clear opens a new, empty session in the same workspace; the old one stays in the list.
+  await box.fill('/clear')
+  await box.press('Enter')
+  await expect(ui.sessionRows(app)).toHaveCount(2)
+  await expect(transcript).not.toContainText('Slash commands:')
   expect(fakeModel.chatRequests()).toHaveLength(0)
 })
