@@ -1,6 +1,6 @@
 // Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
 // router has validated each input before it reaches a handler.
-import { builtinCommand, runBuiltinCommand } from '../agent/commands'
+import { dispatch, sessionCommands } from '../commands/dispatch'
 import type { AppStatus, PermissionsInForce, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
 import type {} from '../../plugins/permission-policy/index'
 import type { ProviderConfig } from '../../src-shared/model'
@@ -203,14 +203,25 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'chat/send': async ({ sessionId, content }) => {
-      const { agent } = await sessions.open(sessionId)
-      // `/compact [instructions]` compacts the session instead of going to the model; prompts sent meanwhile wait for it.
-      const command = builtinCommand(content)
-      if (command) {
-        void runBuiltinCommand(agent, command)
-        return { queued: 'turn' as const }
+      const session = await sessions.open(sessionId)
+      // Slash commands: built-ins run here (`/compact` in the background: prompts sent meanwhile wait for it), custom ones are expanded and sent.
+      let result
+      try {
+        result = await dispatch(runtime, { id: sessionId, agent: session.agent, workspace: session.workspace }, content, { source: 'user', awaitCompaction: false })
+      } catch (error) {
+        if ((error as { code?: string }).code === 'COMMAND_ERROR') throw Object.assign(error as Error, { field: 'content' })
+        throw error
       }
-      return agent.send(content, 'user')
+      if (result.kind === 'prompt') return session.agent.send(content, 'user')
+      if (result.kind === 'sent') return { queued: result.queued }
+      // What a built-in says stays in the session where it was typed (`/compact` reports its own outcome).
+      if (result.name !== 'compact') session.agent.handle.notify(result.ok ? 'info' : 'error', result.message, 'command')
+      return { queued: 'turn' as const, command: { name: result.name, ok: result.ok, message: result.message, ...(result.sessionId ? { sessionId: result.sessionId } : {}) } }
+    },
+    'commands/list': async ({ sessionId }) => {
+      const workspace = sessionId ? (await sessions.open(sessionId)).workspace : runtime.workspace()
+      const set = sessionCommands(runtime, workspace)
+      return { commands: set.commands, problems: set.problems.map(({ name, file, field, message }) => ({ name, file, message, ...(field !== undefined ? { field } : {}) })), notices: set.notices }
     },
     'chat/cancel': async ({ sessionId }) => {
       const { agent } = await sessions.open(sessionId)

@@ -22,6 +22,7 @@ import type { HostRuntime } from './runtime'
 import { pluginTree } from './plugin-tree'
 import { ToolRegistryImpl } from '../tools/registry'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
+import { createTurnPermissions } from '../../src-shared/host/services'
 
 export type { TrustItem } from '../security/trust-pins'
 
@@ -346,6 +347,7 @@ export class PluginHost {
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('keys', this.runtime.keys)
+    kernel.context.provide('turnPermissions', createTurnPermissions())
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)

@@ -73,7 +73,15 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'grant/revoked':
       return
     case 'user/message':
-      push(draft, { kind: 'user', key, seq: event.seq, content: event.content, source: event.source, ...opt('originalContent', event.originalContent) })
+      push(draft, {
+        kind: 'user',
+        key,
+        seq: event.seq,
+        content: event.content,
+        source: event.source,
+        ...opt('originalContent', event.originalContent),
+        ...(event.command ? { slashCommand: { name: event.command.name, source: event.command.source } } : {})
+      })
       return
     case 'assistant/message':
       return onAssistant(draft, event)

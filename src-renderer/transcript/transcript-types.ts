@@ -60,6 +60,8 @@ export interface UserItem {
   seq: number
   content: string
   originalContent?: string
+  /** A custom slash command: `originalContent` is the text as typed, `content` its expansion. */
+  slashCommand?: { name: string; source: 'user' | 'project' | 'codex' }
   source: 'user' | 'cli' | 'steering'
 }
 

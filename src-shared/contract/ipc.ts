@@ -213,6 +213,24 @@ export const McpServerStatusSchema = z.object({
 })
 const McpServerName = z.object({ name: NonEmpty.max(200) })
 
+export const CommandInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  argumentHint: z.string().optional(),
+  source: z.enum(['builtin', 'user', 'project', 'codex']),
+  /** Enter runs it at once (a built-in that takes nothing) instead of inserting it. */
+  runsWithoutArguments: z.boolean(),
+  file: z.string().optional()
+})
+export const CommandListSchema = z.object({
+  commands: z.array(CommandInfoSchema),
+  /** Command files that could not be read or whose front matter is invalid (path and field). */
+  problems: z.array(z.object({ name: z.string(), file: z.string(), field: z.string().optional(), message: z.string() })),
+  notices: z.array(z.string())
+})
+export type CommandInfo = z.output<typeof CommandInfoSchema>
+export type CommandList = z.output<typeof CommandListSchema>
+
 /** Request name -> { input, output }. */
 export const Methods = {
   'app/status': { input: Empty, output: AppStatusSchema },
@@ -247,7 +265,16 @@ export const Methods = {
   },
   'sessions/rename': { input: z.object({ id: SessionId, title: z.string().min(1).max(200) }), output: Ok },
   'sessions/delete': { input: z.object({ id: SessionId }), output: Ok },
-  'chat/send': { input: z.object({ sessionId: SessionId, content: z.string().min(1).max(1_000_000) }), output: z.object({ queued: z.enum(['turn', 'steering']) }) },
+  /** A slash command runs on the host (see src-main/commands): `command` says which built-in ran, and `sessionId` is the session `/clear` opened. */
+  'chat/send': {
+    input: z.object({ sessionId: SessionId, content: z.string().min(1).max(1_000_000) }),
+    output: z.object({
+      queued: z.enum(['turn', 'steering']),
+      command: z.object({ name: z.string(), ok: z.boolean(), message: z.string(), sessionId: z.string().optional() }).optional()
+    })
+  },
+  /** The slash commands of a session's workspace (the window's without a session), read from disk now. */
+  'commands/list': { input: z.object({ sessionId: SessionId.optional() }).strict(), output: CommandListSchema },
   'chat/cancel': { input: z.object({ sessionId: SessionId }), output: Ok },
   'approval/pending': { input: Empty, output: z.array(ApprovalRequestPublicSchema) },
   'approval/answer': {

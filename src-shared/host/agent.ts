@@ -46,6 +46,23 @@ export type PromptDecision =
   | { action: 'allow'; content?: string; additionalContext?: string[] }
   | { action: 'block'; reason: string; by?: string }
 
+/**
+ * A custom slash command being expanded (Claude Code's UserPromptExpansion): seen after
+ * agent/prompt-submit allowed the typed text. A `block` keeps the prompt out of the model's
+ * history (prompt/blocked); `content` replaces the expanded text; `additionalContext` follows it.
+ */
+export interface PromptExpansionInfo {
+  expansionType: 'slash_command'
+  /** Without the slash (`review`, `frontend:component`, `prompts:draft`). */
+  commandName: string
+  commandArgs: string
+  commandSource: 'user' | 'project' | 'codex'
+  /** The text as typed (unexpanded). */
+  prompt: string
+  /** What the model gets unless a listener changes it. */
+  expanded: string
+}
+
 /** S7 */
 /** `additionalContext` reaches the model right after `reason` (Claude Code's order for a Stop block's system text). */
 export type ContinuationDecision = { action: 'stop' } | { action: 'continue'; reason?: string; by?: string; additionalContext?: string[] }
@@ -69,6 +86,8 @@ declare module '../kernel/types' {
     'agent/session-start': (agent: AgentHandle, source: SessionStartSource) => void | Promise<void>
     /** S5 */
     'agent/prompt-submit': (agent: AgentHandle, content: string, source: PromptSource, next: Next<Promise<PromptDecision>>) => Promise<PromptDecision>
+    /** After agent/prompt-submit, for a custom slash command: see PromptExpansionInfo. */
+    'agent/prompt-expansion': (agent: AgentHandle, info: PromptExpansionInfo, next: Next<Promise<PromptDecision>>) => Promise<PromptDecision>
     /** S7: asked when the model stops asking for tools. */
     'agent/turn-continuation': (agent: AgentHandle, turn: TurnInfo, next: Next<Promise<ContinuationDecision>>) => Promise<ContinuationDecision>
     /** S8: a stop was decided for the turn (notification). */

@@ -52,8 +52,10 @@ export const UserMessageEvent = z.object({
   ...base,
   turnId: z.string(),
   content: z.string(),
-  /** The prompt as typed, when prompt policy rewrote it. */
+  /** The prompt as typed, when prompt policy rewrote it or a slash command was expanded. */
   originalContent: z.string().optional(),
+  /** Present when the message was a custom slash command: `content` is its expansion, `originalContent` the text as typed. */
+  command: z.object({ name: z.string(), args: z.string(), source: z.enum(['user', 'project', 'codex']) }).optional(),
   source: z.enum(['user', 'cli', 'steering'])
 })
 
