@@ -21,6 +21,7 @@ import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
 import { pluginTree } from './plugin-tree'
 import { ToolRegistryImpl } from '../tools/registry'
+import { projectCommandTrustItems } from '../commands/trust'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
 import { createTurnPermissions } from '../../src-shared/host/services'
 
@@ -51,7 +52,10 @@ export class PluginHost {
     readonly kernel: Kernel,
     /** Installed bundles, shared by every workspace's tree. */
     readonly bundles: BundleShelf
-  ) {}
+  ) {
+    // Project slash commands that run shell lines are trust items of the host's own.
+    this.trustProviders.add(projectCommandTrustItems)
+  }
 
   /** Trust approvals (hashes of what each dialog showed), shared by every workspace's tree. */
   get pins(): TrustPins {

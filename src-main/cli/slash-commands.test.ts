@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
+import { projectCommandTrustItems } from '../commands/trust'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -139,6 +140,31 @@ describe('seam run "/cmd args"', () => {
       expect(result.code).toBe(0)
       expect(lastUserText(requests[0].body)).toBe('The branch: on-branch-main')
     })
+  })
+
+  it('a project command whose shell lines changed after the workspace was trusted does not run them until approved again (a trust item, like a hook)', async () => {
+    const file = join(workspace, '.claude', 'commands', 'git', 'state.md')
+    const original = '---\ndescription: Branch state\n---\nThe branch: !`echo on-branch-$1`\n'
+    await mkdir(join(home, 'seam'), { recursive: true })
+    await writeFile(join(home, 'seam', 'settings.json'), JSON.stringify({ trustedWorkspaces: [workspace] }))
+    try {
+      expect(projectCommandTrustItems(workspace)).toEqual([expect.objectContaining({ source: 'Claude Code commands', event: '/git:state', command: 'echo on-branch-$1' })])
+      // Trusted before: what is there now is pinned on first use, and runs.
+      await withModel([{ text: 'ok' }], async (url, requests) => {
+        expect((await seam(['run', ...flags(url), '/git:state main'])).code).toBe(0)
+        expect(lastUserText(requests[0].body)).toBe('The branch: on-branch-main')
+      })
+      await writeFile(file, original.replace('echo on-branch-$1', 'echo changed-$1'))
+      await withModel([{ text: 'never' }], async (url, requests) => {
+        const result = await seam(['run', ...flags(url), '/git:state main'])
+        expect(result.code).toBe(1)
+        expect(result.stderr).toMatch(/\/git:state runs shell commands \(!`echo changed-main`\): .*state\.md is new or changed since the workspace's items were approved/)
+        expect(requests).toHaveLength(0)
+      })
+    } finally {
+      await writeFile(file, original)
+      await rm(join(home, 'seam'), { recursive: true, force: true })
+    }
   })
 
   it('in an untrusted workspace a command with !`cmd` fails naming the command, and the model is not asked', async () => {

@@ -11,6 +11,8 @@ import { PROVIDER_PRESETS } from '../llm/presets'
 import type { HostRuntime } from '../app/runtime'
 import { CommandError, expandCommand } from './expand'
 import { commandSet, helpText, parseSlash, type CommandSet } from './registry'
+import { commandTrustItem } from './trust'
+import { trustItemHash } from '../security/trust-pins'
 
 export interface CommandSession {
   id: string
@@ -68,9 +70,12 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
     if (problem) throw new CommandError(`/${name} cannot be used: ${problem.file}: ${problem.message}`)
     throw new CommandError(`Unknown slash command: /${name} (/help lists the commands)`)
   }
+  const item = commandTrustItem(command)
+  const approved = !item || runtime.pins.approvedHashes(session.workspace).has(trustItemHash(item, session.workspace))
   const content = await expandCommand(command, args, {
     workspace: session.workspace,
     trusted: runtime.isTrusted(session.workspace),
+    ...(approved ? {} : { notApproved: `${command.file} is new or changed since the workspace's items were approved; review and approve it in the workspace's trust dialog` }),
     env: runtime.keys.childEnv({ ...process.env, ...(runtime.options.env ?? {}) })
   })
   if (!content.trim()) throw new CommandError(`/${name} expands to an empty prompt (${command.file})`)

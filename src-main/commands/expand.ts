@@ -24,6 +24,8 @@ export interface ExpandOptions {
   workspace: string
   /** Whether the workspace is trusted (shell lines run only then). */
   trusted: boolean
+  /** Why shell lines may not run though the workspace is trusted (the command's text is not approved). */
+  notApproved?: string
   /** Runs one shell line in the workspace; resolves with its output. Default: `bash -c` with `env`. */
   runShell?: (command: string, cwd: string) => Promise<string>
   /** The environment of shell lines (keys already removed by the caller). */
@@ -36,11 +38,19 @@ const NAMED = /\$([A-Z][A-Z0-9_]*)/g
 const MAX_FILE_CHARS = 200_000
 const SHELL_TIMEOUT_MS = 30_000
 
+/** The shell lines (`` !`cmd` ``) of a command's text. */
+export function shellLinesOf(text: string): string[] {
+  return [...text.matchAll(SHELL_LINE)].map((match) => match[2])
+}
+
 export async function expandCommand(command: CustomCommand, args: string, options: ExpandOptions): Promise<string> {
   const substituted = command.source === 'codex' ? substituteCodex(command, args) : substituteClaude(command.body, args)
-  const shellLines = command.source === 'codex' ? [] : [...substituted.matchAll(SHELL_LINE)].map((match) => match[2])
+  const shellLines = command.source === 'codex' ? [] : shellLinesOf(substituted)
   if (shellLines.length > 0 && !options.trusted) {
     throw new CommandError(`/${command.name} runs shell commands (!\`${shellLines[0]}\`), which needs a trusted workspace: trust ${options.workspace} first (nothing was run)`)
+  }
+  if (shellLines.length > 0 && options.notApproved) {
+    throw new CommandError(`/${command.name} runs shell commands (!\`${shellLines[0]}\`): ${options.notApproved} (nothing was run)`)
   }
   const files = fileReferences(command, substituted.replace(SHELL_LINE, '$1'), options.workspace)
   let text = substituted
