@@ -258,6 +258,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'plugins/tree': async () => runtime.plugins.tree(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
     'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
+    'plugins/registry-resolve': async ({ spec }) => runtime.plugins.resolveFromRegistry(spec),
+    'plugins/registry-install': async ({ spec, force }) => runtime.plugins.installFromRegistry(spec, { force }),
+    'plugins/registry-update': async ({ name }) => runtime.plugins.updateFromRegistry(name),
+    'plugins/registry-search': async ({ query }) => runtime.plugins.searchRegistry(query),
     'plugins/enable': async ({ name }) => {
       await runtime.plugins.setEnabled(name, true)
       return { ok: true as const }

@@ -17,6 +17,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
+import { installBundleByName, resolveBundle, searchBundles, updateBundles, type RegistryContext, type RegistryInstalled, type RegistryResolution } from './bundle-registry'
+import type { UpdateReport } from '../plugins/bundles/registry-install'
+import type { SearchResult } from '../plugins/bundles/registry-search'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
 import { pluginTree } from './plugin-tree'
@@ -199,6 +202,32 @@ export class PluginHost {
     const declared = await this.bundles.install(path, options)
     await this.runtime.recomposeAll()
     return declared
+  }
+
+  /** npm's settings are read as `npm install` run in this workspace would read them (its .npmrc, the user's, the environment). */
+  private registryContext(): RegistryContext {
+    return { shelf: this.bundles, cwd: this.root ?? process.cwd(), env: this.runtime.options.env ?? process.env }
+  }
+
+  /** What NAME[@RANGE] resolves to in the registry (engines.seam checked), without downloading it. */
+  resolveFromRegistry(spec: string): Promise<RegistryResolution> {
+    return resolveBundle(this.registryContext(), spec)
+  }
+
+  async installFromRegistry(spec: string, options: { force?: boolean } = {}): Promise<RegistryInstalled> {
+    const installed = await installBundleByName(this.registryContext(), spec, options)
+    await this.runtime.recomposeAll()
+    return installed
+  }
+
+  async updateFromRegistry(name?: string): Promise<UpdateReport[]> {
+    const reports = await updateBundles(this.registryContext(), name)
+    if (reports.some((r) => r.status === 'updated')) await this.runtime.recomposeAll()
+    return reports
+  }
+
+  searchRegistry(query: string): Promise<SearchResult> {
+    return searchBundles(this.registryContext(), query)
   }
 
   /**

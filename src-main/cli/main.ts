@@ -26,6 +26,9 @@ const USAGE = `Usage:
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
                                       (--force: replace an installed same-version copy whose content differs)
+  seam plugin install NAME[@RANGE]    install a bundle from the npm registry your .npmrc names
+  seam plugin update [NAME]           move registry bundles to the newest fitting version in their range
+  seam plugin search [QUERY]          find bundles (keyword seam-plugin) in the registry
   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts by default)
   seam plugin pack [DIR] [--out DIR]  check a bundle's package.json and pack it for install
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
