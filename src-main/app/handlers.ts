@@ -10,6 +10,7 @@ import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
+import { WorkspaceFileSearch } from './file-search'
 
 const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
   deepseek: 'DeepSeek',
@@ -104,6 +105,7 @@ function requireWorkspace(runtime: HostRuntime): string {
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { runtime, dialogs } = deps
   const sessions = runtime.sessions
+  const fileSearch = new WorkspaceFileSearch()
   return {
     'app/status': () => status(runtime, deps.mode),
 
@@ -198,6 +200,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const { agent } = await sessions.open(sessionId)
       agent.cancel()
       return { ok: true as const }
+    },
+
+    'files/search': async ({ sessionId, query, limit }) => {
+      const workspace = sessionId !== undefined ? (await sessions.open(sessionId)).workspace : requireWorkspace(runtime)
+      return { workspace, ...(await fileSearch.search(workspace, query, limit)) }
     },
 
     'approval/pending': async () => dialogs.pending(),
