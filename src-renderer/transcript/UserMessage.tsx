@@ -1,4 +1,5 @@
 import { memo } from 'react'
+import { MentionedFiles } from './MentionedFiles'
 import type { UserItem } from './transcript-types'
 
 export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
@@ -6,6 +7,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
     <div className="msg user" aria-label="Your message">
       <div className="msg-role">You{item.source === 'cli' ? ' (cli)' : ''}</div>
       <div className="msg-text">{item.content}</div>
+      {item.mentions && item.mentions.length > 0 ? <MentionedFiles files={item.mentions} /> : null}
       {item.originalContent !== undefined && (
         <details className="muted small">
           <summary>rewritten by a prompt policy; as typed</summary>

@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
+import { MentionsAttachedEvent } from './mention-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 const Json: z.ZodType<unknown> = z.unknown()
@@ -198,7 +199,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   HookResultEvent,
   InstructionsLoadedEvent,
   UsageStepEvent,
-  CompactionEvent
+  CompactionEvent,
+  MentionsAttachedEvent
 ])
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>
