@@ -7,32 +7,13 @@ import { realpath, stat } from 'node:fs/promises'
 import type { ToolDefinition, ToolExec } from '../../src-shared/host/tools'
 import { errorText } from '../../src-shared/kernel'
 import type { MentionedFile } from '../../src-shared/session/mention-events'
+import { parseMentions } from '../../src-shared/mentions'
 import { isWithin, resolveToolPath } from '../tools/builtin/paths'
+
+export { mentionToken, parseMentions } from '../../src-shared/mentions'
 
 /** Files attached from one message at most; later mentions are reported, not read. */
 export const MAX_MENTIONS = 20
-
-/** Trailing punctuation that ends a sentence rather than a path (`see @a.ts, then`). */
-const TRAILING = /[.,;:!?)\]}'"]+$/
-
-/**
- * The paths mentioned in `text`, in order, each once: `@path` or `@"path with spaces"` at the start
- * or after white space (so `me@example.com` is not one), outside code spans and fenced blocks.
- */
-export function parseMentions(text: string): string[] {
-  const prose = text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/`[^`\n]*`/g, ' ')
-  const found: string[] = []
-  for (const match of prose.matchAll(/(?<=^|\s)@(?:"([^"\n]+)"|([^\s@"`][^\s`]*))/g)) {
-    const mention = match[1] ?? (match[2] ?? '').replace(TRAILING, '')
-    if (mention !== '' && !found.includes(mention)) found.push(mention)
-  }
-  return found
-}
-
-/** The text a picker inserts for `path`: quoted when it holds white space. */
-export function mentionToken(path: string): string {
-  return /\s/.test(path) ? `@"${path}"` : `@${path}`
-}
 
 export interface MentionContext {
   workspace: string

@@ -7,6 +7,7 @@ import { useHost } from '../app/host-context'
 import { sessionsActions } from '../sessions/sessions-store'
 import { sessionActions, useSessionStore } from '../transcript/session-store'
 import { composerActions, useComposerStore } from './composer-store'
+import { useMentionPicker } from './MentionPicker'
 
 export function Composer() {
   const host = useHost()
@@ -18,6 +19,7 @@ export function Composer() {
     composerActions.setDraft(typeof next === 'function' ? next(useComposerStore.getState().draft) : next)
   const [error, setError] = useState<string | null>(null)
   const box = useRef<HTMLTextAreaElement>(null)
+  const mention = useMentionPicker({ box, text, setText, sessionId })
   useEffect(() => {
     if (focusRequest > 0) box.current?.focus()
   }, [focusRequest])
@@ -60,6 +62,7 @@ export function Composer() {
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mention.onKeyDown(event)) return
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
     event.preventDefault()
     void send()
@@ -80,7 +83,10 @@ export function Composer() {
         placeholder={running ? 'Message (steers the running turn)' : 'Message (Enter sends, Shift+Enter for a new line)'}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
+        onSelect={mention.onCaretMove}
+        {...mention.textareaProps}
       />
+      {mention.picker}
       <div className="composer-actions">
         {running && (
           <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
