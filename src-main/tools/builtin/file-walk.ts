@@ -5,8 +5,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import picomatch from 'picomatch'
-import { ancestorLayers, findRepoRoot, ignoreVerdict, readLayer, type IgnoreLayer } from './ignore-rules'
-import { isWithin } from './paths'
+import { ancestorLayers, findRepoRoot, ignoreVerdict, readLayer, relativeBelow, type IgnoreLayer } from './ignore-rules'
 
 /** Never searched, whatever the options (Claude Code's Grep leaves these out too). */
 export const VCS_DIRS: ReadonlySet<string> = new Set(['.git', '.svn', '.hg', '.bzr', '.jj', '.sl'])
@@ -14,7 +13,7 @@ export const VCS_DIRS: ReadonlySet<string> = new Set(['.git', '.svn', '.hg', '.b
 export const DEFAULT_IGNORED_DIRS: ReadonlySet<string> = new Set(['node_modules'])
 
 /** Directories read at once. */
-const READDIR_CONCURRENCY = 16
+const READDIR_CONCURRENCY = 64
 
 export interface WalkOptions {
   /** List files the ignore files (and the default-ignored directories) leave out. Default false. */
@@ -128,7 +127,10 @@ export async function listFiles(root: string, pattern: string, signal?: AbortSig
   const allowDirs = new Set([...DEFAULT_IGNORED_DIRS].filter((dir) => segments.includes(dir)))
   const matches = picomatch(pattern, { dot: true })
   const { files } = await walkFiles(root, { includeIgnored: options.includeIgnored, allowDirs, maxDepth: patternDepth(pattern), signal })
-  return files.filter((file) => isWithin(root, file) && matches(path.relative(root, file).split(path.sep).join('/')))
+  return files.filter((file) => {
+    const relative = relativeBelow(root, file)
+    return relative !== undefined && matches(relative)
+  })
 }
 
 /** How deep below the root a match can lie: unlimited with `**` (or a brace holding a `/`), else the segment count less one. */

@@ -26,8 +26,8 @@ export type IgnoreVerdict = 'ignored' | 'included' | 'none'
 export function ignoreVerdict(layers: readonly IgnoreLayer[], target: string, isDir: boolean): IgnoreVerdict {
   for (let i = layers.length - 1; i >= 0; i--) {
     const layer = layers[i]!
-    const relative = path.relative(layer.dir, target).split(path.sep).join('/')
-    if (relative === '' || relative.startsWith('..')) continue
+    const relative = relativeBelow(layer.dir, target)
+    if (relative === undefined) continue
     const probe = isDir ? `${relative}/` : relative
     for (const matcher of layer.matchers) {
       const result = matcher.test(probe)
@@ -36,6 +36,18 @@ export function ignoreVerdict(layers: readonly IgnoreLayer[], target: string, is
     }
   }
   return 'none'
+}
+
+/**
+ * `target` relative to `dir`, `/`-separated, when it lies strictly below it (both absolute and
+ * normalized, as the walker makes them); undefined otherwise. Slicing, not path.relative: it runs
+ * for every entry of a walk against every layer.
+ */
+export function relativeBelow(dir: string, target: string): string | undefined {
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep
+  if (!target.startsWith(prefix) || target.length === prefix.length) return undefined
+  const relative = target.slice(prefix.length)
+  return path.sep === '/' ? relative : relative.split(path.sep).join('/')
 }
 
 /** The layer for `dir` from the ignore files among `names` (the directory's entries); undefined when it has none. */
