@@ -4,15 +4,7 @@
 import { expect, test } from './support/seam-test'
 import { expectIdle, send, snap, ui } from './support/ui'
 
-// The Ollama kind speaks the same OpenAI wire protocol, needs no key and asks for the usage chunk
-// (`stream_options.include_usage`), which the generic OpenAI-compatible kind leaves out.
-test.use({
-  seamSettings: async ({ fakeModel }, use) =>
-    use({
-      provider: { provider: 'ollama', baseUrl: fakeModel.url, model: 'fake-model' },
-      models: { 'fake-model': { contextWindow: 1000, prices: { input: 10, output: 20 } } }
-    })
-})
+test.use({ seamSettings: { models: { 'fake-model': { contextWindow: 1000, prices: { input: 10, output: 20 } } } } })
 
 test('the header shows the context fill and the cost after a turn with reported usage', async ({ app, fakeModel }, testInfo) => {
   fakeModel.respond(() => ({ text: 'Counted.', usage: { inputTokens: 400, outputTokens: 100 } }))
