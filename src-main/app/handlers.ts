@@ -10,6 +10,7 @@ import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
+import { WorkspaceFileSearch } from './file-search'
 import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
 import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
@@ -121,6 +122,7 @@ function requireWorkspace(runtime: HostRuntime): string {
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { runtime, dialogs } = deps
   const sessions = runtime.sessions
+  const fileSearch = new WorkspaceFileSearch()
   return {
     'app/status': () => status(runtime, deps.mode),
 
@@ -227,6 +229,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const { agent } = await sessions.open(sessionId)
       agent.cancel()
       return { ok: true as const }
+    },
+
+    'files/search': async ({ sessionId, query, limit }) => {
+      const workspace = sessionId !== undefined ? (await sessions.open(sessionId)).workspace : requireWorkspace(runtime)
+      return { workspace, ...(await fileSearch.search(workspace, query, limit)) }
     },
 
     'approval/pending': async () => dialogs.pending(),

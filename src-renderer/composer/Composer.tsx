@@ -8,6 +8,7 @@ import { useHost } from '../app/host-context'
 import { sessionsActions } from '../sessions/sessions-store'
 import { sessionActions, useSessionStore } from '../transcript/session-store'
 import { composerActions, useComposerStore } from './composer-store'
+import { useMentionPicker } from './MentionPicker'
 import { useSlashMenu } from './SlashMenu'
 
 export function Composer() {
@@ -20,6 +21,7 @@ export function Composer() {
     composerActions.setDraft(typeof next === 'function' ? next(useComposerStore.getState().draft) : next)
   const [error, setError] = useState<string | null>(null)
   const box = useRef<HTMLTextAreaElement>(null)
+  const mention = useMentionPicker({ box, text, setText, sessionId })
   useEffect(() => {
     if (focusRequest > 0) box.current?.focus()
   }, [focusRequest])
@@ -73,6 +75,7 @@ export function Composer() {
   const slash = useSlashMenu({ text, sessionId, insert: (next) => setText(next), run: (typed) => void send(typed) })
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mention.onKeyDown(event)) return
     if (slash.onKeyDown(event)) return
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
     event.preventDefault()
@@ -96,7 +99,10 @@ export function Composer() {
         placeholder={running ? 'Message (steers the running turn)' : 'Message (Enter sends, Shift+Enter for a new line)'}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
+        onSelect={mention.onCaretMove}
+        {...mention.textareaProps}
       />
+      {mention.picker}
       <div className="composer-actions">
         {running && (
           <button type="button" className="danger" onClick={() => void stop()}>Stop</button>

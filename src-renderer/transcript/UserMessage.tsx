@@ -1,4 +1,5 @@
 import { memo } from 'react'
+import { MentionedFiles } from './MentionedFiles'
 import { RewindAction } from './RewindAction'
 import type { UserItem } from './transcript-types'
 
@@ -23,6 +24,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
         <RewindAction seq={item.seq} />
       </div>
       <div className="msg-text">{item.content}</div>
+      {item.mentions && item.mentions.length > 0 ? <MentionedFiles files={item.mentions} /> : null}
       {item.originalContent !== undefined && (
         <details className="muted small">
           <summary>rewritten by a prompt policy; as typed</summary>

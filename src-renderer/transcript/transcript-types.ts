@@ -1,6 +1,7 @@
 // What the transcript shows, derived from session events (buildTranscript) plus live deltas.
 import type { PushPayload } from '../../src-shared/contract/ipc'
 import type { SessionEventOf, TurnEndReason } from '../../src-shared/session/events'
+import type { MentionedFile } from '../../src-shared/session/mention-events'
 
 type Verdict = SessionEventOf<'tool/result'>['verdict']
 type GrantScope = SessionEventOf<'approval/asked'>['scope']
@@ -63,6 +64,8 @@ export interface UserItem {
   /** A custom slash command: `originalContent` is the text as typed, `content` its expansion. */
   slashCommand?: { name: string; source: 'user' | 'project' | 'codex' }
   source: 'user' | 'cli' | 'steering'
+  /** Files the message mentioned with `@path` (mentions/attached): attached, or why not. */
+  mentions?: readonly MentionedFile[]
 }
 
 export interface AssistantItem {
@@ -76,7 +79,7 @@ export interface AssistantItem {
   partial?: boolean
 }
 
-export interface SteeringItem { kind: 'steering'; key: string; seq: number; text: string; source: 'user' | 'continuation'; by?: string }
+export interface SteeringItem { kind: 'steering'; key: string; seq: number; text: string; source: 'user' | 'continuation'; by?: string; mentions?: readonly MentionedFile[] }
 export interface ContextItem { kind: 'context'; key: string; seq: number; text: string; source: string }
 export interface BlockedItem { kind: 'blocked'; key: string; seq: number; prompt: string; reason: string; by?: string }
 export interface NoticeItem { kind: 'notice'; key: string; seq: number; level: 'info' | 'warn' | 'error'; text: string; source: string }

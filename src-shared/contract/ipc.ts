@@ -312,6 +312,19 @@ export const Methods = {
   /** The slash commands of a session's workspace (the window's without a session), read from disk now. */
   'commands/list': { input: z.object({ sessionId: SessionId.optional() }).strict(), output: CommandListSchema },
   'chat/cancel': { input: z.object({ sessionId: SessionId }), output: Ok },
+  /**
+   * Fuzzy file search for the composer's `@` picker: files of the session's workspace (the
+   * window's when no session is given) that the ignore rules keep, ranked against `query`.
+   */
+  'files/search': {
+    input: z.object({ sessionId: SessionId.optional(), query: z.string().max(1000), limit: z.number().int().min(1).max(200).default(50) }).strict(),
+    output: z.object({
+      workspace: z.string(),
+      files: z.array(z.object({ path: z.string(), indexes: z.array(z.number().int().nonnegative()) })),
+      /** The workspace has more files than are searched. */
+      truncated: z.boolean()
+    })
+  },
   'approval/pending': { input: Empty, output: z.array(ApprovalRequestPublicSchema) },
   'approval/answer': {
     input: z.object({ requestId: NonEmpty, outcome: z.enum(['allowed-once', 'allowed-session', 'denied']), note: z.string().max(4000).optional() }),

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
 import { FileChangedEvent, FileCheckpointEvent, RevertEvent, RewindEvent } from './checkpoint-events'
+import { MentionsAttachedEvent } from './mention-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 const Json: z.ZodType<unknown> = z.unknown()
@@ -205,7 +206,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   FileCheckpointEvent,
   FileChangedEvent,
   RevertEvent,
-  RewindEvent
+  RewindEvent,
+  MentionsAttachedEvent
 ])
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>
