@@ -10,10 +10,11 @@ import { watch, type FSWatcher } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs, stripVTControlCharacters } from 'node:util'
-import { SDK_VERSION } from '@seam/sdk/version'
 import { resolveSeamHome } from '../app/paths'
 import { devBundlesDir, readHostStates, registerDevBundle, unregisterDevBundle, type DevEntry } from '../plugins/bundles/dev-bundles'
-import { readManifest } from '../plugins/bundles/manifest'
+import { z } from 'zod'
+import { formatZodError } from '../../src-shared/validation'
+import { packageNameSchema } from '../plugins/bundles/manifest'
 import { UsageError } from './usage-error'
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env?: NodeJS.ProcessEnv }
@@ -67,6 +68,19 @@ export function buildError(output: string, dir: string): string | undefined {
   return `${file}:${match[2]}:${match[3]}: ${message}`
 }
 
+async function bundleName(dir: string): Promise<string> {
+  const file = path.join(dir, 'package.json')
+  let raw: unknown
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'))
+  } catch (error) {
+    throw new UsageError(`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found (PATH must be a bundle folder)' : (error as Error).message}`)
+  }
+  const parsed = z.object({ name: packageNameSchema }).safeParse(raw)
+  if (!parsed.success) throw new UsageError(formatZodError(file, parsed.error))
+  return parsed.data.name
+}
+
 /** Source changes worth a rebuild: not the build's output, dependencies or packed files. */
 function isSourceChange(file: string | null): boolean {
   if (!file) return true
@@ -95,8 +109,8 @@ export class DevSession {
   constructor(private readonly options: DevSessionOptions) {}
 
   async start(): Promise<DevEntry> {
-    const manifest = await readManifest(this.options.dir, SDK_VERSION)
-    this.name = manifest.name
+    // Only the name now: the entries are checked (as install checks them) once they are built.
+    this.name = await bundleName(this.options.dir)
     const first = await this.rebuild()
     this.watcher = watch(this.options.dir, { recursive: true }, (_event, file) => {
       if (this.closed || !isSourceChange(file === null ? null : String(file))) return
