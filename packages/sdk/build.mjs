@@ -56,8 +56,8 @@ function sharedModulesPlugin() {
   }
 }
 
-/** Files of the plugin SDK and of the host sources it re-exports (src-shared). */
-const SDK_SOURCES = /\/(packages\/sdk|src-shared)\//
+/** Files of the plugin SDK and of the host sources it re-exports (src-shared), in this repository or installed. */
+const SDK_SOURCES = /\/(packages\/sdk|src-shared|@seam\/sdk)\//
 
 const common = (dir) => ({
   configFile: false,
