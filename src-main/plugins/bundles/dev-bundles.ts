@@ -105,8 +105,10 @@ function editRegistered(seamHome: string, edit: (entries: DevEntry[]) => DevEntr
 }
 
 /** Adds or replaces the entry for `entry.dir`; entries of processes that are gone are dropped on the way. */
-export function registerDevBundle(seamHome: string, entry: DevEntry): Promise<void> {
-  const checked = devEntrySchema.parse(entry)
+export async function registerDevBundle(seamHome: string, entry: DevEntry): Promise<void> {
+  const parsed = devEntrySchema.safeParse(entry)
+  if (!parsed.success) throw new BundleError(formatZodError('dev bundle entry', parsed.error))
+  const checked = parsed.data
   return editRegistered(seamHome, (entries) => [...entries.filter((e) => e.dir !== checked.dir && e.name !== checked.name && isAlive(e.pid)), checked])
 }
 
@@ -119,7 +121,9 @@ export function hostStatePath(seamHome: string, pid: number): string {
 }
 
 export async function writeHostState(seamHome: string, state: HostState): Promise<void> {
-  await writeAtomic(hostStatePath(seamHome, state.pid), hostStateSchema.parse(state))
+  const parsed = hostStateSchema.safeParse(state)
+  if (!parsed.success) throw new BundleError(formatZodError('dev bundle host state', parsed.error))
+  await writeAtomic(hostStatePath(seamHome, state.pid), parsed.data)
 }
 
 export async function removeHostState(seamHome: string, pid: number): Promise<void> {
