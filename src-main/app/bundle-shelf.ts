@@ -26,7 +26,11 @@ export interface ShelfBundle {
   plugin?: Plugin
   error?: string
   /** A dev bundle (`seam plugin dev`): loaded from its folder, over an installed bundle of the same name. */
-  dev?: { build: number }
+  dev?: {
+    build: number
+    /** A later build that failed to build, import or activate; `build` (the last good one) still runs, `error` says why. */
+    failedBuild?: number
+  }
 }
 
 export interface BundleDeclaration {
@@ -142,7 +146,7 @@ export class BundleShelf {
   /** Enabled client entries, as URLs the renderer of this host mode can import. */
   clientEntries(mode: 'electron' | 'web'): Array<{ name: string; url: string }> {
     return this.all()
-      .filter((b) => b.enabled && b.manifest.client && !b.error)
+      .filter((b) => b.enabled && b.manifest.client && runs(b))
       .map((b) => {
         const url = pluginClientUrl(mode, b.manifest.name, b.manifest.client!)
         // A new build is a new URL, so the renderer imports it afresh (the query is ignored when serving).
@@ -154,7 +158,7 @@ export class BundleShelf {
   resolveClientFile(name: string, file: string): string | null {
     const bundle = this.get(name)
     // A bundle that failed to load (e.g. its files no longer match lock.json) serves nothing.
-    if (!bundle || !bundle.enabled || bundle.error) return null
+    if (!bundle || !bundle.enabled || !runs(bundle)) return null
     // Real paths on both sides: a link inside the bundle folder must not serve a file outside it.
     let root: string
     let target: string
@@ -185,6 +189,11 @@ export class BundleShelf {
       return { manifest, dir, source, enabled, error: errorText(error) }
     }
   }
+}
+
+/** Loaded without error, or a dev bundle's last good build running while a later one failed. */
+export function runs(bundle: ShelfBundle): boolean {
+  return bundle.error === undefined || bundle.dev?.failedBuild !== undefined
 }
 
 function declaration(manifest: BundleManifest): BundleDeclaration {

@@ -158,7 +158,7 @@ export class DevBundleHost {
     this.runtime.bundles.setDev(
       entry.name,
       good
-        ? { ...good, error: `build ${entry.build}: ${error}` }
+        ? { ...good, error: `build ${entry.build}: ${error}`, dev: { build: good.dev!.build, failedBuild: entry.build } }
         : { manifest: { name: entry.name, version: '?', engines: '?' }, dir: entry.dir, source: `dev: ${entry.dir}`, enabled: true, error, dev: { build: entry.build } }
     )
     this.log('error', `dev bundle ${entry.name} build ${entry.build} not loaded${good ? ` (build ${good.dev?.build} stays)` : ''}: ${error}`)
@@ -181,7 +181,7 @@ export class DevBundleHost {
     const good = this.good.get(name)
     this.log('error', `dev bundle ${name} build ${build} failed to activate${good ? ` (build ${good.dev?.build} stays)` : ''}: ${error}`)
     if (!good) return
-    this.runtime.bundles.setDev(name, { ...good, error: `build ${build}: ${error}` })
+    this.runtime.bundles.setDev(name, { ...good, error: `build ${build}: ${error}`, dev: { build: good.dev!.build, failedBuild: build } })
     await this.runtime.recomposeAll()
   }
 

@@ -16,7 +16,7 @@ import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
-import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
+import { BundleShelf, runs, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
@@ -148,14 +148,14 @@ export class PluginHost {
       // Installed bundles that are disabled, or failed to load (a changed folder), have no profile entry: list them too.
       this.bundles
         .all()
-        .filter((b) => !b.enabled || (b.error !== undefined && !b.plugin) || (b.dev && !b.plugin))
+        .filter((b) => !b.enabled || (b.error !== undefined && !b.plugin) || (b.dev !== undefined && !b.plugin))
         .map((b) => ({
           id: b.manifest.name,
           name: b.manifest.name,
           version: b.manifest.version,
           source: b.source,
           kind: 'bundle' as const,
-          state: !b.enabled ? ('disabled' as const) : b.error !== undefined ? ('failed' as const) : ('active' as const),
+          state: !b.enabled ? ('disabled' as const) : runs(b) ? ('active' as const) : ('failed' as const),
           error: b.enabled ? b.error : undefined,
           missing: [],
           parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) },
