@@ -68,7 +68,7 @@ export class DevBundleHost {
     this.closed = true
     this.stopWatching?.()
     await this.queue
-    await removeHostState(this.runtime.paths.home, process.pid).catch(() => undefined)
+    if (this.published) await removeHostState(this.runtime.paths.home, process.pid).catch(() => undefined)
   }
 
   private async syncNow(): Promise<void> {
@@ -185,7 +185,12 @@ export class DevBundleHost {
     await this.runtime.recomposeAll()
   }
 
+  /** Whether this Host has written its state file (a Seam that never saw a dev bundle writes none). */
+  private published = false
+
   private async publish(): Promise<void> {
+    if (this.reports.size === 0 && !this.published) return
+    this.published = true
     await writeHostState(this.runtime.paths.home, {
       version: 1,
       pid: process.pid,
