@@ -16,7 +16,7 @@ import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
-import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
+import { BundleShelf, runs, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
 import { installBundleByName, resolveBundle, searchBundles, updateBundles, type RegistryContext, type RegistryInstalled, type RegistryResolution } from './bundle-registry'
 import type { UpdateReport } from '../plugins/bundles/registry-install'
 import type { SearchResult } from '../plugins/bundles/registry-search'
@@ -148,25 +148,28 @@ export class PluginHost {
         source: installed?.source ?? entry.origin,
         kind: bundle ? ('bundle' as const) : ('builtin' as const),
         state: entry.disabled ? ('disabled' as const) : (state?.state ?? 'failed'),
-        error: state?.error,
+        // A dev bundle's failed rebuild or reload is shown on the row of the build still running.
+        error: state?.error ?? installed?.error,
         missing: state?.missing ?? [],
-        parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) }
+        parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) },
+        ...(installed?.dev ? { dev: true } : {})
       }
     }).concat(
       // Installed bundles that are disabled, or failed to load (a changed folder), have no profile entry: list them too.
       this.bundles
         .all()
-        .filter((b) => !b.enabled || b.error !== undefined)
+        .filter((b) => !b.enabled || (b.error !== undefined && !b.plugin) || (b.dev !== undefined && !b.plugin))
         .map((b) => ({
           id: b.manifest.name,
           name: b.manifest.name,
           version: b.manifest.version,
           source: b.source,
           kind: 'bundle' as const,
-          state: b.enabled ? ('failed' as const) : ('disabled' as const),
+          state: !b.enabled ? ('disabled' as const) : runs(b) ? ('active' as const) : ('failed' as const),
           error: b.enabled ? b.error : undefined,
           missing: [],
-          parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) }
+          parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) },
+          ...(b.dev ? { dev: true } : {})
         }))
     )
   }

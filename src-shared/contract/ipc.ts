@@ -119,7 +119,9 @@ export const PluginInfoSchema = z.object({
   state: z.enum(['active', 'waiting', 'failed', 'disabled', 'disposed']),
   error: z.string().optional(),
   missing: z.array(z.string()),
-  parts: z.object({ host: z.boolean(), client: z.boolean() })
+  parts: z.object({ host: z.boolean(), client: z.boolean() }),
+  /** Loaded from its folder by `seam plugin dev` (over an installed bundle of the same name, if any). */
+  dev: z.boolean().optional()
 })
 
 /** One entry of the composed plugin tree (settings page): its state, the layer that decided it, and the tools it registered. */
