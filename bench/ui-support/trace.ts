@@ -4,8 +4,8 @@
 import type { Browser, Page } from 'playwright-core'
 
 const CATEGORIES = ['toplevel', 'disabled-by-default-devtools.timeline', '__metadata']
-// With SEAM_BENCH_UI_PROFILE set, also what ran inside the tasks (scripts, style, layout, paint,
-// GC), so the longest task can be broken down.
+// With SEAM_BENCH_UI_DETAIL=1 (or SEAM_BENCH_UI_PROFILE) set, also what ran inside the tasks
+// (scripts, style, layout, paint, GC), so the heaviest task can be broken down on stderr.
 const DETAIL_CATEGORIES = ['devtools.timeline', 'v8', 'blink.user_timing']
 const TASK_NAMES = new Set(['RunTask', 'ThreadControllerImpl::RunTask'])
 
@@ -45,7 +45,7 @@ export interface TaskSummary {
 
 /** Traces `page` while `during` runs; returns its main-thread tasks and what `during` returned. */
 export async function traceTasks<T>(browser: Browser, page: Page, during: () => Promise<T>): Promise<{ tasks: TaskSummary; result: T }> {
-  const detail = Boolean(process.env.SEAM_BENCH_UI_PROFILE)
+  const detail = Boolean(process.env.SEAM_BENCH_UI_DETAIL || process.env.SEAM_BENCH_UI_PROFILE)
   await browser.startTracing(page, { categories: detail ? [...CATEGORIES, ...DETAIL_CATEGORIES] : CATEGORIES })
   let result: T
   try {
@@ -56,7 +56,7 @@ export async function traceTasks<T>(browser: Browser, page: Page, during: () => 
   }
   const buffer = await browser.stopTracing()
   const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[]
-  return { tasks: summarizeTasks(Array.isArray(parsed) ? parsed : parsed.traceEvents ?? []), result }
+  return { tasks: summarizeTasks(Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [], detail), result }
 }
 
 /**
@@ -64,7 +64,7 @@ export async function traceTasks<T>(browser: Browser, page: Page, during: () => 
  * open, so that is its thread (a spare renderer sits idle). Nested task events (a task entered
  * from inside another) count once, as their outermost task.
  */
-export function summarizeTasks(events: readonly TraceEvent[]): TaskSummary {
+export function summarizeTasks(events: readonly TraceEvent[], breakdown = false): TaskSummary {
   const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`))
   const byThread = new Map<string, Task[]>()
   for (const e of events) {
@@ -97,7 +97,7 @@ export function summarizeTasks(events: readonly TraceEvent[]): TaskSummary {
   const weight = (task: Task) => task.cpu || task.dur
   const longest = outermost.reduce<Task | undefined>((max, task) => (max && weight(max) >= weight(task) ? max : task), undefined)
   const thread = [...byThread.entries()].find(([, list]) => list === busiest)?.[0]
-  if (longest && thread) {
+  if (breakdown && longest && thread) {
     const inside = events.filter((e) => e.ph === 'X' && e.dur !== undefined && `${e.pid}:${e.tid}` === thread && !TASK_NAMES.has(e.name) && e.ts >= longest.ts && e.ts + e.dur! <= longest.ts + longest.dur)
     // Self time per event name: each event's duration less that of the events nested in it; CPU
     // time where the trace has it (wall time on a loaded machine mostly measures the wait for a core).
@@ -111,14 +111,14 @@ export function summarizeTasks(events: readonly TraceEvent[]): TaskSummary {
       self[e.name] = (self[e.name] ?? 0) + cost(e)
       stack.push(e)
     }
-    const breakdown = Object.fromEntries(
+    const parts: Record<string, number> = Object.fromEntries(
       Object.entries(self)
         .filter(([, ms]) => ms >= 1)
         .sort((a, b) => b[1] - a[1])
         .map(([name, ms]) => [name, Math.round(ms * 10) / 10])
     )
-    breakdown['(task itself)'] = Math.round(((longest.cpu || longest.dur) / 1000 - Object.values(self).reduce((a, b) => a + b, 0)) * 10) / 10
-    if (inside.length > 0) summary.longestBreakdown = breakdown
+    parts['(task itself)'] = Math.round(((longest.cpu || longest.dur) / 1000 - Object.values(self).reduce((a, b) => a + b, 0)) * 10) / 10
+    if (inside.length > 0) summary.longestBreakdown = parts
   }
   return summary
 }
