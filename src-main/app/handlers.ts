@@ -10,6 +10,7 @@ import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
+import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 
 const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
   deepseek: 'DeepSeek',
@@ -220,6 +221,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       deps.publishStatus()
       return settingsPublic(runtime)
     },
+
+    'models/table': async () => modelTableView(runtime.settings),
+    'models/set': async ({ model, info }) => setModelInfo(runtime.settings, model, info),
+    'compaction/set': async (compaction) => setCompaction(runtime.settings, compaction),
 
     'plugins/list': async () => runtime.plugins.list(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
