@@ -100,7 +100,7 @@ export async function run(): Promise<BenchLine[]> {
       bigInteractive.push(bigOpen.interactiveMs)
       openLongest = Math.max(openLongest, tasks.longest)
       openLongestCpu = Math.max(openLongestCpu, tasks.longestCpu)
-      if (tasks.longestBreakdown) process.stderr.write(`open 10k round ${round}: longest task ${tasks.longest.toFixed(1)} ms: ${JSON.stringify(tasks.longestBreakdown)}\n`)
+      if (tasks.longestBreakdown) process.stderr.write(`open 10k round ${round}: the heaviest task's CPU ms by trace event: ${JSON.stringify(tasks.longestBreakdown)}\n`)
       const idle = await traceTasks(browser, page, () => page.waitForTimeout(bigOpen.interactiveMs + QUIET_MS))
       idleLongest = Math.max(idleLongest, idle.tasks.longest)
       idleLongestCpu = Math.max(idleLongestCpu, idle.tasks.longestCpu)
@@ -130,7 +130,7 @@ export async function run(): Promise<BenchLine[]> {
       })
     )
     const streamMs = Date.now() - streamStart
-    if (stream.tasks.longestBreakdown) process.stderr.write(`stream: longest task ${stream.tasks.longest.toFixed(1)} ms: ${JSON.stringify(stream.tasks.longestBreakdown)}\n`)
+    if (stream.tasks.longestBreakdown) process.stderr.write(`stream: the heaviest task's CPU ms by trace event: ${JSON.stringify(stream.tasks.longestBreakdown)}\n`)
     const streamFrames = await probe.framesStop()
     await probe.framesStart()
     const idle = await traceTasks(browser, page, () => page.waitForTimeout(streamMs))
