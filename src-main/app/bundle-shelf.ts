@@ -10,7 +10,7 @@ import type { Plugin } from '../../src-shared/kernel'
 import { errorText } from '../../src-shared/kernel'
 import { checkArchiveEntries, extractArchive, listArchive } from '../plugins/bundles/archive'
 import { loadBundleHost } from '../plugins/bundles/host-entry'
-import { installBundle } from '../plugins/bundles/install'
+import { installBundle, type InstallOptions } from '../plugins/bundles/install'
 import { readManifest, type BundleManifest } from '../plugins/bundles/manifest'
 import { listBundles, removeBundle, setEnabled } from '../plugins/bundles/registry'
 import type { LockEntry } from '../plugins/bundles/lockfile'
@@ -49,8 +49,8 @@ export class BundleShelf {
   private readonly bundles = new Map<string, ShelfBundle>()
 
   constructor(
-    private readonly seamHome: string,
-    private readonly seamVersion: string
+    readonly seamHome: string,
+    readonly seamVersion: string
   ) {}
 
   all(): ShelfBundle[] {
@@ -96,10 +96,12 @@ export class BundleShelf {
     }
   }
 
-  async install(path: string, options: { force?: boolean } = {}): Promise<BundleInstalled> {
+  async install(path: string, options: Pick<InstallOptions, 'force' | 'fromRegistry' | 'keepEnabledState'> = {}): Promise<BundleInstalled> {
     const result = await installBundle({
       source: path,
       force: options.force,
+      fromRegistry: options.fromRegistry,
+      keepEnabledState: options.keepEnabledState,
       seamHome: this.seamHome,
       seamVersion: this.seamVersion,
       // The new version becomes the recorded one only once its host entry has loaded.

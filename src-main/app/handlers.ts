@@ -1,6 +1,6 @@
 // Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
 // router has validated each input before it reaches a handler.
-import { builtinCommand, runBuiltinCommand } from '../agent/commands'
+import { dispatch, sessionCommands } from '../commands/dispatch'
 import type { AppStatus, PermissionsInForce, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
 import type {} from '../../plugins/permission-policy/index'
 import type { ProviderConfig } from '../../src-shared/model'
@@ -10,6 +10,8 @@ import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
+import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
+import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 
 const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
@@ -36,6 +38,7 @@ export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Pr
     workspace: runtime.workspace(),
     workspaceTrusted: runtime.isTrusted(),
     trustChanges: runtime.plugins.pendingTrustChanges(),
+    trustNeeded: runtime.plugins.trustNeeded(),
     provider: await providerPublic(runtime),
     approvalMode: runtime.approvalMode()
   }
@@ -94,6 +97,19 @@ async function withStoredKey(runtime: HostRuntime, input: ProviderInput): Promis
     return { config, refused: `The stored ${input.provider} key is sent only to ${bound}, the address it was saved with. Enter the key to use ${input.baseUrl}.` }
   }
   return { config }
+}
+
+/**
+ * The session's log, for a revert or rewind: refused while a turn runs or waits (its tools could
+ * change the same files, and a rewind must not cut a turn in half). A preview is always allowed.
+ */
+async function idleLog(sessions: SessionHub, sessionId: string, preview: boolean | undefined) {
+  const { log, agent } = await sessions.open(sessionId)
+  const { running, queued } = agent.state
+  if (preview !== true && (running || queued > 0)) {
+    throw Object.assign(new Error('A turn is running in this session: stop it or let it finish first.'), { code: 'BUSY' })
+  }
+  return log
 }
 
 function requireWorkspace(runtime: HostRuntime): string {
@@ -168,6 +184,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'sessions/list': async () => sessions.store.list(),
+    'sessions/search': async (input) => sessions.store.search(input),
     'sessions/create': async ({ title }) => {
       const session = await sessions.create(requireWorkspace(runtime), title)
       return { id: session.log.id }
@@ -186,14 +203,25 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'chat/send': async ({ sessionId, content }) => {
-      const { agent } = await sessions.open(sessionId)
-      // `/compact [instructions]` compacts the session instead of going to the model; prompts sent meanwhile wait for it.
-      const command = builtinCommand(content)
-      if (command) {
-        void runBuiltinCommand(agent, command)
-        return { queued: 'turn' as const }
+      const session = await sessions.open(sessionId)
+      // Slash commands: built-ins run here (`/compact` in the background: prompts sent meanwhile wait for it), custom ones are expanded and sent.
+      let result
+      try {
+        result = await dispatch(runtime, { id: sessionId, agent: session.agent, workspace: session.workspace }, content, { source: 'user', awaitCompaction: false })
+      } catch (error) {
+        if ((error as { code?: string }).code === 'COMMAND_ERROR') throw Object.assign(error as Error, { field: 'content' })
+        throw error
       }
-      return agent.send(content, 'user')
+      if (result.kind === 'prompt') return session.agent.send(content, 'user')
+      if (result.kind === 'sent') return { queued: result.queued }
+      // What a built-in says stays in the session where it was typed (`/compact` reports its own outcome).
+      if (result.name !== 'compact') session.agent.handle.notify(result.ok ? 'info' : 'error', result.message, 'command')
+      return { queued: 'turn' as const, command: { name: result.name, ok: result.ok, message: result.message, ...(result.sessionId ? { sessionId: result.sessionId } : {}) } }
+    },
+    'commands/list': async ({ sessionId }) => {
+      const workspace = sessionId ? (await sessions.open(sessionId)).workspace : runtime.workspace()
+      const set = sessionCommands(runtime, workspace)
+      return { commands: set.commands, problems: set.problems.map(({ name, file, field, message }) => ({ name, file, message, ...(field !== undefined ? { field } : {}) })), notices: set.notices }
     },
     'chat/cancel': async ({ sessionId }) => {
       const { agent } = await sessions.open(sessionId)
@@ -227,8 +255,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'compaction/set': async (compaction) => setCompaction(runtime.settings, compaction),
 
     'plugins/list': async () => runtime.plugins.list(),
+    'plugins/tree': async () => runtime.plugins.tree(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
     'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
+    'plugins/registry-resolve': async ({ spec }) => runtime.plugins.resolveFromRegistry(spec),
+    'plugins/registry-install': async ({ spec, force }) => runtime.plugins.installFromRegistry(spec, { force }),
+    'plugins/registry-update': async ({ name }) => runtime.plugins.updateFromRegistry(name),
+    'plugins/registry-search': async ({ query }) => runtime.plugins.searchRegistry(query),
     'plugins/enable': async ({ name }) => {
       await runtime.plugins.setEnabled(name, true)
       return { ok: true as const }
@@ -250,6 +283,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'mcp/set-enabled': async ({ name, enabled }) => setMcpEnabled(runtime, name, enabled),
     'mcp/restart': async ({ name }) => requireMcp(runtime).restart(name),
     'config/dump': async () => runtime.plugins.dump(),
-    'logs/recent': async () => runtime.logs()
+    'logs/recent': async () => runtime.logs(),
+
+    // Checkpoints (src-main/checkpoints): read from the session's log and blob folder.
+    'checkpoints/changes': async ({ sessionId, turnId }) => ({ turnId, files: await turnChanges((await sessions.open(sessionId)).log, turnId) }),
+    'checkpoints/revert': async ({ sessionId, turnId, path, force, preview }) => {
+      const log = await idleLog(sessions, sessionId, preview)
+      return oneAtATime(log, () => revertTurn(log, turnId, path, { force, preview }))
+    },
+    'checkpoints/rewind': async ({ sessionId, messageSeq, force, preview }) => {
+      const log = await idleLog(sessions, sessionId, preview)
+      return oneAtATime(log, () => rewindTo(log, messageSeq, { force, preview }))
+    }
   }
 }

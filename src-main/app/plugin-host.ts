@@ -6,9 +6,9 @@
 // those of its own workspace (HostRuntime keeps the trees).
 import type { Context, Kernel, Plugin } from '../../src-shared/kernel'
 import type { Disposable } from '../../src-shared/kernel/types'
-import type { PluginInfo } from '../../src-shared/contract/ipc'
+import type { PluginInfo, PluginTreeEntry } from '../../src-shared/contract/ipc'
 import { composeProfile, dumpProfile, type PatchLayer } from '../plugins/compose'
-import { loadLayers, layerPaths } from '../plugins/layers'
+import { loadLayers, layerPaths, PATCH_FILE_NAME } from '../plugins/layers'
 import { ProfileLoader } from '../plugins/loader'
 import type { CatalogEntry, ComposedEntry, ProfileEntry } from '../plugins/profile'
 import { watchPatchFiles } from '../plugins/watch'
@@ -17,9 +17,16 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
+import { installBundleByName, resolveBundle, searchBundles, updateBundles, type RegistryContext, type RegistryInstalled, type RegistryResolution } from './bundle-registry'
+import type { UpdateReport } from '../plugins/bundles/registry-install'
+import type { SearchResult } from '../plugins/bundles/registry-search'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
+import { pluginTree } from './plugin-tree'
+import { ToolRegistryImpl } from '../tools/registry'
+import { projectCommandTrustItems } from '../commands/trust'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
+import { createTurnPermissions } from '../../src-shared/host/services'
 
 export type { TrustItem } from '../security/trust-pins'
 
@@ -48,7 +55,10 @@ export class PluginHost {
     readonly kernel: Kernel,
     /** Installed bundles, shared by every workspace's tree. */
     readonly bundles: BundleShelf
-  ) {}
+  ) {
+    // Project slash commands that run shell lines are trust items of the host's own.
+    this.trustProviders.add(projectCommandTrustItems)
+  }
 
   /** Trust approvals (hashes of what each dialog showed), shared by every workspace's tree. */
   get pins(): TrustPins {
@@ -161,6 +171,25 @@ export class PluginHost {
     )
   }
 
+  /** The composed tree entry by entry, for the settings page (plugin-tree.ts). */
+  tree(): { entries: PluginTreeEntry[]; error?: string; userLayer: string } {
+    const sources = this.layerSources()
+    const [user, ...rest] = layerPaths(sources)
+    const workspace = sources.workspace && sources.trusted ? rest.shift() : undefined
+    const registry = this.kernel.getService('tools')
+    const catalog = this.catalog()
+    const entries = pluginTree({
+      entries: this.entries,
+      states: this.loader?.states() ?? [],
+      pluginNameOf: (id) => this.loader?.handle(id)?.name,
+      isBundle: (key) => catalog.get(key)?.bundle !== undefined || key.startsWith('bundle:'),
+      toolOwners: registry instanceof ToolRegistryImpl ? registry.owners() : [],
+      layers: { user: user!, workspace, file: rest[0] },
+      bundles: this.bundles.all()
+    })
+    return this.lastError === undefined ? { entries, userLayer: user! } : { entries, error: this.lastError, userLayer: user! }
+  }
+
   dump(): { text: string; error?: string } {
     return { text: dumpProfile(this.entries), error: this.lastError }
   }
@@ -173,6 +202,32 @@ export class PluginHost {
     const declared = await this.bundles.install(path, options)
     await this.runtime.recomposeAll()
     return declared
+  }
+
+  /** npm's settings are read as `npm install` run in this workspace would read them (its .npmrc, the user's, the environment). */
+  private registryContext(): RegistryContext {
+    return { shelf: this.bundles, cwd: this.root ?? process.cwd(), env: this.runtime.options.env ?? process.env }
+  }
+
+  /** What NAME[@RANGE] resolves to in the registry (engines.seam checked), without downloading it. */
+  resolveFromRegistry(spec: string): Promise<RegistryResolution> {
+    return resolveBundle(this.registryContext(), spec)
+  }
+
+  async installFromRegistry(spec: string, options: { force?: boolean } = {}): Promise<RegistryInstalled> {
+    const installed = await installBundleByName(this.registryContext(), spec, options)
+    await this.runtime.recomposeAll()
+    return installed
+  }
+
+  async updateFromRegistry(name?: string): Promise<UpdateReport[]> {
+    const reports = await updateBundles(this.registryContext(), name)
+    if (reports.some((r) => r.status === 'updated')) await this.runtime.recomposeAll()
+    return reports
+  }
+
+  searchRegistry(query: string): Promise<SearchResult> {
+    return searchBundles(this.registryContext(), query)
   }
 
   /**
@@ -224,6 +279,16 @@ export class PluginHost {
   /** What the trust dialog shows: each item with its hash and whether it is approved, new or changed (with the old text). */
   trustPreview(workspace: string): ReviewedTrustItem[] {
     return this.pins.review(workspace, this.trustItems(workspace))
+  }
+
+  /**
+   * How many things in the workspace depend on its trust: the items plugins declare (hooks, Claude
+   * Code settings, MCP servers, ...) and its own patch layer, `.seam/cordis.patch.yml`.
+   */
+  trustNeeded(): number {
+    const workspace = this.root
+    if (!workspace) return 0
+    return this.trustItems(workspace).length + (existsSync(join(workspace, '.seam', PATCH_FILE_NAME)) ? 1 : 0)
   }
 
   /** Items of the trusted workspace that do not run until the user approves them (the UI's badge). */
@@ -315,6 +380,7 @@ export class PluginHost {
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('keys', this.runtime.keys)
+    kernel.context.provide('turnPermissions', createTurnPermissions())
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)

@@ -1,12 +1,14 @@
 // The message box. Enter sends, Shift+Enter is a new line. While a turn runs a message is queued
 // (it steers the running turn, or opens the next one, per chat/send's reply) and shows as queued
-// in the transcript until the log records it. Stop cancels the running turn.
+// in the transcript until the log records it. Stop cancels the running turn. A text starting
+// with `/` opens the slash command menu (SlashMenu.tsx); commands run on the host (chat/send).
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { sessionsActions } from '../sessions/sessions-store'
 import { sessionActions, useSessionStore } from '../transcript/session-store'
 import { composerActions, useComposerStore } from './composer-store'
+import { useSlashMenu } from './SlashMenu'
 
 export function Composer() {
   const host = useHost()
@@ -26,8 +28,8 @@ export function Composer() {
     if (document.activeElement === document.body || document.activeElement === null) box.current?.focus()
   }, [])
 
-  const send = async () => {
-    const content = text
+  const send = async (typed?: string) => {
+    const content = typed ?? text
     if (!content.trim()) return
     setText('')
     setError(null)
@@ -41,7 +43,16 @@ export function Composer() {
     }
     const queuedId = sessionActions.addQueued(content)
     try {
-      const { queued } = await host.invoke('chat/send', { sessionId: id, content })
+      const { queued, command } = await host.invoke('chat/send', { sessionId: id, content })
+      // A built-in command ran on the host: nothing is queued; `/clear` opened a new session.
+      if (command) {
+        sessionActions.removeQueued(queuedId)
+        if (command.sessionId) {
+          await sessionsActions.refresh(host)
+          await sessionsActions.open(host, command.sessionId)
+        }
+        return
+      }
       sessionActions.setQueuedMode(queuedId, queued)
     } catch (e) {
       sessionActions.removeQueued(queuedId)
@@ -59,7 +70,10 @@ export function Composer() {
     }
   }
 
+  const slash = useSlashMenu({ text, sessionId, insert: (next) => setText(next), run: (typed) => void send(typed) })
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(event)) return
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
     event.preventDefault()
     void send()
@@ -72,7 +86,9 @@ export function Composer() {
 
   return (
     <form className="composer" onSubmit={submit}>
+      {slash.menu}
       <textarea
+        {...slash.inputProps}
         ref={box}
         aria-label="Message"
         value={text}

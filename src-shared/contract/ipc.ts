@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
 import { APPROVAL_MODES } from '../host/approval-modes'
+import { CheckpointMethods } from './checkpoints'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -42,6 +43,12 @@ export const AppStatusSchema = z.object({
   workspaceTrusted: z.boolean(),
   /** Items of the trusted workspace that are new or changed since approved (they do not run): the UI's badge. */
   trustChanges: z.number().int().nonnegative().optional(),
+  /**
+   * What the workspace declares that runs or applies only once it is trusted (hooks, Claude Code
+   * settings, MCP servers, commands, its .seam/cordis.patch.yml). 0: nothing to trust, and the UI
+   * shows no "untrusted" badge.
+   */
+  trustNeeded: z.number().int().nonnegative().optional(),
   provider: ProviderPublicSchema.nullable(),
   approvalMode: ApprovalModeSchema
 })
@@ -61,6 +68,21 @@ export const SessionSummarySchema = z.object({
   createdAt: z.number(),
   lastActivity: z.number(),
   eventCount: z.number().int().nonnegative()
+})
+
+/** A session found by sessions/search: its summary, whether the title matched, and where its content did. */
+export const SessionSearchResultSchema = SessionSummarySchema.extend({
+  titleMatch: z.boolean(),
+  match: z
+    .object({
+      /** The event to scroll to when the session opens. */
+      seq: z.number().int().positive(),
+      kind: z.enum(['user', 'assistant', 'tool']),
+      snippet: z.string(),
+      /** Ranges of `snippet` holding a query word (UTF-16 offsets, end exclusive). */
+      highlights: z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
+    })
+    .optional()
 })
 
 export const ApprovalRequestPublicSchema = z.object({
@@ -100,6 +122,25 @@ export const PluginInfoSchema = z.object({
   parts: z.object({ host: z.boolean(), client: z.boolean() })
 })
 
+/** One entry of the composed plugin tree (settings page): its state, the layer that decided it, and the tools it registered. */
+export const PluginTreeEntrySchema = z.object({
+  id: z.string(),
+  /** The catalog key (`builtin:tools`, `bundle:<name>`). */
+  plugin: z.string(),
+  kind: z.enum(['builtin', 'bundle']),
+  state: z.enum(['active', 'waiting', 'failed', 'disabled']),
+  error: z.string().optional(),
+  /** Services it waits for. */
+  missing: z.array(z.string()),
+  /** Where it was last defined or changed: `base profile entry N`, `<file>:<line>`, or the bundle lock. */
+  origin: z.string(),
+  /** base: the built-in profile; bundle: an installed bundle; user: <Seam home>/cordis.patch.yml; workspace: .seam/cordis.patch.yml; file: --patch. */
+  layer: z.enum(['base', 'bundle', 'user', 'workspace', 'file']),
+  tools: z.array(z.string()),
+  /** Its config as YAML, when it has one. */
+  config: z.string().optional()
+})
+
 export const BundleDeclarationSchema = z.object({
   name: z.string(),
   version: z.string(),
@@ -111,6 +152,42 @@ export const BundleDeclarationSchema = z.object({
 })
 
 export const ClientEntrySchema = z.object({ name: z.string(), url: z.string() })
+
+/** `name`, `@scope/name`, either with `@range`, `@version` or `@tag`: a bundle in the npm registry. */
+export const RegistrySpecSchema = z
+  .string()
+  .trim()
+  .min(1, 'enter a package name')
+  .max(300)
+  .regex(/^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*(@[^\s@]+)?$/, 'expected a package NAME or NAME@RANGE (lower-case npm name, optionally @scope/)')
+
+export const RegistryResolutionSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  range: z.string(),
+  registry: z.string(),
+  engines: z.string(),
+  description: z.string().optional()
+})
+
+export const RegistrySearchHitSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  version: z.string(),
+  engines: z.string().optional(),
+  fits: z.boolean(),
+  fitVersion: z.string().optional(),
+  problem: z.string().optional()
+})
+
+export const RegistryUpdateReportSchema = z.object({
+  name: z.string(),
+  from: z.string(),
+  to: z.string().optional(),
+  status: z.enum(['updated', 'current', 'failed']),
+  message: z.string(),
+  notes: z.array(z.string())
+})
 
 export const TrustItemSchema = z.object({
   source: z.string(),
@@ -172,6 +249,24 @@ export const McpServerStatusSchema = z.object({
 })
 const McpServerName = z.object({ name: NonEmpty.max(200) })
 
+export const CommandInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  argumentHint: z.string().optional(),
+  source: z.enum(['builtin', 'user', 'project', 'codex']),
+  /** Enter runs it at once (a built-in that takes nothing) instead of inserting it. */
+  runsWithoutArguments: z.boolean(),
+  file: z.string().optional()
+})
+export const CommandListSchema = z.object({
+  commands: z.array(CommandInfoSchema),
+  /** Command files that could not be read or whose front matter is invalid (path and field). */
+  problems: z.array(z.object({ name: z.string(), file: z.string(), field: z.string().optional(), message: z.string() })),
+  notices: z.array(z.string())
+})
+export type CommandInfo = z.output<typeof CommandInfoSchema>
+export type CommandList = z.output<typeof CommandListSchema>
+
 /** Request name -> { input, output }. */
 export const Methods = {
   'app/status': { input: Empty, output: AppStatusSchema },
@@ -194,6 +289,11 @@ export const Methods = {
     output: z.object({ ok: z.boolean(), message: z.string(), kind: z.string().optional() })
   },
   'sessions/list': { input: Empty, output: z.array(SessionSummarySchema) },
+  /** Title and content (prompts, replies, tool names), every word case-insensitive; most recent first. */
+  'sessions/search': {
+    input: z.object({ query: z.string().trim().min(1).max(200), workspace: NonEmpty.optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: z.array(SessionSearchResultSchema)
+  },
   'sessions/create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: z.object({ id: z.string() }) },
   'sessions/open': {
     input: z.object({ id: SessionId }),
@@ -201,7 +301,16 @@ export const Methods = {
   },
   'sessions/rename': { input: z.object({ id: SessionId, title: z.string().min(1).max(200) }), output: Ok },
   'sessions/delete': { input: z.object({ id: SessionId }), output: Ok },
-  'chat/send': { input: z.object({ sessionId: SessionId, content: z.string().min(1).max(1_000_000) }), output: z.object({ queued: z.enum(['turn', 'steering']) }) },
+  /** A slash command runs on the host (see src-main/commands): `command` says which built-in ran, and `sessionId` is the session `/clear` opened. */
+  'chat/send': {
+    input: z.object({ sessionId: SessionId, content: z.string().min(1).max(1_000_000) }),
+    output: z.object({
+      queued: z.enum(['turn', 'steering']),
+      command: z.object({ name: z.string(), ok: z.boolean(), message: z.string(), sessionId: z.string().optional() }).optional()
+    })
+  },
+  /** The slash commands of a session's workspace (the window's without a session), read from disk now. */
+  'commands/list': { input: z.object({ sessionId: SessionId.optional() }).strict(), output: CommandListSchema },
   'chat/cancel': { input: z.object({ sessionId: SessionId }), output: Ok },
   'approval/pending': { input: Empty, output: z.array(ApprovalRequestPublicSchema) },
   'approval/answer': {
@@ -214,12 +323,30 @@ export const Methods = {
   'permissions/list': { input: Empty, output: PermissionsInForceSchema },
   'settings/set': { input: SettingsSchema.partial().strict(), output: SettingsSchema },
   'plugins/list': { input: Empty, output: z.array(PluginInfoSchema) },
+  /** The composed tree entry by entry; plugins/enable and plugins/disable (by id) toggle an entry. */
+  'plugins/tree': { input: Empty, output: z.object({ entries: z.array(PluginTreeEntrySchema), error: z.string().optional(), userLayer: z.string() }) },
   'plugins/inspect': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
   'plugins/install': {
     /** force: replace an installed copy of the same name and version whose content differs (the UI asks first). */
     input: z.object({ path: NonEmpty, force: z.boolean().optional() }),
     output: BundleDeclarationSchema.extend({ status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']), message: z.string() })
   },
+  /** What NAME[@RANGE] resolves to (engines.seam checked), without downloading it. */
+  'plugins/registry-resolve': { input: z.object({ spec: RegistrySpecSchema }).strict(), output: RegistryResolutionSchema },
+  'plugins/registry-install': {
+    input: z.object({ spec: RegistrySpecSchema, force: z.boolean().optional() }).strict(),
+    output: BundleDeclarationSchema.extend({
+      status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']),
+      message: z.string(),
+      registry: z.string(),
+      range: z.string(),
+      notes: z.array(z.string())
+    })
+  },
+  /** Without a name: every bundle installed from a registry. */
+  'plugins/registry-update': { input: z.object({ name: NonEmpty.optional() }).strict(), output: z.array(RegistryUpdateReportSchema) },
+  /** Bundles with the `seam-plugin` keyword, and whether each fits this Seam. */
+  'plugins/registry-search': { input: z.object({ query: z.string().max(200) }).strict(), output: z.object({ registry: z.string(), hits: z.array(RegistrySearchHitSchema) }) },
   'plugins/enable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/disable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/remove': { input: z.object({ name: NonEmpty }), output: Ok },
@@ -236,7 +363,8 @@ export const Methods = {
   'models/set': { input: z.object({ model: z.string().trim().min(1).max(200), info: ModelInfoSchema.nullable() }).strict(), output: ModelTableViewSchema },
   'compaction/set': { input: CompactionSettingsSchema, output: ModelTableViewSchema },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
-  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
+  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) },
+  ...CheckpointMethods
 } as const
 
 /** Push name -> payload. */
@@ -268,6 +396,8 @@ export type ProviderPublic = z.output<typeof ProviderPublicSchema>
 export type ProviderInput = z.output<typeof ProviderInputSchema>
 export type Settings = z.output<typeof SettingsSchema>
 export type PluginInfo = z.output<typeof PluginInfoSchema>
+export type PluginTreeEntry = z.output<typeof PluginTreeEntrySchema>
+export type SessionSearchResult = z.output<typeof SessionSearchResultSchema>
 export type ApprovalRequestPublic = z.output<typeof ApprovalRequestPublicSchema>
 export type McpServerStatusPublic = z.output<typeof McpServerStatusSchema>
 export type PermissionsInForce = z.output<typeof PermissionsInForceSchema>
