@@ -6,11 +6,15 @@ export interface BenchLine {
   unit: string
   baseline: number
   ratio: number
+  /** A limit the value should stay within (e.g. a frame budget), when the measure has one. */
+  bound?: number
+  withinBound?: boolean
 }
 
-export function line(bench: string, metric: string, value: number, unit: string, baseline: number): BenchLine {
+export function line(bench: string, metric: string, value: number, unit: string, baseline: number, limit?: { bound: number }): BenchLine {
   const round = (n: number) => Math.round(n * 1000) / 1000
-  return { bench, metric, value: round(value), unit, baseline: round(baseline), ratio: baseline === 0 ? 0 : round(value / baseline) }
+  const result: BenchLine = { bench, metric, value: round(value), unit, baseline: round(baseline), ratio: baseline === 0 ? 0 : round(value / baseline) }
+  return limit === undefined ? result : { ...result, bound: limit.bound, withinBound: value <= limit.bound }
 }
 
 /** Nanoseconds per call of a synchronous `fn`, best of `rounds` after a warm-up. */

@@ -179,7 +179,8 @@ describe('App', () => {
     await act(async () => {
       fireEvent.click(within(list).getByTitle('First'))
     })
-    expect(screen.getByText('question in s1')).toBeTruthy()
+    // Opening replays over three tasks (reply, transcript build, render): wait for it.
+    expect(await screen.findByText('question in s1')).toBeTruthy()
     expect(screen.getByText('answer').tagName).toBe('STRONG')
     expect(localStorage.getItem(OPEN_SESSION_KEY)).toBe('s1')
 
@@ -187,7 +188,7 @@ describe('App', () => {
     resetStores()
     localStorage.setItem(OPEN_SESSION_KEY, 's2')
     await renderApp(host)
-    expect(screen.getByText('question in s2')).toBeTruthy()
+    expect(await screen.findByText('question in s2')).toBeTruthy()
   })
 
   it('sessions: rename inline and delete after confirmation', async () => {
@@ -238,7 +239,7 @@ describe('App', () => {
     await act(async () => {
       fireEvent.click(within(screen.getByRole('list', { name: 'Session list' })).getByTitle('First'))
     })
-    expect(screen.getByText('question in s1')).toBeTruthy()
+    expect(await screen.findByText('question in s1')).toBeTruthy()
     // Another window deletes it: this one only hears sessions/changed.
     await host.handlers['sessions/delete']!({ id: 's1' })
     act(() => host.emit('sessions/changed', {}))

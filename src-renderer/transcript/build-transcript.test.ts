@@ -138,9 +138,12 @@ describe('buildTranscript', () => {
       { turnId: 't1', step: 0, kind: 'text', text: 'ing.' }
     ])
     expect(t.live).toMatchObject({ text: 'Listing.', thinking: 'hmm ', step: 0 })
+    const liveKey = t.live?.key
     const before = t.items
     t = appendEvents(t, [log.all[3]])
     expect(t.live).toBeNull()
+    // Same row key: the transcript keeps the row (and its parsed Markdown) when the stream ends (issue 17).
+    expect(t.items[1].key).toBe(liveKey)
     expect(t.items[0]).toBe(before[0])
     expect(kinds(t.items)).toEqual(['user', 'assistant', 'tool'])
     expect(applyDeltas(t, [{ turnId: 't1', step: 0, kind: 'text', text: 'late' }]).live).toBeNull()

@@ -45,7 +45,7 @@ export function applyDeltas(transcript: Transcript, deltas: readonly AgentDelta[
   for (const delta of deltas) {
     if (isRecorded(transcript, delta)) continue
     if (!live || live.turnId !== delta.turnId || live.step !== delta.step) {
-      live = { kind: 'live', key: 'live', turnId: delta.turnId, step: delta.step, text: '', thinking: '' }
+      live = { kind: 'live', key: stepKey(delta.turnId, delta.step), turnId: delta.turnId, step: delta.step, text: '', thinking: '' }
     }
     live = delta.kind === 'text' ? { ...live, text: live.text + delta.text } : { ...live, thinking: live.thinking + delta.text }
   }
@@ -163,12 +163,22 @@ function reduce(draft: Draft, event: SessionEvent): void {
   }
 }
 
+/**
+ * The row key of a step's assistant message, shared by its live row: when the recorded message
+ * replaces the streamed one, React keeps the row (and its parsed Markdown blocks).
+ */
+export function stepKey(turnId: string, step: number): string {
+  return `a:${turnId}:${step}`
+}
+
 function onAssistant(draft: Draft, event: SessionEventOf<'assistant/message'>): void {
+  // A step recorded twice (never expected) keeps its keys unique with the event's seq.
+  const repeated = draft.index.has(`step:${event.turnId}:${event.step}`)
   draft.index.set(`step:${event.turnId}:${event.step}`, draft.items.length)
   if (draft.live && draft.live.turnId === event.turnId && draft.live.step <= event.step) draft.live = null
   if (event.text || event.thinking || event.partial) {
     push(draft, {
-      kind: 'assistant', key: `e:${event.seq}`, seq: event.seq, turnId: event.turnId, step: event.step, text: event.text,
+      kind: 'assistant', key: repeated ? `e:${event.seq}` : stepKey(event.turnId, event.step), seq: event.seq, turnId: event.turnId, step: event.step, text: event.text,
       ...opt('thinking', event.thinking), ...opt('partial', event.partial)
     })
   }

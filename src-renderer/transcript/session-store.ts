@@ -5,6 +5,7 @@ import type { AgentStatePublic, MethodOutput } from '../../src-shared/contract/i
 import type { SessionEvent } from '../../src-shared/session/events'
 import { providerHealthActions } from '../app/provider-health'
 import { composerActions } from '../composer/composer-store'
+import { nextTask } from '../app/next-task'
 import { appendEvents, applyDeltas, buildTranscript, clearLive, emptyTranscript } from './build-transcript'
 import type { AgentDelta, Transcript } from './transcript-types'
 
@@ -53,11 +54,24 @@ export const sessionActions = {
     buffered = []
     set({ ...empty, sessionId, focus: focus ?? null, loading: true })
   },
+  /** Replays the opened log into the view at once (tests, small logs). */
   loaded(opened: MethodOutput<'sessions/open'>): void {
     if (opened.id !== get().sessionId) return
-    const events = [...opened.events, ...buffered.filter((e) => e.seq > lastSeqOf(opened.events))]
-    buffered = []
-    set({ loading: false, error: null, warnings: opened.warnings, events, transcript: buildTranscript(events), agent: opened.state })
+    show(opened, buildTranscript(opened.events))
+  },
+  /**
+   * The same in three tasks: the reply's arrival (receiving and parsing it), building the
+   * transcript, and rendering it. A 10k-event session done in one task blocks the window for their
+   * sum. Events pushed meanwhile are buffered and applied in the last step.
+   */
+  async loadedInSteps(opened: MethodOutput<'sessions/open'>): Promise<void> {
+    const current = () => opened.id === get().sessionId && get().loading
+    if (!current()) return
+    await nextTask()
+    if (!current()) return
+    const built = buildTranscript(opened.events)
+    await nextTask()
+    if (current()) show(opened, built)
   },
   failed(sessionId: string, message: string): void {
     if (sessionId === get().sessionId) set({ loading: false, error: message })
@@ -122,6 +136,14 @@ export const sessionActions = {
 /** Where a call's live output is kept: tool/progress names the call by turn and callId. */
 export function progressKey(turnId: string, callId: string): string {
   return `${turnId}\n${callId}`
+}
+
+/** Shows the opened session: `built` is the transcript of `opened.events`; buffered pushes join it. */
+function show(opened: MethodOutput<'sessions/open'>, built: Transcript): void {
+  const late = buffered.filter((e) => e.seq > lastSeqOf(opened.events))
+  buffered = []
+  const events = late.length === 0 ? opened.events : [...opened.events, ...late]
+  set({ loading: false, error: null, warnings: opened.warnings, events, transcript: appendEvents(built, late), agent: opened.state })
 }
 
 function lastSeqOf(events: readonly SessionEvent[]): number {

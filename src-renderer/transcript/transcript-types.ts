@@ -157,7 +157,8 @@ export interface TurnEndItem {
 /** Streaming text of the step the model is producing now (agent/delta), until its message lands. */
 export interface LiveItem {
   kind: 'live'
-  key: 'live'
+  /** The key the step's assistant row gets once recorded (stepKey), so the row is kept, not remounted. */
+  key: string
   turnId: string
   step: number
   text: string
