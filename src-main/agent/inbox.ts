@@ -5,11 +5,15 @@
 //   step drains them, user messages move to the front of the queue and open the next turn;
 //   continuation reasons belong to their turn and are dropped with it.
 
+import type { ImageAttachment } from '../../src-shared/session/attachments'
+
 export type PromptOrigin = 'user' | 'cli'
 
 export interface QueuedPrompt {
   content: string
   source: PromptOrigin
+  /** Images sent with the prompt (only a prompt that opens a turn carries them). */
+  images?: ImageAttachment[]
 }
 
 export type SteeringItem =

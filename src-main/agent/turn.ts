@@ -186,7 +186,8 @@ export class Turn implements TurnControl {
         turnId: this.id,
         content,
         ...(content !== prompt.content ? { originalContent: prompt.content } : {}),
-        source: prompt.source
+        source: prompt.source,
+        ...(prompt.images?.length ? { images: prompt.images } : {})
       })
     }
     for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })

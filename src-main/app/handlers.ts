@@ -10,14 +10,8 @@ import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
+import { acceptsImages, modelOptions, PROVIDER_LABELS, selectModel } from './model-options'
 
-const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
-  deepseek: 'DeepSeek',
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  ollama: 'Ollama (this computer)',
-  'openai-compatible': 'Any OpenAI-compatible server'
-}
 
 export interface HandlerDeps {
   runtime: HostRuntime
@@ -60,8 +54,8 @@ async function storedKey(runtime: HostRuntime, provider: string): Promise<KeyLoo
 }
 
 function settingsPublic(runtime: HostRuntime): Settings {
-  const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency } = runtime.settings.value
-  return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency }
+  const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds } = runtime.settings.value
+  return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds }
 }
 
 /** The permission policy's rules and mode in force, with their origin (the settings page lists them). */
@@ -184,8 +178,16 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return { ok: true as const }
     },
 
-    'chat/send': async ({ sessionId, content }) => {
-      const { agent } = await sessions.open(sessionId)
+    'chat/send': async ({ sessionId, content, images }) => {
+      const { agent, model } = await sessions.open(sessionId)
+      // Refused before anything is logged: the composer keeps the message and its images.
+      if (images?.length && !acceptsImages(runtime, model.model)) {
+        throw Object.assign(
+          new Error(`${model.model} does not accept images: choose a model that does in the model picker, or remove the images. The message was not sent.`),
+          { code: 'NO_VISION', field: 'images' }
+        )
+      }
+      if (images?.length) return agent.send(content, 'user', images)
       // `/compact [instructions]` compacts the session instead of going to the model; prompts sent meanwhile wait for it.
       const command = builtinCommand(content)
       if (command) {
@@ -193,6 +195,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         return { queued: 'turn' as const }
       }
       return agent.send(content, 'user')
+    },
+    'model/options': async ({ sessionId }) => modelOptions(runtime, sessionId),
+    'model/select': async (input) => {
+      const options = await selectModel(runtime, input)
+      if (input.sessionId === undefined) deps.publishStatus()
+      return options
     },
     'chat/cancel': async ({ sessionId }) => {
       const { agent } = await sessions.open(sessionId)
@@ -216,7 +224,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'permissions/list': async () => permissionsInForce(runtime),
     'settings/set': async (patch) => {
       runtime.settings.update(patch)
-      if (patch.approvalMode || patch.hookConcurrency) await runtime.recomposeAll()
+      if (patch.approvalMode || patch.hookConcurrency || patch.idlePromptSeconds) await runtime.recomposeAll()
       deps.publishStatus()
       return settingsPublic(runtime)
     },

@@ -69,7 +69,10 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'grant/revoked':
       return
     case 'user/message':
-      push(draft, { kind: 'user', key, seq: event.seq, content: event.content, source: event.source, ...opt('originalContent', event.originalContent) })
+      push(draft, {
+        kind: 'user', key, seq: event.seq, content: event.content, source: event.source, ...opt('originalContent', event.originalContent),
+        ...(event.images?.length ? { images: event.images } : {})
+      })
       return
     case 'assistant/message':
       return onAssistant(draft, event)
@@ -119,6 +122,9 @@ function reduce(draft: Draft, event: SessionEvent): void {
       return
     case 'usage/step':
       // Shown by the context meter in the header, not as a row.
+      return
+    case 'model/switched':
+      push(draft, { kind: 'notice', key, seq: event.seq, level: 'info', text: `Model switched to ${event.model} (${event.provider})${event.from ? `, was ${event.from.model}` : ''}`, source: 'model' })
       return
     default: {
       // A newer host may log kinds this UI does not know yet: they show nothing.

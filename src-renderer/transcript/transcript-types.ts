@@ -1,6 +1,7 @@
 // What the transcript shows, derived from session events (buildTranscript) plus live deltas.
 import type { PushPayload } from '../../src-shared/contract/ipc'
 import type { SessionEventOf, TurnEndReason } from '../../src-shared/session/events'
+import type { ImageAttachment } from '../../src-shared/session/attachments'
 
 type Verdict = SessionEventOf<'tool/result'>['verdict']
 type GrantScope = SessionEventOf<'approval/asked'>['scope']
@@ -61,6 +62,8 @@ export interface UserItem {
   content: string
   originalContent?: string
   source: 'user' | 'cli' | 'steering'
+  /** Images sent with the prompt (base64, shown as thumbnails). */
+  images?: ImageAttachment[]
 }
 
 export interface AssistantItem {

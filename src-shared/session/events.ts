@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
+import { ImageAttachmentShape } from './attachments'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 const Json: z.ZodType<unknown> = z.unknown()
@@ -53,7 +54,9 @@ export const UserMessageEvent = z.object({
   content: z.string(),
   /** The prompt as typed, when prompt policy rewrote it. */
   originalContent: z.string().optional(),
-  source: z.enum(['user', 'cli', 'steering'])
+  source: z.enum(['user', 'cli', 'steering']),
+  /** Images sent with the prompt (attachments.ts: base64 in the log, so a request is rebuilt from it alone). */
+  images: z.array(ImageAttachmentShape).optional()
 })
 
 export const AssistantMessageEvent = z.object({
@@ -166,6 +169,16 @@ export const ModelContextEvent = z.object({
   tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: JsonObject }))
 })
 
+/** The session's model was switched (the model picker): later requests go to `provider`/`model`; resume keeps it. */
+export const ModelSwitchedEvent = z.object({
+  type: z.literal('model/switched'),
+  ...base,
+  provider: z.string(),
+  model: z.string(),
+  /** What it was before. */
+  from: z.object({ provider: z.string(), model: z.string() }).optional()
+})
+
 /** Shown to the user, never to the model: a hook's systemMessage, a visible hook failure, a warning. */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),
@@ -194,6 +207,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   GrantRevokedEvent,
   NoticeEvent,
   ModelContextEvent,
+  ModelSwitchedEvent,
   HookInvokedEvent,
   HookResultEvent,
   InstructionsLoadedEvent,
