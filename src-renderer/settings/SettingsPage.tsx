@@ -12,6 +12,7 @@ import { McpServers } from './McpServers'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { WorkspaceTrust } from './WorkspaceTrust'
+import { NotificationsForm } from '../notify/NotificationsForm'
 
 export function SettingsPage() {
   // The rules and mode in force change with the approval choice and the workspace's trust.
@@ -29,6 +30,7 @@ export function SettingsPage() {
         <ApprovalModeForm />
         <PermissionRules deps={[approvalMode, trusted]} />
       </Section>
+      <Section title="Notifications"><NotificationsForm /></Section>
       <Section title="Limits"><LimitsForm /></Section>
       <Section title="MCP servers"><McpServers /></Section>
       <Section title="This session's grants"><GrantsList /></Section>
