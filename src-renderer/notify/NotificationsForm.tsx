@@ -32,6 +32,8 @@ export function NotificationsForm() {
   const toggle = async (next: boolean) => {
     setError(null)
     setNote(null)
+    // Shown at once; put back if saving fails.
+    setOn(next)
     try {
       if (next && host.transport === 'web') {
         const permission = await requestNotificationPermission()
@@ -42,6 +44,7 @@ export function NotificationsForm() {
       setOn(saved.desktopNotifications)
       setNotificationSetting(saved.desktopNotifications)
     } catch (e) {
+      setOn(!next)
       setError(errorText(e))
     }
   }
