@@ -11,6 +11,7 @@ import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
 import { acceptsImages, modelOptions, PROVIDER_LABELS, selectModel } from './model-options'
+import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 
 
 export interface HandlerDeps {
@@ -228,6 +229,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       deps.publishStatus()
       return settingsPublic(runtime)
     },
+
+    'models/table': async () => modelTableView(runtime.settings),
+    'models/set': async ({ model, info }) => setModelInfo(runtime.settings, model, info),
+    'compaction/set': async (compaction) => setCompaction(runtime.settings, compaction),
 
     'plugins/list': async () => runtime.plugins.list(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/ipc'
 import { formatZodError } from '../../src-shared/validation'
-import { ModelTableSchema } from '../llm/model-table'
+import { CompactionSettingsSchema, ModelTableSchema } from '../../src-shared/model-table'
 import { ToolEnvSettingsSchema } from '../security/keys'
 import { writeFileAtomic } from './atomic-file'
 
@@ -28,7 +28,7 @@ export const SeamSettingsSchema = z.object({
   /** Context window and prices (USD per million tokens) per model name, over the built-in defaults. */
   models: ModelTableSchema.default({}),
   /** Automatic compaction before a request that would fill more than `threshold` of the context window. */
-  compaction: z.object({ auto: z.boolean().default(true), threshold: z.number().gt(0).max(1).default(0.8) }).strict().prefault({}),
+  compaction: CompactionSettingsSchema.prefault({}),
   /** The base URL each stored provider key was saved with, by provider kind: the key is sent nowhere else. */
   keyBaseUrls: z.record(z.string(), z.string()).default({}),
   /** Tool and hook process environments: more variables to strip, key variables to let back in. */

@@ -80,8 +80,8 @@ describe('seam run', () => {
     )
     expect(result.code).toBe(0)
     const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; seq: number })
-    expect(events.map((e) => e.type)).toEqual(['session/header', 'turn/start', 'user/message', 'model/context', 'assistant/message', 'turn/end'])
-    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6])
+    expect(events.map((e) => e.type)).toEqual(['session/header', 'turn/start', 'user/message', 'model/context', 'assistant/message', 'usage/step', 'turn/end'])
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7])
   })
 
   it('with no terminal, an ask is refused with the reason, and the model sees the denial', async () => {

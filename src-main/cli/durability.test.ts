@@ -66,7 +66,7 @@ it.skipIf(!hasStrace)('fdatasyncs at both turn boundaries, and a Bash command st
   try {
     await run(
       'strace',
-      ['-f', '-s', '256', '-e', 'trace=write,pwrite64,writev,fdatasync,execve', '-o', tracePath, process.execPath, seamBin, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'make the file'],
+      ['-f', '-s', '65536', '-e', 'trace=write,pwrite64,writev,fdatasync,execve', '-o', tracePath, process.execPath, seamBin, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'make the file'],
       { cwd: workspace, env: { ...process.env, SEAM_HOME: home }, timeout: 60_000 }
     )
   } finally {

@@ -3,39 +3,10 @@
 // are a starting point, in USD per million tokens as the providers list them; the user's
 // `models` settings entries override them field by field, so a price change or a model not
 // listed here is a settings edit.
-import { z } from 'zod'
 import type { ModelUsage, ProviderKind } from '../../src-shared/model'
-import { ProviderKindSchema } from '../../src-shared/contract/ipc'
+import type { ModelInfo, ModelPrices, ModelTable } from '../../src-shared/model-table'
 
-export const ModelPricesSchema = z
-  .object({
-    /** Prompt tokens not served from the cache. */
-    input: z.number().nonnegative(),
-    /** Prompt tokens read from the provider's cache (default: the input price). */
-    cachedInput: z.number().nonnegative().optional(),
-    /** Prompt tokens written to the cache (Anthropic; default: the input price). */
-    cacheWrite: z.number().nonnegative().optional(),
-    output: z.number().nonnegative()
-  })
-  .strict()
-export type ModelPrices = z.infer<typeof ModelPricesSchema>
-
-export const ModelInfoSchema = z
-  .object({
-    contextWindow: z.number().int().positive().optional(),
-    /** USD per million tokens. */
-    prices: ModelPricesSchema.optional(),
-    /** The model accepts images in user messages (absent: it does not; attaching one is refused with a message). */
-    vision: z.boolean().optional(),
-    /** The provider kind that serves it: the model picker lists it under that provider. */
-    provider: ProviderKindSchema.optional()
-  })
-  .strict()
-export type ModelInfo = z.infer<typeof ModelInfoSchema>
-
-/** The model table of the settings file: model name -> overrides. */
-export const ModelTableSchema = z.record(z.string().min(1), ModelInfoSchema)
-export type ModelTable = z.infer<typeof ModelTableSchema>
+export { ModelInfoSchema, ModelPricesSchema, ModelTableSchema, type ModelInfo, type ModelPrices, type ModelTable } from '../../src-shared/model-table'
 
 /** Defaults for the presets' models (src-main/llm/presets.ts). */
 export const DEFAULT_MODEL_TABLE: Readonly<ModelTable> = {

@@ -129,11 +129,29 @@ describe('OpenAI-compatible adapter: wire shape', () => {
     expect(ollama.fake.requests[0].body).toMatchObject({ max_tokens: 321 })
   })
 
-  it('asks for usage only from servers known to support stream_options', async () => {
+  it('asks an OpenAI-compatible server for usage, and reports it', async () => {
     const { fake, client } = await fakeAndClient([{ text: 'ok', usage: { inputTokens: 3, outputTokens: 1 } }], { provider: 'openai-compatible' })
     const out = await collectStream(client.stream({ system: '', messages: [{ role: 'user', content: 'q' }], tools: [] }))
-    expect(fake.requests[0].body).not.toHaveProperty('stream_options')
-    expect(out.done).toEqual({ type: 'done', stopReason: 'end_turn' })
+    expect(fake.requests[0].body).toMatchObject({ stream_options: { include_usage: true } })
+    expect(out.done).toMatchObject({ type: 'done', stopReason: 'end_turn', usage: { inputTokens: 3, outputTokens: 1 } })
+  })
+
+  it('asks a compatible server that refuses stream_options once more without it, and not again', async () => {
+    const refusal = { status: 400, body: { error: { message: "Unrecognized request argument supplied: stream_options", type: 'invalid_request_error', param: null, code: null } } }
+    const { fake, client } = await fakeAndClient([{ error: refusal }, { text: 'first' }, { text: 'second' }], { provider: 'openai-compatible' })
+    const first = await collectStream(client.stream({ system: '', messages: [{ role: 'user', content: 'q' }], tools: [] }))
+    expect(first.text).toBe('first')
+    const second = await collectStream(client.stream({ system: '', messages: [{ role: 'user', content: 'q' }], tools: [] }))
+    expect(second.text).toBe('second')
+    expect(fake.requests.map((r) => 'stream_options' in r.body)).toEqual([true, false, false])
+  })
+
+  it('does not retry a refused request without stream_options for a provider known to take it', async () => {
+    const refusal = { status: 400, body: { error: { message: 'bad request', type: 'invalid_request_error', param: null, code: null } } }
+    const { fake, client } = await fakeAndClient([{ error: refusal }, { text: 'never' }], { provider: 'deepseek', model: 'deepseek-chat' })
+    const out = await collectStream(client.stream({ system: '', messages: [{ role: 'user', content: 'q' }], tools: [] }))
+    expect(out.error).toMatchObject({ kind: 'bad_request', status: 400, message: 'bad request' })
+    expect(fake.requests).toHaveLength(1)
   })
 
   it('sends the key as a bearer token, and no Authorization header without a key', async () => {

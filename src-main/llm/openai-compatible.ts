@@ -27,17 +27,40 @@ import { parseToolArgs } from './tool-args'
 
 export function createOpenAICompatibleClient(cfg: ProviderConfig): ModelClient {
   const sdk = new OpenAI({ ...sdkOptions(cfg), organization: null, project: null })
-  return retryingClient(cfg, (request) => streamOnce(sdk, cfg, request))
+  const wire: WireState = { askUsage: true }
+  return retryingClient(cfg, (request) => streamOnce(sdk, cfg, request, wire))
 }
 
-async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+/** What this client has learnt about its server: whether it takes `stream_options`. */
+interface WireState {
+  askUsage: boolean
+}
+
+/**
+ * Opens the stream. Usage (for the context meter, costs and compaction) is asked for with
+ * `stream_options`; a compatible server that refuses the request (400/422) is asked once more
+ * without it, and this client does not send the field to it again.
+ */
+async function openStream(sdk: OpenAI, cfg: ProviderConfig, request: ModelRequest, wire: WireState, signal: AbortSignal) {
+  try {
+    return await sdk.chat.completions.create(buildRequestBody(cfg, request, wire.askUsage), { signal })
+  } catch (err) {
+    const refused = err instanceof OpenAI.APIError && (err.status === 400 || err.status === 422)
+    if (!refused || !wire.askUsage || cfg.provider !== 'openai-compatible') throw err
+    const stream = await sdk.chat.completions.create(buildRequestBody(cfg, request, false), { signal })
+    wire.askUsage = false
+    return stream
+  }
+}
+
+async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelRequest, wire: WireState): AsyncGenerator<ModelStreamEvent> {
   const ctx = { signal: request.signal, baseUrl: cfg.baseUrl }
   const watch = watchStall(request.signal, cfg.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS)
   const calls = new ToolCallAccumulator()
   let finishReason: string | undefined
   let usage: ModelUsage | undefined
   try {
-    const stream = await sdk.chat.completions.create(buildRequestBody(cfg, request), { signal: watch.signal })
+    const stream = await openStream(sdk, cfg, request, wire, watch.signal)
     watch.beat()
     for await (const raw of stream) {
       watch.beat()
@@ -68,7 +91,7 @@ async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelReque
 }
 
 /** The wire request. Exported for tests that check the mapping without a server. */
-export function buildRequestBody(cfg: ProviderConfig, request: ModelRequest): ChatCompletionCreateParamsStreaming {
+export function buildRequestBody(cfg: ProviderConfig, request: ModelRequest, askUsage = true): ChatCompletionCreateParamsStreaming {
   const body: ChatCompletionCreateParamsStreaming = {
     model: cfg.model,
     messages: toWireMessages(cfg, request.system, request.messages),
@@ -81,8 +104,7 @@ export function buildRequestBody(cfg: ProviderConfig, request: ModelRequest): Ch
     if (cfg.provider === 'openai') body.max_completion_tokens = request.maxTokens
     else body.max_tokens = request.maxTokens
   }
-  // Unknown servers may reject fields they do not know, so usage is asked for only where it is supported.
-  if (cfg.provider !== 'openai-compatible') body.stream_options = { include_usage: true }
+  if (askUsage) body.stream_options = { include_usage: true }
   return body
 }
 

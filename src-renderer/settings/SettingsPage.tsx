@@ -1,4 +1,4 @@
-// Settings: provider, workspace and its trust, approvals, limits, MCP servers, grants, the plugin tree, and
+// Settings: provider, models and prices, workspace and its trust, approvals, limits, MCP servers, grants, the plugin tree, and
 // the pages client plugins contribute.
 import type { ReactNode } from 'react'
 import { useAppStore } from '../app/app-store'
@@ -9,6 +9,7 @@ import { ApprovalModeForm } from './ApprovalModeForm'
 import { GrantsList } from './GrantsList'
 import { LimitsForm } from './LimitsForm'
 import { McpServers } from './McpServers'
+import { ModelTableForm } from './ModelTableForm'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { WorkspaceTrust } from './WorkspaceTrust'
@@ -22,6 +23,7 @@ export function SettingsPage() {
     <div className="page-scroll settings-page">
       <h1>Settings</h1>
       <Section title="Model provider"><ProviderForm /></Section>
+      <Section title="Models: context windows, prices and compaction"><ModelTableForm /></Section>
       <Section title="Workspace">
         <WorkspaceForm />
         <WorkspaceTrust />

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
 import { APPROVAL_MODES } from '../host/approval-modes'
 import { ImageAttachmentsSchema } from '../session/attachments'
+import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
@@ -261,6 +262,11 @@ export const Methods = {
   'mcp/set-enabled': { input: McpServerName.extend({ enabled: z.boolean() }), output: McpServerStatusSchema },
   /** Restarts a server (starts it when it is stopped). */
   'mcp/restart': { input: McpServerName, output: McpServerStatusSchema },
+  /** The model table: context windows and prices per model (defaults, the user's entries), and compaction. */
+  'models/table': { input: Empty, output: ModelTableViewSchema },
+  /** Sets the user's entry for one model (null: back to Seam's defaults). */
+  'models/set': { input: z.object({ model: z.string().trim().min(1).max(200), info: ModelInfoSchema.nullable() }).strict(), output: ModelTableViewSchema },
+  'compaction/set': { input: CompactionSettingsSchema, output: ModelTableViewSchema },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
   'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
 } as const
