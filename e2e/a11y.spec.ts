@@ -101,6 +101,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect(app.getByRole('main', { name: 'Settings page' })).toBeVisible()
         await expectAccessible(app, testInfo, `settings-${colorScheme}`)
         await snap(app, testInfo, `settings-${colorScheme}`)
+        // The plugin tree with an entry open (its tools), and the Advanced limits shown.
+        await app.getByRole('tree', { name: 'Plugin tree' }).getByRole('treeitem', { name: /^builtin-tools / }).focus()
+        await app.keyboard.press('ArrowRight')
+        await expect(app.getByRole('treeitem', { name: /^Read tool/ })).toBeVisible()
+        await app.getByText('Advanced', { exact: true }).click()
+        await expectAccessible(app, testInfo, `settings-tree-${colorScheme}`)
 
         await ui.pageButton(app, 'Plugins').click()
         await expect(app.getByRole('main', { name: 'Plugins page' })).toBeVisible()
@@ -119,7 +125,53 @@ for (const colorScheme of ['light', 'dark'] as const) {
         const look = (i: number) => ui.sessionRows(app).nth(i).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).boxShadow}`)
         const [active, hovered] = [await look(0), await look(1)]
         expect(active).not.toBe(hovered)
+        // A content search (its snippet with the word marked), then the session opened at the match.
+        await app.getByRole('searchbox', { name: 'Search sessions' }).fill('echo')
+        await expect(ui.sessionRows(app)).toHaveCount(1)
+        await expect(ui.sessionRows(app).first().locator('mark').first()).toBeVisible()
+        await expectAccessible(app, testInfo, `sessions-search-${colorScheme}`)
+        await ui.sessionRows(app).first().getByRole('button').first().click()
+        await expect(ui.transcript(app).locator('[data-search-hit]')).toBeVisible()
+        await expectAccessible(app, testInfo, `search-hit-${colorScheme}`)
       })
+    })
+  })
+}
+
+// The checkpoint screens (issue 17, "Reviewing changes"): a turn's changes card with a diff open,
+// the revert dialog for a file that changed since, and rewound rows with their marker.
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} scheme, checkpoints`, () => {
+    test.use({ colorScheme, seamSettings: { approvalMode: 'never-ask' } })
+
+    test('the changes card, the revert dialog and a rewound conversation have no serious or critical axe violation', async ({ app, fakeModel, workspace }, testInfo) => {
+      const file = resolve(workspace, 'notes.md')
+      await writeFile(file, 'one\ntwo\n')
+      fakeModel.respond((body) =>
+        trailingToolResults(body).length > 0 ? { text: 'Edited.' } : { toolCalls: [{ name: 'Edit', args: { file_path: file, old_string: 'two', new_string: 'TWO' } }] }
+      )
+      await send(app, 'edit the notes')
+      const card = app.getByRole('region', { name: 'Files changed in this turn' })
+      await expect(card).toBeVisible()
+      await expectIdle(app)
+      await card.getByRole('listitem', { name: 'Changed file notes.md' }).locator('summary').click()
+      await expectAccessible(app, testInfo, `changes-card-${colorScheme}`)
+
+      await writeFile(file, 'one\nTWO\nthree\n')
+      await card.getByRole('button', { name: 'Revert notes.md' }).click()
+      const revert = app.getByRole('dialog', { name: 'Revert changes' })
+      await expect(revert).toBeVisible()
+      await expectAccessible(app, testInfo, `revert-dialog-${colorScheme}`)
+      await revert.getByRole('button', { name: 'Revert anyway' }).click()
+      await expect(revert).toHaveCount(0)
+
+      await ui.userMessages(app).first().getByRole('button', { name: 'Rewind to this message' }).click()
+      const rewind = app.getByRole('dialog', { name: 'Rewind the conversation' })
+      await expect(rewind).toBeVisible()
+      await expectAccessible(app, testInfo, `rewind-dialog-${colorScheme}`)
+      await rewind.getByRole('button', { name: 'Rewind', exact: true }).click()
+      await expect(app.getByRole('note', { name: 'Rewind' })).toBeVisible()
+      await expectAccessible(app, testInfo, `rewound-${colorScheme}`)
     })
   })
 }

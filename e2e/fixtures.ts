@@ -49,6 +49,8 @@ interface WorkerFixtures extends WorkerOptions {
 interface HostRun {
   /** Starts the web host for this test (once) and returns its URL. */
   webHost(): Promise<string>
+  /** Stops the web host (SIGTERM, as a user quitting) and starts a new one on the same Seam home; its new URL. */
+  restartWebHost(): Promise<string>
 }
 
 export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: string }, WorkerFixtures>({
@@ -95,13 +97,18 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
   hostRun: async ({ tempRoot, seamHome, hostEnv, hostLog }, use) => {
     let child: ChildProcess | undefined
     let url: Promise<string> | undefined
+    const start = async () => {
+      const started = await startWebHost(hostProcessEnv(tempRoot, seamHome, hostEnv), hostLog)
+      child = started.child
+      return started.url
+    }
     await use({
-      webHost: () =>
-        (url ??= (async () => {
-          const started = await startWebHost(hostProcessEnv(tempRoot, seamHome, hostEnv), hostLog)
-          child = started.child
-          return started.url
-        })())
+      webHost: () => (url ??= start()),
+      restartWebHost: async () => {
+        if (child) await stopProcess(child)
+        url = start()
+        return url
+      }
     })
     if (child) await stopProcess(child)
   },

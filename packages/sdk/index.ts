@@ -49,6 +49,7 @@ export type { ModelAdapter, ModelAdapters } from '../../src-main/llm/adapters-pl
 export type { SessionEvent, SessionEventOf, SessionEventType, TurnEndReason } from '../../src-shared/session/events'
 export * from '../../src-shared/session/hook-events'
 export * from '../../src-shared/session/context-events'
+export * from '../../src-shared/session/checkpoint-events'
 export { ModelError } from '../../src-shared/model'
 export type * from '../../src-shared/model'
 

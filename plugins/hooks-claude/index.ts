@@ -16,6 +16,7 @@ import { watchNotifications } from './notification'
 import { onPostExecute } from './post-tool'
 import { onInputRewrite, onPreExecute } from './pre-tool'
 import { onPromptSubmit } from './prompt-submit'
+import { onPromptExpansion } from './prompt-expansion'
 import { onSessionEnd } from './session-end'
 import { onSessionStart } from './session-start'
 import { sessionRegistry } from './sessions'
@@ -96,6 +97,7 @@ export default definePlugin({
     const calls = new ToolCallStates()
     ctx.on('agent/session-start', onSessionStart(bridge, snapshot))
     ctx.on('agent/prompt-submit', onPromptSubmit(bridge, snapshot))
+    ctx.on('agent/prompt-expansion', onPromptExpansion(bridge))
     ctx.on('tools/input-rewrite', onInputRewrite(bridge, calls))
     ctx.on('tools/pre-execute', onPreExecute(bridge, calls))
     ctx.on('tools/post-execute', onPostExecute(bridge, calls))

@@ -6,6 +6,7 @@ import type { ClaudeHookEvent, ClaudePermissionMode } from '../hook-protocol/ind
 /** Events that carry `permission_mode` (prompt, tool and stop events). */
 const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>([
   'UserPromptSubmit',
+  'UserPromptExpansion',
   'PreToolUse',
   'PostToolUse',
   'PostToolUseFailure',

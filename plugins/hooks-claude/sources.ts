@@ -22,6 +22,7 @@ export function handlerTrustItem(handler: ConfiguredHandler): TrustItem {
 export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>([
   'SessionStart',
   'UserPromptSubmit',
+  'UserPromptExpansion',
   'PreToolUse',
   'PostToolUse',
   'PostToolUseFailure',

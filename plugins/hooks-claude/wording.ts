@@ -14,6 +14,9 @@ export const postToolContext = (event: string, tool: string, text: string): stri
 export const promptSuccess = (stdout: string): string => `UserPromptSubmit hook success: ${stdout}`
 export const promptContext = (text: string): string => `UserPromptSubmit hook additional context: ${text}`
 export const promptBlocked = (text: string, prompt: string): string => `UserPromptSubmit operation blocked by hook:\n${text}\n\nOriginal prompt: ${prompt}`
+/** UserPromptExpansion: worded as UserPromptSubmit's (Claude Code's own wording was not observed). */
+export const expansionContext = (text: string): string => `UserPromptExpansion hook additional context: ${text}`
+export const expansionBlocked = (text: string, prompt: string): string => `UserPromptExpansion operation blocked by hook:\n${text}\n\nOriginal prompt: ${prompt}`
 export const stoppedByHook = (reason: string): string => `Operation stopped by hook: ${reason}`
 
 export const sessionStartSuccess = (source: string, stdout: string): string => `SessionStart:${source} hook success: ${stdout}`

@@ -80,7 +80,8 @@ export default definePlugin({
     ctx.on('tools/pre-execute', async (call, next) => {
       const inner = await next()
       const { snapshot, rules } = current()
-      return combine(inner, policyDecision(call, tools.get(call.name), config, home, snapshot, rules))
+      const commandAllows = ctx.maybe('turnPermissions')?.allowedFor(call.sessionId, call.turnId)
+      return combine(inner, policyDecision(call, tools.get(call.name), config, home, snapshot, rules, commandAllows))
     })
     // A bare deny rule (`Bash`, `mcp__server`) disables the tool: off the model's tool list, and a
     // call to it is unavailable before any hook runs (claude-code-hooks.md §6 PreToolUse).
@@ -113,7 +114,9 @@ export function policyDecision(
   config: PermissionPolicyConfig,
   home?: string,
   claude?: ClaudeSettingsSnapshot,
-  rules: readonly RuleInForce[] = rulesInForce(config, claude)
+  rules: readonly RuleInForce[] = rulesInForce(config, claude),
+  /** A slash command's `allowed-tools` for the call's turn: allow rules below deny and ask rules (as Claude Code's). */
+  commandAllows?: { command: string; rules: readonly string[] }
 ): OwnDecision {
   const context: PermissionRuleContext = { cwd: call.cwd, home }
   if (claude?.workspaceRoot) context.projectDir = claude.workspaceRoot
@@ -122,6 +125,10 @@ export function policyDecision(
   if (deny) return { answerable: false, decision: { action: 'deny', reason: `the permission policy denies calls matching "${deny.rule}"${where(deny)}`, by: BY } }
   const ask = matching('ask')
   if (ask) return { answerable: false, decision: { action: 'ask', reason: `calls matching "${ask.rule}" ask first${where(ask)}`, by: BY } }
+  const commandRule = commandAllows?.rules.find((rule) => matchesPermissionRule(rule, call.name, call.args, context))
+  if (commandRule !== undefined && commandAllows) {
+    return { answerable: false, decision: { action: 'allow', reason: `allowed by ${commandAllows.command}'s allowed-tools "${commandRule}"`, by: BY } }
+  }
   const allow = matching('allow')
   if (allow) return { answerable: false, decision: { action: 'allow', reason: `allowed by the rule "${allow.rule}"${where(allow)}`, by: BY } }
   const mode = modeInForce(config, claude).mode

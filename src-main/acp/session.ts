@@ -158,7 +158,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
     try {
       const from = this.log.events.length
       for (const notice of this.pendingNotices.splice(0)) this.agent.handle.notify(notice.level, notice.text, notice.source)
-      this.agent.send(text, 'user', images)
+      this.agent.send(text, 'user', undefined, images)
       await this.agent.whenIdle()
       await this.flush()
       const events = this.log.events.slice(from)

@@ -12,7 +12,7 @@ import { ImageAttachmentsSchema, type ImageAttachment } from '../../src-shared/s
 import type { SessionLog } from '../session/store'
 import type { AgentState } from './events'
 import { AgentHandleImpl } from './handle'
-import { Inbox, type PromptOrigin } from './inbox'
+import { Inbox, type CommandExpansion, type PromptOrigin } from './inbox'
 import { parseAgentSettings, type AgentSettings, type AgentSettingsInput } from './settings'
 import { DEFAULT_BASE_PROMPT, renderSystemPrompt } from './system-prompt'
 import type { LoopDeps } from './step'
@@ -30,6 +30,8 @@ export interface AgentOptions {
   source: 'startup' | 'resume'
   /** The context window and prices of the model in use, asked at each request (the model can be switched); default `settings.model`. */
   modelInfo?: (model: string) => ModelInfo
+  /** A client for another model of the same provider (a custom command's `model` runs its turn with it). */
+  modelClientFor?: (model: string) => ModelClient
 }
 
 export interface SendResult {
@@ -90,7 +92,15 @@ export class Agent {
         return service ? service.render({ workspace: options.workspace }) : renderSystemPrompt(DEFAULT_BASE_PROMPT, [], { workspace: options.workspace })
       },
       tools: () => requireTools(this.kernel),
-      modelInfo: () => (options.modelInfo ? options.modelInfo(options.model.model) : this.settings.model)
+      modelInfo: () => (options.modelInfo ? options.modelInfo(options.model.model) : this.settings.model),
+      ...(options.modelClientFor
+        ? {
+            modelFor: (model: string) => ({
+              model: options.modelClientFor!(model),
+              modelInfo: () => (options.modelInfo ? options.modelInfo(model) : this.settings.model)
+            })
+          }
+        : {})
     }
     this.turnCount = this.log.events.filter((e) => e.type === 'turn/start').length
     this.closeInterruptedTurn()
@@ -111,9 +121,15 @@ export class Agent {
    * the next step of that turn drains it (a steering/message), or, when the turn ends first,
    * it opens the next turn as a normal prompt. See README.md.
    */
-  send(content: string, source: PromptOrigin = 'user', images?: ImageAttachment[]): SendResult {
+  send(content: string, source: PromptOrigin = 'user', expansion?: CommandExpansion, images?: ImageAttachment[]): SendResult {
     if (this.closing) throw new Error(`session ${this.log.id}: the agent is closed`)
     const input = parseOrThrow(SendInput, { content, source, ...(images?.length ? { images } : {}) }, 'agent.send')
+    // A slash command opens its own turn (its model applies to a whole turn), never steers.
+    if (expansion) {
+      this.inbox.enqueue({ content: input.content, source: input.source, expansion })
+      this.pump()
+      return { queued: 'turn' }
+    }
     const turn = this.current
     if (turn && turn.phase === 'running') {
       // Steering text joins the running turn's next request; images are sent with a prompt of their own.

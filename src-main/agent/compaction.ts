@@ -107,6 +107,8 @@ export function nextRequestTokens(events: readonly SessionEvent[], estimateAll: 
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]
     if (event.type === 'compaction') return undefined
+    // A rewind took text out of the history: counts from before it no longer describe the request.
+    if (event.type === 'rewind') return estimateAll()
     if (event.type === 'usage/step' && event.purpose !== 'compaction') return event.usage.inputTokens + event.usage.outputTokens + Math.ceil(since / 4)
     since += visibleChars(event)
   }

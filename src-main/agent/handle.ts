@@ -93,6 +93,10 @@ export class AgentHandleImpl implements AgentHandle {
     this.log.append(event)
   }
 
+  flushDurable(): Promise<void> {
+    return this.log.flush({ durable: true })
+  }
+
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void {
     this.log.append({ type: 'notice', ...this.turnField(), level, text, source })
   }

@@ -9,11 +9,23 @@ import type { ImageAttachment } from '../../src-shared/session/attachments'
 
 export type PromptOrigin = 'user' | 'cli'
 
+/** A custom slash command's expansion, carried with the text as typed (see src-main/commands). */
+export interface CommandExpansion {
+  /** The expanded prompt the model gets. */
+  content: string
+  command: { name: string; args: string; source: 'user' | 'project' | 'codex' }
+  /** The model of the turn the command opens (front matter `model`). */
+  model?: string
+  /** Permission rules whose calls run without asking during that turn (front matter `allowed-tools`). */
+  allowedTools?: string[]
+}
+
 export interface QueuedPrompt {
   content: string
   source: PromptOrigin
   /** Images sent with the prompt (only a prompt that opens a turn carries them). */
   images?: ImageAttachment[]
+  expansion?: CommandExpansion
 }
 
 export type SteeringItem =
@@ -44,9 +56,16 @@ export class Inbox {
     this.onChange()
   }
 
-  /** Everything queued, oldest first: the batch of the turn being opened. */
+  /**
+   * The batch of the turn being opened, oldest first: everything queued, except that a slash
+   * command is a batch of its own (its model and expansion belong to one turn).
+   */
   takeQueued(): QueuedPrompt[] {
-    return this.take('queue') as QueuedPrompt[]
+    const commandAt = this.queue.findIndex((prompt) => prompt.expansion !== undefined)
+    if (commandAt === -1) return this.take('queue') as QueuedPrompt[]
+    const batch = this.queue.splice(0, Math.max(commandAt, 1))
+    this.onChange()
+    return batch
   }
 
   /** Everything on the steering channel, oldest first. */

@@ -29,6 +29,8 @@ export interface LoopDeps {
   tools(): ToolRegistry
   /** The context window and prices of the model in use. */
   modelInfo(): ModelInfo
+  /** The model client and info for a named model (a custom command's `model`); absent: the session's model only. */
+  modelFor?(model: string): Pick<LoopDeps, 'model' | 'modelInfo'>
 }
 
 export interface StepOutcome {

@@ -3,12 +3,12 @@
 // cancelled, or something outside the tool pipeline fails (S20). Every opened turn gets exactly
 // one turn/end, and the log is flushed at both boundaries.
 import { errorText } from '../../src-shared/kernel'
-import type { PromptSource, TurnInfo } from '../../src-shared/host/agent'
+import type { PromptExpansionInfo, PromptSource, TurnInfo } from '../../src-shared/host/agent'
 import type { ToolExecutionResult } from '../../src-shared/host/tools'
 import type { TurnEndReason } from '../../src-shared/session/events'
 import { checkContinuationDecision, checkPromptDecision, checkToolBatchDecision } from './decisions'
 import type { TurnControl } from './handle'
-import type { QueuedPrompt } from './inbox'
+import type { CommandExpansion, QueuedPrompt } from './inbox'
 import { runStep, type LoopDeps } from './step'
 import { compact, wouldOverflow } from './compaction'
 import { ModelError } from '../../src-shared/model'
@@ -36,10 +36,11 @@ export class Turn implements TurnControl {
   private steps = 0
   private continuations = 0
   private lastAssistantText = ''
+  private revokeAllowedTools: (() => void) | undefined
   phase: TurnPhase = 'opening'
 
   constructor(
-    private readonly deps: LoopDeps,
+    private deps: LoopDeps,
     readonly id: string
   ) {}
 
@@ -75,6 +76,7 @@ export class Turn implements TurnControl {
       end = this.signal.aborted ? { reason: 'cancelled', steps: this.steps } : { reason: 'error', error: errorText(error), steps: this.steps }
     }
     this.phase = 'closing'
+    this.revokeAllowedTools?.()
     log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
     await log.flush({ durable: true })
     kernel.emitObserved('agent/turn-end', this.deps.handle.listenerFailureNotice('agent/turn-end'), this.deps.handle, this.id, end.reason)
@@ -177,6 +179,10 @@ export class Turn implements TurnControl {
       })
       return false
     }
+    // A slash command whose typed text prompt policy left alone is expanded now (UserPromptExpansion).
+    if (as === 'prompt' && prompt.expansion && (decision.content === undefined || decision.content === prompt.content)) {
+      return this.submitExpansion(prompt, prompt.expansion, decision.additionalContext ?? [])
+    }
     const content = decision.content ?? prompt.content
     if (as === 'steering') {
       log.append({ type: 'steering/message', turnId: this.id, text: content, source: 'user' })
@@ -192,6 +198,59 @@ export class Turn implements TurnControl {
     }
     for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
     return true
+  }
+
+  /** A custom command after prompt policy: agent/prompt-expansion decides, then the expansion is the user message (the typed text kept beside it). */
+  private async submitExpansion(prompt: QueuedPrompt, expansion: CommandExpansion, submitContext: readonly string[]): Promise<boolean> {
+    const { kernel, log, handle } = this.deps
+    const info: PromptExpansionInfo = {
+      expansionType: 'slash_command',
+      commandName: expansion.command.name,
+      commandArgs: expansion.command.args,
+      commandSource: expansion.command.source,
+      prompt: prompt.content,
+      expanded: expansion.content
+    }
+    let value: unknown
+    try {
+      value = await this.unlessCancelled(kernel.waterfall('agent/prompt-expansion', handle, info, async () => ({ action: 'allow' as const })))
+    } catch (error) {
+      if (!(error instanceof TurnCancelledError)) throw error
+      log.append({ type: 'prompt/blocked', turnId: this.id, prompt: prompt.content, reason: 'the turn was cancelled before prompt policy decided' })
+      return false
+    }
+    const decision = checkPromptDecision(value)
+    if (decision.action === 'block') {
+      log.append({ type: 'prompt/blocked', turnId: this.id, prompt: prompt.content, reason: decision.reason, ...(decision.by !== undefined ? { by: decision.by } : {}) })
+      return false
+    }
+    log.append({ type: 'user/message', turnId: this.id, content: decision.content ?? expansion.content, originalContent: prompt.content, command: expansion.command, source: prompt.source })
+    for (const text of submitContext) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
+    for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-expansion' })
+    if (expansion.model) this.useModel(expansion.model)
+    if (expansion.allowedTools?.length) this.allowTools(`/${expansion.command.name}`, expansion.allowedTools)
+    return true
+  }
+
+  /** The command's `allowed-tools` run without asking until this turn ends (the permission policy reads them). */
+  private allowTools(command: string, rules: readonly string[]): void {
+    const service = this.deps.kernel.getService('turnPermissions')
+    if (!service) {
+      this.deps.log.append({ type: 'notice', turnId: this.id, level: 'warn', text: `${command}'s allowed-tools are not applied: this host has no turnPermissions service`, source: 'agent' })
+      return
+    }
+    this.revokeAllowedTools?.()
+    this.revokeAllowedTools = service.grant(this.deps.handle.sessionId, this.id, command, rules)
+  }
+
+  /** The command's `model` runs this turn (its requests, usage and compaction). */
+  private useModel(model: string): void {
+    const { modelFor } = this.deps
+    if (!modelFor) {
+      this.deps.log.append({ type: 'notice', turnId: this.id, level: 'warn', text: `The command asked for the model "${model}", but this host cannot switch models per turn; the session's model answers`, source: 'agent' })
+      return
+    }
+    this.deps = { ...this.deps, ...modelFor(model) }
   }
 
   /** The prompt whose policy threw and the rest of its batch: logged as blocked, never submitted. */

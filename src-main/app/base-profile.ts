@@ -16,6 +16,7 @@ import hooksClaude from '../../plugins/hooks-claude/index'
 import { claudePermissionMode } from '../../plugins/hook-protocol/index'
 import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
+import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
@@ -60,6 +61,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:permission-policy', permissionPolicy as Plugin<never>],
     ['builtin:workspace-guard', workspaceGuard as Plugin<never>],
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
+    ['builtin:checkpoints', checkpointsPlugin as Plugin<never>],
     ['builtin:instructions', instructions as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
@@ -111,6 +113,8 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     },
     { id: 'workspace-guard', plugin: 'builtin:workspace-guard', config: options.workspace ? { workspace: options.workspace } : {} },
     { id: 'tool-timeout', plugin: 'builtin:tool-timeout' },
+    // Inside tool-timeout's deadline, outside a front end's tool wrappers: files are kept as on disk.
+    { id: 'checkpoints', plugin: 'builtin:checkpoints' },
     { id: 'approval', plugin: options.answererKey },
     { id: 'instructions', plugin: 'builtin:instructions' },
     ...(options.extra ?? []),

@@ -1,6 +1,6 @@
 // Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
 // router has validated each input before it reaches a handler.
-import { builtinCommand, runBuiltinCommand } from '../agent/commands'
+import { dispatch, sessionCommands } from '../commands/dispatch'
 import type { AppStatus, PermissionsInForce, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
 import type {} from '../../plugins/permission-policy/index'
 import type { ProviderConfig } from '../../src-shared/model'
@@ -11,6 +11,8 @@ import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
 import { acceptsImages, modelOptions, PROVIDER_LABELS, selectModel } from './model-options'
+import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
+import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 
 
@@ -30,6 +32,7 @@ export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Pr
     workspace: runtime.workspace(),
     workspaceTrusted: runtime.isTrusted(),
     trustChanges: runtime.plugins.pendingTrustChanges(),
+    trustNeeded: runtime.plugins.trustNeeded(),
     provider: await providerPublic(runtime),
     approvalMode: runtime.approvalMode()
   }
@@ -88,6 +91,19 @@ async function withStoredKey(runtime: HostRuntime, input: ProviderInput): Promis
     return { config, refused: `The stored ${input.provider} key is sent only to ${bound}, the address it was saved with. Enter the key to use ${input.baseUrl}.` }
   }
   return { config }
+}
+
+/**
+ * The session's log, for a revert or rewind: refused while a turn runs or waits (its tools could
+ * change the same files, and a rewind must not cut a turn in half). A preview is always allowed.
+ */
+async function idleLog(sessions: SessionHub, sessionId: string, preview: boolean | undefined) {
+  const { log, agent } = await sessions.open(sessionId)
+  const { running, queued } = agent.state
+  if (preview !== true && (running || queued > 0)) {
+    throw Object.assign(new Error('A turn is running in this session: stop it or let it finish first.'), { code: 'BUSY' })
+  }
+  return log
 }
 
 function requireWorkspace(runtime: HostRuntime): string {
@@ -162,6 +178,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'sessions/list': async () => sessions.store.list(),
+    'sessions/search': async (input) => sessions.store.search(input),
     'sessions/create': async ({ title }) => {
       const session = await sessions.create(requireWorkspace(runtime), title)
       return { id: session.log.id }
@@ -180,22 +197,36 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'chat/send': async ({ sessionId, content, images }) => {
-      const { agent, model } = await sessions.open(sessionId)
-      // Refused before anything is logged: the composer keeps the message and its images.
-      if (images?.length && !acceptsImages(runtime, model.model)) {
-        throw Object.assign(
-          new Error(`${model.model} does not accept images: choose a model that does in the model picker, or remove the images. The message was not sent.`),
-          { code: 'NO_VISION', field: 'images' }
-        )
+      const session = await sessions.open(sessionId)
+      if (images?.length) {
+        // Refused before anything is logged: the composer keeps the message and its images.
+        if (!acceptsImages(runtime, session.model.model)) {
+          throw Object.assign(
+            new Error(`${session.model.model} does not accept images: choose a model that does in the model picker, or remove the images. The message was not sent.`),
+            { code: 'NO_VISION', field: 'images' }
+          )
+        }
+        // A prompt with images is a prompt (not a slash command): it goes to the model with them.
+        return session.agent.send(content, 'user', undefined, images)
       }
-      if (images?.length) return agent.send(content, 'user', images)
-      // `/compact [instructions]` compacts the session instead of going to the model; prompts sent meanwhile wait for it.
-      const command = builtinCommand(content)
-      if (command) {
-        void runBuiltinCommand(agent, command)
-        return { queued: 'turn' as const }
+      // Slash commands: built-ins run here (`/compact` in the background: prompts sent meanwhile wait for it), custom ones are expanded and sent.
+      let result
+      try {
+        result = await dispatch(runtime, { id: sessionId, agent: session.agent, workspace: session.workspace }, content, { source: 'user', awaitCompaction: false })
+      } catch (error) {
+        if ((error as { code?: string }).code === 'COMMAND_ERROR') throw Object.assign(error as Error, { field: 'content' })
+        throw error
       }
-      return agent.send(content, 'user')
+      if (result.kind === 'prompt') return session.agent.send(content, 'user')
+      if (result.kind === 'sent') return { queued: result.queued }
+      // What a built-in says stays in the session where it was typed (`/compact` reports its own outcome).
+      if (result.name !== 'compact') session.agent.handle.notify(result.ok ? 'info' : 'error', result.message, 'command')
+      return { queued: 'turn' as const, command: { name: result.name, ok: result.ok, message: result.message, ...(result.sessionId ? { sessionId: result.sessionId } : {}) } }
+    },
+    'commands/list': async ({ sessionId }) => {
+      const workspace = sessionId ? (await sessions.open(sessionId)).workspace : runtime.workspace()
+      const set = sessionCommands(runtime, workspace)
+      return { commands: set.commands, problems: set.problems.map(({ name, file, field, message }) => ({ name, file, message, ...(field !== undefined ? { field } : {}) })), notices: set.notices }
     },
     'model/options': async ({ sessionId }) => modelOptions(runtime, sessionId),
     'model/select': async (input) => {
@@ -235,6 +266,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'compaction/set': async (compaction) => setCompaction(runtime.settings, compaction),
 
     'plugins/list': async () => runtime.plugins.list(),
+    'plugins/tree': async () => runtime.plugins.tree(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
     'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
     'plugins/enable': async ({ name }) => {
@@ -258,6 +290,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'mcp/set-enabled': async ({ name, enabled }) => setMcpEnabled(runtime, name, enabled),
     'mcp/restart': async ({ name }) => requireMcp(runtime).restart(name),
     'config/dump': async () => runtime.plugins.dump(),
-    'logs/recent': async () => runtime.logs()
+    'logs/recent': async () => runtime.logs(),
+
+    // Checkpoints (src-main/checkpoints): read from the session's log and blob folder.
+    'checkpoints/changes': async ({ sessionId, turnId }) => ({ turnId, files: await turnChanges((await sessions.open(sessionId)).log, turnId) }),
+    'checkpoints/revert': async ({ sessionId, turnId, path, force, preview }) => {
+      const log = await idleLog(sessions, sessionId, preview)
+      return oneAtATime(log, () => revertTurn(log, turnId, path, { force, preview }))
+    },
+    'checkpoints/rewind': async ({ sessionId, messageSeq, force, preview }) => {
+      const log = await idleLog(sessions, sessionId, preview)
+      return oneAtATime(log, () => rewindTo(log, messageSeq, { force, preview }))
+    }
   }
 }

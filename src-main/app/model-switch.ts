@@ -24,6 +24,12 @@ export class SwitchableModel implements ModelClient {
     return this.current()?.model ?? 'none'
   }
 
+  /** The same provider with another model: what a custom command's `model` runs its turn with. */
+  withModel(model: string): ModelClient {
+    const swap = (config: ProviderConfig | undefined) => (config ? { ...config, model } : undefined)
+    return new SwitchableModel(() => swap(this.current()), async () => swap(await this.withKey()), this.create)
+  }
+
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     return this.streamWithKey(request)
   }

@@ -6,9 +6,9 @@
 // those of its own workspace (HostRuntime keeps the trees).
 import type { Context, Kernel, Plugin } from '../../src-shared/kernel'
 import type { Disposable } from '../../src-shared/kernel/types'
-import type { PluginInfo } from '../../src-shared/contract/ipc'
+import type { PluginInfo, PluginTreeEntry } from '../../src-shared/contract/ipc'
 import { composeProfile, dumpProfile, type PatchLayer } from '../plugins/compose'
-import { loadLayers, layerPaths } from '../plugins/layers'
+import { loadLayers, layerPaths, PATCH_FILE_NAME } from '../plugins/layers'
 import { ProfileLoader } from '../plugins/loader'
 import type { CatalogEntry, ComposedEntry, ProfileEntry } from '../plugins/profile'
 import { watchPatchFiles } from '../plugins/watch'
@@ -19,7 +19,11 @@ import { writeFileAtomic } from './atomic-file'
 import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
+import { pluginTree } from './plugin-tree'
+import { ToolRegistryImpl } from '../tools/registry'
+import { projectCommandTrustItems } from '../commands/trust'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
+import { createTurnPermissions } from '../../src-shared/host/services'
 
 export type { TrustItem } from '../security/trust-pins'
 
@@ -48,7 +52,10 @@ export class PluginHost {
     readonly kernel: Kernel,
     /** Installed bundles, shared by every workspace's tree. */
     readonly bundles: BundleShelf
-  ) {}
+  ) {
+    // Project slash commands that run shell lines are trust items of the host's own.
+    this.trustProviders.add(projectCommandTrustItems)
+  }
 
   /** Trust approvals (hashes of what each dialog showed), shared by every workspace's tree. */
   get pins(): TrustPins {
@@ -161,6 +168,25 @@ export class PluginHost {
     )
   }
 
+  /** The composed tree entry by entry, for the settings page (plugin-tree.ts). */
+  tree(): { entries: PluginTreeEntry[]; error?: string; userLayer: string } {
+    const sources = this.layerSources()
+    const [user, ...rest] = layerPaths(sources)
+    const workspace = sources.workspace && sources.trusted ? rest.shift() : undefined
+    const registry = this.kernel.getService('tools')
+    const catalog = this.catalog()
+    const entries = pluginTree({
+      entries: this.entries,
+      states: this.loader?.states() ?? [],
+      pluginNameOf: (id) => this.loader?.handle(id)?.name,
+      isBundle: (key) => catalog.get(key)?.bundle !== undefined || key.startsWith('bundle:'),
+      toolOwners: registry instanceof ToolRegistryImpl ? registry.owners() : [],
+      layers: { user: user!, workspace, file: rest[0] },
+      bundles: this.bundles.all()
+    })
+    return this.lastError === undefined ? { entries, userLayer: user! } : { entries, error: this.lastError, userLayer: user! }
+  }
+
   dump(): { text: string; error?: string } {
     return { text: dumpProfile(this.entries), error: this.lastError }
   }
@@ -224,6 +250,16 @@ export class PluginHost {
   /** What the trust dialog shows: each item with its hash and whether it is approved, new or changed (with the old text). */
   trustPreview(workspace: string): ReviewedTrustItem[] {
     return this.pins.review(workspace, this.trustItems(workspace))
+  }
+
+  /**
+   * How many things in the workspace depend on its trust: the items plugins declare (hooks, Claude
+   * Code settings, MCP servers, ...) and its own patch layer, `.seam/cordis.patch.yml`.
+   */
+  trustNeeded(): number {
+    const workspace = this.root
+    if (!workspace) return 0
+    return this.trustItems(workspace).length + (existsSync(join(workspace, '.seam', PATCH_FILE_NAME)) ? 1 : 0)
   }
 
   /** Items of the trusted workspace that do not run until the user approves them (the UI's badge). */
@@ -316,6 +352,7 @@ export class PluginHost {
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('keys', this.runtime.keys)
+    kernel.context.provide('turnPermissions', createTurnPermissions())
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)

@@ -110,7 +110,8 @@ export class HostRuntime {
         maxSteps: options.maxSteps ?? this.settings.value.maxSteps,
         compaction: this.settings.value.compaction
       }),
-      modelInfo: (model) => modelInfo(model, this.settings.value.models)
+      modelInfo: (model) => modelInfo(model, this.settings.value.models),
+      modelClientFor: (model) => this.model.withModel(model)
     })
   }
 

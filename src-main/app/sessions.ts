@@ -37,6 +37,8 @@ export interface SessionHubOptions {
   settings: () => Partial<AgentSettings>
   /** The context window and prices of a model (the defaults with the user's settings on top). */
   modelInfo?: (model: string) => ModelInfo
+  /** A client for another model of the provider in use (a custom command's `model`). */
+  modelClientFor?: (model: string) => ModelClient
 }
 
 export class SessionHub {
@@ -194,10 +196,10 @@ export class SessionHub {
       await log.close()
       throw error
     }
-    const modelInfo = this.options.modelInfo
+    const { modelInfo, modelClientFor } = this.options
     const forChoice = this.options.modelFor ?? (() => this.options.model)
     const model = new SessionModel(this.options.model, forChoice, choiceFromLog(log.events))
-    const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source, ...(modelInfo ? { modelInfo } : {}) })
+    const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source, ...(modelInfo ? { modelInfo } : {}), ...(modelClientFor ? { modelClientFor } : {}) })
     const unsubscribe = log.onAppend((event) => {
       kernel.emit('session/appended', log.id, event)
       for (const listener of this.appended) listener(log.id, event)

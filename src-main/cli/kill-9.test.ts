@@ -156,7 +156,9 @@ it(`kill -9 at random moments (seed ${SEED}, ${KILLS} kills): every printed even
     const turns = after.events.filter((e) => e.type === 'turn/start').map((e) => (e.type === 'turn/start' ? e.turnId : ''))
     const ended = after.events.filter((e) => e.type === 'turn/end').map((e) => (e.type === 'turn/end' ? e.turnId : ''))
     expect(ended, `${context}: every turn has its turn/end after the resume`).toEqual(turns)
-    expect(after.events.at(-2)).toMatchObject({ type: 'assistant/message', text: 'Picked up where we were.' })
+    // The resumed turn's answer, then its usage/step (the fake server reports usage) and turn/end.
+    expect(after.events.at(-1)).toMatchObject({ type: 'turn/end', reason: 'completed' })
+    expect(after.events.findLast((e) => e.type === 'assistant/message')).toMatchObject({ type: 'assistant/message', text: 'Picked up where we were.' })
     await after.close()
   }
   // The schedule must actually cut runs short, or this proves nothing (only the timed kills may miss).

@@ -1,6 +1,6 @@
 // `seam`: the headless CLI. The host plugins (bridges, policies) load exactly as in the desktop
 // app; only the approval answerer differs (the terminal, or --approve allow|deny).
-import { builtinCommand, runBuiltinCommand } from '../agent/commands'
+import { dispatch } from '../commands/dispatch'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { resolve } from 'node:path'
 import { HostRuntime } from '../app/runtime'
@@ -11,12 +11,18 @@ import { authorCommand } from './plugin-author'
 import { mcpCommand } from './mcp-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
+import { checkpointCommand } from './checkpoint-command'
 
 const USAGE = `Usage:
-  seam run [options] PROMPT...        run the prompts in order in a new session
+  seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
+                                      slash command ("/help", "/usage", "/review 12", "/prompts:x K=v")
   seam resume ID [options] PROMPT...  continue a session
   seam compact ID [INSTRUCTIONS...]   summarise a session's history (as /compact does)
   seam sessions                       list sessions
+  seam revert ID [--turn N] [--file PATH] [--force]
+                                      put back the files a turn changed (default: the last turn that did);
+                                      N counts turns that changed files from 1
+  seam rewind ID N [--force]          rewind the conversation and its files to before prompt N (1 = the first)
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
                                       (--force: replace an installed same-version copy whose content differs)
@@ -58,6 +64,8 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       patch: { type: 'string' },
       json: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
+      turn: { type: 'string' },
+      file: { type: 'string' },
       dump: { type: 'boolean', default: false },
       // DESIGN.md's spelling of `seam config --dump`.
       'dump-config': { type: 'boolean', default: false },
@@ -139,6 +147,9 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
         if (dump.error) io.stderr.write(`error: ${dump.error}\n`)
         return dump.error ? 1 : 0
       }
+      case 'revert':
+      case 'rewind':
+        return await checkpointCommand(runtime, command, rest, { turn: values.turn, file: values.file, force: values.force, json: values.json }, io)
       case 'plugin':
         return await pluginCommand(runtime, rest, io, { force: values.force })
       case 'mcp':
@@ -158,23 +169,41 @@ async function runPrompts(
   json: boolean,
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
 ): Promise<number> {
-  const session = id ? await runtime.sessions.open(id) : await runtime.sessions.create(runtime.workspace()!)
+  let session = id ? await runtime.sessions.open(id) : await runtime.sessions.create(runtime.workspace()!)
   // --json shows every event of a new session: those already written (the header) now, the rest
   // as the printer hears of them, each once it is in the file.
   if (json && !id) for (const event of session.log.snapshot()) io.stdout.write(JSON.stringify(event) + '\n')
-  const detach = attachPrinter(runtime, session.log.id, json, io)
+  let detach = attachPrinter(runtime, session.log.id, json, io)
   if (!json) io.stderr.write(`session ${session.log.id}\n`)
   let lastReason = 'completed'
   try {
     for (const prompt of prompts) {
-      const command = builtinCommand(prompt)
-      if (command) {
-        const result = await runBuiltinCommand(session.agent, command)
-        if (!json) io.stderr.write(`${result.message}\n`)
+      // Slash commands (src-main/commands): a built-in prints what it says; a custom one is expanded and runs as a turn.
+      let result
+      try {
+        result = await dispatch(runtime, { id: session.log.id, agent: session.agent, workspace: session.workspace }, prompt, { source: 'cli', awaitCompaction: true })
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'COMMAND_ERROR') throw error
+        io.stderr.write(`seam: ${(error as Error).message}\n`)
+        lastReason = 'error'
+        break
+      }
+      if (result.kind === 'builtin') {
+        if (result.name === 'compact') {
+          if (!json) io.stderr.write(`${result.message}\n`)
+        } else if (json) io.stdout.write(JSON.stringify({ type: 'command/output', command: result.name, ok: result.ok, text: result.message, ...(result.sessionId ? { sessionId: result.sessionId } : {}) }) + '\n')
+        else io.stdout.write(`${result.message}\n`)
         lastReason = result.ok ? 'completed' : 'error'
+        // `/clear`: the prompts after it go to the new session.
+        if (result.sessionId) {
+          detach()
+          session = await runtime.sessions.open(result.sessionId)
+          detach = attachPrinter(runtime, session.log.id, json, io)
+          if (!json) io.stderr.write(`session ${session.log.id}\n`)
+        }
         continue
       }
-      session.agent.send(prompt, 'cli')
+      if (result.kind === 'prompt') session.agent.send(prompt, 'cli')
       await session.agent.whenIdle()
       const end = [...session.log.events].reverse().find((e) => e.type === 'turn/end')
       lastReason = end && end.type === 'turn/end' ? end.reason : 'error'

@@ -86,7 +86,8 @@ beforeAll(async () => {
     const built = await runNode([path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT })
     if (built.code !== 0) throw new Error(`electron-vite build failed (exit ${built.code}):\n${built.stderr}`)
   }
-  seamVersion = (JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+  // engines.seam is checked against the plugin API's version (packages/sdk), which the refusal names.
+  seamVersion = (JSON.parse(await readFile(path.join(ROOT, 'packages', 'sdk', 'package.json'), 'utf8')) as { version: string }).version
   work = await mkdtemp(path.join(tmpdir(), 'seam-plugin-install-'))
   seamHome = path.join(work, 'home')
   workspace = path.join(work, 'workspace')

@@ -1,6 +1,7 @@
 // The model's history, derived from the session log alone ("Model-visible means logged").
 // Visible: user/message, assistant/message, tool/result, context/message, steering/message,
-// instructions/loaded; a compaction replaces everything before it with its summary.
+// instructions/loaded; a compaction replaces everything before it with its summary; a rewind
+// takes out everything from the user message it rewound to up to itself (`liveEvents`).
 // Everything else (headers, turns, approvals, grants, hooks, notices, blocked prompts) is not.
 //
 // Shape guarantees, whatever the log holds after a crash or a cancel:
@@ -31,12 +32,52 @@ export function deriveModelMessages(events: readonly SessionEvent[]): ModelMessa
 }
 
 export function deriveModelHistory(events: readonly SessionEvent[]): DerivedHistory {
-  const state = newFoldState()
-  const start = compactionStart(events)
-  state.context = start.context
-  for (let i = start.index; i < events.length; i++) foldEvent(state, events[i])
+  const state = foldFrom(events)
   if (state.open !== undefined) closeStep(state.open, state.messages, state.notes)
   return { messages: state.messages, notes: state.notes }
+}
+
+/** The fold over the live events (rewound spans left out) from the last live compaction on; the last step left open. */
+function foldFrom(events: readonly SessionEvent[]): FoldState {
+  const live = liveEvents(events)
+  const state = newFoldState()
+  const start = compactionStart(live)
+  state.context = start.context
+  for (let i = start.index; i < live.length; i++) foldEvent(state, live[i])
+  return state
+}
+
+/**
+ * The events a rewind left in the conversation: a `rewind` takes out every event from its `toSeq`
+ * (the user message it went back to) up to itself, rewinds inside a span already taken out
+ * included. `model/context` and `instructions/loaded` stay wherever they are: they say what the
+ * system prompt, the tools and the instructions files are now, not what was said, and the
+ * plugins that log them go by the whole log. The same array when the log has no rewind.
+ */
+export function liveEvents(events: readonly SessionEvent[]): readonly SessionEvent[] {
+  let dropFrom = Number.POSITIVE_INFINITY
+  let kept: SessionEvent[] | undefined
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]
+    if (event.seq >= dropFrom && event.type !== 'model/context' && event.type !== 'instructions/loaded') {
+      continue
+    }
+    if (event.type === 'rewind' && event.seq < dropFrom) {
+      dropFrom = Math.min(dropFrom, event.toSeq)
+      kept ??= events.slice(i + 1).reverse()
+      continue
+    }
+    kept?.push(event)
+  }
+  return kept === undefined ? events : kept.reverse()
+}
+
+/** Seqs of the events a rewind took out of the conversation (what the UI greys out). */
+export function rewoundSeqs(events: readonly SessionEvent[]): Set<number> {
+  const live = new Set(liveEvents(events).map((event) => event.seq))
+  const out = new Set<number>()
+  for (const event of events) if (!live.has(event.seq) && event.type !== 'rewind') out.add(event.seq)
+  return out
 }
 
 /** What the model gets in place of the history a compaction replaced. */
@@ -80,12 +121,12 @@ export function systemReminder(text: string): string {
  */
 export class IncrementalHistory {
   private state = newFoldState()
-  private consumed = 0
-  private last: SessionEvent | undefined
+  /** Every event consumed, in order: a rewind folds the live ones again from the start. */
+  private seen: SessionEvent[] = []
 
   /** How many events have been consumed. */
   get length(): number {
-    return this.consumed
+    return this.seen.length
   }
 
   /** The latest model/context event consumed (system prompt and tools), if any. Treat it as immutable. */
@@ -93,11 +134,11 @@ export class IncrementalHistory {
     return this.state.context
   }
 
-  /** Consumes the next event of the log. */
+  /** Consumes the next event of the log. A rewind (rare) re-derives from the live events: O(log). */
   add(event: SessionEvent): void {
-    foldEvent(this.state, event)
-    this.consumed++
-    this.last = event
+    this.seen.push(event)
+    if (event.type === 'rewind') this.state = foldFrom(this.seen)
+    else foldEvent(this.state, event)
   }
 
   /**
@@ -106,14 +147,15 @@ export class IncrementalHistory {
    * history starts over from `events[0]`.
    */
   sync(events: readonly SessionEvent[]): this {
-    if (events.length < this.consumed || (this.consumed > 0 && events[this.consumed - 1] !== this.last)) this.reset()
-    if (this.consumed === 0 && events.length > 0) {
-      // A fresh fold skips what the last compaction replaced.
-      const start = compactionStart(events)
-      this.state.context = start.context
-      this.consumed = start.index
+    const consumed = this.seen.length
+    if (events.length < consumed || (consumed > 0 && events[consumed - 1] !== this.seen[consumed - 1])) this.reset()
+    if (this.seen.length === 0 && events.length > 0) {
+      // A fresh fold skips what the last compaction replaced and what rewinds took out.
+      this.seen = events.slice()
+      this.state = foldFrom(this.seen)
+      return this
     }
-    for (let i = this.consumed; i < events.length; i++) this.add(events[i])
+    for (let i = this.seen.length; i < events.length; i++) this.add(events[i])
     return this
   }
 
@@ -137,8 +179,7 @@ export class IncrementalHistory {
 
   private reset(): void {
     this.state = newFoldState()
-    this.consumed = 0
-    this.last = undefined
+    this.seen = []
   }
 }
 
@@ -229,6 +270,10 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
     case 'notice':
     case 'hook/invoked':
     case 'hook/result':
+    case 'file/checkpoint':
+    case 'file/changed':
+    case 'revert':
+    case 'rewind':
       break
     default: {
       const unhandled: never = event

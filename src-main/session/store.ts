@@ -8,13 +8,16 @@ import { z } from 'zod'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { parseOrThrow } from '../../src-shared/validation'
 import { checkSessionEvent } from './event-check'
+import { checkpointFolderOf } from './checkpoint-store'
 import { assertSessionId, isSessionId, newSessionId } from './ids'
 import { readSessionFile, type ParsedSessionFile } from './load'
 import { SessionLog } from './log'
 import { SUMMARY_CACHE_FILE, SummaryCache } from './summary-cache'
 import { scanSessionFile, summarizeEvents, summaryFromScan, type SessionSummary } from './summary'
+import { searchSessions, SessionSearchIndex, type SessionSearchOptions, type SessionSearchResult } from './search'
 
 export type { SessionSummary } from './summary'
+export type { SessionSearchOptions, SessionSearchResult } from './search'
 export { SessionLog, InvalidSessionEventError, type SessionAppendListener } from './log'
 export { SessionFileError } from './load'
 
@@ -33,6 +36,7 @@ export class SessionStore {
   /** Logs open through this store, by id: `open` hands out the live one instead of a second writer. */
   private readonly openLogs = new Map<string, SessionLog>()
   private readonly cache: SummaryCache
+  private readonly searchIndex = new SessionSearchIndex()
 
   /**
    * `dir` is the sessions folder itself, e.g. `<seamHome>/sessions`. `redactLine` rewrites each
@@ -118,6 +122,15 @@ export class SessionStore {
     return summaries.sort((a, b) => b.lastActivity - a.lastActivity || (a.id < b.id ? 1 : -1))
   }
 
+  /**
+   * Sessions whose title or content (prompts, replies, tool names) hold every word of the query,
+   * most recent first, each with the event to jump to. Streams each file once, then reads only
+   * what was appended (search.ts).
+   */
+  async search(options: SessionSearchOptions): Promise<SessionSearchResult[]> {
+    return searchSessions(this.searchIndex, await this.list(), (id) => this.pathOf(id), options)
+  }
+
   /** Appends `session/renamed` and writes it out. */
   async rename(id: string, title: string): Promise<SessionEvent> {
     const checked = parseOrThrow(TitleSchema, title, 'session title')
@@ -132,7 +145,7 @@ export class SessionStore {
     }
   }
 
-  /** Closes the session if it is open here, then removes its file. */
+  /** Closes the session if it is open here, then removes its file and its checkpoint blobs. */
   async delete(id: string): Promise<void> {
     const path = this.pathOf(id)
     const live = this.openLogs.get(id)
@@ -143,6 +156,8 @@ export class SessionStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no session ${id} (${path} does not exist)`, { cause: error })
       throw error
     }
+    // The file checkpoints go with it (revert and rewind read them from there).
+    await rm(checkpointFolderOf(path), { recursive: true, force: true })
     await this.cache.delete(id)
     await this.cache.save()
   }

@@ -68,6 +68,11 @@ export class ToolRegistryImpl implements ToolRegistry {
     return this.tools.get(name)?.tool
   }
 
+  /** Each registered tool's name and the plugin that registered it (the settings page's plugin tree). */
+  owners(): Array<{ name: string; owner: string }> {
+    return [...this.tools.entries()].map(([name, registration]) => ({ name, owner: registration.owner }))
+  }
+
   list(): AnyTool[] {
     return [...this.tools.values()].map((r) => r.tool)
   }

@@ -38,7 +38,10 @@ export function Header() {
       <span className="workspace path" title={status?.workspace ?? undefined} aria-label="Workspace">
         {status?.workspace ?? 'no workspace'}
       </span>
-      {status && !status.workspaceTrusted && status.workspace && <span className="badge warn" title="Workspace hooks do not run until you trust it">untrusted</span>}
+      {/* Only a workspace with something to trust (hooks, settings, MCP servers, a patch file) is "untrusted". */}
+      {status && !status.workspaceTrusted && status.workspace && (status.trustNeeded ?? 0) > 0 && (
+        <span className="badge warn" title="Workspace hooks, settings and servers do not run until you trust it">untrusted</span>
+      )}
       {status?.workspaceTrusted && (status.trustChanges ?? 0) > 0 && (
         <span className="badge warn" role="status" aria-label="Unapproved hook changes" title="Hook commands new or changed since you trusted this workspace do not run until you approve them">
           {status.trustChanges} changed

@@ -1,6 +1,7 @@
 // The message box. Enter sends, Shift+Enter is a new line. While a turn runs a message is queued
 // (it steers the running turn, or opens the next one, per chat/send's reply) and shows as queued
-// in the transcript until the log records it. Stop cancels the running turn.
+// in the transcript until the log records it. Stop cancels the running turn. A text starting
+// with `/` opens the slash command menu (SlashMenu.tsx); commands run on the host (chat/send).
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
@@ -9,6 +10,7 @@ import { sessionActions, useSessionStore } from '../transcript/session-store'
 import { composerActions, useComposerStore } from './composer-store'
 import { Attachments } from './Attachments'
 import { attachFiles, filesOf } from './attachments'
+import { useSlashMenu } from './SlashMenu'
 
 export function Composer() {
   const host = useHost()
@@ -29,8 +31,8 @@ export function Composer() {
     if (document.activeElement === document.body || document.activeElement === null) box.current?.focus()
   }, [])
 
-  const send = async () => {
-    const content = text
+  const send = async (typed?: string) => {
+    const content = typed ?? text
     const attached = images
     if (!content.trim() && attached.length === 0) return
     setText('')
@@ -47,7 +49,16 @@ export function Composer() {
     }
     const queuedId = sessionActions.addQueued(content)
     try {
-      const { queued } = await host.invoke('chat/send', { sessionId: id, content, ...(attached.length > 0 ? { images: attached } : {}) })
+      const { queued, command } = await host.invoke('chat/send', { sessionId: id, content, ...(attached.length > 0 ? { images: attached } : {}) })
+      // A built-in command ran on the host: nothing is queued; `/clear` opened a new session.
+      if (command) {
+        sessionActions.removeQueued(queuedId)
+        if (command.sessionId) {
+          await sessionsActions.refresh(host)
+          await sessionsActions.open(host, command.sessionId)
+        }
+        return
+      }
       sessionActions.setQueuedMode(queuedId, queued)
     } catch (e) {
       sessionActions.removeQueued(queuedId)
@@ -67,7 +78,10 @@ export function Composer() {
     }
   }
 
+  const slash = useSlashMenu({ text, sessionId, insert: (next) => setText(next), run: (typed) => void send(typed) })
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(event)) return
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
     event.preventDefault()
     void send()
@@ -87,7 +101,9 @@ export function Composer() {
 
   return (
     <form className="composer" onSubmit={submit}>
+      {slash.menu}
       <textarea
+        {...slash.inputProps}
         ref={box}
         aria-label="Message"
         value={text}

@@ -1,17 +1,21 @@
-// One session in the sidebar, with inline rename.
-import { useState, type KeyboardEvent } from 'react'
+// One session in the sidebar, with inline rename; a search result also shows where it matched.
+import { useState, type KeyboardEvent, type ReactNode } from 'react'
 import { errorText } from '../app/errors'
-import type { SessionSummary } from './sessions-store'
+import type { SessionSearchResult, SessionSummary } from './sessions-store'
+
+type SearchMatch = NonNullable<SessionSearchResult['match']>
 
 export interface SessionRowProps {
   session: SessionSummary
+  /** Where the session's content matched the search (its snippet is shown, the words marked). */
+  match?: SearchMatch
   active: boolean
   onOpen(): void
   onRename(title: string): Promise<void>
   onDelete(): void
 }
 
-export function SessionRow({ session, active, onOpen, onRename, onDelete }: SessionRowProps) {
+export function SessionRow({ session, match, active, onOpen, onRename, onDelete }: SessionRowProps) {
   const [editing, setEditing] = useState(false)
   const [title, setTitle] = useState(session.title)
   // A session gets its title from its first prompt; until then it is just new.
@@ -58,6 +62,12 @@ export function SessionRow({ session, active, onOpen, onRename, onDelete }: Sess
       ) : (
         <button type="button" className="session-open" aria-current={active ? 'true' : undefined} onClick={onOpen} title={displayTitle}>
           <span className="session-title">{displayTitle}</span>
+          {match && (
+            <span className="session-snippet">
+              <span className="sr-only">{MATCH_WHERE[match.kind]}: </span>
+              {marked(match.snippet, match.highlights)}
+            </span>
+          )}
           <span className="session-meta muted">{when(session.lastActivity)} · {session.eventCount} {session.eventCount === 1 ? 'event' : 'events'}</span>
         </button>
       )}
@@ -70,6 +80,22 @@ export function SessionRow({ session, active, onOpen, onRename, onDelete }: Sess
       {error && <p className="form-error" role="alert">{error}</p>}
     </li>
   )
+}
+
+const MATCH_WHERE: Record<SearchMatch['kind'], string> = { user: 'in a prompt', assistant: 'in a reply', tool: 'a tool call' }
+
+/** The snippet with its highlighted ranges in <mark>. */
+function marked(snippet: string, highlights: SearchMatch['highlights']): ReactNode[] {
+  const out: ReactNode[] = []
+  let at = 0
+  for (const { start, end } of [...highlights].sort((a, b) => a.start - b.start)) {
+    if (start < at || end > snippet.length || end <= start) continue
+    if (start > at) out.push(snippet.slice(at, start))
+    out.push(<mark key={start}>{snippet.slice(start, end)}</mark>)
+    at = end
+  }
+  if (at < snippet.length) out.push(snippet.slice(at))
+  return out
 }
 
 function when(ms: number): string {

@@ -1,6 +1,6 @@
 // The sessions list, grouped by the workspace each session belongs to (the window's first): new,
-// open (replays the log), rename inline, delete with confirmation; client plugins' sidebar
-// panels below it.
+// open (replays the log), rename inline, delete with confirmation, search by title and content;
+// client plugins' sidebar panels below it.
 import { Fragment, useState } from 'react'
 import { appActions, useAppStore } from '../app/app-store'
 import { ConfirmDialog } from '../app/ConfirmDialog'
@@ -9,7 +9,8 @@ import { useHost } from '../app/host-context'
 import { SidebarPanels } from '../plugins/SidebarPanels'
 import { SessionRow } from './SessionRow'
 import { groupByWorkspace } from './session-groups'
-import { filterSessions, sessionsActions, startNewSession, useSessionsStore, type SessionSummary } from './sessions-store'
+import { sessionsActions, startNewSession, useSessionsStore, type SessionSearchResult, type SessionSummary } from './sessions-store'
+import { useSessionSearch } from './use-session-search'
 
 export function SessionsSidebar() {
   const host = useHost()
@@ -21,7 +22,8 @@ export function SessionsSidebar() {
   const [error, setError] = useState<string | null>(null)
 
   const [query, setQuery] = useState('')
-  const shown = filterSessions(list, query)
+  const search = useSessionSearch(query, list)
+  const shown: readonly (SessionSummary | SessionSearchResult)[] = search.shown
   const groups = groupByWorkspace(shown, currentWorkspace)
   // A new session is stored by its first message (the composer creates it): no empty rows.
   const create = () => {
@@ -35,8 +37,8 @@ export function SessionsSidebar() {
         <h2 className="panel-title">Sessions</h2>
         <button type="button" className="primary small" onClick={create}>New session</button>
       </div>
-      <input type="search" className="session-search" aria-label="Search sessions" placeholder="Search sessions" value={query} onChange={(e) => setQuery(e.target.value)} />
-      {(error ?? listError) && <p className="form-error" role="alert">{error ?? listError}</p>}
+      <input type="search" className="session-search" aria-label="Search sessions" placeholder="Search titles and messages" value={query} onChange={(e) => setQuery(e.target.value)} />
+      {(error ?? listError ?? search.error) && <p className="form-error" role="alert">{error ?? listError ?? search.error}</p>}
       <ul className="session-list" aria-label="Session list">
         {groups.map((group) => (
           <Fragment key={group.workspace}>
@@ -51,10 +53,12 @@ export function SessionsSidebar() {
               <SessionRow
                 key={session.id}
                 session={session}
+                match={matchOf(session)}
                 active={session.id === openId}
                 onOpen={() => {
                   appActions.showPage('chat')
-                  void sessionsActions.open(host, session.id)
+                  const match = matchOf(session)
+                  void sessionsActions.open(host, session.id, match ? { seq: match.seq, words: search.words } : undefined)
                 }}
                 onRename={(title) => sessionsActions.rename(host, session.id, title)}
                 onDelete={() => setDeleting(session)}
@@ -63,8 +67,9 @@ export function SessionsSidebar() {
           </Fragment>
         ))}
         {list.length === 0 && <li className="muted empty">No sessions yet.</li>}
-        {list.length > 0 && shown.length === 0 && <li className="muted empty">No session matches “{query}”.</li>}
+        {list.length > 0 && shown.length === 0 && !search.pending && <li className="muted empty">No session matches “{query}”.</li>}
       </ul>
+      <p className="sr-only" role="status">{search.status}</p>
       <SidebarPanels />
       {deleting && (
         <ConfirmDialog label="Delete session?" confirm="Delete" danger onConfirm={() => sessionsActions.remove(host, deleting.id)} onClose={() => setDeleting(null)}>
@@ -75,4 +80,9 @@ export function SessionsSidebar() {
       )}
     </nav>
   )
+}
+
+/** Where a search result's content matched (a plain list row has none). */
+function matchOf(session: SessionSummary | SessionSearchResult): SessionSearchResult['match'] {
+  return 'titleMatch' in session ? (session as SessionSearchResult).match : undefined
 }

@@ -5,9 +5,10 @@ import { composerActions } from '../composer/composer-store'
 import { create } from 'zustand'
 import type { HostApi, MethodOutput } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
-import { sessionActions, useSessionStore } from '../transcript/session-store'
+import { sessionActions, useSessionStore, type TranscriptFocus } from '../transcript/session-store'
 
 export type SessionSummary = MethodOutput<'sessions/list'>[number]
+export type SessionSearchResult = MethodOutput<'sessions/search'>[number]
 
 export interface SessionsState {
   list: SessionSummary[]
@@ -57,11 +58,11 @@ export const sessionsActions = {
     }
   },
 
-  /** Opens a session: replays its log into the view. */
-  async open(host: HostApi, id: string): Promise<void> {
+  /** Opens a session: replays its log into the view; `focus` names an event to scroll to (a search match). */
+  async open(host: HostApi, id: string, focus?: TranscriptFocus): Promise<void> {
     useSessionsStore.setState({ openId: id })
     remember(id)
-    sessionActions.begin(id)
+    sessionActions.begin(id, focus)
     try {
       sessionActions.loaded(await host.invoke('sessions/open', { id }))
     } catch (error) {

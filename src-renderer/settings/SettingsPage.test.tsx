@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AppStatus } from '../../src-shared/contract/ipc'
+import type { AppStatus, PluginTreeEntry } from '../../src-shared/contract/ipc'
 import { appActions } from '../app/app-store'
 import { HostProvider } from '../app/host-context'
 import { FakeHost } from '../test/fake-host'
@@ -19,6 +19,7 @@ let items: Array<{ source: string; file: string; event: string; command: string;
 
 let host: FakeHost
 let trusted: boolean
+let treeEntries: PluginTreeEntry[]
 let grants: Array<{ id: string; sessionId: string; createdAt: number; tool: string; pattern: Record<string, string>; description: string }>
 
 beforeEach(() => {
@@ -45,8 +46,22 @@ beforeEach(() => {
       grants = grants.filter((g) => g.id !== grantId)
       return { ok: true }
     },
-    'config/dump': () => ({ text: '- id: tools\n- id: prompt', error: '/w/.seam/cordis.patch.yml line 3: unknown id "tool"' })
+    'config/dump': () => ({ text: '- id: tools\n- id: prompt', error: '/w/.seam/cordis.patch.yml line 3: unknown id "tool"' }),
+    'plugins/tree': () => ({ entries: treeEntries, userLayer: '/h/cordis.patch.yml', error: '/w/.seam/cordis.patch.yml line 3: unknown id "tool"' }),
+    'plugins/disable': ({ name }) => {
+      treeEntries = treeEntries.map((e) => (e.id === name ? { ...e, state: 'disabled' as const, layer: 'user' as const, origin: '/h/cordis.patch.yml:1', tools: [] } : e))
+      return { ok: true as const }
+    },
+    'plugins/enable': () => {
+      throw new Error('"tool-timeout" is disabled by a later patch layer (/w/.seam/cordis.patch.yml:1); change it there')
+    }
   })
+  treeEntries = [
+    { id: 'tools', plugin: 'builtin:tools', kind: 'builtin', state: 'active', missing: [], origin: 'base profile entry 4', layer: 'base', tools: [] },
+    { id: 'builtin-tools', plugin: 'builtin:builtin-tools', kind: 'builtin', state: 'active', missing: [], origin: 'base profile entry 7', layer: 'base', tools: ['Bash', 'Read'] },
+    { id: 'tool-timeout', plugin: 'builtin:tool-timeout', kind: 'builtin', state: 'disabled', missing: [], origin: '/w/.seam/cordis.patch.yml:1', layer: 'workspace', tools: [] },
+    { id: 'lint', plugin: 'bundle:lint', kind: 'bundle', state: 'failed', error: 'lint failed to start: boom', missing: [], origin: 'base profile entry 17', layer: 'bundle', tools: [] }
+  ]
 })
 afterEach(cleanup)
 
@@ -66,6 +81,11 @@ describe('SettingsPage', () => {
     // Every approval mode the permission policy knows is offered (Claude Code's acceptEdits, dontAsk and plan too).
     expect(screen.getAllByRole('radio').filter((r) => (r as HTMLInputElement).name === 'approval-mode').map((r) => (r as HTMLInputElement).value)).toEqual(['ask-side-effects', 'ask-all', 'never-ask', 'accept-edits', 'dont-ask', 'plan'])
 
+    // The limits sit apart, in the collapsed "Advanced" section.
+    const advanced = screen.getByText('Advanced').closest('details')!
+    expect(advanced.open).toBe(false)
+    fireEvent.click(advanced.querySelector('summary')!)
+    expect(advanced.open).toBe(true)
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Max steps per turn' }), { target: { value: '80' } })
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save limits' }))
@@ -86,8 +106,67 @@ describe('SettingsPage', () => {
     expect(host.callsOf('workspace/trust')).toEqual([{ trusted: true, approve: [HASH] }])
     expect(screen.getByText('trusted')).toBeTruthy()
 
-    expect(screen.getByLabelText('Plugin tree').textContent).toBe('- id: tools\n- id: prompt')
+    expect(screen.getByRole('tree', { name: 'Plugin tree' })).toBeTruthy()
     expect(screen.getByText('/w/.seam/cordis.patch.yml line 3: unknown id "tool"')).toBeTruthy()
+    // The YAML stays behind its toggle.
+    expect(screen.queryByLabelText('Plugin tree as YAML')).toBeNull()
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'View as YAML' }))
+    })
+    expect(screen.getByRole('button', { name: 'View as YAML' }).getAttribute('aria-pressed')).toBe('true')
+    expect(screen.getByLabelText('Plugin tree as YAML').textContent).toBe('- id: tools\n- id: prompt')
+    expect(screen.queryByRole('tree')).toBeNull()
+  })
+
+  it('the plugin tree: entries with state and layer, a failure with its reason, keyboard expand and move, and a switch that disables an entry', async () => {
+    await renderWith(<SettingsPage />)
+    const tree = screen.getByRole('tree', { name: 'Plugin tree' })
+    const item = (name: string) => within(tree).getByRole('treeitem', { name: name.endsWith(')') || name.endsWith(' tool') ? name : new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `) })
+    expect(item('Built-in (3)').getAttribute('aria-expanded')).toBe('true')
+    const tools = item('builtin-tools')
+    expect(tools.getAttribute('aria-level')).toBe('2')
+    expect(tools.getAttribute('aria-expanded')).toBe('false')
+    expect(tools.textContent).toContain('loaded')
+    expect(tools.textContent).toContain('2 tools')
+    expect(item('tool-timeout').textContent).toMatch(/disabled.*from the workspace's patch file \(\/w\/\.seam\/cordis\.patch\.yml:1\)/)
+    expect(item('lint').textContent).toContain('lint failed to start: boom')
+    expect(item('tools').getAttribute('aria-expanded')).toBeNull()
+
+    // Keyboard: one tab stop; Down moves, Right expands then enters, Left goes back to the parent.
+    const group = item('Built-in (3)')
+    expect(group.tabIndex).toBe(0)
+    group.focus()
+    fireEvent.keyDown(group, { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(item('tools'))
+    fireEvent.keyDown(item('tools'), { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(item('builtin-tools'))
+    expect(item('builtin-tools').tabIndex).toBe(0)
+    expect(item('tools').tabIndex).toBe(-1)
+    fireEvent.keyDown(item('builtin-tools'), { key: 'ArrowRight' })
+    expect(item('builtin-tools').getAttribute('aria-expanded')).toBe('true')
+    fireEvent.keyDown(item('builtin-tools'), { key: 'ArrowRight' })
+    expect(document.activeElement).toBe(item('Bash tool'))
+    expect(item('Bash tool').getAttribute('aria-level')).toBe('3')
+    fireEvent.keyDown(item('Bash tool'), { key: 'ArrowLeft' })
+    expect(document.activeElement).toBe(item('builtin-tools'))
+    fireEvent.keyDown(item('builtin-tools'), { key: 'ArrowLeft' })
+    expect(item('builtin-tools').getAttribute('aria-expanded')).toBe('false')
+    fireEvent.keyDown(item('builtin-tools'), { key: 'End' })
+    expect(document.activeElement).toBe(item('lint'))
+
+    // The switch: off writes through plugins/disable; a refusal (a later layer decides) shows why.
+    const on = within(item('builtin-tools')).getByRole('switch', { name: 'builtin-tools enabled' })
+    expect(on.getAttribute('aria-checked')).toBe('true')
+    await act(async () => {
+      fireEvent.click(on)
+    })
+    expect(host.callsOf('plugins/disable')).toEqual([{ name: 'builtin-tools' }])
+    expect(within(item('builtin-tools')).getByRole('switch').getAttribute('aria-checked')).toBe('false')
+    expect(item('builtin-tools').textContent).toContain('from your patch file (/h/cordis.patch.yml:1)')
+    await act(async () => {
+      fireEvent.click(within(item('tool-timeout')).getByRole('switch'))
+    })
+    expect(within(item('tool-timeout')).getByRole('alert').textContent).toContain('disabled by a later patch layer')
   })
 
   it('the trust banner counts hook commands and Claude Code settings apart', async () => {

@@ -1,5 +1,5 @@
-// Settings: provider, models and prices, workspace and its trust, approvals, limits, MCP servers, grants, the plugin tree, and
-// the pages client plugins contribute.
+// Settings: provider, models and prices, workspace and its trust, approvals, MCP servers, grants, the
+// plugin tree, the pages client plugins contribute, and, collapsed at the end, the advanced limits.
 import type { ReactNode } from 'react'
 import { useAppStore } from '../app/app-store'
 import { PluginSettingsPages } from '../plugins/PluginSettingsPages'
@@ -33,11 +33,17 @@ export function SettingsPage() {
         <PermissionRules deps={[approvalMode, trusted]} />
       </Section>
       <Section title="Notifications"><NotificationsForm /></Section>
-      <Section title="Limits"><LimitsForm /></Section>
       <Section title="MCP servers"><McpServers /></Section>
       <Section title="This session's grants"><GrantsList /></Section>
       <Section title="Plugin tree"><PluginTree /></Section>
       <PluginSettingsPages />
+      <section className="settings-section">
+        <details className="settings-advanced">
+          <summary><h2 className="inline-heading">Advanced</h2></summary>
+          <p className="muted small">Limits of the agent loop and the hook runner. The defaults suit most work.</p>
+          <LimitsForm />
+        </details>
+      </section>
     </div>
   )
 }

@@ -1,11 +1,17 @@
 // Workspace trust on the settings page: the commands it would run, Trust / Untrust.
+import { useAppStore } from '../app/app-store'
 import { TrustCommands } from './TrustCommands'
 import { useTrustPreview } from './trust-preview'
 
 export function WorkspaceTrust() {
   const { preview, error, setTrusted } = useTrustPreview()
+  const trustNeeded = useAppStore((state) => state.status?.trustNeeded ?? 0)
   if (!preview) return error ? <p className="form-error" role="alert">{error}</p> : <p className="muted">Loading…</p>
   if (!preview.workspace) return <p className="muted">No workspace chosen.</p>
+  // Nothing here runs on trust: no verdict to show, nothing to decide.
+  if (!preview.trusted && trustNeeded === 0 && preview.items.length === 0) {
+    return <p className="muted">Nothing in this workspace needs trust: it declares no hooks, Claude Code settings, MCP servers or patch file.</p>
+  }
   return (
     <div className="workspace-trust">
       <p>

@@ -2,7 +2,7 @@
 import { TurnFailedActions } from './TurnFailedActions'
 import { memo } from 'react'
 import { useSessionStore, type QueuedMessage } from './session-store'
-import type { BlockedItem, ContextItem, NoticeItem, SteeringItem, TurnEndItem } from './transcript-types'
+import type { BlockedItem, ContextItem, NoticeItem, RevertItem, RewindItem, SteeringItem, TurnEndItem } from './transcript-types'
 
 export const SteeringRow = memo(function SteeringRow({ item }: { item: SteeringItem }) {
   return (
@@ -69,3 +69,26 @@ export function QueuedRow({ item }: { item: QueuedMessage }) {
     </div>
   )
 }
+
+function fileNames(paths: readonly string[]): string {
+  const names = paths.map((p) => p.split('/').pop() ?? p)
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`
+}
+
+export const RevertRow = memo(function RevertRow({ item }: { item: RevertItem }) {
+  return (
+    <div className="restore-row" role="note" aria-label="Revert">
+      {item.paths.length === 0 ? 'Reverted nothing: the files were already as before.' : `Reverted ${item.scope === 'turn' ? "the turn's changes to " : ''}${fileNames(item.paths)}`}
+    </div>
+  )
+})
+
+export const RewindRow = memo(function RewindRow({ item }: { item: RewindItem }) {
+  const files = item.paths.length === 0 ? 'no files to restore' : `${item.paths.length === 1 ? '1 file' : `${item.paths.length} files`} restored (${fileNames(item.paths)})`
+  return (
+    <div className="restore-row rewind-row" role="note" aria-label="Rewind">
+      Rewound to before “{item.prompt.length > 60 ? `${item.prompt.slice(0, 60)}…` : item.prompt}”: the greyed-out messages above are no longer part of the
+      conversation; {files}.
+    </div>
+  )
+})

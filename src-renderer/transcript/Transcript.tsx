@@ -1,8 +1,11 @@
 // The session's transcript, virtualized: only the rows in view (plus a few) are in the DOM and
 // each row's height is measured, so a 10k-event session opens and scrolls smoothly. Follows the
 // bottom while new output arrives unless the user has scrolled up; sending follows it again.
+// Opened from a search result, it scrolls to the matching event instead and marks it.
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { isRewound } from './build-transcript'
+import { markWords, rowIndexForSeq } from './search-hit'
 import { useSessionStore } from './session-store'
 import { estimateRowHeight, TranscriptRow, type TranscriptRowItem } from './TranscriptRow'
 
@@ -11,6 +14,7 @@ const STICK_PX = 48
 export function Transcript() {
   const items = useSessionStore((state) => state.transcript.items)
   const live = useSessionStore((state) => state.transcript.live)
+  const rewound = useSessionStore((state) => state.transcript.rewound)
   const queued = useSessionStore((state) => state.queued)
   const count = items.length + (live ? 1 : 0) + queued.length
 
@@ -51,6 +55,27 @@ export function Transcript() {
     if (el && stick.current && count > 0) el.scrollTop = el.scrollHeight
   }, [total, count, liveLength])
 
+  // A search match to show: once the log is loaded, scroll its row to the middle and mark it.
+  const focus = useSessionStore((state) => state.focus)
+  const loading = useSessionStore((state) => state.loading)
+  const sessionId = useSessionStore((state) => state.sessionId)
+  const [hit, setHit] = useState<{ sessionId: string | null; key: string; words: readonly string[] } | null>(null)
+  const focused = useRef<typeof focus>(null)
+  useLayoutEffect(() => {
+    if (!focus || loading || focused.current === focus) return
+    const index = rowIndexForSeq(items, focus.seq)
+    if (index < 0) return
+    focused.current = focus
+    stick.current = false
+    setAtBottom(false)
+    setHit({ sessionId, key: items[index].key, words: focus.words })
+    virtualizer.scrollToIndex(index, { align: 'center' })
+  }, [focus, loading, items, sessionId, virtualizer])
+  const hitKey = hit && hit.sessionId === sessionId ? hit.key : null
+  useEffect(() => {
+    markWords(scroller.current, hitKey ? (hit?.words ?? []) : [])
+  })
+
   const onScroll = () => {
     const el = scroller.current
     if (!el) return
@@ -70,11 +95,26 @@ export function Transcript() {
       <div ref={scroller} className="transcript" role="log" aria-label="Transcript" onScroll={onScroll}>
         {count === 0 && <p className="muted empty-transcript">Nothing here yet. Write a message below to start.</p>}
         <div className="transcript-inner" style={{ height: total }}>
-          {virtualizer.getVirtualItems().map((v) => (
-            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${v.start}px)` }}>
-              <TranscriptRow row={rowAt(v.index)} />
-            </div>
-          ))}
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rowAt(v.index)
+            // Rows a rewind took out of the conversation stay, greyed out (the rewind row says why).
+            const out = 'seq' in row && isRewound({ rewound }, row.seq)
+            const hit = hitKey !== null && v.key === hitKey
+            const className = ['transcript-row', out ? 'rewound' : '', hit ? 'search-hit' : ''].filter(Boolean).join(' ')
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className={className}
+                data-rewound={out ? 'true' : undefined}
+                data-search-hit={hit ? 'true' : undefined}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <TranscriptRow row={row} />
+              </div>
+            )
+          })}
         </div>
       </div>
       {!atBottom && (

@@ -3,7 +3,8 @@ import type { QueuedMessage } from './session-store'
 import { AssistantMessage } from './AssistantMessage'
 import { HookRow } from './HookRow'
 import { CompactionRow, InstructionsRow } from './ContextRows'
-import { BlockedRow, ContextRow, NoticeRow, QueuedRow, SteeringRow, TurnEndRow } from './SmallRows'
+import { BlockedRow, ContextRow, NoticeRow, QueuedRow, RevertRow, RewindRow, SteeringRow, TurnEndRow } from './SmallRows'
+import { ChangesCard } from './ChangesCard'
 import { ToolCard } from './ToolCard'
 import type { LiveItem, TranscriptItem } from './transcript-types'
 import { UserMessage } from './UserMessage'
@@ -35,6 +36,12 @@ export function TranscriptRow({ row }: { row: TranscriptRowItem }) {
       return <InstructionsRow item={row} />
     case 'compaction':
       return <CompactionRow item={row} />
+    case 'changes':
+      return <ChangesCard item={row} />
+    case 'revert':
+      return <RevertRow item={row} />
+    case 'rewind':
+      return <RewindRow item={row} />
     case 'queued':
       return <QueuedRow item={row.queued} />
     default: {
@@ -59,7 +66,11 @@ export function estimateRowHeight(row: TranscriptRowItem | undefined): number {
     case 'instructions':
       return 28
     case 'compaction':
+    case 'revert':
+    case 'rewind':
       return 40
+    case 'changes':
+      return 100
     default:
       return 60
   }

@@ -10,12 +10,14 @@ interface Draft {
   openTools: number[]
   lastSeq: number
   live: LiveItem | null
+  rewound: Array<{ from: number; to: number }>
+  turnFiles: Map<string, readonly string[]>
 }
 
-export const emptyTranscript: Transcript = { items: [], index: new Map(), openTools: [], lastSeq: -1, live: null }
+export const emptyTranscript: Transcript = { items: [], index: new Map(), openTools: [], lastSeq: -1, live: null, rewound: [], turnFiles: new Map() }
 
 export function buildTranscript(events: readonly SessionEvent[]): Transcript {
-  const draft: Draft = { items: [], index: new Map(), openTools: [], lastSeq: -1, live: null }
+  const draft: Draft = { items: [], index: new Map(), openTools: [], lastSeq: -1, live: null, rewound: [], turnFiles: new Map() }
   for (const event of events) reduce(draft, event)
   return draft
 }
@@ -29,7 +31,9 @@ export function appendEvents(transcript: Transcript, events: readonly SessionEve
     index: new Map(transcript.index),
     openTools: transcript.openTools.slice(),
     lastSeq: transcript.lastSeq,
-    live: transcript.live
+    live: transcript.live,
+    rewound: transcript.rewound.slice(),
+    turnFiles: new Map(transcript.turnFiles)
   }
   for (const event of fresh) reduce(draft, event)
   return draft
@@ -70,7 +74,13 @@ function reduce(draft: Draft, event: SessionEvent): void {
       return
     case 'user/message':
       push(draft, {
-        kind: 'user', key, seq: event.seq, content: event.content, source: event.source, ...opt('originalContent', event.originalContent),
+        kind: 'user',
+        key,
+        seq: event.seq,
+        content: event.content,
+        source: event.source,
+        ...opt('originalContent', event.originalContent),
+        ...(event.command ? { slashCommand: { name: event.command.name, source: event.command.source } } : {}),
         ...(event.images?.length ? { images: event.images } : {})
       })
       return
@@ -121,11 +131,25 @@ function reduce(draft: Draft, event: SessionEvent): void {
       })
       return
     case 'usage/step':
-      // Shown by the context meter in the header, not as a row.
+    case 'file/changed':
+      // Usage: the context meter in the header. File results: the changes card at the turn's end.
       return
     case 'model/switched':
       push(draft, { kind: 'notice', key, seq: event.seq, level: 'info', text: `Model switched to ${event.model} (${event.provider})${event.from ? `, was ${event.from.model}` : ''}`, source: 'model' })
       return
+    case 'file/checkpoint':
+      if (event.turnId !== undefined) {
+        const paths = draft.turnFiles.get(event.turnId) ?? []
+        if (!paths.includes(event.path)) draft.turnFiles.set(event.turnId, [...paths, event.path])
+      }
+      return
+    case 'revert':
+      push(draft, { kind: 'revert', key, seq: event.seq, scope: event.scope, turnId: event.turnId, paths: event.files.map((f) => f.path) })
+      return bumpChanges(draft, event.seq)
+    case 'rewind':
+      draft.rewound.push({ from: event.toSeq, to: event.seq })
+      push(draft, { kind: 'rewind', key, seq: event.seq, toSeq: event.toSeq, prompt: event.prompt, paths: event.files.map((f) => f.path) })
+      return bumpChanges(draft, event.seq)
     default: {
       // A newer host may log kinds this UI does not know yet: they show nothing.
       const unknown: never = event
@@ -248,8 +272,32 @@ function onTurnEnd(draft: Draft, event: SessionEventOf<'turn/end'>): void {
   }
   draft.openTools = still
   if (draft.live?.turnId === event.turnId) draft.live = null
+  const paths = draft.turnFiles.get(event.turnId)
+  if (paths !== undefined && paths.length > 0) {
+    push(draft, { kind: 'changes', key: `changes:${event.turnId}`, seq: event.seq, turnId: event.turnId, paths, revision: latestRestore(draft) })
+  }
   if (event.reason === 'completed') return
   push(draft, { kind: 'turn-end', key: `e:${event.seq}`, seq: event.seq, turnId: event.turnId, reason: event.reason, ...opt('error', event.error) })
+}
+
+/** A revert or rewind changed files on disk: every changes card asks for its files' state again. */
+function bumpChanges(draft: Draft, seq: number): void {
+  draft.items.forEach((item, i) => {
+    if (item.kind === 'changes') draft.items[i] = { ...item, revision: seq }
+  })
+}
+
+function latestRestore(draft: Draft): number {
+  for (let i = draft.items.length - 1; i >= 0; i--) {
+    const item = draft.items[i]
+    if (item.kind === 'revert' || item.kind === 'rewind') return item.seq
+  }
+  return 0
+}
+
+/** Whether the row of the event at `seq` is in a span a rewind took out of the model's history. */
+export function isRewound(transcript: Pick<Transcript, 'rewound'>, seq: number): boolean {
+  return transcript.rewound.some((span) => seq >= span.from && seq < span.to)
 }
 
 // ---- helpers -----------------------------------------------------------------------------------

@@ -12,8 +12,12 @@ export interface ProgressChunk { stream: 'stdout' | 'stderr' | 'info'; text: str
 /** sending: chat/send has not replied; steering / turn: the reply's `queued`. */
 export interface QueuedMessage { id: number; content: string; mode: 'sending' | 'steering' | 'turn' }
 
+/** An event the view scrolls to and marks once the session is loaded (a search match), with the words to mark. */
+export interface TranscriptFocus { seq: number; words: readonly string[] }
+
 export interface SessionViewState {
   sessionId: string | null
+  focus: TranscriptFocus | null
   loading: boolean
   error: string | null
   warnings: string[]
@@ -32,7 +36,7 @@ export interface SessionViewState {
 const PROGRESS_MAX_CHARS = 20_000
 
 const empty: SessionViewState = {
-  sessionId: null, loading: false, error: null, warnings: [], events: [], transcript: emptyTranscript, agent: null, progress: {}, queued: []
+  sessionId: null, focus: null, loading: false, error: null, warnings: [], events: [], transcript: emptyTranscript, agent: null, progress: {}, queued: []
 }
 
 export const useSessionStore = create<SessionViewState>()(() => ({ ...empty }))
@@ -45,9 +49,9 @@ const set = useSessionStore.setState
 const get = useSessionStore.getState
 
 export const sessionActions = {
-  begin(sessionId: string): void {
+  begin(sessionId: string, focus?: TranscriptFocus): void {
     buffered = []
-    set({ ...empty, sessionId, loading: true })
+    set({ ...empty, sessionId, focus: focus ?? null, loading: true })
   },
   loaded(opened: MethodOutput<'sessions/open'>): void {
     if (opened.id !== get().sessionId) return

@@ -61,6 +61,8 @@ export interface UserItem {
   seq: number
   content: string
   originalContent?: string
+  /** A custom slash command: `originalContent` is the text as typed, `content` its expansion. */
+  slashCommand?: { name: string; source: 'user' | 'project' | 'codex' }
   source: 'user' | 'cli' | 'steering'
   /** Images sent with the prompt (base64, shown as thumbnails). */
   images?: ImageAttachment[]
@@ -126,6 +128,23 @@ export interface CompactionItem {
   tokensAfter?: number
 }
 
+/** After a turn that changed files: the files, whose diffs and revert buttons the card fetches. */
+export interface ChangesItem {
+  kind: 'changes'
+  key: string
+  seq: number
+  turnId: string
+  paths: readonly string[]
+  /** Seq of the latest revert or rewind logged: the card asks again for the files' state after one. */
+  revision: number
+}
+
+/** A revert of a file or a turn, as logged. */
+export interface RevertItem { kind: 'revert'; key: string; seq: number; scope: 'file' | 'turn'; turnId: string; paths: readonly string[] }
+
+/** The marker where the conversation was rewound: the rows from `toSeq` up to here are out of the model's history. */
+export interface RewindItem { kind: 'rewind'; key: string; seq: number; toSeq: number; prompt: string; paths: readonly string[] }
+
 export interface TurnEndItem {
   kind: 'turn-end'
   key: string
@@ -157,6 +176,9 @@ export type TranscriptItem =
   | TurnEndItem
   | InstructionsItem
   | CompactionItem
+  | ChangesItem
+  | RevertItem
+  | RewindItem
 
 export interface Transcript {
   readonly items: readonly TranscriptItem[]
@@ -166,6 +188,10 @@ export interface Transcript {
   readonly openTools: readonly number[]
   readonly lastSeq: number
   readonly live: LiveItem | null
+  /** Seq spans [from, to) a rewind took out of the model's history: their rows are greyed out. */
+  readonly rewound: ReadonlyArray<{ from: number; to: number }>
+  /** Paths each turn changed (file/checkpoint), for its changes card when it ends. */
+  readonly turnFiles: ReadonlyMap<string, readonly string[]>
 }
 
 export type AgentDelta = Pick<PushPayload<'agent/delta'>, 'turnId' | 'step' | 'kind' | 'text'>

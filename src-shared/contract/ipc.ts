@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
 import { APPROVAL_MODES } from '../host/approval-modes'
 import { ImageAttachmentsSchema } from '../session/attachments'
+import { CheckpointMethods } from './checkpoints'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -43,6 +44,12 @@ export const AppStatusSchema = z.object({
   workspaceTrusted: z.boolean(),
   /** Items of the trusted workspace that are new or changed since approved (they do not run): the UI's badge. */
   trustChanges: z.number().int().nonnegative().optional(),
+  /**
+   * What the workspace declares that runs or applies only once it is trusted (hooks, Claude Code
+   * settings, MCP servers, commands, its .seam/cordis.patch.yml). 0: nothing to trust, and the UI
+   * shows no "untrusted" badge.
+   */
+  trustNeeded: z.number().int().nonnegative().optional(),
   provider: ProviderPublicSchema.nullable(),
   approvalMode: ApprovalModeSchema
 })
@@ -62,6 +69,21 @@ export const SessionSummarySchema = z.object({
   createdAt: z.number(),
   lastActivity: z.number(),
   eventCount: z.number().int().nonnegative()
+})
+
+/** A session found by sessions/search: its summary, whether the title matched, and where its content did. */
+export const SessionSearchResultSchema = SessionSummarySchema.extend({
+  titleMatch: z.boolean(),
+  match: z
+    .object({
+      /** The event to scroll to when the session opens. */
+      seq: z.number().int().positive(),
+      kind: z.enum(['user', 'assistant', 'tool']),
+      snippet: z.string(),
+      /** Ranges of `snippet` holding a query word (UTF-16 offsets, end exclusive). */
+      highlights: z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
+    })
+    .optional()
 })
 
 export const ApprovalRequestPublicSchema = z.object({
@@ -121,6 +143,25 @@ export const PluginInfoSchema = z.object({
   error: z.string().optional(),
   missing: z.array(z.string()),
   parts: z.object({ host: z.boolean(), client: z.boolean() })
+})
+
+/** One entry of the composed plugin tree (settings page): its state, the layer that decided it, and the tools it registered. */
+export const PluginTreeEntrySchema = z.object({
+  id: z.string(),
+  /** The catalog key (`builtin:tools`, `bundle:<name>`). */
+  plugin: z.string(),
+  kind: z.enum(['builtin', 'bundle']),
+  state: z.enum(['active', 'waiting', 'failed', 'disabled']),
+  error: z.string().optional(),
+  /** Services it waits for. */
+  missing: z.array(z.string()),
+  /** Where it was last defined or changed: `base profile entry N`, `<file>:<line>`, or the bundle lock. */
+  origin: z.string(),
+  /** base: the built-in profile; bundle: an installed bundle; user: <Seam home>/cordis.patch.yml; workspace: .seam/cordis.patch.yml; file: --patch. */
+  layer: z.enum(['base', 'bundle', 'user', 'workspace', 'file']),
+  tools: z.array(z.string()),
+  /** Its config as YAML, when it has one. */
+  config: z.string().optional()
 })
 
 export const BundleDeclarationSchema = z.object({
@@ -195,6 +236,24 @@ export const McpServerStatusSchema = z.object({
 })
 const McpServerName = z.object({ name: NonEmpty.max(200) })
 
+export const CommandInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  argumentHint: z.string().optional(),
+  source: z.enum(['builtin', 'user', 'project', 'codex']),
+  /** Enter runs it at once (a built-in that takes nothing) instead of inserting it. */
+  runsWithoutArguments: z.boolean(),
+  file: z.string().optional()
+})
+export const CommandListSchema = z.object({
+  commands: z.array(CommandInfoSchema),
+  /** Command files that could not be read or whose front matter is invalid (path and field). */
+  problems: z.array(z.object({ name: z.string(), file: z.string(), field: z.string().optional(), message: z.string() })),
+  notices: z.array(z.string())
+})
+export type CommandInfo = z.output<typeof CommandInfoSchema>
+export type CommandList = z.output<typeof CommandListSchema>
+
 /** Request name -> { input, output }. */
 export const Methods = {
   'app/status': { input: Empty, output: AppStatusSchema },
@@ -217,6 +276,11 @@ export const Methods = {
     output: z.object({ ok: z.boolean(), message: z.string(), kind: z.string().optional() })
   },
   'sessions/list': { input: Empty, output: z.array(SessionSummarySchema) },
+  /** Title and content (prompts, replies, tool names), every word case-insensitive; most recent first. */
+  'sessions/search': {
+    input: z.object({ query: z.string().trim().min(1).max(200), workspace: NonEmpty.optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: z.array(SessionSearchResultSchema)
+  },
   'sessions/create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: z.object({ id: z.string() }) },
   'sessions/open': {
     input: z.object({ id: SessionId }),
@@ -224,12 +288,18 @@ export const Methods = {
   },
   'sessions/rename': { input: z.object({ id: SessionId, title: z.string().min(1).max(200) }), output: Ok },
   'sessions/delete': { input: z.object({ id: SessionId }), output: Ok },
+  /** A slash command runs on the host (see src-main/commands): `command` says which built-in ran, and `sessionId` is the session `/clear` opened. */
   'chat/send': {
     input: z
       .object({ sessionId: SessionId, content: z.string().max(1_000_000), images: ImageAttachmentsSchema.optional() })
       .refine((input) => input.content.trim() !== '' || (input.images?.length ?? 0) > 0, { path: ['content'], message: 'must not be empty' }),
-    output: z.object({ queued: z.enum(['turn', 'steering']) })
+    output: z.object({
+      queued: z.enum(['turn', 'steering']),
+      command: z.object({ name: z.string(), ok: z.boolean(), message: z.string(), sessionId: z.string().optional() }).optional()
+    })
   },
+  /** The slash commands of a session's workspace (the window's without a session), read from disk now. */
+  'commands/list': { input: z.object({ sessionId: SessionId.optional() }).strict(), output: CommandListSchema },
   /** The model in use and the providers' models; with a session id, that session's. */
   'model/options': { input: z.object({ sessionId: SessionId.optional() }).strict(), output: ModelOptionsSchema },
   /** Switches the session's model (logged as model/switched); without a session, the provider in use for new sessions. */
@@ -246,6 +316,8 @@ export const Methods = {
   'permissions/list': { input: Empty, output: PermissionsInForceSchema },
   'settings/set': { input: SettingsSchema.partial().strict(), output: SettingsSchema },
   'plugins/list': { input: Empty, output: z.array(PluginInfoSchema) },
+  /** The composed tree entry by entry; plugins/enable and plugins/disable (by id) toggle an entry. */
+  'plugins/tree': { input: Empty, output: z.object({ entries: z.array(PluginTreeEntrySchema), error: z.string().optional(), userLayer: z.string() }) },
   'plugins/inspect': { input: z.object({ path: NonEmpty }), output: BundleDeclarationSchema },
   'plugins/install': {
     /** force: replace an installed copy of the same name and version whose content differs (the UI asks first). */
@@ -268,7 +340,8 @@ export const Methods = {
   'models/set': { input: z.object({ model: z.string().trim().min(1).max(200), info: ModelInfoSchema.nullable() }).strict(), output: ModelTableViewSchema },
   'compaction/set': { input: CompactionSettingsSchema, output: ModelTableViewSchema },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
-  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) }
+  'logs/recent': { input: Empty, output: z.array(LogRecordSchema) },
+  ...CheckpointMethods
 } as const
 
 /** Push name -> payload. */
@@ -303,6 +376,8 @@ export type ProviderInput = z.output<typeof ProviderInputSchema>
 export type Settings = z.output<typeof SettingsSchema>
 export type ModelOptions = z.output<typeof ModelOptionsSchema>
 export type PluginInfo = z.output<typeof PluginInfoSchema>
+export type PluginTreeEntry = z.output<typeof PluginTreeEntrySchema>
+export type SessionSearchResult = z.output<typeof SessionSearchResultSchema>
 export type ApprovalRequestPublic = z.output<typeof ApprovalRequestPublicSchema>
 export type McpServerStatusPublic = z.output<typeof McpServerStatusSchema>
 export type PermissionsInForce = z.output<typeof PermissionsInForceSchema>

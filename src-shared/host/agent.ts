@@ -29,6 +29,11 @@ export interface AgentHandle {
   readonly env: Readonly<Record<string, string>>
   /** Append a durable event that is not model-visible (hook/*, notices). */
   record(event: SessionEventInput): void
+  /**
+   * Writes every event recorded so far and syncs it to the device: for a plugin about to change
+   * the world after recording what it is about to do (a file checkpoint before a Write).
+   */
+  flushDurable(): Promise<void>
   /** A message shown to the user, never to the model (a hook's systemMessage, a warning). */
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void
 }
@@ -40,6 +45,23 @@ export type SessionEventInput = SessionEvent extends infer E ? (E extends unknow
 export type PromptDecision =
   | { action: 'allow'; content?: string; additionalContext?: string[] }
   | { action: 'block'; reason: string; by?: string }
+
+/**
+ * A custom slash command being expanded (Claude Code's UserPromptExpansion): seen after
+ * agent/prompt-submit allowed the typed text. A `block` keeps the prompt out of the model's
+ * history (prompt/blocked); `content` replaces the expanded text; `additionalContext` follows it.
+ */
+export interface PromptExpansionInfo {
+  expansionType: 'slash_command'
+  /** Without the slash (`review`, `frontend:component`, `prompts:draft`). */
+  commandName: string
+  commandArgs: string
+  commandSource: 'user' | 'project' | 'codex'
+  /** The text as typed (unexpanded). */
+  prompt: string
+  /** What the model gets unless a listener changes it. */
+  expanded: string
+}
 
 /** S7 */
 /** `additionalContext` reaches the model right after `reason` (Claude Code's order for a Stop block's system text). */
@@ -64,6 +86,8 @@ declare module '../kernel/types' {
     'agent/session-start': (agent: AgentHandle, source: SessionStartSource) => void | Promise<void>
     /** S5 */
     'agent/prompt-submit': (agent: AgentHandle, content: string, source: PromptSource, next: Next<Promise<PromptDecision>>) => Promise<PromptDecision>
+    /** After agent/prompt-submit, for a custom slash command: see PromptExpansionInfo. */
+    'agent/prompt-expansion': (agent: AgentHandle, info: PromptExpansionInfo, next: Next<Promise<PromptDecision>>) => Promise<PromptDecision>
     /** S7: asked when the model stops asking for tools. */
     'agent/turn-continuation': (agent: AgentHandle, turn: TurnInfo, next: Next<Promise<ContinuationDecision>>) => Promise<ContinuationDecision>
     /** S8: a stop was decided for the turn (notification). */

@@ -62,10 +62,40 @@ export interface SettingsEnvService {
   vars(): Readonly<Record<string, string>>
 }
 
+/**
+ * Claude Code permission rules a slash command's `allowed-tools` grants to the turn it opens:
+ * calls they match run without asking during that turn (deny and ask rules still win). The host
+ * provides it; the agent grants at the command's turn and revokes at its end.
+ */
+export interface TurnPermissionsService {
+  /** The rules granted to this session's turn, and the command that granted them. */
+  allowedFor(sessionId: string, turnId: string | undefined): { command: string; rules: readonly string[] } | undefined
+  /** Grants `rules` to the turn; the returned function revokes them. */
+  grant(sessionId: string, turnId: string, command: string, rules: readonly string[]): () => void
+}
+
+/** The in-memory TurnPermissionsService (one per kernel). */
+export function createTurnPermissions(): TurnPermissionsService {
+  const granted = new Map<string, { command: string; rules: readonly string[] }>()
+  const key = (sessionId: string, turnId: string) => `${sessionId}\u0000${turnId}`
+  return {
+    allowedFor: (sessionId, turnId) => (turnId === undefined ? undefined : granted.get(key(sessionId, turnId))),
+    grant(sessionId, turnId, command, rules) {
+      const k = key(sessionId, turnId)
+      const entry = { command, rules: [...rules] }
+      granted.set(k, entry)
+      return () => {
+        if (granted.get(k) === entry) granted.delete(k)
+      }
+    }
+  }
+}
+
 declare module '../kernel/types' {
   interface Services {
     tools: ToolRegistry
     approval: ApprovalService
     settingsEnv: SettingsEnvService
+    turnPermissions: TurnPermissionsService
   }
 }

@@ -78,6 +78,11 @@ export interface ToolDefinition<A = Record<string, unknown>> {
   readonly concurrent?: boolean
   /** Changes the world (files, processes): the approval mode "ask before side effects" asks for it. */
   readonly sideEffects?: boolean
+  /**
+   * The absolute paths of the files a call with these arguments changes. Seam checkpoints each one
+   * before the call runs, so the change can be reverted or rewound (Write and Edit declare it).
+   */
+  changedFiles?(args: A, cwd: string): string[]
 }
 
 /** A call as the model (or a nested caller) asked for it, before rewrite and sealing. */

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
 import { ImageAttachmentShape } from './attachments'
+import { FileChangedEvent, FileCheckpointEvent, RevertEvent, RewindEvent } from './checkpoint-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 const Json: z.ZodType<unknown> = z.unknown()
@@ -52,8 +53,10 @@ export const UserMessageEvent = z.object({
   ...base,
   turnId: z.string(),
   content: z.string(),
-  /** The prompt as typed, when prompt policy rewrote it. */
+  /** The prompt as typed, when prompt policy rewrote it or a slash command was expanded. */
   originalContent: z.string().optional(),
+  /** Present when the message was a custom slash command: `content` is its expansion, `originalContent` the text as typed. */
+  command: z.object({ name: z.string(), args: z.string(), source: z.enum(['user', 'project', 'codex']) }).optional(),
   source: z.enum(['user', 'cli', 'steering']),
   /** Images sent with the prompt (attachments.ts: base64 in the log, so a request is rebuilt from it alone). */
   images: z.array(ImageAttachmentShape).optional()
@@ -212,7 +215,11 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   HookResultEvent,
   InstructionsLoadedEvent,
   UsageStepEvent,
-  CompactionEvent
+  CompactionEvent,
+  FileCheckpointEvent,
+  FileChangedEvent,
+  RevertEvent,
+  RewindEvent
 ])
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>

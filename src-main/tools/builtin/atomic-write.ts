@@ -6,17 +6,17 @@ import path from 'node:path'
 import { errnoCode } from './text-files'
 
 /**
- * Writes `content` to `filePath` atomically. An existing target keeps its permission bits; a
+ * Writes `content` (text as UTF-8, or bytes) to `filePath` atomically. An existing target keeps its permission bits; a
  * symlink is followed (the file it points to is replaced, the link stays).
  */
-export async function writeFileAtomic(filePath: string, content: string): Promise<void> {
+export async function writeFileAtomic(filePath: string, content: string | Uint8Array): Promise<void> {
   const target = await realTarget(filePath)
   const mode = await existingMode(target)
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
     const handle = await fs.open(temp, 'wx', mode ?? 0o666)
     try {
-      await handle.writeFile(content, 'utf8')
+      await (typeof content === 'string' ? handle.writeFile(content, 'utf8') : handle.writeFile(content))
       if (mode !== undefined) await handle.chmod(mode)
       await handle.sync()
     } finally {

@@ -43,6 +43,7 @@ export function createEditTool(): ToolDefinition<EditArgs> {
     inputSchema: EditInputSchema,
     sideEffects: true,
     concurrent: false,
+    changedFiles: (args: EditArgs, cwd: string) => [resolveToolPath(cwd, args.file_path)],
     async execute(args: EditArgs, exec: ToolExec): Promise<ToolOutput> {
       const filePath = resolveToolPath(exec.cwd, args.file_path)
       const replaceAll = args.replace_all ?? false

@@ -37,6 +37,7 @@ export function createWriteTool(): ToolDefinition<WriteArgs> {
     inputSchema: WriteInputSchema,
     sideEffects: true,
     concurrent: false,
+    changedFiles: (args: WriteArgs, cwd: string) => [resolveToolPath(cwd, args.file_path)],
     async execute(args: WriteArgs, exec: ToolExec): Promise<ToolOutput> {
       const filePath = resolveToolPath(exec.cwd, args.file_path)
       let originalFile: string | null

@@ -1,0 +1,90 @@
+// Durable before the write (issue 17, "Reviewing changes"; session README "Durability"), watched
+// from outside with strace on the real `seam run`: before Write replaces a file, the old content's
+// blob is renamed into the session's folder, then the file/checkpoint line is written to the
+// session file and fdatasynced, and only then does the Write rename its new file into place.
+import { execFile, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
+
+const run = promisify(execFile)
+const root = resolve(import.meta.dirname, '../..')
+const seamBin = join(root, 'bin', 'seam.mjs')
+const hasStrace = spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
+
+let home: string
+let workspace: string
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
+    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
+  }
+  home = await mkdtemp(join(tmpdir(), 'seam-ckpt-durable-home-'))
+  workspace = await mkdtemp(join(tmpdir(), 'seam-ckpt-durable-ws-'))
+}, 120_000)
+
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true })
+  await rm(workspace, { recursive: true, force: true })
+})
+
+/** One traced syscall: its line number, name, the line where it returned, and its text. */
+interface Syscall {
+  at: number
+  name: string
+  doneAt: number
+  text: string
+}
+
+function parseTrace(trace: string): Syscall[] {
+  const calls: Syscall[] = []
+  const open = new Map<string, Syscall>()
+  trace.split('\n').forEach((line, at) => {
+    const resumed = /^(\d+)\s+<\.\.\. (\w+) resumed>/.exec(line)
+    if (resumed) {
+      const call = open.get(`${resumed[1]}:${resumed[2]}`)
+      if (call) call.doneAt = at
+      return
+    }
+    const started = /^(\d+)\s+(\w+)\(/.exec(line)
+    if (!started) return
+    const call: Syscall = { at, name: started[2], doneAt: at, text: line }
+    if (line.includes('<unfinished ...>')) open.set(`${started[1]}:${started[2]}`, call)
+    calls.push(call)
+  })
+  return calls
+}
+
+it.skipIf(!hasStrace)('the blob and the file/checkpoint event are on disk, synced, before the Write renames its new file into place', async () => {
+  const target = join(workspace, 'notes.txt')
+  await writeFile(target, 'old content\n')
+  const server = await startFakeOpenAI([{ toolCalls: [{ name: 'Write', args: { file_path: target, content: 'new content\n' } }] }, { text: 'written' }])
+  const tracePath = join(home, 'trace.txt')
+  try {
+    await run(
+      'strace',
+      ['-f', '-s', '65536', '-e', 'trace=write,pwrite64,writev,fdatasync,fsync,rename,renameat,renameat2', '-o', tracePath, process.execPath, seamBin, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'rewrite the notes'],
+      { cwd: workspace, env: { ...process.env, SEAM_HOME: home }, timeout: 60_000 }
+    )
+  } finally {
+    await server.close()
+  }
+  expect(await readFile(target, 'utf8')).toBe('new content\n')
+  const calls = parseTrace(await readFile(tracePath, 'utf8'))
+  const checkpointWrite = calls.find((c) => c.name.startsWith('write') && !/^\d+\s+write\([12],/.test(c.text) && c.text.includes('\\"type\\":\\"file/checkpoint\\"'))
+  expect(checkpointWrite, 'the file/checkpoint line is written to the session file').toBeDefined()
+  const fd = /\w+\((\d+),/.exec(checkpointWrite!.text)![1]
+  const sync = calls.find((c) => c.name === 'fdatasync' && c.at > checkpointWrite!.doneAt && c.text.includes(`fdatasync(${fd}`))
+  expect(sync, 'an fdatasync of the session file after the checkpoint').toBeDefined()
+  const renames = calls.filter((c) => c.name.startsWith('rename'))
+  const blobRename = renames.find((c) => /\.files\/[0-9a-f]{64}"/.test(c.text))
+  const writeRename = renames.find((c) => c.text.includes(`"${target}"`))
+  expect(blobRename, 'the old content is kept as a blob').toBeDefined()
+  expect(writeRename, 'the Write renames its new file over the target').toBeDefined()
+  expect(blobRename!.doneAt).toBeLessThan(checkpointWrite!.at)
+  expect(sync!.doneAt).toBeLessThan(writeRename!.at)
+}, 90_000)
