@@ -56,8 +56,8 @@ function sharedModulesPlugin() {
   }
 }
 
-/** Files of the plugin SDK and of the host sources it re-exports (src-shared). */
-const SDK_SOURCES = /\/(packages\/sdk|src-shared)\//
+/** Files of the plugin SDK and of the host sources it re-exports (src-shared), in this repository or installed. */
+const SDK_SOURCES = /\/(packages\/sdk|src-shared|@seam\/sdk)\//
 
 const common = (dir) => ({
   configFile: false,
@@ -69,8 +69,11 @@ const common = (dir) => ({
   clearScreen: false
 })
 
+/** `seam plugin dev` sets SEAM_PLUGIN_DEV=1: source maps, so stacks and errors point into src/. */
+const devBuild = () => process.env.SEAM_PLUGIN_DEV === '1'
+
 /** Builds `entry` (a .ts file) into `<outDir>/host.js`. */
-export async function buildHost(dir, entry, outDir) {
+export async function buildHost(dir, entry, outDir, sourcemap = devBuild()) {
   const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
   await build({
     ...common(dir),
@@ -79,6 +82,7 @@ export async function buildHost(dir, entry, outDir) {
       emptyOutDir: false,
       target: 'node20',
       minify: false,
+      sourcemap,
       ssr: true,
       lib: { entry, formats: ['es'], fileName: () => 'host.js' },
       rolldownOptions: {
@@ -94,7 +98,7 @@ export async function buildHost(dir, entry, outDir) {
 }
 
 /** Builds `entry` (a .tsx file) into `<outDir>/client.js`. */
-export async function buildClient(dir, entry, outDir) {
+export async function buildClient(dir, entry, outDir, sourcemap = devBuild()) {
   await build({
     ...common(dir),
     plugins: [sharedModulesPlugin()],
@@ -105,6 +109,7 @@ export async function buildClient(dir, entry, outDir) {
       emptyOutDir: false,
       target: 'es2022',
       minify: false,
+      sourcemap,
       lib: { entry, formats: ['es'], fileName: () => 'client.js' },
       rolldownOptions: { output: { codeSplitting: false } }
     }

@@ -16,9 +16,15 @@ import { builtinTools } from '../../src-main/tools/builtin'
 import { SessionStore, type SessionLog } from '../../src-main/session/store'
 import { ScriptedModel, type Script } from '../../test-support/scripted-model'
 
+/**
+ * A plugin under test, whatever its config type: `Plugin<unknown>` takes every object plugin
+ * (`definePlugin` without a schema gives `PluginObject<unknown>`), `Plugin<never>` the others.
+ */
+export type TestedPlugin = Plugin<never> | Plugin<unknown>
+
 export interface TestHostOptions {
   /** The plugins under test, applied in order after the Host's own parts: a plugin, or [plugin, config]. */
-  plugins?: ReadonlyArray<Plugin<never> | readonly [Plugin<never>, unknown]>
+  plugins?: ReadonlyArray<TestedPlugin | readonly [TestedPlugin, unknown]>
   /** What the model answers, request by request. */
   script?: Script
   /** Whether the workspace is trusted (default true). */

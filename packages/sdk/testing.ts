@@ -9,7 +9,7 @@ export { toolsPlugin } from '../../src-main/tools'
 export { builtinTools } from '../../src-main/tools/builtin'
 export { SessionStore, type SessionLog } from '../../src-main/session/store'
 export { ScriptedModel, type RecordedRequest, type Script, type ScriptStep, type ScriptedReply, type ScriptedCall } from '../../test-support/scripted-model'
-export { createTestHost, type TestHost, type TestHostOptions } from './harness'
+export { createTestHost, type TestHost, type TestHostOptions, type TestedPlugin } from './harness'
 // The whole Host without a transport (as `seam run` drives it), and the terminal's approval
 // answerer, for tests that need everything: settings, patch layers, installed bundles.
 export { HostRuntime, type HostOptions } from '../../src-main/app/runtime'

@@ -125,6 +125,8 @@ function visibleChars(event: SessionEvent): number {
     case 'steering/message':
     case 'instructions/loaded':
       return event.text.length
+    case 'mentions/attached':
+      return event.files.reduce((sum, file) => sum + (file.content?.length ?? 0), 0)
     default:
       return 0
   }

@@ -12,6 +12,7 @@ import type { CommandExpansion, QueuedPrompt } from './inbox'
 import { runStep, type LoopDeps } from './step'
 import { compact, wouldOverflow } from './compaction'
 import { ModelError } from '../../src-shared/model'
+import { expandMentions, parseMentions } from './mentions'
 
 /** A policy decision the turn stopped waiting for because it was cancelled. */
 class TurnCancelledError extends Error {
@@ -196,8 +197,20 @@ export class Turn implements TurnControl {
         ...(prompt.images?.length ? { images: prompt.images } : {})
       })
     }
+    await this.attachMentions(content)
     for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
     return true
+  }
+
+  /** The files the message mentions with `@path`, read and logged right after it (mentions.ts). */
+  private async attachMentions(text: string): Promise<void> {
+    if (parseMentions(text).length === 0) return
+    const { log, handle } = this.deps
+    const tools = this.deps.tools()
+    // Read withheld from the model (a bare deny rule) reads no mentioned file either.
+    const read = tools.specs().some((spec) => spec.name === 'Read') ? tools.get('Read') : undefined
+    const files = await expandMentions(text, { workspace: handle.workspace, sessionId: handle.sessionId, read, signal: this.signal })
+    if (files.length > 0) log.append({ type: 'mentions/attached', turnId: this.id, files })
   }
 
   /** A custom command after prompt policy: agent/prompt-expansion decides, then the expansion is the user message (the typed text kept beside it). */

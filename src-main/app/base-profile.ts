@@ -3,7 +3,7 @@
 import { definePlugin, type Plugin } from '../../src-shared/kernel'
 import type { CatalogEntry, ProfileEntry } from '../plugins/profile'
 import { toolsPlugin } from '../tools'
-import { builtinTools } from '../tools/builtin'
+import { BuiltinToolOptionsSchema, builtinTools } from '../tools/builtin'
 import { defaultKeyGuard } from '../security/keys'
 import { promptPlugin } from '../agent'
 import { anthropicAdapterPlugin, modelsPlugin, openAIAdapterPlugin } from '../llm/adapters-plugin'
@@ -20,11 +20,13 @@ import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
   name: 'builtin-tools',
+  // The tools' tunables (output caps, timeouts, `respectIgnoreFiles`), settable from a patch layer.
+  schema: BuiltinToolOptionsSchema,
   inject: ['tools'],
-  apply(ctx) {
+  apply(ctx, config) {
     // Read on every call: the host's guard (settings may change what it strips).
     const keys = { childEnv: (env: Record<string, string | undefined>) => (ctx.maybe('keys') ?? defaultKeyGuard).childEnv(env) }
-    for (const tool of builtinTools({}, keys)) ctx.tools.register(tool)
+    for (const tool of builtinTools(config, keys)) ctx.tools.register(tool)
   }
 })
 
@@ -104,7 +106,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'tools', plugin: 'builtin:tools' },
     { id: 'prompt', plugin: 'builtin:prompt' },
     { id: 'system-prompt', plugin: 'builtin:system-prompt' },
-    { id: 'builtin-tools', plugin: 'builtin:builtin-tools' },
+    { id: 'builtin-tools', plugin: 'builtin:builtin-tools', config: {} },
     { id: 'claude-settings', plugin: 'builtin:claude-settings', config: claudeUser },
     {
       id: 'permission-policy',

@@ -10,7 +10,7 @@ import type { Plugin } from '../../src-shared/kernel'
 import { errorText } from '../../src-shared/kernel'
 import { checkArchiveEntries, extractArchive, listArchive } from '../plugins/bundles/archive'
 import { loadBundleHost } from '../plugins/bundles/host-entry'
-import { installBundle } from '../plugins/bundles/install'
+import { installBundle, type InstallOptions } from '../plugins/bundles/install'
 import { readManifest, type BundleManifest } from '../plugins/bundles/manifest'
 import { listBundles, removeBundle, setEnabled } from '../plugins/bundles/registry'
 import type { LockEntry } from '../plugins/bundles/lockfile'
@@ -25,6 +25,12 @@ export interface ShelfBundle {
   /** The host entry's plugin, when the bundle has one and it loaded. */
   plugin?: Plugin
   error?: string
+  /** A dev bundle (`seam plugin dev`): loaded from its folder, over an installed bundle of the same name. */
+  dev?: {
+    build: number
+    /** A later build that failed to build, import or activate; `build` (the last good one) still runs, `error` says why. */
+    failedBuild?: number
+  }
 }
 
 export interface BundleDeclaration {
@@ -47,18 +53,33 @@ const CLIENT_ONLY = 'It has only a client part: it runs in the UI and reaches th
 
 export class BundleShelf {
   private readonly bundles = new Map<string, ShelfBundle>()
+  /** Dev bundles by name; each takes precedence over the installed bundle of its name. */
+  private readonly devBundles = new Map<string, ShelfBundle>()
 
   constructor(
-    private readonly seamHome: string,
-    private readonly seamVersion: string
+    readonly seamHome: string,
+    readonly seamVersion: string
   ) {}
 
+  /** Installed bundles, each replaced by the dev bundle of its name if there is one, then the other dev bundles. */
   all(): ShelfBundle[] {
-    return [...this.bundles.values()]
+    const installed = [...this.bundles.values()].map((b) => this.devBundles.get(b.manifest.name) ?? b)
+    return [...installed, ...[...this.devBundles.values()].filter((b) => !this.bundles.has(b.manifest.name))]
   }
 
   get(name: string): ShelfBundle | undefined {
+    return this.devBundles.get(name) ?? this.bundles.get(name)
+  }
+
+  /** The installed bundle of `name`, ignoring a dev bundle over it. */
+  installed(name: string): ShelfBundle | undefined {
     return this.bundles.get(name)
+  }
+
+  /** Puts (or, with undefined, takes away) the dev bundle of `name`. */
+  setDev(name: string, bundle: ShelfBundle | undefined): void {
+    if (bundle) this.devBundles.set(name, bundle)
+    else this.devBundles.delete(name)
   }
 
   /**
@@ -96,10 +117,12 @@ export class BundleShelf {
     }
   }
 
-  async install(path: string, options: { force?: boolean } = {}): Promise<BundleInstalled> {
+  async install(path: string, options: Pick<InstallOptions, 'force' | 'fromRegistry' | 'keepEnabledState'> = {}): Promise<BundleInstalled> {
     const result = await installBundle({
       source: path,
       force: options.force,
+      fromRegistry: options.fromRegistry,
+      keepEnabledState: options.keepEnabledState,
       seamHome: this.seamHome,
       seamVersion: this.seamVersion,
       // The new version becomes the recorded one only once its host entry has loaded.
@@ -125,15 +148,19 @@ export class BundleShelf {
   /** Enabled client entries, as URLs the renderer of this host mode can import. */
   clientEntries(mode: 'electron' | 'web'): Array<{ name: string; url: string }> {
     return this.all()
-      .filter((b) => b.enabled && b.manifest.client && !b.error)
-      .map((b) => ({ name: b.manifest.name, url: pluginClientUrl(mode, b.manifest.name, b.manifest.client!) }))
+      .filter((b) => b.enabled && b.manifest.client && runs(b))
+      .map((b) => {
+        const url = pluginClientUrl(mode, b.manifest.name, b.manifest.client!)
+        // A new build is a new URL, so the renderer imports it afresh (the query is ignored when serving).
+        return { name: b.manifest.name, url: b.dev ? `${url}?seam-dev=${b.dev.build}` : url }
+      })
   }
 
   /** A file of an enabled bundle, for the renderer to import; null when it is not one. */
   resolveClientFile(name: string, file: string): string | null {
-    const bundle = this.bundles.get(name)
+    const bundle = this.get(name)
     // A bundle that failed to load (e.g. its files no longer match lock.json) serves nothing.
-    if (!bundle || !bundle.enabled || bundle.error) return null
+    if (!bundle || !bundle.enabled || !runs(bundle)) return null
     // Real paths on both sides: a link inside the bundle folder must not serve a file outside it.
     let root: string
     let target: string
@@ -164,6 +191,11 @@ export class BundleShelf {
       return { manifest, dir, source, enabled, error: errorText(error) }
     }
   }
+}
+
+/** Loaded without error, or a dev bundle's last good build running while a later one failed. */
+export function runs(bundle: ShelfBundle): boolean {
+  return bundle.error === undefined || bundle.dev?.failedBuild !== undefined
 }
 
 function declaration(manifest: BundleManifest): BundleDeclaration {

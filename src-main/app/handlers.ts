@@ -11,6 +11,7 @@ import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
 import { acceptsImages, modelOptions, PROVIDER_LABELS, selectModel } from './model-options'
+import { WorkspaceFileSearch } from './file-search'
 import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
 import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
@@ -115,6 +116,7 @@ function requireWorkspace(runtime: HostRuntime): string {
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { runtime, dialogs } = deps
   const sessions = runtime.sessions
+  const fileSearch = new WorkspaceFileSearch()
   return {
     'app/status': () => status(runtime, deps.mode),
 
@@ -240,6 +242,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return { ok: true as const }
     },
 
+    'files/search': async ({ sessionId, query, limit }) => {
+      const workspace = sessionId !== undefined ? (await sessions.open(sessionId)).workspace : requireWorkspace(runtime)
+      return { workspace, ...(await fileSearch.search(workspace, query, limit)) }
+    },
+
     'approval/pending': async () => dialogs.pending(),
     'approval/answer': async ({ requestId, outcome, note }) => ({ ok: dialogs.answer(requestId, { outcome, note, by: 'desktop' }) }),
 
@@ -269,6 +276,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'plugins/tree': async () => runtime.plugins.tree(),
     'plugins/inspect': async ({ path }) => runtime.plugins.inspect(path),
     'plugins/install': async ({ path, force }) => runtime.plugins.install(path, { force }),
+    'plugins/registry-resolve': async ({ spec }) => runtime.plugins.resolveFromRegistry(spec),
+    'plugins/registry-install': async ({ spec, force }) => runtime.plugins.installFromRegistry(spec, { force }),
+    'plugins/registry-update': async ({ name }) => runtime.plugins.updateFromRegistry(name),
+    'plugins/registry-search': async ({ query }) => runtime.plugins.searchRegistry(query),
     'plugins/enable': async ({ name }) => {
       await runtime.plugins.setEnabled(name, true)
       return { ok: true as const }

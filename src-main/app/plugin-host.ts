@@ -16,7 +16,10 @@ import { setEntryDisabled } from '../plugins/patch-edit'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
-import { BundleShelf, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
+import { BundleShelf, runs, type BundleDeclaration, type BundleInstalled } from './bundle-shelf'
+import { installBundleByName, resolveBundle, searchBundles, updateBundles, type RegistryContext, type RegistryInstalled, type RegistryResolution } from './bundle-registry'
+import type { UpdateReport } from '../plugins/bundles/registry-install'
+import type { SearchResult } from '../plugins/bundles/registry-search'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
 import { pluginTree } from './plugin-tree'
@@ -145,25 +148,28 @@ export class PluginHost {
         source: installed?.source ?? entry.origin,
         kind: bundle ? ('bundle' as const) : ('builtin' as const),
         state: entry.disabled ? ('disabled' as const) : (state?.state ?? 'failed'),
-        error: state?.error,
+        // A dev bundle's failed rebuild or reload is shown on the row of the build still running.
+        error: state?.error ?? installed?.error,
         missing: state?.missing ?? [],
-        parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) }
+        parts: { host: bundle ? Boolean(installed?.manifest.host) : true, client: Boolean(installed?.manifest.client) },
+        ...(installed?.dev ? { dev: true } : {})
       }
     }).concat(
       // Installed bundles that are disabled, or failed to load (a changed folder), have no profile entry: list them too.
       this.bundles
         .all()
-        .filter((b) => !b.enabled || b.error !== undefined)
+        .filter((b) => !b.enabled || (b.error !== undefined && !b.plugin) || (b.dev !== undefined && !b.plugin))
         .map((b) => ({
           id: b.manifest.name,
           name: b.manifest.name,
           version: b.manifest.version,
           source: b.source,
           kind: 'bundle' as const,
-          state: b.enabled ? ('failed' as const) : ('disabled' as const),
+          state: !b.enabled ? ('disabled' as const) : runs(b) ? ('active' as const) : ('failed' as const),
           error: b.enabled ? b.error : undefined,
           missing: [],
-          parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) }
+          parts: { host: Boolean(b.manifest.host), client: Boolean(b.manifest.client) },
+          ...(b.dev ? { dev: true } : {})
         }))
     )
   }
@@ -199,6 +205,32 @@ export class PluginHost {
     const declared = await this.bundles.install(path, options)
     await this.runtime.recomposeAll()
     return declared
+  }
+
+  /** npm's settings are read as `npm install` run in this workspace would read them (its .npmrc, the user's, the environment). */
+  private registryContext(): RegistryContext {
+    return { shelf: this.bundles, cwd: this.root ?? process.cwd(), env: this.runtime.options.env ?? process.env }
+  }
+
+  /** What NAME[@RANGE] resolves to in the registry (engines.seam checked), without downloading it. */
+  resolveFromRegistry(spec: string): Promise<RegistryResolution> {
+    return resolveBundle(this.registryContext(), spec)
+  }
+
+  async installFromRegistry(spec: string, options: { force?: boolean } = {}): Promise<RegistryInstalled> {
+    const installed = await installBundleByName(this.registryContext(), spec, options)
+    await this.runtime.recomposeAll()
+    return installed
+  }
+
+  async updateFromRegistry(name?: string): Promise<UpdateReport[]> {
+    const reports = await updateBundles(this.registryContext(), name)
+    if (reports.some((r) => r.status === 'updated')) await this.runtime.recomposeAll()
+    return reports
+  }
+
+  searchRegistry(query: string): Promise<SearchResult> {
+    return searchBundles(this.registryContext(), query)
   }
 
   /**

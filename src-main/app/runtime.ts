@@ -21,6 +21,7 @@ import { SessionHub } from './sessions'
 import { PluginHost } from './plugin-host'
 import { SDK_VERSION } from '@seam/sdk/version'
 import { BundleShelf } from './bundle-shelf'
+import { DevBundleHost } from './dev-bundle-host'
 import type { ApprovalMode } from '../../plugins/permission-policy/modes'
 
 export { SEAM_VERSION } from './seam-version'
@@ -44,6 +45,8 @@ export interface HostOptions {
   maxSteps?: number
   /** Variables a key was read from besides the defaults (`--api-key-env VAR`): kept out of tool and hook processes. */
   keyVariables?: string[]
+  /** Do not load the dev bundles `seam plugin dev` registered in the Seam home (tests that must not see them). */
+  ignoreDevBundles?: boolean
 }
 
 /** One workspace's plugin tree and how many open sessions run on it. */
@@ -63,6 +66,8 @@ export class HostRuntime {
   readonly pins: TrustPins
   /** Keeps provider keys out of tool and hook environments and out of logged text. */
   readonly keys: HostKeyGuard
+  /** Dev bundles (`seam plugin dev`, `seam run --plugin-dev`): loaded from their folders, reloaded on each build. */
+  readonly devBundles: DevBundleHost
   private readonly recentLogs: LogRecord[] = []
   private readonly logSinks = new Set<(record: LogRecord) => void>()
   /** Per workspace root (`''`: none chosen): its tree, once started. */
@@ -88,6 +93,7 @@ export class HostRuntime {
     // engines.seam ranges are checked against the plugin API's version (packages/sdk).
     this.bundles = new BundleShelf(this.paths.home, SDK_VERSION)
     this.pins = new TrustPins(this.paths.trustPins)
+    this.devBundles = new DevBundleHost(this, SDK_VERSION)
     if (this.pins.loadError) this.log({ level: 'error', plugin: 'plugin-host', message: this.pins.loadError, time: Date.now() })
     this.keys = new HostKeyGuard({
       env: () => env,
@@ -121,7 +127,9 @@ export class HostRuntime {
     await runtime.bindLegacyKey()
     await runtime.keys.refresh()
     await runtime.bundles.loadAll((name, error) => runtime.log({ level: 'error', plugin: 'plugin-host', message: `bundle ${name}: ${error}`, time: Date.now() }))
+    if (!options.ignoreDevBundles) await runtime.devBundles.start()
     runtime.windowTree = await runtime.treeFor(runtime.workspace())
+    if (!options.ignoreDevBundles) await runtime.devBundles.treesReady()
     return runtime
   }
 
@@ -471,6 +479,7 @@ export class HostRuntime {
   }
 
   async close(): Promise<void> {
+    await this.devBundles.close()
     await this.sessions.closeAll('shutdown')
     this.closed = true
     const trees = await Promise.allSettled([...this.trees.values()])

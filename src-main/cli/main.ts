@@ -8,6 +8,7 @@ import { terminalApprovalPlugin, type ApproveMode } from './terminal-approval'
 import { attachPrinter } from './printer'
 import { pluginCommand } from './plugin-command'
 import { authorCommand } from './plugin-author'
+import { devCommand, DevSession } from './plugin-dev'
 import { mcpCommand } from './mcp-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
@@ -26,8 +27,12 @@ const USAGE = `Usage:
   seam config --dump [options]        print the composed plugin tree (also: seam --dump-config)
   seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME
                                       (--force: replace an installed same-version copy whose content differs)
+  seam plugin install NAME[@RANGE]    install a bundle from the npm registry your .npmrc names
+  seam plugin update [NAME]           move registry bundles to the newest fitting version in their range
+  seam plugin search [QUERY]          find bundles (keyword seam-plugin) in the registry
   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts by default)
   seam plugin pack [DIR] [--out DIR]  check a bundle's package.json and pack it for install
+  seam plugin dev PATH                build PATH, load it in every running Seam, rebuild and reload on change
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
   seam mcp list | enable NAME | disable NAME | restart NAME
                                       MCP servers: state, tools, stderr (list starts them)
@@ -43,12 +48,14 @@ Options:
   --patch FILE             an extra cordis.patch.yml layer
   --json                   print every session event as one JSON line
   --max-steps N            per-turn step limit
+  --plugin-dev PATH        (run, resume) build the bundle in PATH and load it as a dev bundle, rebuilt on change
 
 Seam keeps its data in SEAM_HOME (default ~/.seam).`
 
 export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   // The author's commands take their own flags and need no Host.
   if (argv[0] === 'plugin' && (argv[1] === 'new' || argv[1] === 'pack')) return authorCommand(argv.slice(1), io)
+  if (argv[0] === 'plugin' && argv[1] === 'dev') return devCommand(argv.slice(2), io)
   const { values, positionals } = parseFlags({
     args: argv,
     allowPositionals: true,
@@ -70,6 +77,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
       // DESIGN.md's spelling of `seam config --dump`.
       'dump-config': { type: 'boolean', default: false },
       'max-steps': { type: 'string' },
+      'plugin-dev': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false }
     }
@@ -127,7 +135,16 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
           io.stderr.write(`seam: ${composeError}\n`)
           return 1
         }
-        return await runPrompts(runtime, id, rest, values.json, io)
+        const dev = await startDevBundles(runtime, values['plugin-dev'] ?? [], io)
+        try {
+          if (dev.error) {
+            io.stderr.write(`seam: ${dev.error}\n`)
+            return 1
+          }
+          return await runPrompts(runtime, id, rest, values.json, io)
+        } finally {
+          await Promise.all(dev.sessions.map((s) => s.close()))
+        }
       }
       case 'compact': {
         const id = rest.shift()
@@ -212,6 +229,32 @@ async function runPrompts(
     detach()
   }
   return lastReason === 'completed' ? 0 : 1
+}
+
+/**
+ * `--plugin-dev PATH`: builds each bundle and loads it into this run's Host as a dev bundle; a
+ * change to its sources during the run rebuilds and reloads it (between model steps). A first
+ * build or load that fails stops the run before any prompt.
+ */
+async function startDevBundles(runtime: HostRuntime, dirs: string[], io: { stderr: NodeJS.WritableStream }): Promise<{ sessions: DevSession[]; error?: string }> {
+  const sessions: DevSession[] = []
+  for (const dir of dirs) {
+    const session = new DevSession({
+      dir: resolve(dir),
+      onBuild: async (entry, result) => {
+        await runtime.devBundles.update(entry)
+        // The first build's outcome decides whether the run starts (reported below).
+        if (entry.build === 1) return
+        const report = runtime.devBundles.reportOf(entry.name)
+        io.stderr.write(`--plugin-dev ${dir}: build ${entry.build} ${report?.state === 'loaded' ? 'loaded' : `not loaded: ${report?.error}`}\n`)
+      }
+    })
+    sessions.push(session)
+    const first = await session.start()
+    const report = runtime.devBundles.reportOf(first.name)
+    if (report?.state !== 'loaded') return { sessions, error: `--plugin-dev ${dir}: ${report?.error ?? first.error ?? 'not loaded'}` }
+  }
+  return { sessions }
 }
 
 /** parseArgs, with its errors (an unknown flag, a flag without its value) as usage errors. */

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { BundleNameSchema } from './plugin-author'
-import { bundleFiles, toolNameOf } from './plugin-templates'
+import { bundleFiles, SCAFFOLD_DEV_DEPENDENCIES, toolNameOf } from './plugin-templates'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
@@ -134,6 +134,16 @@ describe('scaffold options', () => {
     const clientOnly = bundleFiles({ name: 'a', host: false, client: true, sdkVersion: '0.1.0' })
     expect(Object.keys(clientOnly)).not.toContain('src/host.ts')
     expect(JSON.parse(clientOnly['package.json']).seam).toEqual({ client: 'dist/client.js' })
+  })
+
+  it("a new bundle's dev dependencies are the versions Seam itself pins", async () => {
+    const root = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> }
+    const pinned = { ...root.devDependencies, ...root.dependencies }
+    for (const [name, version] of Object.entries(SCAFFOLD_DEV_DEPENDENCIES)) expect([name, version]).toEqual([name, pinned[name]])
+    const both = JSON.parse(bundleFiles({ name: 'a', host: true, client: true, sdkVersion: '0.1.0' })['package.json']) as { devDependencies: Record<string, string> }
+    expect(both.devDependencies).toEqual({ '@seam/sdk': '^0.1.0', ...SCAFFOLD_DEV_DEPENDENCIES })
+    const hostOnly = JSON.parse(bundleFiles({ name: 'a', host: true, client: false, sdkVersion: '0.1.0' })['package.json']) as { devDependencies: Record<string, string> }
+    expect(hostOnly.devDependencies['@types/react']).toBeUndefined()
   })
 
   it('names the tool after the bundle and refuses names npm would refuse', () => {

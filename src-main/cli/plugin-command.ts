@@ -1,7 +1,8 @@
-// `seam plugin install PATH [--force] | list | enable NAME | disable NAME | remove NAME`
+// `seam plugin install PATH|NAME[@RANGE] [--force] | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME`
 import { resolve } from 'node:path'
 import type { HostRuntime } from '../app/runtime'
 import { UsageError } from './usage-error'
+import { installByName, isBundlePath, registryUsage, searchCommand, updateCommand } from './plugin-registry-command'
 
 export async function pluginCommand(
   runtime: HostRuntime,
@@ -16,7 +17,9 @@ export async function pluginCommand(
   }
   switch (action) {
     case 'install': {
-      const declared = await runtime.plugins.install(resolve(needTarget('a folder or .tgz path')), { force: options.force })
+      const what = needTarget('a folder or .tgz path, or a package NAME[@RANGE]')
+      if (!isBundlePath(what)) return installByName(runtime, what, io, options)
+      const declared = await runtime.plugins.install(resolve(what), { force: options.force })
       if (declared.status === 'replaced' || declared.status === 'unchanged') {
         io.stdout.write(`${declared.message}\n`)
         return 0
@@ -25,6 +28,11 @@ export async function pluginCommand(
       if (declared.host) io.stderr.write(`note: ${declared.warning}\n`)
       return 0
     }
+    case 'update':
+      if (args.length > 2) registryUsage('update')
+      return updateCommand(runtime, target, io)
+    case 'search':
+      return searchCommand(runtime, args.slice(1), io)
     case 'list': {
       for (const p of runtime.plugins.list()) {
         io.stdout.write(`${p.id}  ${p.kind}  ${p.version ?? ''}  ${p.state}${p.error ? `  ${p.error}` : ''}\n`)
@@ -41,6 +49,6 @@ export async function pluginCommand(
       io.stdout.write(`removed ${target}\n`)
       return 0
     default:
-      throw new UsageError('seam plugin install PATH | list | enable NAME | disable NAME | remove NAME')
+      throw new UsageError('seam plugin install PATH|NAME[@RANGE] | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME')
   }
 }

@@ -10,6 +10,18 @@ export interface ScaffoldOptions {
   sdkVersion: string
 }
 
+/**
+ * What a new bundle builds and tests with besides @seam/sdk (which brings Vite and React for its
+ * build): the versions Seam itself pins (plugin-author.test.ts checks they agree with its package.json).
+ */
+export const SCAFFOLD_DEV_DEPENDENCIES: Record<string, string> = {
+  zod: '4.6.7',
+  typescript: '5.9.3',
+  vitest: '4.1.12',
+  '@types/node': '20.19.43',
+  '@types/react': '19.3.3'
+}
+
 /** `my-bundle` / `@me/my-bundle` → `MyBundle`: the tool's name. */
 export function toolNameOf(name: string): string {
   const base = name.split('/').pop() ?? name
@@ -31,7 +43,11 @@ function packageJson(o: ScaffoldOptions): string {
     engines: { seam: `^${o.sdkVersion}` },
     seam,
     files: ['dist', 'README.md'],
-    scripts: { build: 'node build.mjs', test: 'vitest run' }
+    scripts: { build: 'node build.mjs', typecheck: 'tsc --noEmit', test: 'vitest run' },
+    devDependencies: {
+      '@seam/sdk': `^${o.sdkVersion}`,
+      ...Object.fromEntries(Object.entries(SCAFFOLD_DEV_DEPENDENCIES).filter(([name]) => o.client || name !== '@types/react'))
+    }
   }
   return JSON.stringify(manifest, null, 2) + '\n'
 }
@@ -161,6 +177,9 @@ A Seam plugin bundle, written against the plugin SDK (\`@seam/sdk\`).
 ${parts.filter(Boolean).join('\n')}
 
 \`\`\`sh
+npm install            # @seam/sdk and the tools below
+seam plugin dev .      # build, load into every running Seam, rebuild and reload on each save
+npm run typecheck
 npm run build          # dist/host.js, dist/client.js
 npm test               # the tests, on Seam's real loop with a scripted model
 seam plugin pack       # checks package.json as install will, writes ${o.name.replace('@', '').replace('/', '-')}-0.1.0.tgz

@@ -61,6 +61,9 @@ function printEvent(event: SessionEvent, io: Io, hookCommands: Map<string, strin
     case 'notice':
       err.write(`[${event.level}] ${event.source}: ${event.text}\n`)
       break
+    case 'mentions/attached':
+      for (const file of event.files) err.write(file.error === undefined ? `@ attached ${file.path}\n` : `[warn] @${file.mention}: ${file.error}\n`)
+      break
     case 'hook/invoked':
       hookCommands.set(event.invocationId, event.command)
       break

@@ -1,7 +1,8 @@
 // The model's history, derived from the session log alone ("Model-visible means logged").
 // Visible: user/message, assistant/message, tool/result, context/message, steering/message,
-// instructions/loaded; a compaction replaces everything before it with its summary; a rewind
-// takes out everything from the user message it rewound to up to itself (`liveEvents`).
+// instructions/loaded, mentions/attached (the files mentioned with @path); a compaction replaces
+// everything before it with its summary; a rewind takes out everything from the user message it
+// rewound to up to itself (`liveEvents`).
 // Everything else (headers, turns, approvals, grants, hooks, notices, blocked prompts) is not.
 //
 // Shape guarantees, whatever the log holds after a crash or a cancel:
@@ -19,6 +20,7 @@
 // O(new events) per update instead of a re-derivation of the whole log. Settled messages are
 // frozen and built once: answers share them (a step does not copy the history it extends).
 import type { ModelImage, ModelMessage, ModelToolCall } from '../../src-shared/model'
+import { mentionedFilesText } from '../../src-shared/session/mention-events'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
 
 export interface DerivedHistory {
@@ -247,6 +249,11 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
     case 'instructions/loaded':
       userSide(systemReminder(event.text))
       break
+    case 'mentions/attached': {
+      const text = mentionedFilesText(event.files)
+      if (text !== '') userSide(text)
+      break
+    }
     case 'compaction':
       // Everything before is replaced by the summary (the log keeps it for the UI).
       // Notes too: a derivation that starts at this compaction never sees what came before.

@@ -10,6 +10,7 @@ import { sessionActions, useSessionStore } from '../transcript/session-store'
 import { composerActions, useComposerStore } from './composer-store'
 import { Attachments } from './Attachments'
 import { attachFiles, filesOf } from './attachments'
+import { useMentionPicker } from './MentionPicker'
 import { useSlashMenu } from './SlashMenu'
 
 export function Composer() {
@@ -23,6 +24,7 @@ export function Composer() {
     composerActions.setDraft(typeof next === 'function' ? next(useComposerStore.getState().draft) : next)
   const [error, setError] = useState<string | null>(null)
   const box = useRef<HTMLTextAreaElement>(null)
+  const mention = useMentionPicker({ box, text, setText, sessionId })
   useEffect(() => {
     if (focusRequest > 0) box.current?.focus()
   }, [focusRequest])
@@ -81,6 +83,7 @@ export function Composer() {
   const slash = useSlashMenu({ text, sessionId, insert: (next) => setText(next), run: (typed) => void send(typed) })
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mention.onKeyDown(event)) return
     if (slash.onKeyDown(event)) return
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
     event.preventDefault()
@@ -116,7 +119,10 @@ export function Composer() {
         onDragOver={(e) => {
           if ([...e.dataTransfer.types].includes('Files')) e.preventDefault()
         }}
+        onSelect={mention.onCaretMove}
+        {...mention.textareaProps}
       />
+      {mention.picker}
       <Attachments onProblem={setError} />
       <div className="composer-actions">
         {running && (

@@ -28,7 +28,11 @@ export function PluginRow({ plugin }: { plugin: PluginInfo }) {
 
   return (
     <tr className={`plugin-row state-${plugin.state}`} aria-label={plugin.name}>
-      <td><strong>{plugin.name}</strong>{plugin.kind === 'builtin' && <span className="muted small"> built-in</span>}</td>
+      <td>
+        <strong>{plugin.name}</strong>
+        {plugin.kind === 'builtin' && <span className="muted small"> built-in</span>}
+        {plugin.dev && <span className="badge plugin-dev" title="loaded from its folder by seam plugin dev, over an installed bundle of the same name"> dev</span>}
+      </td>
       <td>{plugin.version ?? '—'}</td>
       <td className="path small" title={plugin.source}>{plugin.source}</td>
       <td>
@@ -36,6 +40,7 @@ export function PluginRow({ plugin }: { plugin: PluginInfo }) {
         {plugin.state === 'waiting' && plugin.missing.length > 0 && <div className="small muted">missing: {plugin.missing.join(', ')}</div>}
         {plugin.error && <div className="small form-error">{plugin.error}</div>}
         {client?.state === 'failed' && <div className="small form-error">client part failed: {client.error}</div>}
+        {client?.replacementError && <div className="small form-error">new client build not loaded (the previous one runs): {client.replacementError}</div>}
         {error && <div className="small form-error" role="alert">{error}</div>}
       </td>
       <td>{parts}</td>

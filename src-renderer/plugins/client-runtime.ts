@@ -10,7 +10,14 @@ import { slotsActions } from './slots-store'
 
 export type ModuleLoader = (url: string) => Promise<unknown>
 
-export interface ClientPluginStatus { name: string; url: string; state: 'loading' | 'active' | 'failed'; error?: string }
+export interface ClientPluginStatus {
+  name: string
+  url: string
+  state: 'loading' | 'active' | 'failed'
+  error?: string
+  /** A newer build (a dev bundle's) that did not load or activate, while this one stays active. */
+  replacementError?: string
+}
 
 /** Client-side state of each bundle's client part, for the plugin manager. */
 export const useClientPluginsStore = create<{ plugins: Record<string, ClientPluginStatus> }>()(() => ({ plugins: {} }))
@@ -21,6 +28,8 @@ interface Loaded {
   disposers: Disposer[]
   disposed: boolean
 }
+
+type ActivateFn = (ctx: ClientContext) => unknown
 
 type SessionListener = (event: SessionEvent, sessionId: string) => void
 
@@ -68,28 +77,71 @@ export class ClientPluginRuntime {
       return
     }
     const wanted = new Map(entries.map((e) => [e.name, e.url]))
-    for (const [name, plugin] of this.loaded) {
-      if (wanted.get(name) !== plugin.url) this.deactivate(name)
+    for (const name of [...this.loaded.keys()]) {
+      if (!wanted.has(name)) this.deactivate(name)
     }
     for (const [name, url] of wanted) {
-      if (!this.loaded.has(name)) await this.activate(name, url)
+      const current = this.loaded.get(name)
+      if (!current) await this.activate(name, url)
+      else if (current.url !== url) await this.replace(current, url)
     }
   }
 
-  private async activate(name: string, url: string): Promise<void> {
+  /**
+   * A new URL for a loaded entry (a dev bundle's new build): the new module is imported first and
+   * the old one deactivated only once that worked, so a build that fails to load leaves the
+   * previous one running; one that fails to activate gets the previous one activated again.
+   */
+  private async replace(current: Loaded, url: string): Promise<void> {
+    let activate: ActivateFn
+    try {
+      activate = await this.importEntry(url)
+    } catch (error) {
+      console.error(`[seam] client plugin ${current.name}: the new build did not load`, error)
+      current.url = url
+      useClientPluginsStore.setState((state) => {
+        const status = state.plugins[current.name]
+        return status ? { plugins: { ...state.plugins, [current.name]: { ...status, replacementError: errorText(error) } } } : state
+      })
+      return
+    }
+    const previous = this.activeModules.get(current.name)
+    this.deactivate(current.name)
+    await this.activate(current.name, url, activate)
+    const status = useClientPluginsStore.getState().plugins[current.name]
+    if (status?.state !== 'failed' || !previous) return
+    await this.activate(current.name, previous.url, previous.activate)
+    const back = this.loaded.get(current.name)
+    if (back) back.url = url
+    useClientPluginsStore.setState((state) => {
+      const restored = state.plugins[current.name]
+      return restored ? { plugins: { ...state.plugins, [current.name]: { ...restored, replacementError: status.error } } } : state
+    })
+  }
+
+  /** The activate function of each loaded entry, to fall back to when a replacement fails. */
+  private readonly activeModules = new Map<string, { url: string; activate: ActivateFn }>()
+
+  private async importEntry(url: string): Promise<ActivateFn> {
+    const count = (this.loadCounts.get(url) ?? 0) + 1
+    this.loadCounts.set(url, count)
+    // A fresh module instance on re-activation (the host serves the file whatever the query).
+    const mod = await this.load(count === 1 ? url : `${url}${url.includes('?') ? '&' : '?'}seam-load=${count}`)
+    const activate = (mod as { default?: unknown } | null)?.default
+    if (typeof activate !== 'function') throw new Error(`${url}: the client entry has no default export function activate(ctx)`)
+    return activate as ActivateFn
+  }
+
+  private async activate(name: string, url: string, imported?: ActivateFn): Promise<void> {
     const plugin: Loaded = { name, url, disposers: [], disposed: false }
     this.loaded.set(name, plugin)
     setStatus(name, { name, url, state: 'loading' })
     try {
-      const count = (this.loadCounts.get(url) ?? 0) + 1
-      this.loadCounts.set(url, count)
-      // A fresh module instance on re-activation (the host serves the file whatever the query).
-      const mod = await this.load(count === 1 ? url : `${url}${url.includes('?') ? '&' : '?'}seam-load=${count}`)
-      const activate = (mod as { default?: unknown } | null)?.default
-      if (typeof activate !== 'function') throw new Error(`${url}: the client entry has no default export function activate(ctx)`)
+      const activate = imported ?? (await this.importEntry(url))
       const result: unknown = await activate(this.contextFor(plugin))
       if (typeof result === 'function') plugin.disposers.push(result as Disposer)
       if (plugin.disposed) return
+      this.activeModules.set(name, { url, activate })
       setStatus(name, { name, url, state: 'active' })
     } catch (error) {
       this.undo(plugin)
@@ -102,6 +154,7 @@ export class ClientPluginRuntime {
     const plugin = this.loaded.get(name)
     if (!plugin) return
     this.loaded.delete(name)
+    this.activeModules.delete(name)
     this.undo(plugin)
     useClientPluginsStore.setState((state) => {
       const plugins = { ...state.plugins }

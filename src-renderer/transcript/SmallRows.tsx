@@ -1,4 +1,5 @@
 // The one-line transcript rows: steering, context, blocked prompts, notices, turn ends, queued sends.
+import { MentionedFiles } from './MentionedFiles'
 import { TurnFailedActions } from './TurnFailedActions'
 import { memo } from 'react'
 import { useSessionStore, type QueuedMessage } from './session-store'
@@ -9,6 +10,7 @@ export const SteeringRow = memo(function SteeringRow({ item }: { item: SteeringI
     <div className="msg steering" aria-label="Steering message">
       <div className="msg-role">{item.source === 'user' ? 'You (steering the turn)' : `Continued${item.by ? ` by ${item.by}` : ''}`}</div>
       <div className="msg-text">{item.text}</div>
+      {item.mentions && item.mentions.length > 0 ? <MentionedFiles files={item.mentions} /> : null}
     </div>
   )
 })

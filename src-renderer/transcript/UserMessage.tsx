@@ -1,4 +1,5 @@
 import { memo } from 'react'
+import { MentionedFiles } from './MentionedFiles'
 import { RewindAction } from './RewindAction'
 import type { UserItem } from './transcript-types'
 import { dataUrl } from '../composer/attachments'
@@ -33,6 +34,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
           ))}
         </ul>
       )}
+      {item.mentions && item.mentions.length > 0 ? <MentionedFiles files={item.mentions} /> : null}
       {item.originalContent !== undefined && (
         <details className="muted small">
           <summary>rewritten by a prompt policy; as typed</summary>

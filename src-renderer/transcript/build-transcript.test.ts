@@ -211,3 +211,18 @@ describe('a call to a tool that is not there (issue 17)', () => {
     expect(tool(buildTranscript(log.all).items).status).toBe('denied')
   })
 })
+
+describe('files mentioned with @path (issue 16)', () => {
+  it('shows mentions/attached inside the message that mentioned them (user or steering), not as a row of their own', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'user/message', turnId: 't1', content: 'see @a.ts', source: 'user' })
+    log.add({ type: 'mentions/attached', turnId: 't1', files: [{ mention: 'a.ts', path: '/w/a.ts', content: '1\tx' }] })
+    log.add({ type: 'steering/message', turnId: 't1', text: 'and @b.ts', source: 'user' })
+    log.add({ type: 'mentions/attached', turnId: 't1', files: [{ mention: 'b.ts', path: '/w/b.ts', error: 'not attached: no file b.ts in the workspace' }] })
+    const { items } = buildTranscript(log.all)
+    expect(kinds(items)).toEqual(['user', 'steering'])
+    expect(items[0]).toMatchObject({ kind: 'user', mentions: [{ mention: 'a.ts', content: '1\tx' }] })
+    expect(items[1]).toMatchObject({ kind: 'steering', mentions: [{ mention: 'b.ts', error: 'not attached: no file b.ts in the workspace' }] })
+  })
+})

@@ -73,6 +73,7 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'grant/revoked':
       return
     case 'user/message':
+      draft.index.set('message:last', draft.items.length)
       push(draft, {
         kind: 'user',
         key,
@@ -101,6 +102,7 @@ function reduce(draft: Draft, event: SessionEvent): void {
       push(draft, { kind: 'blocked', key, seq: event.seq, prompt: event.prompt, reason: event.reason, ...opt('by', event.by) })
       return
     case 'steering/message':
+      if (event.source === 'user') draft.index.set('message:last', draft.items.length)
       push(draft, { kind: 'steering', key, seq: event.seq, text: event.text, source: event.source, ...opt('by', event.by) })
       return
     case 'notice':
@@ -130,6 +132,13 @@ function reduce(draft: Draft, event: SessionEvent): void {
         ...opt('instructions', event.instructions), ...opt('tokensBefore', event.tokensBefore), ...opt('tokensAfter', event.tokensAfter)
       })
       return
+    case 'mentions/attached': {
+      // Shown inside the message that mentioned them (logged right after it).
+      const at = draft.index.get('message:last')
+      const message = at === undefined ? undefined : draft.items[at]
+      if (at !== undefined && (message?.kind === 'user' || message?.kind === 'steering')) draft.items[at] = { ...message, mentions: event.files }
+      return
+    }
     case 'usage/step':
     case 'file/changed':
       // Usage: the context meter in the header. File results: the changes card at the turn's end.

@@ -2,6 +2,7 @@
 import type { PushPayload } from '../../src-shared/contract/ipc'
 import type { SessionEventOf, TurnEndReason } from '../../src-shared/session/events'
 import type { ImageAttachment } from '../../src-shared/session/attachments'
+import type { MentionedFile } from '../../src-shared/session/mention-events'
 
 type Verdict = SessionEventOf<'tool/result'>['verdict']
 type GrantScope = SessionEventOf<'approval/asked'>['scope']
@@ -66,6 +67,8 @@ export interface UserItem {
   source: 'user' | 'cli' | 'steering'
   /** Images sent with the prompt (base64, shown as thumbnails). */
   images?: ImageAttachment[]
+  /** Files the message mentioned with `@path` (mentions/attached): attached, or why not. */
+  mentions?: readonly MentionedFile[]
 }
 
 export interface AssistantItem {
@@ -79,7 +82,7 @@ export interface AssistantItem {
   partial?: boolean
 }
 
-export interface SteeringItem { kind: 'steering'; key: string; seq: number; text: string; source: 'user' | 'continuation'; by?: string }
+export interface SteeringItem { kind: 'steering'; key: string; seq: number; text: string; source: 'user' | 'continuation'; by?: string; mentions?: readonly MentionedFile[] }
 export interface ContextItem { kind: 'context'; key: string; seq: number; text: string; source: string }
 export interface BlockedItem { kind: 'blocked'; key: string; seq: number; prompt: string; reason: string; by?: string }
 export interface NoticeItem { kind: 'notice'; key: string; seq: number; level: 'info' | 'warn' | 'error'; text: string; source: string }

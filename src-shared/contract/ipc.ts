@@ -142,7 +142,9 @@ export const PluginInfoSchema = z.object({
   state: z.enum(['active', 'waiting', 'failed', 'disabled', 'disposed']),
   error: z.string().optional(),
   missing: z.array(z.string()),
-  parts: z.object({ host: z.boolean(), client: z.boolean() })
+  parts: z.object({ host: z.boolean(), client: z.boolean() }),
+  /** Loaded from its folder by `seam plugin dev` (over an installed bundle of the same name, if any). */
+  dev: z.boolean().optional()
 })
 
 /** One entry of the composed plugin tree (settings page): its state, the layer that decided it, and the tools it registered. */
@@ -175,6 +177,42 @@ export const BundleDeclarationSchema = z.object({
 })
 
 export const ClientEntrySchema = z.object({ name: z.string(), url: z.string() })
+
+/** `name`, `@scope/name`, either with `@range`, `@version` or `@tag`: a bundle in the npm registry. */
+export const RegistrySpecSchema = z
+  .string()
+  .trim()
+  .min(1, 'enter a package name')
+  .max(300)
+  .regex(/^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*(@[^\s@]+)?$/, 'expected a package NAME or NAME@RANGE (lower-case npm name, optionally @scope/)')
+
+export const RegistryResolutionSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  range: z.string(),
+  registry: z.string(),
+  engines: z.string(),
+  description: z.string().optional()
+})
+
+export const RegistrySearchHitSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  version: z.string(),
+  engines: z.string().optional(),
+  fits: z.boolean(),
+  fitVersion: z.string().optional(),
+  problem: z.string().optional()
+})
+
+export const RegistryUpdateReportSchema = z.object({
+  name: z.string(),
+  from: z.string(),
+  to: z.string().optional(),
+  status: z.enum(['updated', 'current', 'failed']),
+  message: z.string(),
+  notes: z.array(z.string())
+})
 
 export const TrustItemSchema = z.object({
   source: z.string(),
@@ -305,6 +343,19 @@ export const Methods = {
   /** Switches the session's model (logged as model/switched); without a session, the provider in use for new sessions. */
   'model/select': { input: z.object({ sessionId: SessionId.optional(), provider: ProviderKindSchema, model: NonEmpty.max(200) }).strict(), output: ModelOptionsSchema },
   'chat/cancel': { input: z.object({ sessionId: SessionId }), output: Ok },
+  /**
+   * Fuzzy file search for the composer's `@` picker: files of the session's workspace (the
+   * window's when no session is given) that the ignore rules keep, ranked against `query`.
+   */
+  'files/search': {
+    input: z.object({ sessionId: SessionId.optional(), query: z.string().max(1000), limit: z.number().int().min(1).max(200).default(50) }).strict(),
+    output: z.object({
+      workspace: z.string(),
+      files: z.array(z.object({ path: z.string(), indexes: z.array(z.number().int().nonnegative()) })),
+      /** The workspace has more files than are searched. */
+      truncated: z.boolean()
+    })
+  },
   'approval/pending': { input: Empty, output: z.array(ApprovalRequestPublicSchema) },
   'approval/answer': {
     input: z.object({ requestId: NonEmpty, outcome: z.enum(['allowed-once', 'allowed-session', 'denied']), note: z.string().max(4000).optional() }),
@@ -324,6 +375,22 @@ export const Methods = {
     input: z.object({ path: NonEmpty, force: z.boolean().optional() }),
     output: BundleDeclarationSchema.extend({ status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']), message: z.string() })
   },
+  /** What NAME[@RANGE] resolves to (engines.seam checked), without downloading it. */
+  'plugins/registry-resolve': { input: z.object({ spec: RegistrySpecSchema }).strict(), output: RegistryResolutionSchema },
+  'plugins/registry-install': {
+    input: z.object({ spec: RegistrySpecSchema, force: z.boolean().optional() }).strict(),
+    output: BundleDeclarationSchema.extend({
+      status: z.enum(['installed', 'upgraded', 'replaced', 'unchanged']),
+      message: z.string(),
+      registry: z.string(),
+      range: z.string(),
+      notes: z.array(z.string())
+    })
+  },
+  /** Without a name: every bundle installed from a registry. */
+  'plugins/registry-update': { input: z.object({ name: NonEmpty.optional() }).strict(), output: z.array(RegistryUpdateReportSchema) },
+  /** Bundles with the `seam-plugin` keyword, and whether each fits this Seam. */
+  'plugins/registry-search': { input: z.object({ query: z.string().max(200) }).strict(), output: z.object({ registry: z.string(), hits: z.array(RegistrySearchHitSchema) }) },
   'plugins/enable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/disable': { input: z.object({ name: NonEmpty }), output: Ok },
   'plugins/remove': { input: z.object({ name: NonEmpty }), output: Ok },

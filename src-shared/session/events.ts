@@ -6,6 +6,7 @@ import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './cont
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
 import { ImageAttachmentShape } from './attachments'
 import { FileChangedEvent, FileCheckpointEvent, RevertEvent, RewindEvent } from './checkpoint-events'
+import { MentionsAttachedEvent } from './mention-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 const Json: z.ZodType<unknown> = z.unknown()
@@ -219,7 +220,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   FileCheckpointEvent,
   FileChangedEvent,
   RevertEvent,
-  RewindEvent
+  RewindEvent,
+  MentionsAttachedEvent
 ])
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>

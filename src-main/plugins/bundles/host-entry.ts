@@ -6,14 +6,24 @@ import { pathToFileURL } from 'node:url'
 import type { Plugin } from '../../../src-shared/kernel'
 import { BundleError, type BundleManifest } from './manifest'
 
-export async function loadBundleHost(dir: string, manifest: BundleManifest): Promise<Plugin> {
+export interface HostLoadOptions {
+  /** Added to the module URL: a new query imports a fresh instance (dev builds). */
+  query?: string
+  /** Rewrites an import error first (dev bundles add where in their sources it was thrown). */
+  locate?: (error: unknown, dir: string) => unknown
+}
+
+export async function loadBundleHost(dir: string, manifest: BundleManifest, options: HostLoadOptions = {}): Promise<Plugin> {
   const label = `bundle ${manifest.name}@${manifest.version}`
   if (!manifest.host) throw new BundleError(`${label} has no host entry (seam.host)`)
   const file = path.join(dir, manifest.host)
   let module: Record<string, unknown>
   try {
-    module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, unknown>
-  } catch (error) {
+    const url = pathToFileURL(file)
+    if (options.query) url.search = options.query
+    module = (await import(/* @vite-ignore */ url.href)) as Record<string, unknown>
+  } catch (caught) {
+    const error = options.locate ? options.locate(caught, dir) : caught
     const message = error instanceof Error ? error.message : String(error)
     throw new BundleError(`${label}: importing the host entry ${manifest.host} failed: ${message}`)
   }

@@ -7,7 +7,7 @@ import { cp, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises
 import path from 'node:path'
 import { errorText } from '../../../src-shared/kernel'
 import { checkArchiveEntries, checkTreeLinks, extractArchive, folderIntegrity, listArchive, sha512Integrity, type ArchiveLimits } from './archive'
-import { bundleDir, pluginsDir, readLock, withLock, writeLock, type LockEntry } from './lockfile'
+import { bundleDir, pluginsDir, readLock, withLock, writeLock, type LockEntry, type RegistryRecord } from './lockfile'
 import { BundleError, readManifest, type BundleManifest } from './manifest'
 
 export interface InstallOptions {
@@ -27,6 +27,10 @@ export interface InstallOptions {
    * such a reinstall is refused (BUNDLE_CHANGED): same name and version should mean same code.
    */
   force?: boolean
+  /** For a tarball fetched from a registry: what the lock records instead of the temp file's path, and what the tarball must contain. */
+  fromRegistry?: { source: string; registry: RegistryRecord; name: string; version: string }
+  /** An update: a bundle the user disabled stays disabled in its new version. */
+  keepEnabledState?: boolean
 }
 
 export interface InstallResult {
@@ -58,6 +62,10 @@ async function install(options: InstallOptions): Promise<InstallResult> {
     const integrity = isFolder ? await stageFolder(source, staged) : await stageArchive(source, staged, options.limits)
     const contentIntegrity = isFolder ? integrity : await folderIntegrity(staged)
     const manifest = await readManifest(staged, options.seamVersion)
+    const wanted = options.fromRegistry
+    if (wanted && (manifest.name !== wanted.name || manifest.version !== wanted.version)) {
+      throw new BundleError(`the registry's tarball for ${wanted.name}@${wanted.version} holds ${manifest.name}@${manifest.version}; nothing was installed`)
+    }
     const lock = await readLock(options.seamHome)
     const previous = lock.find((entry) => entry.name === manifest.name)
     const target = bundleDir(options.seamHome, manifest.name, manifest.version)
@@ -67,9 +75,10 @@ async function install(options: InstallOptions): Promise<InstallResult> {
       version: manifest.version,
       integrity,
       contentIntegrity,
-      source,
+      source: wanted?.source ?? source,
+      ...(wanted ? { registry: wanted.registry } : {}),
       installedAt: new Date().toISOString(),
-      enabled: true
+      enabled: options.keepEnabledState && previous ? previous.enabled : true
     }
     const others = lock.filter((e) => e.name !== manifest.name)
 
@@ -80,7 +89,10 @@ async function install(options: InstallOptions): Promise<InstallResult> {
       // (then this reinstall restores it, which is how a tampered bundle is repaired).
       const onDisk = sameAsRecorded ? await folderIntegrity(target).catch(() => undefined) : undefined
       if (sameAsRecorded && onDisk === installed) {
-        return { status: 'unchanged', manifest, entry: previous, dir: target, previous, message: `bundle ${label} is already installed with the same content; nothing to do` }
+        // The same bytes asked for by name (again, or after a file install): the lock records where they now come from and the range.
+        const recorded = wanted && JSON.stringify(previous.registry) !== JSON.stringify(wanted.registry) ? { ...previous, source: wanted.source, registry: wanted.registry } : previous
+        if (recorded !== previous) await writeLock(options.seamHome, [...others, recorded])
+        return { status: 'unchanged', manifest, entry: recorded, dir: target, previous, message: `bundle ${label} is already installed with the same content; nothing to do` }
       }
       if (!sameAsRecorded && !options.force) {
         throw new BundleError(

@@ -16,11 +16,25 @@ export const lockEntrySchema = z.strictObject({
   /** The installed folder's tree (folderIntegrity), checked every time the bundle is loaded. */
   contentIntegrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected sha512-<base64>').optional(),
   source: z.string().min(1),
+  /** Set for bundles installed by name from an npm registry (`seam plugin install NAME[@RANGE]`); older locks have none. */
+  registry: z
+    .strictObject({
+      /** The registry the package came from (no credentials). */
+      url: z.string().url(),
+      /** What followed NAME@ on the command line ('' for a bare name). */
+      requested: z.string(),
+      /** The semver range `seam plugin update` stays within. */
+      range: z.string().min(1),
+      /** The registry's own hash of the tarball that was checked (dist.integrity, or sha1 from dist.shasum). */
+      integrity: z.string().regex(/^(sha512|sha384|sha256|sha1)-[A-Za-z0-9+/]+={0,2}$/, 'expected <algorithm>-<base64>')
+    })
+    .optional(),
   installedAt: z.string().min(1),
   enabled: z.boolean()
 })
 
 export type LockEntry = z.infer<typeof lockEntrySchema>
+export type RegistryRecord = NonNullable<LockEntry['registry']>
 
 const lockFileSchema = z.strictObject({
   lockfileVersion: z.literal(1),

@@ -76,7 +76,7 @@ export async function readManifest(dir: string, seamVersion: string): Promise<Bu
   if (typeof range !== 'string' || semver.validRange(range) === null) {
     throw new BundleError(`invalid bundle package.json: engines.seam: not a valid semver range (${JSON.stringify(range)})`)
   }
-  if (!semver.satisfies(seamVersion, range, { includePrerelease: true })) {
+  if (!fitsSeam(range, seamVersion)) {
     throw new BundleError(`${label} requires Seam ${range} (engines.seam), but this is Seam ${seamVersion}`)
   }
 
@@ -85,6 +85,11 @@ export async function readManifest(dir: string, seamVersion: string): Promise<Bu
   if (pkg.seam.host !== undefined) manifest.host = await checkEntry(dir, pkg.seam.host, 'seam.host', label)
   if (pkg.seam.client !== undefined) manifest.client = await checkEntry(dir, pkg.seam.client, 'seam.client', label)
   return manifest
+}
+
+/** Whether an engines.seam range admits this Seam (prereleases of Seam count as their version). */
+export function fitsSeam(range: string, seamVersion: string): boolean {
+  return semver.validRange(range) !== null && semver.satisfies(seamVersion, range, { includePrerelease: true })
 }
 
 /** An entry must be a relative path to an existing .js/.mjs file that stays inside the bundle. */

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises'
 import { z } from 'zod'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { listFiles } from './file-walk'
+import { IGNORED_FILES_NOTE, IncludeIgnoredArg } from './ignore-arg'
 import { resolveBuiltinToolOptions, type BuiltinToolOptionsInput } from './options'
 import { hasParentSegment, resolveToolPath, splitGlob } from './paths'
 import { describeFsError, errnoCode } from './text-files'
@@ -12,7 +13,8 @@ export const GlobInputSchema = z.object({
   path: z
     .string()
     .optional()
-    .describe('Directory to search in (absolute, or relative to the working directory). Omit it to search the working directory; do not pass "undefined" or "null".')
+    .describe('Directory to search in (absolute, or relative to the working directory). Omit it to search the working directory; do not pass "undefined" or "null".'),
+  include_ignored: IncludeIgnoredArg
 })
 
 export type GlobArgs = z.output<typeof GlobInputSchema>
@@ -31,7 +33,7 @@ export function createGlobTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
     name: 'Glob',
     description: [
       'Finds files by name pattern (glob syntax: *, **, ?, {a,b}, [abc]) and returns their absolute paths, most recently modified first.',
-      '- .git and node_modules are skipped unless the pattern names them; dot files are included.',
+      `- ${IGNORED_FILES_NOTE} node_modules is skipped unless the pattern names it; dot files are included.`,
       `- At most ${options.globMaxResults} paths are returned; narrow the pattern or path when there are more.`,
       '- To search file contents use Grep.'
     ].join('\n'),
@@ -49,7 +51,7 @@ export function createGlobTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
       }
       let files: string[]
       try {
-        files = await listFiles(root, pattern, exec.signal)
+        files = await listFiles(root, pattern, exec.signal, { includeIgnored: args.include_ignored ?? !options.respectIgnoreFiles })
       } catch (error) {
         if (errnoCode(error) === 'ENOENT') files = []
         else return failure(describeFsError(error, root))

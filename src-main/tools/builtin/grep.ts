@@ -4,6 +4,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { listFiles } from './file-walk'
+import { IGNORED_FILES_NOTE, IncludeIgnoredArg } from './ignore-arg'
 import { newestFirst } from './glob'
 import { compilePattern, findMatches, formatContentLines, type FileMatches } from './grep-match'
 import { resolveBuiltinToolOptions, type BuiltinToolOptions, type BuiltinToolOptionsInput } from './options'
@@ -50,7 +51,8 @@ export const GrepInputSchema = z.object({
   '-B': z.number().int().min(0).optional().describe('Lines to show before each match (content mode).'),
   '-C': z.number().int().min(0).optional().describe('Lines to show before and after each match (content mode).'),
   multiline: z.boolean().optional().describe('Let the pattern span lines (. also matches a newline). Default false: each line is searched alone.'),
-  head_limit: z.number().int().positive().optional().describe('Only return the first N lines (content), files (files_with_matches) or entries (count).')
+  head_limit: z.number().int().positive().optional().describe('Only return the first N lines (content), files (files_with_matches) or entries (count).'),
+  include_ignored: IncludeIgnoredArg
 })
 
 export type GrepArgs = z.output<typeof GrepInputSchema>
@@ -83,7 +85,7 @@ export function createGrepTool(input: BuiltinToolOptionsInput = {}): ToolDefinit
       '- Narrow with glob (e.g. "*.ts", "**/*.{ts,tsx}") or type (e.g. "py", "js").',
       '- Each line is searched alone; set multiline: true for patterns that span lines.',
       '- Literal braces and parentheses need escaping: "interface\\{\\}" finds "interface{}".',
-      `- .git, node_modules, binary files and files over ${Math.round(options.grepMaxFileBytes / 1024 / 1024)} MB are skipped.`,
+      `- ${IGNORED_FILES_NOTE} node_modules, binary files and files over ${Math.round(options.grepMaxFileBytes / 1024 / 1024)} MB are skipped too.`,
       '- Use this tool instead of grep or rg in Bash.'
     ].join('\n'),
     inputSchema: GrepInputSchema,
@@ -108,7 +110,7 @@ async function runGrep(args: GrepArgs, exec: ToolExec, options: BuiltinToolOptio
   const target = args.path === undefined ? exec.cwd : resolveToolPath(exec.cwd, args.path)
   let files: string[]
   try {
-    files = await candidateFiles(target, args, exec.signal)
+    files = await candidateFiles(target, args, exec.signal, args.include_ignored ?? !options.respectIgnoreFiles)
   } catch (error) {
     return failure(errnoCode(error) === 'ENOENT' ? `Path does not exist: ${target}` : describeFsError(error, target))
   }
@@ -170,11 +172,11 @@ async function runGrep(args: GrepArgs, exec: ToolExec, options: BuiltinToolOptio
 }
 
 /** The files to search: `target` itself when it is a file, else the files under it that pass glob and type. */
-async function candidateFiles(target: string, args: GrepArgs, signal: AbortSignal): Promise<string[]> {
+async function candidateFiles(target: string, args: GrepArgs, signal: AbortSignal, includeIgnored: boolean): Promise<string[]> {
   const info = await fs.stat(target)
   if (info.isFile()) return [target]
   const pattern = args.glob === undefined ? '**/*' : args.glob.includes('/') ? args.glob : `**/${args.glob}`
-  const files = await listFiles(target, pattern, signal)
+  const files = await listFiles(target, pattern, signal, { includeIgnored })
   const extensions = args.type === undefined ? undefined : new Set(GREP_FILE_TYPES[args.type])
   if (!extensions) return files
   return files.filter((file) => extensions.has(path.extname(file).slice(1).toLowerCase()))

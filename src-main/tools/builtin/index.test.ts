@@ -14,7 +14,7 @@ describe('builtinTools', () => {
     }
   })
 
-  it('keeps Claude Code argument names', () => {
+  it('keeps Claude Code argument names; include_ignored is the one Seam-only argument (Glob, Grep), said so in its description', () => {
     const fields = Object.fromEntries(
       builtinTools().map((tool) => [tool.name, Object.keys((z.toJSONSchema(tool.inputSchema, { io: 'input' }) as { properties: object }).properties)])
     )
@@ -23,9 +23,13 @@ describe('builtinTools', () => {
       Read: ['file_path', 'offset', 'limit'],
       Write: ['file_path', 'content'],
       Edit: ['file_path', 'old_string', 'new_string', 'replace_all'],
-      Glob: ['pattern', 'path'],
-      Grep: ['pattern', 'path', 'glob', 'type', 'output_mode', '-i', '-n', '-A', '-B', '-C', 'multiline', 'head_limit']
+      Glob: ['pattern', 'path', 'include_ignored'],
+      Grep: ['pattern', 'path', 'glob', 'type', 'output_mode', '-i', '-n', '-A', '-B', '-C', 'multiline', 'head_limit', 'include_ignored']
     })
+    for (const tool of builtinTools().filter((t) => t.name === 'Glob' || t.name === 'Grep')) {
+      const json = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as { properties: Record<string, { description?: string }> }
+      expect(json.properties.include_ignored?.description).toMatch(/^Seam only \(not in Claude Code\)/)
+    }
   })
 
   it('fails loudly on an invalid option, naming the field', () => {

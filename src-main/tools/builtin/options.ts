@@ -18,6 +18,8 @@ export const BuiltinToolOptionsSchema = z.object({
   maxLineChars: z.number().int().positive().default(2_000),
   /** Glob: paths listed at most. */
   globMaxResults: z.number().int().positive().default(1_000),
+  /** Glob and Grep: leave out what .gitignore, .ignore and .rgignore exclude (a call's `include_ignored` overrides it). */
+  respectIgnoreFiles: z.boolean().default(true),
   /** Grep: larger files are skipped. */
   grepMaxFileBytes: z.number().int().positive().default(5 * 1024 * 1024)
 })

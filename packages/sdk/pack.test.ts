@@ -1,0 +1,139 @@
+// @seam/sdk outside this repository: `npm pack -w packages/sdk` (prepack: pack.mjs) gives a
+// tarball with compiled JS and declarations whose every import stays inside the package; a bundle
+// scaffolded by `seam plugin new` in a folder outside the repository installs that tarball with
+// npm (from the local cache) and typechecks, builds and passes its own tests with it.
+import { execFile, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const SDK = path.join(ROOT, 'packages/sdk')
+const quiet = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', NO_COLOR: '1' }
+
+let temp: string
+let tarball: string
+let unpacked: string
+let workspaceManifest: string
+
+function exec(command: string, args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: quiet, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, out }))
+  })
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const found: string[] = []
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) found.push(...(await filesUnder(full)))
+    else found.push(full)
+  }
+  return found
+}
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, 'out/main/cli.js'))) {
+    const built = await exec(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], ROOT)
+    if (built.code !== 0) throw new Error(`electron-vite build failed:\n${built.out}`)
+  }
+  // Outside the repository: nothing here can resolve a module through Seam's node_modules.
+  temp = await mkdtemp(path.join(tmpdir(), 'seam-sdk-pack-'))
+  expect(path.relative(ROOT, temp).startsWith('..')).toBe(true)
+  workspaceManifest = await readFile(path.join(SDK, 'package.json'), 'utf8')
+  const packed = await exec('npm', ['pack', '-w', 'packages/sdk', '--json', '--pack-destination', temp], ROOT)
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`)
+  tarball = path.join(temp, 'seam-sdk-0.1.0.tgz'.replace('0.1.0', (JSON.parse(workspaceManifest) as { version: string }).version))
+  unpacked = path.join(temp, 'unpacked')
+  await run('mkdir', ['-p', unpacked])
+  await run('tar', ['-xzf', tarball, '-C', unpacked])
+}, 600_000)
+
+afterAll(async () => {
+  if (temp) await rm(temp, { recursive: true, force: true })
+})
+
+describe('npm pack -w packages/sdk', () => {
+  it('holds compiled JS and declarations for every entry, with exports pointing into dist/', async () => {
+    const pkg = path.join(unpacked, 'package')
+    const manifest = JSON.parse(await readFile(path.join(pkg, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | { types: string; default: string }>
+      dependencies: Record<string, string>
+      private?: boolean
+    }
+    expect(manifest.private).toBeUndefined()
+    for (const entry of ['.', './node', './client', './testing', './version', './build']) {
+      const target = manifest.exports[entry]
+      expect(typeof target, entry).toBe('object')
+      const { types, default: js } = target as { types: string; default: string }
+      expect(js).toMatch(/^\.\/dist\/.*\.m?js$/)
+      expect(types).toMatch(/^\.\/dist\/types\/.*\.d\.m?ts$/)
+      expect((await stat(path.join(pkg, js))).isFile(), js).toBe(true)
+      expect((await stat(path.join(pkg, types))).isFile(), types).toBe(true)
+    }
+    // Every npm package the code imports is a pinned dependency.
+    expect(manifest.dependencies).toMatchObject({ zod: expect.stringMatching(/^\d+\.\d+\.\d+$/), vite: expect.stringMatching(/^\d+\.\d+\.\d+$/) })
+    // No TypeScript source is shipped, only declarations.
+    const files = (await filesUnder(pkg)).map((f) => path.relative(pkg, f))
+    expect(files.filter((f) => /\.(ts|tsx)$/.test(f) && !/\.d\.m?ts$/.test(f))).toEqual([])
+  })
+
+  it('refers to nothing outside the package: every relative import of its JS and declarations resolves to a file inside it', async () => {
+    const pkg = path.join(unpacked, 'package')
+    const files = (await filesUnder(pkg)).filter((f) => /\.(m?js|d\.m?ts)$/.test(f))
+    expect(files.length).toBeGreaterThan(20)
+    const problems: string[] = []
+    for (const file of files) {
+      const text = await readFile(file, 'utf8')
+      for (const [, specifier] of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]*)['"]/g)) {
+        const target = path.resolve(path.dirname(file), specifier)
+        if (!target.startsWith(pkg + path.sep)) {
+          problems.push(`${path.relative(pkg, file)}: ${specifier} leaves the package`)
+          continue
+        }
+        const candidates = [target, `${target}.js`, `${target}.d.ts`, target.replace(/\.m?js$/, '.d.ts'), target.replace(/\.mjs$/, '.d.mts'), path.join(target, 'index.d.ts')]
+        if (!candidates.some((c) => existsSync(c) && !c.endsWith(path.sep))) problems.push(`${path.relative(pkg, file)}: ${specifier} not found`)
+      }
+      if (text.includes(ROOT)) problems.push(`${path.relative(pkg, file)} names the checkout's path`)
+    }
+    expect(problems).toEqual([])
+  })
+
+  it("puts the workspace's package.json back after packing", async () => {
+    expect(await readFile(path.join(SDK, 'package.json'), 'utf8')).toBe(workspaceManifest)
+    expect(existsSync(path.join(SDK, '.package.workspace.json'))).toBe(false)
+  })
+})
+
+describe('a bundle outside the repository, on the packed SDK', () => {
+  it('is scaffolded by seam plugin new, installs the SDK tarball with npm, and typechecks, builds and passes its tests', async () => {
+    const created = await exec(process.execPath, [path.join(ROOT, 'bin/seam.mjs'), 'plugin', 'new', 'outside-plugin'], temp)
+    expect(created.code, created.out).toBe(0)
+    const bundle = path.join(temp, 'outside-plugin')
+    // The tarball for @seam/sdk, everything else from npm's local cache (the registry only for what it lacks).
+    const installed = await exec('npm', ['install', '--save-dev', tarball, '--prefer-offline', '--no-audit', '--no-fund'], bundle)
+    expect(installed.code, installed.out).toBe(0)
+    const sdkHere = await readFile(path.join(bundle, 'node_modules/@seam/sdk/package.json'), 'utf8')
+    expect(JSON.parse(sdkHere)).toMatchObject({ name: '@seam/sdk', exports: { '.': { default: './dist/index.js' } } })
+
+    const typechecked = await exec('npm', ['run', 'typecheck', '--silent'], bundle)
+    expect(typechecked.code, typechecked.out).toBe(0)
+    const built = await exec('npm', ['run', 'build', '--silent'], bundle)
+    expect(built.code, built.out).toBe(0)
+    const host = await readFile(path.join(bundle, 'dist/host.js'), 'utf8')
+    for (const [, specifier] of host.matchAll(/^import\b[^'"]*['"]([^'"]+)['"]/gm)) expect(specifier).toMatch(/^node:/)
+    expect(await readFile(path.join(bundle, 'dist/client.js'), 'utf8')).toContain('globalThis.__seamShared')
+    const tested = await exec('npm', ['test', '--silent', '--', '--reporter=dot'], bundle)
+    expect(tested.code, tested.out).toBe(0)
+    expect(tested.out).toMatch(/2 passed/)
+  }, 600_000)
+})
