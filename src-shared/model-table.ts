@@ -2,6 +2,9 @@
 // them and the settings page edits them. The defaults and the arithmetic live in
 // src-main/llm/model-table.ts.
 import { z } from 'zod'
+import type { ProviderKind } from './model'
+
+const PROVIDER_KINDS = ['deepseek', 'openai', 'anthropic', 'ollama', 'openai-compatible'] as const satisfies readonly ProviderKind[]
 
 export const ModelPricesSchema = z
   .object({
@@ -20,7 +23,11 @@ export const ModelInfoSchema = z
   .object({
     contextWindow: z.number().int().positive().optional(),
     /** USD per million tokens. */
-    prices: ModelPricesSchema.optional()
+    prices: ModelPricesSchema.optional(),
+    /** The model accepts images in user messages (absent: it does not; attaching one is refused with a message). */
+    vision: z.boolean().optional(),
+    /** The provider kind that serves it: the model picker lists it under that provider. */
+    provider: z.enum(PROVIDER_KINDS).optional()
   })
   .strict()
 export type ModelInfo = z.infer<typeof ModelInfoSchema>

@@ -16,8 +16,14 @@ export interface ModelToolCall {
   argsError?: string
 }
 
+/** An image in a user message: base64 bytes and their media type (src-shared/session/attachments.ts). */
+export interface ModelImage {
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+  data: string
+}
+
 export type ModelMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ModelImage[] }
   | { role: 'assistant'; text: string; thinking?: string; toolCalls: ModelToolCall[] }
   | { role: 'tool'; callId: string; toolName: string; content: string; isError: boolean }
 

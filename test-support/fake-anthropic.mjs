@@ -33,6 +33,8 @@ const definition = {
   respond
 }
 
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
+
 const ERROR_TYPES = /** @type {Record<number, string>} */ ({
   400: 'invalid_request_error',
   401: 'authentication_error',
@@ -211,6 +213,15 @@ export function validateMessagesRequest(body) {
     for (const [j, block] of blocks.entries()) {
       if (!isRecord(block) || typeof block.type !== 'string') return `messages.${i}.content.${j}.type: Field required`
       if (block.type === 'text' && (typeof block.text !== 'string' || block.text === '')) return `messages.${i}.content.${j}.text: text content blocks must be non-empty`
+      if (block.type === 'image') {
+        if (message.role !== 'user') return `messages.${i}.content.${j}: image blocks are only allowed in user messages`
+        const source = isRecord(block.source) ? block.source : undefined
+        if (!source || source.type !== 'base64') return `messages.${i}.content.${j}.image.source.type: Input should be 'base64', 'url' or 'file'`
+        if (!IMAGE_TYPES.includes(/** @type {string} */ (source.media_type))) {
+          return `messages.${i}.content.${j}.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`
+        }
+        if (typeof source.data !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(source.data)) return `messages.${i}.content.${j}.image.source.base64.data: The image data is not valid base64`
+      }
     }
     if (message.role === 'user') {
       const results = blocks.filter((b) => b.type === 'tool_result')

@@ -168,6 +168,32 @@ export function promptTokens(body) {
 // ---- protocol rules the real API enforces ----------------------------------------------------
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool']
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/
+
+/**
+ * Content parts of a system/developer/user message: `text` parts, and on user messages
+ * `image_url` parts whose URL is an http(s) address or a base64 data URL of a PNG, JPEG, GIF or
+ * WebP (what Chat Completions accepts for images).
+ * @param {Record<string, unknown>} message
+ * @param {number} i
+ */
+function contentPartsProblem(message, i) {
+  for (const [j, part] of /** @type {unknown[]} */ (message.content).entries()) {
+    if (!isRecord(part)) return `Invalid 'messages[${i}].content[${j}]': expected an object.`
+    if (part.type === 'text') {
+      if (typeof part.text !== 'string') return `Invalid 'messages[${i}].content[${j}].text': expected a string.`
+    } else if (part.type === 'image_url' && message.role === 'user') {
+      const url = isRecord(part.image_url) ? part.image_url.url : undefined
+      if (typeof url !== 'string') return `Invalid 'messages[${i}].content[${j}].image_url.url': expected a string.`
+      if (!IMAGE_DATA_URL.test(url) && !/^https?:\/\//.test(url)) {
+        return `Invalid 'messages[${i}].content[${j}].image_url'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got a value that is not one.`
+      }
+    } else {
+      return `Invalid value: ${JSON.stringify(part.type)}. Supported values are: 'text'${message.role === 'user' ? " and 'image_url'" : ''}. (messages[${i}].content[${j}].type)`
+    }
+  }
+  return undefined
+}
 
 /**
  * @param {unknown} value
@@ -224,6 +250,9 @@ export function validateChatRequest(body) {
       }
     } else if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
       return `Invalid 'messages[${i}].content': expected a string or an array of content parts.`
+    } else if (Array.isArray(message.content)) {
+      const problem = contentPartsProblem(message, i)
+      if (problem) return problem
     }
   }
   if (unanswered.size > 0) return pendingError()

@@ -42,6 +42,8 @@ export interface OccurrenceOptions {
   tool?: Occurrence['tool']
   toolCallToken?: string
   onAsyncDone?(run: HookRun): void
+  /** `prompt_id` when the session has no running turn (the turn the event follows). */
+  promptId?: string
 }
 
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
@@ -50,6 +52,7 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
     ? { ...baseOf(entry.agent, bridge.permissionMode(), bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
     : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.permissionMode(), effort: bridge.config.effort }
   if (options.cwd !== undefined) base.cwd = options.cwd
+  if (base.promptId === undefined && options.promptId !== undefined) base.promptId = options.promptId
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
   const envOptions = {
     sessionEnv: entry?.agent.env,

@@ -22,6 +22,11 @@ export const HooksClaudeConfigSchema = z
      * as Claude Code's print mode does (the headless CLI).
      */
     deferAction: z.enum(['ask', 'end-turn']).default('ask'),
+    /**
+     * Seconds after a turn ends without the user answering before Notification fires with
+     * `notification_type: "idle_prompt"` (Claude Code waits 60 s).
+     */
+    idlePromptSeconds: z.number().positive().max(86_400).default(60),
     /** The `effort.level` (and CLAUDE_EFFORT) tool and Stop hooks read; Claude Code's default is `medium`. */
     effort: z.string().min(1).default('medium')
   })

@@ -12,6 +12,7 @@ import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
 import { onPostCompact, onPreCompact } from './compact'
 import { onInstructionsLoaded } from './instructions-loaded'
+import { watchNotifications } from './notification'
 import { onPostExecute } from './post-tool'
 import { onInputRewrite, onPreExecute } from './pre-tool'
 import { onPromptSubmit } from './prompt-submit'
@@ -106,6 +107,7 @@ export default definePlugin({
     ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
     ctx.on('compaction/prepare', onPreCompact(bridge))
     ctx.on('compaction/done', onPostCompact(bridge))
+    watchNotifications(ctx, bridge)
 
     ctx.provide('claudeHooks', {
       snapshot,

@@ -31,7 +31,8 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'SessionEnd',
   'InstructionsLoaded',
   'PreCompact',
-  'PostCompact'
+  'PostCompact',
+  'Notification'
 ])
 
 export interface SourceSettings {

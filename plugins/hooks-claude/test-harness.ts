@@ -175,6 +175,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   // As the host creates sessions: the header names the model.
   const log = store.create({ workspace, title: 'hooks test', model: { provider: model.provider, model: model.model } })
   const agent = new Agent({ kernel, log, model, workspace, settings: options.settings, source: options.source ?? 'startup' })
+  // As the host's session hub does: every written event goes to the kernel's `session/appended`.
+  log.onAppend((event) => kernel.emit('session/appended', log.id, event))
 
   return {
     dir,

@@ -13,7 +13,7 @@ import { SecretStore } from '../app/secrets'
 import { SessionStore } from '../session/store'
 import { DEFAULT_KEY_ENV } from '../cli/provider-flags'
 import { attachClientMcpServers, checkClientMcpServers, MCP_TRANSPORTS, type ClientMcpServerState } from './mcp-servers'
-import { promptText, PromptContentError } from './prompt-content'
+import { promptContent, PromptContentError, type PromptContent } from './prompt-content'
 import { AcpSession, type AcpProcess } from './session'
 
 export const AUTH_METHOD_ID = 'seam-provider-key'
@@ -77,14 +77,14 @@ export class AcpServer {
       })
       .onRequest('session/prompt', async ({ params }) => {
         const session = this.session(params.sessionId)
-        let text: string
+        let content: PromptContent
         try {
-          text = promptText(params.prompt)
+          content = promptContent(params.prompt)
         } catch (error) {
           if (error instanceof PromptContentError) throw RequestError.invalidParams(undefined, error.message)
           throw error
         }
-        return { stopReason: await session.prompt(text) }
+        return { stopReason: await session.prompt(content.text, content.images) }
       })
       .onNotification('session/cancel', async ({ params }) => {
         const session = this.sessions.get(params.sessionId)
@@ -116,7 +116,7 @@ export class AcpServer {
       protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { ...MCP_TRANSPORTS },
         sessionCapabilities: { list: {}, close: {} }
       },

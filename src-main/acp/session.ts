@@ -1,6 +1,8 @@
 // One ACP session: its own HostRuntime (so the workspace, its trust, the approval mode and the
 // model are the session's own, and the plugin tree, hooks and session store are the app's), the
 // Seam session it drives, and the stream of `session/update`s the editor sees.
+import type { ImageAttachment } from '../../src-shared/session/attachments'
+import { acceptsImages } from '../app/model-options'
 import { RequestError, type AgentContext, type SessionModeState, type SessionConfigOption, type SessionUpdate, type StopReason, type ToolCallContent, type ToolCallUpdate } from '@agentclientprotocol/sdk'
 import type { ProviderConfig } from '../../src-shared/model'
 import type { SessionEventOf } from '../../src-shared/session/events'
@@ -144,15 +146,19 @@ export class AcpSession implements EditorSide, PermissionChannel {
   // ---- turns ----------------------------------------------------------------------------------
 
   /** Runs one prompt as a turn and maps how it ended; a failed turn rejects with its error. */
-  async prompt(text: string): Promise<StopReason> {
+  async prompt(text: string, images: ImageAttachment[] = []): Promise<StopReason> {
     if (this.running) {
       throw RequestError.invalidRequest({ sessionId: this.id }, `a turn is already running in session ${this.id}; wait for its response or send session/cancel`)
+    }
+    const model = this.runtime.model.model
+    if (images.length > 0 && !acceptsImages(this.runtime, model)) {
+      throw RequestError.invalidParams({ sessionId: this.id }, `prompt: ${model} does not accept images (the model table's vision flag); switch the model or send text only`)
     }
     this.running = true
     try {
       const from = this.log.events.length
       for (const notice of this.pendingNotices.splice(0)) this.agent.handle.notify(notice.level, notice.text, notice.source)
-      this.agent.send(text, 'user')
+      this.agent.send(text, 'user', undefined, images)
       await this.agent.whenIdle()
       await this.flush()
       const events = this.log.events.slice(from)

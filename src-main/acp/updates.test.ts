@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
 import { answerOf, askClient, permissionOptions } from './permission'
-import { promptText, PromptContentError } from './prompt-content'
+import { promptContent, promptText, PromptContentError } from './prompt-content'
 import { toolView } from './tool-view'
 import { diffOf, planOf, stopReasonOf, UpdateMapper } from './updates'
 
@@ -108,8 +108,16 @@ describe('prompt content', () => {
     expect(text).toBe('explain [@a.ts](file:///ws/a.ts) and [@b.ts](file:///ws/b.ts)\n\n<context uri="file:///ws/a.ts" mimeType="text/x-typescript">\nconst a = 1\n</context>')
   })
 
-  it('refuses images, binary resources and an empty message, naming the block', () => {
-    expect(() => promptText([{ type: 'text', text: 'x' }, { type: 'image', data: '', mimeType: 'image/png' }])).toThrow(/prompt\[1\]: image content is not supported/)
+  it('image blocks become the prompt\'s images (the composer\'s path); a bad type or data is refused naming the block', () => {
+    expect(promptContent([{ type: 'text', text: 'what is this?' }, { type: 'image', data: 'iVBORw0K', mimeType: 'image/png' }])).toEqual({
+      text: 'what is this?',
+      images: [{ mediaType: 'image/png', data: 'iVBORw0K' }]
+    })
+    expect(() => promptContent([{ type: 'text', text: 'x' }, { type: 'image', data: '', mimeType: 'image/png' }])).toThrow(/prompt\[1\]\.data: must be the image's bytes in base64/)
+    expect(() => promptContent([{ type: 'image', data: 'AAAA', mimeType: 'image/bmp' }])).toThrow(/prompt\[0\]\.mimeType: image\/bmp is not an image Seam can send/)
+  })
+
+  it('refuses binary resources and an empty message, naming the block', () => {
     expect(() => promptText([{ type: 'resource', resource: { uri: 'file:///x.bin', blob: 'AA==' } }])).toThrow(PromptContentError)
     expect(() => promptText([{ type: 'text', text: '  ' }])).toThrow(/the message is empty/)
   })

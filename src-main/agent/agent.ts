@@ -8,6 +8,7 @@ import type { ToolRegistry } from '../../src-shared/host/services'
 import type { ModelClient } from '../../src-shared/model'
 import type { ModelInfo } from '../llm/model-table'
 import { parseOrThrow } from '../../src-shared/validation'
+import { ImageAttachmentsSchema, type ImageAttachment } from '../../src-shared/session/attachments'
 import type { SessionLog } from '../session/store'
 import type { AgentState } from './events'
 import { AgentHandleImpl } from './handle'
@@ -40,7 +41,10 @@ export interface SendResult {
 
 export type SessionEndReason = 'closed' | 'deleted' | 'shutdown'
 
-const SendInput = z.object({ content: z.string().min(1, 'must not be empty'), source: z.enum(['user', 'cli']) })
+const SendInput = z.object({ content: z.string(), source: z.enum(['user', 'cli']), images: ImageAttachmentsSchema.optional() }).refine(
+  (input) => input.content.trim() !== '' || (input.images?.length ?? 0) > 0,
+  { path: ['content'], message: 'must not be empty' }
+)
 
 export class Agent {
   readonly settings: AgentSettings
@@ -117,9 +121,9 @@ export class Agent {
    * the next step of that turn drains it (a steering/message), or, when the turn ends first,
    * it opens the next turn as a normal prompt. See README.md.
    */
-  send(content: string, source: PromptOrigin = 'user', expansion?: CommandExpansion): SendResult {
+  send(content: string, source: PromptOrigin = 'user', expansion?: CommandExpansion, images?: ImageAttachment[]): SendResult {
     if (this.closing) throw new Error(`session ${this.log.id}: the agent is closed`)
-    const input = parseOrThrow(SendInput, { content, source }, 'agent.send')
+    const input = parseOrThrow(SendInput, { content, source, ...(images?.length ? { images } : {}) }, 'agent.send')
     // A slash command opens its own turn (its model applies to a whole turn), never steers.
     if (expansion) {
       this.inbox.enqueue({ content: input.content, source: input.source, expansion })
@@ -128,10 +132,12 @@ export class Agent {
     }
     const turn = this.current
     if (turn && turn.phase === 'running') {
+      // Steering text joins the running turn's next request; images are sent with a prompt of their own.
+      if (input.images?.length) throw Object.assign(new Error('Images can be sent when the running turn has ended (or stop it first): the message was not sent.'), { code: 'BUSY' })
       this.inbox.steer({ kind: 'prompt', content: input.content, source: input.source })
       return { queued: 'steering' }
     }
-    this.inbox.enqueue({ content: input.content, source: input.source })
+    this.inbox.enqueue({ content: input.content, source: input.source, ...(input.images?.length ? { images: input.images } : {}) })
     this.pump()
     return { queued: 'turn' }
   }

@@ -5,6 +5,8 @@
 //   step drains them, user messages move to the front of the queue and open the next turn;
 //   continuation reasons belong to their turn and are dropped with it.
 
+import type { ImageAttachment } from '../../src-shared/session/attachments'
+
 export type PromptOrigin = 'user' | 'cli'
 
 /** A custom slash command's expansion, carried with the text as typed (see src-main/commands). */
@@ -21,6 +23,8 @@ export interface CommandExpansion {
 export interface QueuedPrompt {
   content: string
   source: PromptOrigin
+  /** Images sent with the prompt (only a prompt that opens a turn carries them). */
+  images?: ImageAttachment[]
   expansion?: CommandExpansion
 }
 

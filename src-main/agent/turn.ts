@@ -193,7 +193,8 @@ export class Turn implements TurnControl {
         turnId: this.id,
         content,
         ...(content !== prompt.content ? { originalContent: prompt.content } : {}),
-        source: prompt.source
+        source: prompt.source,
+        ...(prompt.images?.length ? { images: prompt.images } : {})
       })
     }
     await this.attachMentions(content)

@@ -83,6 +83,8 @@ export interface BaseProfileOptions {
   claudeUserSettingsPath?: string
   workspace: string | null
   hookConcurrency: number
+  /** Seconds after a turn ends before the Notification hook's `idle_prompt` (Seam settings `idlePromptSeconds`). */
+  idlePromptSeconds?: number
   /** Claude Code-shaped hooks from Seam's own settings. */
   seamHooks?: Record<string, unknown>
   /** The headless CLI: a hook's `defer` ends the turn (no one waits for the call), as in Claude Code's print mode. */
@@ -125,6 +127,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
         concurrency: options.hookConcurrency,
         permissionMode,
         deferAction: options.headless ? 'end-turn' : 'ask',
+        ...(options.idlePromptSeconds !== undefined ? { idlePromptSeconds: options.idlePromptSeconds } : {}),
         ...claudeUser,
         ...(options.seamHooks ? { seamHooks: options.seamHooks } : {})
       }

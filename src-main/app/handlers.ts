@@ -10,19 +10,13 @@ import type { ApprovalDialogs } from './approval-dialog'
 import type { KeyLookup } from './secrets'
 import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
+import { acceptsImages, modelOptions, PROVIDER_LABELS, selectModel } from './model-options'
 import { WorkspaceFileSearch } from './file-search'
 import { sessionPage } from './session-pages'
 import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
 import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 
-const PROVIDER_LABELS: Record<keyof typeof PROVIDER_PRESETS, string> = {
-  deepseek: 'DeepSeek',
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  ollama: 'Ollama (this computer)',
-  'openai-compatible': 'Any OpenAI-compatible server'
-}
 
 export interface HandlerDeps {
   runtime: HostRuntime
@@ -66,8 +60,8 @@ async function storedKey(runtime: HostRuntime, provider: string): Promise<KeyLoo
 }
 
 function settingsPublic(runtime: HostRuntime): Settings {
-  const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency } = runtime.settings.value
-  return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency }
+  const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds } = runtime.settings.value
+  return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds }
 }
 
 /** The permission policy's rules and mode in force, with their origin (the settings page lists them). */
@@ -207,8 +201,19 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return { ok: true as const }
     },
 
-    'chat/send': async ({ sessionId, content }) => {
+    'chat/send': async ({ sessionId, content, images }) => {
       const session = await sessions.open(sessionId)
+      if (images?.length) {
+        // Refused before anything is logged: the composer keeps the message and its images.
+        if (!acceptsImages(runtime, session.model.model)) {
+          throw Object.assign(
+            new Error(`${session.model.model} does not accept images: choose a model that does in the model picker, or remove the images. The message was not sent.`),
+            { code: 'NO_VISION', field: 'images' }
+          )
+        }
+        // A prompt with images is a prompt (not a slash command): it goes to the model with them.
+        return session.agent.send(content, 'user', undefined, images)
+      }
       // Slash commands: built-ins run here (`/compact` in the background: prompts sent meanwhile wait for it), custom ones are expanded and sent.
       let result
       try {
@@ -227,6 +232,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const workspace = sessionId ? (await sessions.open(sessionId)).workspace : runtime.workspace()
       const set = sessionCommands(runtime, workspace)
       return { commands: set.commands, problems: set.problems.map(({ name, file, field, message }) => ({ name, file, message, ...(field !== undefined ? { field } : {}) })), notices: set.notices }
+    },
+    'model/options': async ({ sessionId }) => modelOptions(runtime, sessionId),
+    'model/select': async (input) => {
+      const options = await selectModel(runtime, input)
+      if (input.sessionId === undefined) deps.publishStatus()
+      return options
     },
     'chat/cancel': async ({ sessionId }) => {
       const { agent } = await sessions.open(sessionId)
@@ -255,7 +266,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'permissions/list': async () => permissionsInForce(runtime),
     'settings/set': async (patch) => {
       runtime.settings.update(patch)
-      if (patch.approvalMode || patch.hookConcurrency) await runtime.recomposeAll()
+      if (patch.approvalMode || patch.hookConcurrency || patch.idlePromptSeconds) await runtime.recomposeAll()
       deps.publishStatus()
       return settingsPublic(runtime)
     },

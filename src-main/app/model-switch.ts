@@ -1,6 +1,7 @@
 // The model client agents hold: it always speaks to the provider currently configured, so a
 // provider change in Settings applies to the next request of every open session.
-import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent, type ProviderConfig } from '../../src-shared/model'
+import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent, type ProviderConfig, type ProviderKind } from '../../src-shared/model'
+import type { SessionEvent } from '../../src-shared/session/events'
 
 export class SwitchableModel implements ModelClient {
   private client: ModelClient | undefined
@@ -47,4 +48,54 @@ export class SwitchableModel implements ModelClient {
     }
     return this.client
   }
+}
+
+/** A provider kind and one of its models, as the model picker names them. */
+export interface ModelChoice {
+  provider: ProviderKind
+  model: string
+}
+
+/**
+ * One session's model: the Host's provider in use until the session switches (the model picker),
+ * then the chosen provider and model. The choice is logged as `model/switched`, so a resumed
+ * session (`choiceFromLog`) sends its requests where they went before.
+ */
+export class SessionModel implements ModelClient {
+  constructor(
+    private readonly fallback: ModelClient,
+    private readonly forChoice: (choice: ModelChoice) => ModelClient,
+    private current: ModelChoice | undefined
+  ) {}
+
+  get choice(): ModelChoice | undefined {
+    return this.current
+  }
+
+  get provider(): string {
+    return this.current?.provider ?? this.fallback.provider
+  }
+
+  get model(): string {
+    return this.current?.model ?? this.fallback.model
+  }
+
+  choose(choice: ModelChoice): void {
+    this.current = { ...choice }
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    return (this.current ? this.forChoice(this.current) : this.fallback).stream(request)
+  }
+}
+
+const KINDS: readonly string[] = ['deepseek', 'openai', 'anthropic', 'ollama', 'openai-compatible'] satisfies readonly ProviderKind[]
+
+/** The session's last model switch in its log, if any. */
+export function choiceFromLog(events: readonly SessionEvent[]): ModelChoice | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    if (event.type === 'model/switched' && KINDS.includes(event.provider)) return { provider: event.provider as ProviderKind, model: event.model }
+  }
+  return undefined
 }

@@ -38,9 +38,9 @@ describe('models/table, models/set, compaction/set', () => {
     const deepseek = reply.models.find((row) => row.model === 'deepseek-chat')
     expect(deepseek).toEqual({
       model: 'deepseek-chat',
-      defaults: { contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
+      defaults: { provider: 'deepseek', vision: false, contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
       override: null,
-      effective: { contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
+      effective: { contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 }, vision: false, provider: 'deepseek' },
       inUse: false
     })
     expect(reply.models.map((row) => row.model)).toEqual(expect.arrayContaining(['gpt-4.1', 'claude-sonnet-5-5', 'llama3.1']))

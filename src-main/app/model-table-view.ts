@@ -30,8 +30,11 @@ export function modelTableView(settings: SettingsFile): ModelTableView {
 /** Sets (or with null removes) the user's entry for one model. */
 export function setModelInfo(settings: SettingsFile, model: string, info: ModelInfo | null): ModelTableView {
   const models = { ...settings.value.models }
-  if (info === null || (info.contextWindow === undefined && info.prices === undefined)) delete models[model]
-  else models[model] = info
+  // The form edits the window and prices: an entry's `vision` and `provider` (the model picker's) stay unless given.
+  const kept = info === null ? {} : keptFields(models[model])
+  const next = info === null ? null : { ...kept, ...info }
+  if (next === null || Object.values(next).every((value) => value === undefined)) delete models[model]
+  else models[model] = next
   settings.update({ models })
   return modelTableView(settings)
 }
@@ -39,4 +42,11 @@ export function setModelInfo(settings: SettingsFile, model: string, info: ModelI
 export function setCompaction(settings: SettingsFile, compaction: CompactionSettings): ModelTableView {
   settings.update({ compaction })
   return modelTableView(settings)
+}
+
+function keptFields(info: ModelInfo | undefined): Pick<ModelInfo, 'vision' | 'provider'> {
+  const kept: Pick<ModelInfo, 'vision' | 'provider'> = {}
+  if (info?.vision !== undefined) kept.vision = info.vision
+  if (info?.provider !== undefined) kept.provider = info.provider
+  return kept
 }

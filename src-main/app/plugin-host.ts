@@ -338,6 +338,7 @@ export class PluginHost {
         claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
         workspace: this.root,
         hookConcurrency: settings.hookConcurrency,
+        idlePromptSeconds: settings.idlePromptSeconds,
         seamHooks: settings.hooks,
         headless: this.runtime.options.mode === 'headless',
         extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key })),

@@ -16,7 +16,7 @@ import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
 import { modelInfo } from '../llm/model-table'
 import { SettingsFile } from './settings'
 import { SecretStore, type SecretCipher } from './secrets'
-import { SwitchableModel } from './model-switch'
+import { SwitchableModel, type ModelChoice } from './model-switch'
 import { SessionHub } from './sessions'
 import { PluginHost } from './plugin-host'
 import { SDK_VERSION } from '@seam/sdk/version'
@@ -81,6 +81,8 @@ export class HostRuntime {
   /** Set by a front end for this runtime only (an ACP session's mode or model); never written to settings. */
   private approvalModeOverride: HostOptions['approvalMode']
   private modelOverride: string | undefined
+  /** Clients for the models sessions switched to, by provider and model. */
+  private readonly chosenModels = new Map<string, SwitchableModel>()
 
   private constructor(readonly options: HostOptions) {
     const env = options.env ?? process.env
@@ -108,6 +110,7 @@ export class HostRuntime {
       workspaces: { acquire: (workspace) => this.acquire(workspace), release: (workspace) => this.release(workspace) },
       store: new SessionStore(this.paths.sessions, (line) => this.keys.redactJsonLine(line)),
       model: this.model,
+      modelFor: (choice) => this.modelFor(choice),
       settings: () => ({
         maxParallelToolCalls: this.settings.value.maxParallelToolCalls,
         maxSteps: options.maxSteps ?? this.settings.value.maxSteps,
@@ -335,6 +338,38 @@ export class HostRuntime {
   /** Changes the model of this runtime only; the next model request uses it. */
   setModel(model: string): void {
     this.modelOverride = model
+  }
+
+  /**
+   * A client for `choice` (a session's model switch). The provider in use gives its address and
+   * key; another provider kind uses its preset's address and the key stored for that address.
+   * Looked up at each request, so a key saved later applies at once.
+   */
+  modelFor(choice: ModelChoice): ModelClient {
+    const key = `${choice.provider}\n${choice.model}`
+    let client = this.chosenModels.get(key)
+    if (!client) {
+      client = new SwitchableModel(
+        () => this.choiceSettings(choice),
+        async () => {
+          const config = this.choiceSettings(choice)
+          if (!config) return undefined
+          if (config.provider === this.providerSettings()?.provider) return { ...(await this.providerConfig())!, model: choice.model }
+          return { ...config, apiKey: await this.storedKey(config.provider, config.baseUrl) }
+        },
+        (config) => this.createModelClient(config)
+      )
+      this.chosenModels.set(key, client)
+    }
+    return client
+  }
+
+  /** Where `choice` is served from (no key): the provider in use when it is the same kind, else its preset; undefined when neither has an address. */
+  choiceSettings(choice: ModelChoice): ProviderConfig | undefined {
+    const current = this.providerSettings()
+    if (current && current.provider === choice.provider) return { ...current, model: choice.model }
+    const preset = PROVIDER_PRESETS[choice.provider]
+    return preset.baseUrl ? { provider: choice.provider, baseUrl: preset.baseUrl, model: choice.model } : undefined
   }
 
   /** The provider in use without its key: a headless override, else the settings (with this runtime's model). */

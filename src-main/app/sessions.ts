@@ -9,10 +9,13 @@ import type { AgentStatePublic } from '../../src-shared/contract/ipc'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { Agent, type AgentSettings } from '../agent'
 import { SessionStore, type SessionLog } from '../session/store'
+import { choiceFromLog, SessionModel, type ModelChoice } from './model-switch'
 
 interface LiveSession {
   log: SessionLog
   agent: Agent
+  /** The session's model: the Host's provider in use, or what the session switched to. */
+  model: SessionModel
   /** The session's workspace and the kernel of its plugin tree. */
   workspace: string
   kernel: Kernel
@@ -29,6 +32,8 @@ export interface SessionHubOptions {
   workspaces: WorkspaceKernels
   store: SessionStore
   model: ModelClient
+  /** A client for a provider and model other than the one in use (a session's model switch). */
+  modelFor?: (choice: ModelChoice) => ModelClient
   settings: () => Partial<AgentSettings>
   /** The context window and prices of a model (the defaults with the user's settings on top). */
   modelInfo?: (model: string) => ModelInfo
@@ -166,8 +171,22 @@ export class SessionHub {
     return session ? (await session).kernel : undefined
   }
 
+  /**
+   * Switches the session's model: logged as `model/switched` (resume keeps it); the next model
+   * request goes to `choice`, a running turn's included.
+   */
+  async switchModel(id: string, choice: ModelChoice): Promise<{ from: ModelChoice | { provider: string; model: string } }> {
+    const session = await this.open(id)
+    const from = { provider: session.model.provider, model: session.model.model }
+    if (from.provider !== choice.provider || from.model !== choice.model) {
+      session.log.append({ type: 'model/switched', provider: choice.provider, model: choice.model, from })
+      session.model.choose(choice)
+      await session.log.flush()
+    }
+    return { from }
+  }
+
   private async attach(log: SessionLog, source: 'startup' | 'resume'): Promise<LiveSession> {
-    const { model } = this.options
     const header = log.events[0]
     const workspace = header && header.type === 'session/header' ? header.workspace : process.cwd()
     let kernel: Kernel
@@ -178,12 +197,14 @@ export class SessionHub {
       throw error
     }
     const { modelInfo, modelClientFor } = this.options
+    const forChoice = this.options.modelFor ?? (() => this.options.model)
+    const model = new SessionModel(this.options.model, forChoice, choiceFromLog(log.events))
     const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source, ...(modelInfo ? { modelInfo } : {}), ...(modelClientFor ? { modelClientFor } : {}) })
     const unsubscribe = log.onAppend((event) => {
       kernel.emit('session/appended', log.id, event)
       for (const listener of this.appended) listener(log.id, event)
       if (event.type === 'turn/end') this.notifyChanged()
     })
-    return { log, agent, workspace, kernel, detach: unsubscribe }
+    return { log, agent, model, workspace, kernel, detach: unsubscribe }
   }
 }

@@ -15,6 +15,10 @@ export const SeamSettingsSchema = z.object({
   maxParallelToolCalls: z.number().int().min(1).max(64).default(10),
   maxSteps: z.number().int().min(1).max(1000).default(50),
   hookConcurrency: z.number().int().min(1).max(64).default(8),
+  /** Desktop notifications when Seam needs the user and its window is not focused (an approval, a turn's end). */
+  desktopNotifications: z.boolean().default(true),
+  /** Seconds a finished turn waits for the user before Claude Code's Notification hook fires with `idle_prompt` (Claude Code: 60). */
+  idlePromptSeconds: z.number().positive().max(86_400).default(60),
   workspace: z.string().nullable().default(null),
   trustedWorkspaces: z.array(z.string()).default([]),
   provider: z

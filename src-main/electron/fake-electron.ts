@@ -98,8 +98,22 @@ export class BrowserWindow extends EventEmitter {
     this.loadedUrl = url
     return Promise.resolve()
   }
+  focused = false
+  minimized = false
   show(): void {
     this.shown = true
+  }
+  isFocused(): boolean {
+    return this.focused && !this.destroyed
+  }
+  focus(): void {
+    this.focused = true
+  }
+  isMinimized(): boolean {
+    return this.minimized
+  }
+  restore(): void {
+    this.minimized = false
   }
   isVisible(): boolean {
     return this.shown && !this.destroyed
@@ -111,6 +125,30 @@ export class BrowserWindow extends EventEmitter {
     this.destroyed = true
     this.webContents.destroy()
     this.emit('closed')
+  }
+}
+
+/** Electron's main-process Notification: records what was shown; `click()` plays the user's click. */
+export class Notification extends EventEmitter {
+  static supported = true
+  static shown: Notification[] = []
+  static isSupported(): boolean {
+    return Notification.supported
+  }
+  closed = false
+  constructor(readonly options: { title: string; body?: string }) {
+    super()
+  }
+  show(): void {
+    Notification.shown.push(this)
+  }
+  close(): void {
+    this.closed = true
+    this.emit('close')
+  }
+  /** Test helper: the user clicked the notification. */
+  click(): void {
+    this.emit('click')
   }
 }
 
@@ -228,6 +266,7 @@ export const app = new FakeApp()
 
 export default {
   BrowserWindow,
+  Notification,
   shell,
   dialog,
   safeStorage,

@@ -15,6 +15,7 @@ import { handlePluginProtocol } from './plugin-protocol'
 import { keepWindowAlive, type RecoveryChoice } from './recovery'
 import { userDataOverride } from './user-data'
 import { createMainWindow, hardenWebContents, loadAppPage } from './window'
+import { installDesktopNotifications } from './notifications'
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
 const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
@@ -79,6 +80,12 @@ async function start(): Promise<void> {
   handleAppProtocol(session.defaultSession, rendererDir)
   handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running), devServerUrl ? (appOriginOf(devServerUrl) ?? APP_ORIGIN) : APP_ORIGIN)
   const ipc: IpcBridge = registerIpc({ ipcMain, core: running, page })
+  const stopNotifications = installDesktopNotifications({
+    onAppended: (listener) => running.runtime.sessions.onAppended(listener),
+    enabled: () => running.runtime.settings.value.desktopNotifications,
+    window: () => mainWindow,
+    focusSession: (payload) => running.pushes.publish('app/focus-session', payload)
+  })
 
   const lifecycle = installLifecycle({
     app,
@@ -91,6 +98,7 @@ async function start(): Promise<void> {
       mainWindow.focus()
     },
     async close() {
+      stopNotifications()
       ipc.dispose()
       await running.close()
     },

@@ -137,9 +137,12 @@ function toWireMessages(messages: ModelMessage[]): MessageParam[] {
   }
   for (const message of messages) {
     switch (message.role) {
-      case 'user':
-        append('user', [{ type: 'text', text: message.content }])
+      case 'user': {
+        // Images first, then the text about them (the order Anthropic's vision guide recommends).
+        const images: ContentBlockParam[] = (message.images ?? []).map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }))
+        append('user', [...images, ...(message.content || images.length === 0 ? [{ type: 'text' as const, text: message.content }] : [])])
         break
+      }
       case 'assistant': {
         const blocks: ContentBlockParam[] = []
         if (message.text) blocks.push({ type: 'text', text: message.text })

@@ -3,18 +3,18 @@
 // are a starting point, in USD per million tokens as the providers list them; the user's
 // `models` settings entries override them field by field, so a price change or a model not
 // listed here is a settings edit.
-import type { ModelUsage } from '../../src-shared/model'
+import type { ModelUsage, ProviderKind } from '../../src-shared/model'
 import type { ModelInfo, ModelPrices, ModelTable } from '../../src-shared/model-table'
 
 export { ModelInfoSchema, ModelPricesSchema, ModelTableSchema, type ModelInfo, type ModelPrices, type ModelTable } from '../../src-shared/model-table'
 
 /** Defaults for the presets' models (src-main/llm/presets.ts). */
 export const DEFAULT_MODEL_TABLE: Readonly<ModelTable> = {
-  'deepseek-chat': { contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
-  'deepseek-reasoner': { contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
-  'gpt-4.1': { contextWindow: 1_047_576, prices: { input: 2, cachedInput: 0.5, output: 8 } },
-  'claude-sonnet-5-5': { contextWindow: 200_000, prices: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 } },
-  'llama3.1': { contextWindow: 131_072, prices: { input: 0, output: 0 } }
+  'deepseek-chat': { provider: 'deepseek', vision: false, contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
+  'deepseek-reasoner': { provider: 'deepseek', vision: false, contextWindow: 128_000, prices: { input: 0.28, cachedInput: 0.028, output: 0.42 } },
+  'gpt-4.1': { provider: 'openai', vision: true, contextWindow: 1_047_576, prices: { input: 2, cachedInput: 0.5, output: 8 } },
+  'claude-sonnet-5-5': { provider: 'anthropic', vision: true, contextWindow: 200_000, prices: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 } },
+  'llama3.1': { provider: 'ollama', vision: false, contextWindow: 131_072, prices: { input: 0, output: 0 } }
 }
 
 /** The defaults for `model` with the user's overrides on top (field by field). */
@@ -26,7 +26,17 @@ export function modelInfo(model: string, overrides: ModelTable = {}): ModelInfo 
   if (contextWindow !== undefined) info.contextWindow = contextWindow
   const prices = own.prices ?? base.prices
   if (prices !== undefined) info.prices = prices
+  const vision = own.vision ?? base.vision
+  if (vision !== undefined) info.vision = vision
+  const provider = own.provider ?? base.provider
+  if (provider !== undefined) info.provider = provider
   return info
+}
+
+/** The models the table lists for `provider` (the defaults and the user's entries), in table order. */
+export function modelsOf(provider: ProviderKind, overrides: ModelTable = {}): string[] {
+  const names = new Set([...Object.keys(DEFAULT_MODEL_TABLE), ...Object.keys(overrides)])
+  return [...names].filter((name) => modelInfo(name, overrides).provider === provider)
 }
 
 /** USD for one request's usage; cached and cache-written prompt tokens at their own prices. */

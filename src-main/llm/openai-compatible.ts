@@ -118,7 +118,18 @@ function toWireMessages(cfg: ProviderConfig, system: string, messages: ModelMess
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        wire.push({ role: 'user', content: message.content })
+        // Images go as Chat Completions `image_url` parts holding a data URL, after the text.
+        wire.push(
+          message.images?.length
+            ? {
+                role: 'user',
+                content: [
+                  ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+                  ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.data}` } }))
+                ]
+              }
+            : { role: 'user', content: message.content }
+        )
         break
       case 'assistant':
         wire.push(toWireAssistant(cfg, message))

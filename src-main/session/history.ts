@@ -19,7 +19,7 @@
 // `IncrementalHistory` keeps the fold's state, so a log that grows one event at a time costs
 // O(new events) per update instead of a re-derivation of the whole log. Settled messages are
 // frozen and built once: answers share them (a step does not copy the history it extends).
-import type { ModelMessage, ModelToolCall } from '../../src-shared/model'
+import type { ModelImage, ModelMessage, ModelToolCall } from '../../src-shared/model'
 import { mentionedFilesText } from '../../src-shared/session/mention-events'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
 
@@ -189,7 +189,7 @@ interface OpenStep {
   assistant: SessionEventOf<'assistant/message'>
   results: Map<string, SessionEventOf<'tool/result'>>
   /** User-side text logged before all results were in. */
-  deferred: string[]
+  deferred: Array<{ text: string; images?: ModelImage[] }>
 }
 
 interface FoldState {
@@ -206,9 +206,9 @@ function newFoldState(): FoldState {
 }
 
 function foldEvent(state: FoldState, event: SessionEvent): void {
-  const userSide = (text: string): void => {
-    if (state.open !== undefined) state.open.deferred.push(text)
-    else pushUser(state.messages, text)
+  const userSide = (text: string, images?: ModelImage[]): void => {
+    if (state.open !== undefined) state.open.deferred.push(images ? { text, images } : { text })
+    else pushUser(state.messages, text, images)
   }
   const close = (): void => {
     const open = state.open
@@ -218,7 +218,7 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
   }
   switch (event.type) {
     case 'user/message':
-      userSide(event.content)
+      userSide(event.content, event.images?.length ? event.images.map(({ mediaType, data }) => ({ mediaType, data })) : undefined)
       break
     case 'context/message':
       userSide(systemReminder(event.text))
@@ -263,6 +263,7 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
       pushUser(state.messages, compactionText(event.summary))
       break
     case 'usage/step':
+    case 'model/switched':
     case 'session/header':
     case 'session/renamed':
     case 'turn/start':
@@ -301,14 +302,16 @@ function closeStep(open: OpenStep, messages: ModelMessage[], notes: string[]): v
     const result = results.get(call.id)
     if (result !== undefined) messages.push(Object.freeze({ role: 'tool', callId: result.callId, toolName: result.name, content: result.content, isError: result.isError }))
   }
-  for (const text of deferred) pushUser(messages, text)
+  for (const { text, images } of deferred) pushUser(messages, text, images)
 }
 
 /** Merging replaces the last message rather than changing it: earlier answers share it. */
-function pushUser(messages: ModelMessage[], text: string): void {
+function pushUser(messages: ModelMessage[], text: string, images?: ModelImage[]): void {
   const last = messages[messages.length - 1]
-  if (last?.role === 'user') messages[messages.length - 1] = Object.freeze({ role: 'user', content: `${last.content}\n\n${text}` })
-  else messages.push(Object.freeze({ role: 'user', content: text }))
+  if (last?.role === 'user') {
+    const merged = [...(last.images ?? []), ...(images ?? [])]
+    messages[messages.length - 1] = Object.freeze({ role: 'user', content: `${last.content}\n\n${text}`, ...(merged.length > 0 ? { images: merged } : {}) })
+  } else messages.push(Object.freeze({ role: 'user', content: text, ...(images?.length ? { images } : {}) }))
 }
 
 function pushAssistant(messages: ModelMessage[], notes: string[], event: SessionEventOf<'assistant/message'>, calls: ModelToolCall[]): void {

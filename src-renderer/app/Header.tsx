@@ -2,6 +2,8 @@
 import { appActions, needsSetup, useAppStore, type Page } from './app-store'
 import { ContextMeter } from './ContextMeter'
 import { useProviderHealth } from './provider-health'
+import { ModelPicker } from '../model/ModelPicker'
+import { useModelStore } from '../model/model-store'
 
 const PAGES: Array<{ page: Page; label: string }> = [
   { page: 'chat', label: 'Chat' },
@@ -12,8 +14,10 @@ const PAGES: Array<{ page: Page; label: string }> = [
 /** The model provider's state, apart from the host connection. */
 function ProviderState() {
   const provider = useAppStore((state) => state.status?.provider ?? null)
+  // The open session's model (the picker's), else the provider in use.
+  const current = useModelStore((state) => state.options?.current)
   const health = useProviderHealth()
-  const model = provider ? `${provider.model}` : 'no provider'
+  const model = current ? current.model : provider ? `${provider.model}` : 'no provider'
   const text = health.state === 'refusing' ? `${model}: ${health.auth ? 'key refused' : 'failing'}` : model
   return (
     <span className={`provider-state ${health.state}`} role="status" aria-label="Provider" title={health.state === 'refusing' ? health.error : undefined}>
@@ -48,6 +52,7 @@ export function Header() {
       <span className={`connection ${connection}`} role="status" aria-label="Connection">
         {connection}
       </span>
+      {page === 'chat' && !setup && <ModelPicker />}
       {!setup && <ProviderState />}
       {!setup && (
         <nav className="page-nav" aria-label="Pages">

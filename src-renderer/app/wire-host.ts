@@ -10,6 +10,7 @@ import { progressKey, sessionActions, type ProgressChunk } from '../transcript/s
 import { appActions } from './app-store'
 import { errorText } from './errors'
 import { frameBatch } from './frame-batch'
+import { installWebNotifications } from '../notify/web-notifications'
 
 export interface HostWiring {
   readonly plugins: ClientPluginRuntime
@@ -60,8 +61,16 @@ export function wireHost(host: HostApi, options: { loadModule?: ModuleLoader } =
       void pluginsActions.refresh(host)
       void plugins.sync()
     }),
-    host.on('log', (record) => appActions.addLogs([record]))
+    host.on('log', (record) => appActions.addLogs([record])),
+    // A desktop notification was clicked: show its session.
+    host.on('app/focus-session', ({ sessionId }) => focusSession(sessionId)),
+    installWebNotifications(host, (sessionId) => focusSession(sessionId))
   ]
+
+  function focusSession(sessionId: string): void {
+    appActions.showPage('chat')
+    void sessionsActions.open(host, sessionId)
+  }
 
   const resync = async (): Promise<void> => {
     await Promise.all([

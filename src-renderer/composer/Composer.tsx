@@ -2,12 +2,14 @@
 // (it steers the running turn, or opens the next one, per chat/send's reply) and shows as queued
 // in the transcript until the log records it. Stop cancels the running turn. A text starting
 // with `/` opens the slash command menu (SlashMenu.tsx); commands run on the host (chat/send).
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { sessionsActions } from '../sessions/sessions-store'
 import { sessionActions, useSessionStore } from '../transcript/session-store'
 import { composerActions, useComposerStore } from './composer-store'
+import { Attachments } from './Attachments'
+import { attachFiles, filesOf } from './attachments'
 import { useMentionPicker } from './MentionPicker'
 import { useSlashMenu } from './SlashMenu'
 
@@ -16,6 +18,7 @@ export function Composer() {
   const sessionId = useSessionStore((state) => state.sessionId)
   const running = useSessionStore((state) => state.agent?.running ?? false)
   const text = useComposerStore((state) => state.draft)
+  const images = useComposerStore((state) => state.images)
   const focusRequest = useComposerStore((state) => state.focusRequest)
   const setText = (next: string | ((current: string) => string)) =>
     composerActions.setDraft(typeof next === 'function' ? next(useComposerStore.getState().draft) : next)
@@ -32,20 +35,23 @@ export function Composer() {
 
   const send = async (typed?: string) => {
     const content = typed ?? text
-    if (!content.trim()) return
+    const attached = images
+    if (!content.trim() && attached.length === 0) return
     setText('')
+    composerActions.setImages([])
     setError(null)
     let id = sessionId
     try {
       id ??= await sessionsActions.create(host)
     } catch (e) {
       setText(content)
+      composerActions.setImages(attached)
       setError(errorText(e))
       return
     }
     const queuedId = sessionActions.addQueued(content)
     try {
-      const { queued, command } = await host.invoke('chat/send', { sessionId: id, content })
+      const { queued, command } = await host.invoke('chat/send', { sessionId: id, content, ...(attached.length > 0 ? { images: attached } : {}) })
       // A built-in command ran on the host: nothing is queued; `/clear` opened a new session.
       if (command) {
         sessionActions.removeQueued(queuedId)
@@ -59,6 +65,8 @@ export function Composer() {
     } catch (e) {
       sessionActions.removeQueued(queuedId)
       setText((current) => current || content)
+      // Nothing is lost: the images come back with the text.
+      if (useComposerStore.getState().images.length === 0) composerActions.setImages(attached)
       setError(errorText(e))
     }
   }
@@ -82,6 +90,13 @@ export function Composer() {
     void send()
   }
 
+  const attach = (data: DataTransfer | null, event: ClipboardEvent | DragEvent) => {
+    const files = filesOf(data)
+    if (files.length === 0) return
+    event.preventDefault()
+    void attachFiles(files).then((problem) => setError(problem ?? null))
+  }
+
   const submit = (event: FormEvent) => {
     event.preventDefault()
     void send()
@@ -99,15 +114,21 @@ export function Composer() {
         placeholder={running ? 'Message (steers the running turn)' : 'Message (Enter sends, Shift+Enter for a new line)'}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={(e) => attach(e.clipboardData, e)}
+        onDrop={(e) => attach(e.dataTransfer, e)}
+        onDragOver={(e) => {
+          if ([...e.dataTransfer.types].includes('Files')) e.preventDefault()
+        }}
         onSelect={mention.onCaretMove}
         {...mention.textareaProps}
       />
       {mention.picker}
+      <Attachments onProblem={setError} />
       <div className="composer-actions">
         {running && (
           <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
         )}
-        <button type="submit" className="primary" disabled={!text.trim()}>Send</button>
+        <button type="submit" className="primary" disabled={!text.trim() && images.length === 0}>Send</button>
       </div>
       {error && <p className="form-error composer-error" role="alert">{error}</p>}
     </form>

@@ -13,6 +13,7 @@ import { ModelTableForm } from './ModelTableForm'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { WorkspaceTrust } from './WorkspaceTrust'
+import { NotificationsForm } from '../notify/NotificationsForm'
 
 export function SettingsPage() {
   // The rules and mode in force change with the approval choice and the workspace's trust.
@@ -31,6 +32,7 @@ export function SettingsPage() {
         <ApprovalModeForm />
         <PermissionRules deps={[approvalMode, trusted]} />
       </Section>
+      <Section title="Notifications"><NotificationsForm /></Section>
       <Section title="MCP servers"><McpServers /></Section>
       <Section title="This session's grants"><GrantsList /></Section>
       <Section title="Plugin tree"><PluginTree /></Section>

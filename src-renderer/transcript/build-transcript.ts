@@ -81,7 +81,8 @@ function reduce(draft: Draft, event: SessionEvent): void {
         content: event.content,
         source: event.source,
         ...opt('originalContent', event.originalContent),
-        ...(event.command ? { slashCommand: { name: event.command.name, source: event.command.source } } : {})
+        ...(event.command ? { slashCommand: { name: event.command.name, source: event.command.source } } : {}),
+        ...(event.images?.length ? { images: event.images } : {})
       })
       return
     case 'assistant/message':
@@ -141,6 +142,9 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'usage/step':
     case 'file/changed':
       // Usage: the context meter in the header. File results: the changes card at the turn's end.
+      return
+    case 'model/switched':
+      push(draft, { kind: 'notice', key, seq: event.seq, level: 'info', text: `Model switched to ${event.model} (${event.provider})${event.from ? `, was ${event.from.model}` : ''}`, source: 'model' })
       return
     case 'file/checkpoint':
       if (event.turnId !== undefined) {

@@ -1,6 +1,7 @@
 // What the transcript shows, derived from session events (buildTranscript) plus live deltas.
 import type { PushPayload } from '../../src-shared/contract/ipc'
 import type { SessionEventOf, TurnEndReason } from '../../src-shared/session/events'
+import type { ImageAttachment } from '../../src-shared/session/attachments'
 import type { MentionedFile } from '../../src-shared/session/mention-events'
 
 type Verdict = SessionEventOf<'tool/result'>['verdict']
@@ -64,6 +65,8 @@ export interface UserItem {
   /** A custom slash command: `originalContent` is the text as typed, `content` its expansion. */
   slashCommand?: { name: string; source: 'user' | 'project' | 'codex' }
   source: 'user' | 'cli' | 'steering'
+  /** Images sent with the prompt (base64, shown as thumbnails). */
+  images?: ImageAttachment[]
   /** Files the message mentioned with `@path` (mentions/attached): attached, or why not. */
   mentions?: readonly MentionedFile[]
 }

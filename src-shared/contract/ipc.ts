@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape } from '../session/events'
 import { APPROVAL_MODES } from '../host/approval-modes'
+import { ImageAttachmentsSchema } from '../session/attachments'
 import { CheckpointMethods } from './checkpoints'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
@@ -114,7 +115,29 @@ export const SettingsSchema = z.object({
   approvalMode: ApprovalModeSchema,
   maxParallelToolCalls: z.number().int().min(1).max(64),
   maxSteps: z.number().int().min(1).max(1000),
-  hookConcurrency: z.number().int().min(1).max(64)
+  hookConcurrency: z.number().int().min(1).max(64),
+  /** Desktop notifications when Seam needs the user and its window is not focused. */
+  desktopNotifications: z.boolean(),
+  /** Seconds after a turn ends without an answer before Claude Code's Notification hook fires with `idle_prompt`. */
+  idlePromptSeconds: z.number().positive().max(86_400)
+})
+
+/** A model as the picker shows it. */
+export const ModelOptionSchema = z.object({ model: z.string(), vision: z.boolean() })
+
+/** The model in use (of a session, or the Host's) and what one can switch to. */
+export const ModelOptionsSchema = z.object({
+  current: z.object({ provider: ProviderKindSchema, model: z.string(), vision: z.boolean() }).nullable(),
+  providers: z.array(
+    z.object({
+      id: ProviderKindSchema,
+      label: z.string(),
+      /** False when Seam cannot reach it as things stand (no address, no key); `reason` says why. */
+      available: z.boolean(),
+      reason: z.string().optional(),
+      models: z.array(ModelOptionSchema)
+    })
+  )
 })
 
 export const PluginInfoSchema = z.object({
@@ -329,7 +352,9 @@ export const Methods = {
   'sessions/delete': { input: z.object({ id: SessionId }), output: Ok },
   /** A slash command runs on the host (see src-main/commands): `command` says which built-in ran, and `sessionId` is the session `/clear` opened. */
   'chat/send': {
-    input: z.object({ sessionId: SessionId, content: z.string().min(1).max(1_000_000) }),
+    input: z
+      .object({ sessionId: SessionId, content: z.string().max(1_000_000), images: ImageAttachmentsSchema.optional() })
+      .refine((input) => input.content.trim() !== '' || (input.images?.length ?? 0) > 0, { path: ['content'], message: 'must not be empty' }),
     output: z.object({
       queued: z.enum(['turn', 'steering']),
       command: z.object({ name: z.string(), ok: z.boolean(), message: z.string(), sessionId: z.string().optional() }).optional()
@@ -337,6 +362,10 @@ export const Methods = {
   },
   /** The slash commands of a session's workspace (the window's without a session), read from disk now. */
   'commands/list': { input: z.object({ sessionId: SessionId.optional() }).strict(), output: CommandListSchema },
+  /** The model in use and the providers' models; with a session id, that session's. */
+  'model/options': { input: z.object({ sessionId: SessionId.optional() }).strict(), output: ModelOptionsSchema },
+  /** Switches the session's model (logged as model/switched); without a session, the provider in use for new sessions. */
+  'model/select': { input: z.object({ sessionId: SessionId.optional(), provider: ProviderKindSchema, model: NonEmpty.max(200) }).strict(), output: ModelOptionsSchema },
   'chat/cancel': { input: z.object({ sessionId: SessionId }), output: Ok },
   /**
    * Fuzzy file search for the composer's `@` picker: files of the session's workspace (the
@@ -420,6 +449,8 @@ export const Pushes = {
   'plugins/changed': z.object({}),
   /** An MCP server's state, tools or stderr changed: fetch mcp/list again. */
   'mcp/changed': z.object({}),
+  /** A desktop notification was clicked: show this session. */
+  'app/focus-session': z.object({ sessionId: z.string() }),
   log: LogRecordSchema
 } as const
 
@@ -434,6 +465,7 @@ export type AgentStatePublic = z.output<typeof AgentStateSchema>
 export type ProviderPublic = z.output<typeof ProviderPublicSchema>
 export type ProviderInput = z.output<typeof ProviderInputSchema>
 export type Settings = z.output<typeof SettingsSchema>
+export type ModelOptions = z.output<typeof ModelOptionsSchema>
 export type PluginInfo = z.output<typeof PluginInfoSchema>
 export type PluginTreeEntry = z.output<typeof PluginTreeEntrySchema>
 export type SessionSearchResult = z.output<typeof SessionSearchResultSchema>

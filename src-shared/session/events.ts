@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
+import { ImageAttachmentShape } from './attachments'
 import { FileChangedEvent, FileCheckpointEvent, RevertEvent, RewindEvent } from './checkpoint-events'
 import { MentionsAttachedEvent } from './mention-events'
 
@@ -57,7 +58,9 @@ export const UserMessageEvent = z.object({
   originalContent: z.string().optional(),
   /** Present when the message was a custom slash command: `content` is its expansion, `originalContent` the text as typed. */
   command: z.object({ name: z.string(), args: z.string(), source: z.enum(['user', 'project', 'codex']) }).optional(),
-  source: z.enum(['user', 'cli', 'steering'])
+  source: z.enum(['user', 'cli', 'steering']),
+  /** Images sent with the prompt (attachments.ts: base64 in the log, so a request is rebuilt from it alone). */
+  images: z.array(ImageAttachmentShape).optional()
 })
 
 export const AssistantMessageEvent = z.object({
@@ -170,6 +173,16 @@ export const ModelContextEvent = z.object({
   tools: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: JsonObject }))
 })
 
+/** The session's model was switched (the model picker): later requests go to `provider`/`model`; resume keeps it. */
+export const ModelSwitchedEvent = z.object({
+  type: z.literal('model/switched'),
+  ...base,
+  provider: z.string(),
+  model: z.string(),
+  /** What it was before. */
+  from: z.object({ provider: z.string(), model: z.string() }).optional()
+})
+
 /** Shown to the user, never to the model: a hook's systemMessage, a visible hook failure, a warning. */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),
@@ -198,6 +211,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   GrantRevokedEvent,
   NoticeEvent,
   ModelContextEvent,
+  ModelSwitchedEvent,
   HookInvokedEvent,
   HookResultEvent,
   InstructionsLoadedEvent,

@@ -1,0 +1,47 @@
+// Desktop notifications in web mode: the browser's Notification API, when Seam needs the user
+// and its page does not have the focus (src-shared/attention.ts decides; one per moment). The
+// desktop app notifies from its main process instead, so this stays off there. Permission is
+// asked only from a user gesture (the settings toggle, `requestNotificationPermission`).
+import type { HostApi } from '../../src-shared/contract/ipc'
+import { AttentionGate } from '../../src-shared/attention'
+
+let settingOn = false
+
+/** The user's `desktopNotifications` setting as last read or saved. */
+export function setNotificationSetting(on: boolean): void {
+  settingOn = on
+}
+
+export function browserNotifications(): typeof Notification | undefined {
+  return typeof Notification === 'function' ? Notification : undefined
+}
+
+/** Asks the browser for permission (call from a click or key press); resolves to the answer. */
+export async function requestNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
+  const api = browserNotifications()
+  if (!api) return 'unsupported'
+  if (api.permission !== 'default') return api.permission
+  return api.requestPermission()
+}
+
+export function installWebNotifications(host: HostApi, focusSession: (sessionId: string) => void): () => void {
+  if (host.transport === 'electron') return () => {}
+  const gate = new AttentionGate({
+    enabled: () => settingOn && browserNotifications()?.permission === 'granted',
+    focused: () => document.hasFocus(),
+    show: (notice) => {
+      const api = browserNotifications()!
+      const note = new api(notice.title, { body: notice.body, tag: notice.key })
+      note.onclick = () => {
+        window.focus()
+        focusSession(notice.sessionId)
+        note.close()
+      }
+    }
+  })
+  host.invoke('settings/get', {}).then(
+    (settings) => setNotificationSetting(settings.desktopNotifications),
+    () => undefined // Stays off until the settings can be read.
+  )
+  return host.on('session/appended', ({ sessionId, event }) => void gate.event(sessionId, event))
+}
