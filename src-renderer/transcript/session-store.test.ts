@@ -160,3 +160,26 @@ describe('opening a session in pages (issue 17: sessions/open sends the log in p
     expect(useSessionStore.getState()).toMatchObject({ sessionId: 's1', loading: true, events: [] })
   })
 })
+
+describe('a page that fails (issue 17: opening in pages)', () => {
+  it('fails the load with the page error while current, and is swallowed once the view moved on', async () => {
+    const { opened } = pagedLog(3, 4)
+    sessionActions.begin('s1')
+    await expect(sessionActions.loadedInSteps(opened, async () => { throw new Error('session deleted') })).rejects.toThrow('session deleted')
+
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    sessionActions.begin('s1')
+    const done = sessionActions.loadedInSteps(opened, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      throw new Error('late failure')
+    })
+    sessionActions.begin('s2')
+    await done
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    process.off('unhandledRejection', onUnhandled)
+    expect(unhandled).toEqual([])
+    expect(useSessionStore.getState()).toMatchObject({ sessionId: 's2', loading: true, error: null })
+  })
+})

@@ -80,15 +80,21 @@ export const sessionActions = {
     const load = loads
     const current = () => load === loads && opened.id === get().sessionId && get().loading
     if (!current()) return
+    // A page asked for and then not awaited (the view moved on) must not fail as an unhandled rejection.
+    const ask = (fromSeq: number) => {
+      const page = nextPage(fromSeq)
+      page.catch(() => {})
+      return page
+    }
     let events: SessionEvent[] = opened.events
-    let fetching = opened.nextSeq === null ? null : nextPage(opened.nextSeq)
+    let fetching = opened.nextSeq === null ? null : ask(opened.nextSeq)
     await nextTask()
     if (!current()) return
     let built = buildTranscript(opened.events)
     while (fetching) {
       const page = await fetching
       if (!current()) return
-      fetching = page.nextSeq === null ? null : nextPage(page.nextSeq)
+      fetching = page.nextSeq === null ? null : ask(page.nextSeq)
       await nextTask()
       if (!current()) return
       const fresh = page.events.filter((event) => event.seq > lastSeqOf(events))
