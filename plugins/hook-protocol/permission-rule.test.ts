@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest'
 import { matchesPermissionRule, parsePermissionRule } from './permission-rule'
 
-const ctx = { cwd: '/work/proj', home: '/home/u' }
+const ctx = { cwd: '/srv/proj', home: '/home/u' }
 
 const CASES: Array<[rule: string, tool: string, input: Record<string, unknown>, expected: boolean]> = [
   // Observed: `Bash(echo *)` ran for an echo, `Bash(rm *)` did not.
@@ -22,22 +22,22 @@ const CASES: Array<[rule: string, tool: string, input: Record<string, unknown>, 
   ['Bash(npm run test:*)', 'Bash', { command: 'npm run test' }, true],
   ['Bash(npm run test:*)', 'Bash', { command: 'npm run testing' }, false],
   ['Bash(* --force)', 'Bash', { command: 'git push --force' }, true],
-  ['Edit(src/**)', 'Edit', { file_path: '/work/proj/src/a/b.ts' }, true],
-  ['Edit(src/**)', 'Edit', { file_path: '/work/proj/test/b.ts' }, false],
+  ['Edit(src/**)', 'Edit', { file_path: '/srv/proj/src/a/b.ts' }, true],
+  ['Edit(src/**)', 'Edit', { file_path: '/srv/proj/test/b.ts' }, false],
   ['Edit(src/**)', 'Edit', { file_path: 'src/x.ts' }, true],
-  ['Edit(src/**)', 'Write', { file_path: '/work/proj/src/new.ts' }, true],
-  ['Edit(*.md)', 'Edit', { file_path: '/work/proj/docs/deep/README.md' }, true],
-  ['Edit(*.md)', 'Edit', { file_path: '/work/proj/docs/x.ts' }, false],
-  ['Edit(src/*.ts)', 'Edit', { file_path: '/work/proj/src/a/b.ts' }, false],
-  ['Edit(src/)', 'Edit', { file_path: '/work/proj/src/a/b.ts' }, true],
+  ['Edit(src/**)', 'Write', { file_path: '/srv/proj/src/new.ts' }, true],
+  ['Edit(*.md)', 'Edit', { file_path: '/srv/proj/docs/deep/README.md' }, true],
+  ['Edit(*.md)', 'Edit', { file_path: '/srv/proj/docs/x.ts' }, false],
+  ['Edit(src/*.ts)', 'Edit', { file_path: '/srv/proj/src/a/b.ts' }, false],
+  ['Edit(src/)', 'Edit', { file_path: '/srv/proj/src/a/b.ts' }, true],
   ['Read(//etc/**)', 'Read', { file_path: '/etc/passwd' }, true],
   ['Read(~/.ssh/**)', 'Read', { file_path: '/home/u/.ssh/id_rsa' }, true],
-  ['Read(./.env)', 'Read', { file_path: '/work/proj/.env' }, true],
-  ['Read(/secrets/**)', 'Read', { file_path: '/work/proj/secrets/k' }, true],
-  ['Read(.env)', 'Read', { file_path: '/work/proj/sub/.env' }, true],
-  ['Write(src/**)', 'Edit', { file_path: '/work/proj/src/a.ts' }, false],
-  ['NotebookEdit(*.ipynb)', 'NotebookEdit', { notebook_path: '/work/proj/n.ipynb' }, true],
-  ['Grep(src/**)', 'Grep', { path: '/work/proj/src/x' }, true],
+  ['Read(./.env)', 'Read', { file_path: '/srv/proj/.env' }, true],
+  ['Read(/secrets/**)', 'Read', { file_path: '/srv/proj/secrets/k' }, true],
+  ['Read(.env)', 'Read', { file_path: '/srv/proj/sub/.env' }, true],
+  ['Write(src/**)', 'Edit', { file_path: '/srv/proj/src/a.ts' }, false],
+  ['NotebookEdit(*.ipynb)', 'NotebookEdit', { notebook_path: '/srv/proj/n.ipynb' }, true],
+  ['Grep(src/**)', 'Grep', { path: '/srv/proj/src/x' }, true],
   ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://docs.example.com/a' }, true],
   ['WebFetch(domain:example.com)', 'WebFetch', { url: 'https://example.org/' }, false],
   ['WebFetch(domain:example.com)', 'WebFetch', { url: 'not a url' }, false],

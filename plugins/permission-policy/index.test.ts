@@ -17,7 +17,7 @@ function setup(config: unknown) {
   const asked: string[] = []
   kernel.context.on('approval/request', async (req) => (asked.push(`${req.tool}: ${req.reason}`), { outcome: 'denied' }))
   const run = async (name: string, args: Record<string, string>) => {
-    const out = await tools.execute({ name, args, callId: 'c', sessionId: 's', turnId: 't', cwd: '/work' } satisfies ToolCallRequest)
+    const out = await tools.execute({ name, args, callId: 'c', sessionId: 's', turnId: 't', cwd: '/srv' } satisfies ToolCallRequest)
     return out.verdict.stage === 'approval' ? 'ask' : out.verdict.outcome === 'allowed' ? 'allow' : 'deny'
   }
   return { kernel, run, asked }
@@ -32,7 +32,7 @@ describe('permission-policy', () => {
     ['never-ask', 'Bash', 'allow']
   ] as const)('S10: mode %s: %s -> %s', async (mode, tool, expected) => {
     const { run } = setup({ mode })
-    expect(await run(tool, tool === 'Bash' ? { command: 'ls' } : { file_path: '/work/a' })).toBe(expected)
+    expect(await run(tool, tool === 'Bash' ? { command: 'ls' } : { file_path: '/srv/a' })).toBe(expected)
   })
 
   it('S10: the default mode asks before side effects, and says why', async () => {
@@ -47,8 +47,8 @@ describe('permission-policy', () => {
     expect(await run('Bash', { command: 'git status --short' })).toBe('allow')
     expect(await run('Bash', { command: 'git status --ignored' })).toBe('deny')
     expect(await run('Bash', { command: 'git push' })).toBe('ask')
-    expect(await run('Read', { file_path: '/work/src/a.ts' })).toBe('allow')
-    expect(await run('Read', { file_path: '/work/secrets/key.pem' })).toBe('deny')
+    expect(await run('Read', { file_path: '/srv/src/a.ts' })).toBe('allow')
+    expect(await run('Read', { file_path: '/srv/secrets/key.pem' })).toBe('deny')
   })
 
   it('S1, S10: it never weakens what the inner chain decided (deny > ask > allow)', async () => {

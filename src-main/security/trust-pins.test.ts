@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TrustPins, trustItemHash, type TrustItem } from './trust-pins'
 
 let dir: string
-const ws = '/work/project'
+const ws = '/srv/project'
 const item = (command: string, over: Partial<TrustItem> = {}): TrustItem => ({ source: 'Claude Code hooks', file: `${ws}/.claude/settings.json`, event: 'PreToolUse', matcher: 'Bash', command, ...over })
 
 beforeEach(async () => {

@@ -47,8 +47,8 @@ async function writtenSession(): Promise<{ id: string; path: string }> {
 
 describe('SessionStore: create, append, reopen', () => {
   it('round-trips every event through the file: seq 1..n, header first, the same events after reopening', async () => {
-    const log = store.create({ workspace: '/work/project', title: 'First', model: { provider: 'deepseek', model: 'deepseek-chat' } })
-    expect(log.events[0]).toMatchObject({ type: 'session/header', seq: 1, sessionId: log.id, version: 1, workspace: '/work/project', title: 'First' })
+    const log = store.create({ workspace: '/srv/project', title: 'First', model: { provider: 'deepseek', model: 'deepseek-chat' } })
+    expect(log.events[0]).toMatchObject({ type: 'session/header', seq: 1, sessionId: log.id, version: 1, workspace: '/srv/project', title: 'First' })
     for (const input of turn) log.append(input)
     expect(log.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
     await log.flush()

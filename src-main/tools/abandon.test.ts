@@ -13,7 +13,7 @@ function setup(abandonAfterCancelMs = 10) {
 }
 
 function request(name: string, signal: AbortSignal): ToolCallRequest {
-  return { name, args: {}, callId: 'call-1', sessionId: 'session-1', cwd: '/work', signal }
+  return { name, args: {}, callId: 'call-1', sessionId: 'session-1', cwd: '/srv', signal }
 }
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {})

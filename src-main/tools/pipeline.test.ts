@@ -17,7 +17,7 @@ function setup() {
 }
 
 function request(name: string, args: unknown, extra: Partial<ToolCallRequest> = {}): ToolCallRequest {
-  return { name, args, callId: 'call-1', sessionId: 'session-1', turnId: 'turn-1', cwd: '/work', ...extra }
+  return { name, args, callId: 'call-1', sessionId: 'session-1', turnId: 'turn-1', cwd: '/srv', ...extra }
 }
 
 function echoTool(seen: unknown[] = [], extra: Partial<ToolDefinition<{ text: string }>> = {}): ToolDefinition<{ text: string }> {

@@ -16,7 +16,7 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true })
 })
 
-const entry = (over: Partial<DevEntry> = {}): DevEntry => ({ dir: '/work/a', name: 'a', build: 1, ok: true, pid: process.pid, at: new Date(0).toISOString(), ...over })
+const entry = (over: Partial<DevEntry> = {}): DevEntry => ({ dir: '/srv/a', name: 'a', build: 1, ok: true, pid: process.pid, at: new Date(0).toISOString(), ...over })
 
 /** The pid of a process that has exited. */
 async function deadPid(): Promise<number> {
@@ -30,17 +30,17 @@ describe('dev-bundles/registered.json', () => {
     expect(await readRegistered(home)).toEqual([])
     await registerDevBundle(home, entry())
     await registerDevBundle(home, entry({ build: 2, ok: false, error: 'src/host.ts:1:1: Unexpected token' }))
-    await registerDevBundle(home, entry({ dir: '/work/b', name: 'b' }))
+    await registerDevBundle(home, entry({ dir: '/srv/b', name: 'b' }))
     expect((await readRegistered(home)).map((e) => [e.name, e.build, e.ok])).toEqual([
       ['a', 2, false],
       ['b', 1, true]
     ])
-    await unregisterDevBundle(home, '/work/a')
+    await unregisterDevBundle(home, '/srv/a')
     expect((await readRegistered(home)).map((e) => e.name)).toEqual(['b'])
   })
 
   it('drops entries of dev sessions whose process is gone when another registers', async () => {
-    await registerDevBundle(home, entry({ dir: '/work/gone', name: 'gone', pid: await deadPid() }))
+    await registerDevBundle(home, entry({ dir: '/srv/gone', name: 'gone', pid: await deadPid() }))
     await registerDevBundle(home, entry())
     expect((await readRegistered(home)).map((e) => e.name)).toEqual(['a'])
   })
@@ -59,7 +59,7 @@ describe('dev-bundles/registered.json', () => {
 
 describe('dev-bundles/host-<pid>.json', () => {
   it('lists the states of running Hosts only', async () => {
-    const report = { name: 'a', dir: '/work/a', build: 3, state: 'loaded' as const, at: new Date(0).toISOString() }
+    const report = { name: 'a', dir: '/srv/a', build: 3, state: 'loaded' as const, at: new Date(0).toISOString() }
     await writeHostState(home, { version: 1, pid: process.pid, mode: 'web', bundles: [report] })
     await writeHostState(home, { version: 1, pid: await deadPid(), mode: 'electron', bundles: [report] })
     expect((await readHostStates(home)).map((h) => [h.pid, h.mode])).toEqual([[process.pid, 'web']])
