@@ -12,6 +12,7 @@ import { HostRuntime, providerKeyName } from './runtime'
 import { requireMcp, setMcpEnabled } from './mcp-settings'
 import { acceptsImages, modelOptions, PROVIDER_LABELS, selectModel } from './model-options'
 import { WorkspaceFileSearch } from './file-search'
+import { sessionPage } from './session-pages'
 import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
 import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
@@ -185,10 +186,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const session = await sessions.create(requireWorkspace(runtime), title)
       return { id: session.log.id }
     },
-    'sessions/open': async ({ id }) => {
+    'sessions/open': async ({ id, limit }) => {
       const session = await sessions.open(id)
-      return { id, events: session.log.snapshot(), state: { sessionId: id, ...session.agent.state }, warnings: [...(session.log.warnings ?? [])] }
+      const { events, nextSeq } = sessionPage(session.log, 1, limit)
+      return { id, events, total: session.log.deliveredCount, nextSeq, state: { sessionId: id, ...session.agent.state }, warnings: [...(session.log.warnings ?? [])] }
     },
+    'sessions/events': async ({ id, fromSeq, limit }) => sessionPage((await sessions.open(id)).log, fromSeq, limit),
     'sessions/rename': async ({ id, title }) => {
       await sessions.rename(id, title)
       return { ok: true as const }

@@ -109,6 +109,17 @@ export class SessionLog {
     return this.recorded.slice(0, this.delivered)
   }
 
+  /** How many events snapshot() would hand out now (seqs 1 to this). */
+  get deliveredCount(): number {
+    return this.delivered
+  }
+
+  /** Part of snapshot(): at most `count` delivered events from seq `fromSeq` on. */
+  snapshotFrom(fromSeq: number, count: number): SessionEvent[] {
+    const start = Math.max(0, fromSeq - 1)
+    return this.recorded.slice(start, Math.min(this.delivered, start + Math.max(0, count)))
+  }
+
   get closed(): boolean {
     return this.closing !== undefined
   }

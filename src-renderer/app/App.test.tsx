@@ -32,6 +32,8 @@ function makeHost(status: AppStatus) {
     'sessions/list': () => sessions.map((s) => ({ ...s })),
     'sessions/open': ({ id }) => ({
       id,
+      total: 3,
+      nextSeq: null,
       warnings: [],
       state: { sessionId: id, running: false, queued: 0, steering: 0 },
       events: [

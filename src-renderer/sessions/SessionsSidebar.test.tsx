@@ -27,7 +27,7 @@ beforeEach(async () => {
   appActions.setStatus({ version: '0.1.0', mode: 'web', seamHome: '/h', workspace: '/w', workspaceTrusted: true, provider: null, approvalMode: 'ask-side-effects' })
   host = new FakeHost({
     'sessions/list': () => sessions,
-    'sessions/open': ({ id }) => ({ id, events: [], state: { sessionId: id, running: false, queued: 0, steering: 0 }, warnings: [] }),
+    'sessions/open': ({ id }) => ({ id, events: [], total: 0, nextSeq: null, state: { sessionId: id, running: false, queued: 0, steering: 0 }, warnings: [] }),
     // Answers wait until the test releases them, so their order can be chosen.
     'sessions/search': ({ query }) =>
       new Promise((resolve) => {

@@ -64,7 +64,7 @@ export const sessionsActions = {
     remember(id)
     sessionActions.begin(id, focus)
     try {
-      await sessionActions.loadedInSteps(await host.invoke('sessions/open', { id }))
+      await sessionActions.loadedInSteps(await host.invoke('sessions/open', { id }), (fromSeq) => host.invoke('sessions/events', { id, fromSeq }))
     } catch (error) {
       sessionActions.failed(id, errorText(error))
     }

@@ -40,10 +40,18 @@ const empty: SessionViewState = {
   sessionId: null, focus: null, loading: false, error: null, warnings: [], events: [], transcript: emptyTranscript, agent: null, progress: {}, queued: []
 }
 
+/** A further page of the open session's log (sessions/events). */
+export type SessionPage = MethodOutput<'sessions/events'>
+/** A sessions/open reply holding the whole log. */
+type OpenedLog = Omit<MethodOutput<'sessions/open'>, 'total' | 'nextSeq'>
+const noMorePages = (): Promise<SessionPage> => Promise.resolve({ events: [], nextSeq: null })
+
 export const useSessionStore = create<SessionViewState>()(() => ({ ...empty }))
 
 /** Events pushed while sessions/open is in flight; applied after the replay (duplicates drop by seq). */
 let buffered: SessionEvent[] = []
+/** Counts begin() and close(): a load started before the latest one shows nothing. */
+let loads = 0
 let nextQueuedId = 1
 
 const set = useSessionStore.setState
@@ -52,32 +60,56 @@ const get = useSessionStore.getState
 export const sessionActions = {
   begin(sessionId: string, focus?: TranscriptFocus): void {
     buffered = []
+    loads++
     set({ ...empty, sessionId, focus: focus ?? null, loading: true })
   },
-  /** Replays the opened log into the view at once (tests, small logs). */
-  loaded(opened: MethodOutput<'sessions/open'>): void {
+  /** Replays a whole opened log into the view at once (tests, small logs); paging fields are not needed. */
+  loaded(opened: OpenedLog): void {
     if (opened.id !== get().sessionId) return
     show(opened, buildTranscript(opened.events))
   },
   /**
-   * The same in three tasks: the reply's arrival (receiving and parsing it), building the
-   * transcript, and rendering it. A 10k-event session done in one task blocks the window for their
-   * sum. Events pushed meanwhile are buffered and applied in the last step.
+   * The same for a paged log, spread over tasks: each page arrives as its own message (its own
+   * task), the transcript is built page by page in the tasks after, and rendered in the last one. A
+   * 10k-event session done in one task blocks the window for their sum. The next page is asked for
+   * before the current one is built. Events pushed meanwhile are buffered and applied in the last
+   * step; a page or push repeating a seq already taken is dropped. Nothing is shown if the view has
+   * moved on (another session, or this one opened again) by the time a step runs.
    */
-  async loadedInSteps(opened: MethodOutput<'sessions/open'>): Promise<void> {
-    const current = () => opened.id === get().sessionId && get().loading
+  async loadedInSteps(opened: MethodOutput<'sessions/open'>, nextPage: (fromSeq: number) => Promise<SessionPage> = noMorePages): Promise<void> {
+    const load = loads
+    const current = () => load === loads && opened.id === get().sessionId && get().loading
     if (!current()) return
+    // A page asked for and then not awaited (the view moved on) must not fail as an unhandled rejection.
+    const ask = (fromSeq: number) => {
+      const page = nextPage(fromSeq)
+      page.catch(() => {})
+      return page
+    }
+    let events: SessionEvent[] = opened.events
+    let fetching = opened.nextSeq === null ? null : ask(opened.nextSeq)
     await nextTask()
     if (!current()) return
-    const built = buildTranscript(opened.events)
+    let built = buildTranscript(opened.events)
+    while (fetching) {
+      const page = await fetching
+      if (!current()) return
+      fetching = page.nextSeq === null ? null : ask(page.nextSeq)
+      await nextTask()
+      if (!current()) return
+      const fresh = page.events.filter((event) => event.seq > lastSeqOf(events))
+      events = events.concat(fresh)
+      built = appendEvents(built, fresh)
+    }
     await nextTask()
-    if (current()) show(opened, built)
+    if (current()) show({ ...opened, events }, built)
   },
   failed(sessionId: string, message: string): void {
     if (sessionId === get().sessionId) set({ loading: false, error: message })
   },
   close(): void {
     buffered = []
+    loads++
     set({ ...empty })
   },
   appendEvent(sessionId: string, event: SessionEvent): void {
@@ -139,7 +171,7 @@ export function progressKey(turnId: string, callId: string): string {
 }
 
 /** Shows the opened session: `built` is the transcript of `opened.events`; buffered pushes join it. */
-function show(opened: MethodOutput<'sessions/open'>, built: Transcript): void {
+function show(opened: OpenedLog, built: Transcript): void {
   const late = buffered.filter((e) => e.seq > lastSeqOf(opened.events))
   buffered = []
   const events = late.length === 0 ? opened.events : [...opened.events, ...late]

@@ -11,6 +11,13 @@ import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
 const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a session id')
+/**
+ * How much of a session log one reply carries: at most `maxEvents` events (a caller may ask for
+ * fewer) and, past the first event, about `maxBytes` of JSON, so opening a long session is several
+ * small messages (each its own task in the window) rather than one large one.
+ */
+export const SESSION_PAGE = { maxEvents: 2_000, maxBytes: 1_000_000 } as const
+const SessionPageLimit = z.number().int().min(1).max(SESSION_PAGE.maxEvents)
 const NonEmpty = z.string().min(1)
 
 export const ProviderKindSchema = z.enum(['deepseek', 'openai', 'anthropic', 'ollama', 'openai-compatible'])
@@ -320,9 +327,26 @@ export const Methods = {
     output: z.array(SessionSearchResultSchema)
   },
   'sessions/create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: z.object({ id: z.string() }) },
+  /**
+   * Opens a session and answers with the first page of its log (see SESSION_PAGE): `total` events
+   * were in the log, `nextSeq` is where `sessions/events` carries on (null: this page reached the end).
+   * A reply of all 10k events of a long session is one message that blocks the window while it arrives.
+   */
   'sessions/open': {
-    input: z.object({ id: SessionId }),
-    output: z.object({ id: z.string(), events: z.array(SessionEventSchema), state: AgentStateSchema, warnings: z.array(z.string()) })
+    input: z.object({ id: SessionId, limit: SessionPageLimit.optional() }),
+    output: z.object({
+      id: z.string(),
+      events: z.array(SessionEventSchema),
+      total: z.number().int().nonnegative(),
+      nextSeq: z.number().int().positive().nullable(),
+      state: AgentStateSchema,
+      warnings: z.array(z.string())
+    })
+  },
+  /** The next page of an open session's log: events from seq `fromSeq` on, at most `limit` of them and about SESSION_PAGE.maxBytes. */
+  'sessions/events': {
+    input: z.object({ id: SessionId, fromSeq: z.number().int().positive(), limit: SessionPageLimit.optional() }).strict(),
+    output: z.object({ events: z.array(SessionEventSchema), nextSeq: z.number().int().positive().nullable() })
   },
   'sessions/rename': { input: z.object({ id: SessionId, title: z.string().min(1).max(200) }), output: Ok },
   'sessions/delete': { input: z.object({ id: SessionId }), output: Ok },
