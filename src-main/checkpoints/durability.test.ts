@@ -2,7 +2,7 @@
 // from outside with strace on the real `seam run`: before Write replaces a file, the old content's
 // blob is renamed into the session's folder, then the file/checkpoint line is written to the
 // session file and fdatasynced, and only then does the Write rename its new file into place.
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -10,11 +10,11 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
+import { hasStrace, parseTrace } from '../../test-support/strace'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
 const seamBin = join(root, 'bin', 'seam.mjs')
-const hasStrace = spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
 
 let home: string
 let workspace: string
@@ -31,33 +31,6 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true })
   await rm(workspace, { recursive: true, force: true })
 })
-
-/** One traced syscall: its line number, name, the line where it returned, and its text. */
-interface Syscall {
-  at: number
-  name: string
-  doneAt: number
-  text: string
-}
-
-function parseTrace(trace: string): Syscall[] {
-  const calls: Syscall[] = []
-  const open = new Map<string, Syscall>()
-  trace.split('\n').forEach((line, at) => {
-    const resumed = /^(\d+)\s+<\.\.\. (\w+) resumed>/.exec(line)
-    if (resumed) {
-      const call = open.get(`${resumed[1]}:${resumed[2]}`)
-      if (call) call.doneAt = at
-      return
-    }
-    const started = /^(\d+)\s+(\w+)\(/.exec(line)
-    if (!started) return
-    const call: Syscall = { at, name: started[2], doneAt: at, text: line }
-    if (line.includes('<unfinished ...>')) open.set(`${started[1]}:${started[2]}`, call)
-    calls.push(call)
-  })
-  return calls
-}
 
 it.skipIf(!hasStrace)('the blob and the file/checkpoint event are on disk, synced, before the Write renames its new file into place', async () => {
   const target = join(workspace, 'notes.txt')

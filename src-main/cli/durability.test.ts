@@ -1,7 +1,7 @@
 // The fsync policy (issue 11, README "Durability"), watched from outside with strace on the real
 // `seam run`: the session file is fdatasynced after turn/start and turn/end are written, and a
 // Bash command (a tool with side effects) starts only after its tool/call is written and synced.
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -9,11 +9,11 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
+import { hasStrace, parseTrace, type Syscall } from '../../test-support/strace'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
 const seamBin = join(root, 'bin', 'seam.mjs')
-const hasStrace = spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
 
 let home: string
 let workspace: string
@@ -30,35 +30,6 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true })
   await rm(workspace, { recursive: true, force: true })
 })
-
-interface Syscall {
-  /** Position in the trace. */
-  at: number
-  name: string
-  /** Where the call returned (a later line when strace printed it as unfinished/resumed). */
-  doneAt: number
-  text: string
-}
-
-/** strace -f output as syscalls, pairing `<unfinished ...>` lines with their `<... resumed>` line. */
-function parseTrace(trace: string): Syscall[] {
-  const calls: Syscall[] = []
-  const open = new Map<string, Syscall>()
-  trace.split('\n').forEach((line, at) => {
-    const resumed = /^(\d+)\s+<\.\.\. (\w+) resumed>/.exec(line)
-    if (resumed) {
-      const call = open.get(`${resumed[1]}:${resumed[2]}`)
-      if (call) call.doneAt = at
-      return
-    }
-    const started = /^(\d+)\s+(\w+)\(/.exec(line)
-    if (!started) return
-    const call: Syscall = { at, name: started[2], doneAt: at, text: line }
-    if (line.includes('<unfinished ...>')) open.set(`${started[1]}:${started[2]}`, call)
-    calls.push(call)
-  })
-  return calls
-}
 
 it.skipIf(!hasStrace)('fdatasyncs at both turn boundaries, and a Bash command starts only after its tool/call is written and synced', async () => {
   const server = await startFakeOpenAI([{ toolCalls: [{ name: 'Bash', args: { command: 'touch synced-first' } }] }, { text: 'made it' }])
