@@ -4,7 +4,7 @@
 import { Command } from 'cmdk'
 import { useEffect, useState } from 'react'
 import { useApprovalStore } from '../approval/approval-store'
-import { startNewSession } from '../sessions/sessions-store'
+import { startNewSession, useSessionsStore } from '../sessions/sessions-store'
 import { appCommands, focusComposer, stopRunningTurn, type AppCommand } from './commands'
 import { appActions } from './app-store'
 import { useHost } from './host-context'
@@ -13,6 +13,11 @@ export function CommandPalette() {
   const host = useHost()
   const [open, setOpen] = useState(false)
   const [commands, setCommands] = useState<AppCommand[]>([])
+  // The session list can change while the palette is open (a title arrives when a turn ends).
+  const sessions = useSessionsStore((state) => state.list)
+  useEffect(() => {
+    if (open) setCommands(appCommands())
+  }, [open, sessions])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
