@@ -1,4 +1,4 @@
-// A yes/no confirmation (delete a session, remove a plugin).
+// A yes/no confirmation (delete a session, remove a plugin, revert or rewind files).
 import { useState, type ReactNode } from 'react'
 import { errorText } from './errors'
 import { Modal } from './Modal'
@@ -8,11 +8,13 @@ export interface ConfirmDialogProps {
   children: ReactNode
   confirm: string
   danger?: boolean
+  /** Extra class on the dialog (a wider body, e.g. the restore dialog's diffs). */
+  className?: string
   onConfirm: () => Promise<void> | void
   onClose: () => void
 }
 
-export function ConfirmDialog({ label, children, confirm, danger, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ label, children, confirm, danger, className, onConfirm, onClose }: ConfirmDialogProps) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const run = async () => {
@@ -27,7 +29,7 @@ export function ConfirmDialog({ label, children, confirm, danger, onConfirm, onC
     }
   }
   return (
-    <Modal label={label} onCancel={onClose} focusFirst>
+    <Modal label={label} onCancel={onClose} focusFirst {...(className ? { className } : {})}>
       <div className="modal-body">{children}</div>
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="modal-actions">

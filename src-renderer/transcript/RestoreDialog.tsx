@@ -1,10 +1,8 @@
 // Confirms a revert or a rewind: which files go back, and for each one that changed since the
 // turn (by the user or a later turn) what changed, as a diff from what the turn left to what is
 // there now. Nothing is changed on disk until the user confirms.
-import { useState } from 'react'
 import type { RestoreOutcome } from '../../src-shared/contract/checkpoints'
-import { errorText } from '../app/errors'
-import { Modal } from '../app/Modal'
+import { ConfirmDialog } from '../app/ConfirmDialog'
 import { diffable, noDiffReason, shortPath } from './file-text'
 import { FileDiff } from './ToolDiff'
 
@@ -17,82 +15,61 @@ export interface RestoreDialogProps {
 }
 
 export function RestoreDialog({ mode, outcome, workspace, onConfirm, onClose }: RestoreDialogProps) {
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
   const conflicts = outcome.files.filter((file) => file.conflict)
-  const confirm = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      await onConfirm()
-      onClose()
-    } catch (e) {
-      setError(errorText(e))
-      setBusy(false)
-    }
-  }
   const label = mode === 'rewind' ? 'Rewind the conversation' : 'Revert changes'
+  const confirm = mode === 'rewind' ? (conflicts.length > 0 ? 'Rewind anyway' : 'Rewind') : conflicts.length > 0 ? 'Revert anyway' : 'Revert'
   return (
-    <Modal label={label} onCancel={onClose} focusFirst className="restore-dialog">
-      <div className="modal-body">
-        {mode === 'rewind' && (
-          <p>
-            The conversation goes back to before this message: it and everything after it leave the model's history (they stay here,
-            greyed out), and its text goes back into the composer.
-          </p>
-        )}
-        {outcome.files.length > 0 ? (
-          <>
-            <p>{mode === 'rewind' ? 'These files are put back as they were before the message:' : 'These files are put back as they were before the turn:'}</p>
-            <ul className="restore-files" aria-label="Files to put back">
-              {outcome.files.map((file) => (
-                <li key={file.path}>
-                  <code title={file.path}>{shortPath(file.path, workspace)}</code>
-                  {file.to.kind === 'absent' && <span className="muted"> (removed: it did not exist)</span>}
-                  {file.conflict && <span className="badge warn">changed since</span>}
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : (
-          <p>No files to put back.</p>
-        )}
-        {conflicts.length > 0 && (
-          <div className="restore-conflicts" role="group" aria-label="Changed since">
-            <p className="form-warning">
-              {conflicts.length === 1 ? 'This file was' : 'These files were'} changed after the turn (by you or a later turn). Those changes are
-              lost if you go on:
-            </p>
-            {conflicts.map((file) => {
-              const before = diffable(file.expected)
-              const after = diffable(file.current)
-              return before !== null && after !== null ? (
-                <FileDiff key={file.path} filePath={file.path} before={before} after={after} label={`Changed since: ${file.path}`} />
-              ) : (
-                <p key={file.path} className="muted">
-                  <code>{file.path}</code>: {noDiffReason(file.expected, file.current) ?? 'changed'}
-                </p>
-              )
-            })}
-          </div>
-        )}
-        {outcome.skipped.length > 0 && (
-          <ul className="restore-skipped" aria-label="Not put back">
-            {outcome.skipped.map((skip) => (
-              <li key={skip.path}>
-                <code title={skip.path}>{shortPath(skip.path, workspace)}</code> is not put back: {skip.reason}.
+    <ConfirmDialog label={label} confirm={confirm} danger={conflicts.length > 0} className="restore-dialog" onConfirm={onConfirm} onClose={onClose}>
+      {mode === 'rewind' && (
+        <p>
+          The conversation goes back to before this message: it and everything after it leave the model's history (they stay here,
+          greyed out), and its text goes back into the composer.
+        </p>
+      )}
+      {outcome.files.length > 0 ? (
+        <>
+          <p>{mode === 'rewind' ? 'These files are put back as they were before the message:' : 'These files are put back as they were before the turn:'}</p>
+          <ul className="restore-files" aria-label="Files to put back">
+            {outcome.files.map((file) => (
+              <li key={file.path}>
+                <code title={file.path}>{shortPath(file.path, workspace)}</code>
+                {file.to.kind === 'absent' && <span className="muted"> (removed: it did not exist)</span>}
+                {file.conflict && <span className="badge warn">changed since</span>}
               </li>
             ))}
           </ul>
-        )}
-      </div>
-      {error && <p className="form-error" role="alert">{error}</p>}
-      <div className="modal-actions">
-        <button type="button" onClick={onClose}>Cancel</button>
-        <button type="button" className={conflicts.length > 0 ? 'danger' : 'primary'} disabled={busy} onClick={() => void confirm()}>
-          {mode === 'rewind' ? (conflicts.length > 0 ? 'Rewind anyway' : 'Rewind') : conflicts.length > 0 ? 'Revert anyway' : 'Revert'}
-        </button>
-      </div>
-    </Modal>
+        </>
+      ) : (
+        <p>No files to put back.</p>
+      )}
+      {conflicts.length > 0 && (
+        <div className="restore-conflicts" role="group" aria-label="Changed since">
+          <p className="form-warning">
+            {conflicts.length === 1 ? 'This file was' : 'These files were'} changed after the turn (by you or a later turn). Those changes are
+            lost if you go on:
+          </p>
+          {conflicts.map((file) => {
+            const before = diffable(file.expected)
+            const after = diffable(file.current)
+            return before !== null && after !== null ? (
+              <FileDiff key={file.path} filePath={file.path} before={before} after={after} label={`Changed since: ${file.path}`} />
+            ) : (
+              <p key={file.path} className="muted">
+                <code>{file.path}</code>: {noDiffReason(file.expected, file.current) ?? 'changed'}
+              </p>
+            )
+          })}
+        </div>
+      )}
+      {outcome.skipped.length > 0 && (
+        <ul className="restore-skipped" aria-label="Not put back">
+          {outcome.skipped.map((skip) => (
+            <li key={skip.path}>
+              <code title={skip.path}>{shortPath(skip.path, workspace)}</code> is not put back: {skip.reason}.
+            </li>
+          ))}
+        </ul>
+      )}
+    </ConfirmDialog>
   )
 }
