@@ -1,18 +1,15 @@
 // Fixture of the `seam acp` integration tests: a Seam home, a workspace and a loopback
 // OpenAI-wire server per test, the built CLI as the agent process (test-client.ts), and
 // cleanup of both after each test. Call `useAcpFixture()` at the top of a test file.
-import { execFile, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import type * as acp from '@agentclientprotocol/sdk'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startFakeOpenAI, type FakeProviderServer, type OpenAIRequestBody, type OpenAIScript } from '../../test-support/fake-openai.mjs'
-import { REPO_ROOT, startAgent, type AgentProcess, type EditorHandlers } from './test-client'
-
-const run = promisify(execFile)
+import { startAgent, type AgentProcess, type EditorHandlers } from './test-client'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 let scratchDir = ''
 const running: AgentProcess[] = []
@@ -21,9 +18,7 @@ const servers: FakeProviderServer<OpenAIRequestBody>[] = []
 /** Builds the CLI when needed, and stops every agent process and fake server after each test. */
 export function useAcpFixture(): void {
   beforeAll(async () => {
-    if (!existsSync(join(REPO_ROOT, 'out', 'main', 'cli.js'))) {
-      await run(process.execPath, [join(REPO_ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: REPO_ROOT })
-    }
+    await ensureBuilt()
     scratchDir = await mkdtemp(join(tmpdir(), 'seam-acp-'))
   }, 120_000)
   afterEach(async () => {

@@ -3,7 +3,6 @@
 // blob is renamed into the session's folder, then the file/checkpoint line is written to the
 // session file and fdatasynced, and only then does the Write rename its new file into place.
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -11,6 +10,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { hasStrace, parseTrace } from '../../test-support/strace'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -20,9 +20,7 @@ let home: string
 let workspace: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
-    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
-  }
+  await ensureBuilt()
   home = await mkdtemp(join(tmpdir(), 'seam-ckpt-durable-home-'))
   workspace = await mkdtemp(join(tmpdir(), 'seam-ckpt-durable-ws-'))
 }, 120_000)

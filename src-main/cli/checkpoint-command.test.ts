@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -16,9 +17,7 @@ let home: string
 let workspace: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
-    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
-  }
+  await ensureBuilt()
   home = await mkdtemp(join(tmpdir(), 'seam-cli-ckpt-home-'))
   workspace = await mkdtemp(join(tmpdir(), 'seam-cli-ckpt-ws-'))
 }, 120_000)

@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -18,9 +19,7 @@ let home: string
 let workspace: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
-    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
-  }
+  await ensureBuilt()
   home = await mkdtemp(join(tmpdir(), 'seam-cli-home-'))
   workspace = await mkdtemp(join(tmpdir(), 'seam-cli-ws-'))
 }, 120_000)

@@ -10,6 +10,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { hasStrace, parseTrace, type Syscall } from '../../test-support/strace'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -19,9 +20,7 @@ let home: string
 let workspace: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
-    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
-  }
+  await ensureBuilt()
   home = await mkdtemp(join(tmpdir(), 'seam-durable-home-'))
   workspace = await mkdtemp(join(tmpdir(), 'seam-durable-ws-'))
 }, 120_000)

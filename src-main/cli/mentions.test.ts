@@ -2,13 +2,13 @@
 // against the loopback OpenAI-wire server; the model receives the file after the prompt, stderr
 // says what was attached and what was not, and the session log holds the mentions/attached event.
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -16,9 +16,7 @@ const root = resolve(import.meta.dirname, '../..')
 let home: string
 let workspace: string
 beforeAll(async () => {
-  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
-    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
-  }
+  await ensureBuilt()
   home = await mkdtemp(join(tmpdir(), 'seam-cli-home-'))
   workspace = await realpath(await mkdtemp(join(tmpdir(), 'seam-cli-ws-')))
 }, 120_000)

@@ -10,6 +10,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { projectCommandTrustItems } from '../commands/trust'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -20,9 +21,7 @@ let workspace: string
 let codexHome: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
-    await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
-  }
+  await ensureBuilt()
   home = await mkdtemp(join(tmpdir(), 'seam-slash-home-'))
   workspace = await mkdtemp(join(tmpdir(), 'seam-slash-ws-'))
   codexHome = join(home, 'codex-home')
