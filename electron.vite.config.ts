@@ -57,6 +57,8 @@ export default defineConfig({
       // One bundle for a desktop app (React, markdown); size is not a network cost here.
       chunkSizeWarningLimit: 2000,
       rolldownOptions: { input: { index: r('src-renderer/index.html') } }
-    }
+    },
+    // The code highlighter's worker loads each grammar on demand: module workers split into chunks.
+    worker: { format: 'es' }
   }
 })

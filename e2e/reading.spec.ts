@@ -41,6 +41,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
       const block = answer.locator('.md-code')
       await expect(block).toHaveAttribute('data-highlighted', 'true')
+      // Tokenised in the highlighter's worker, not on the window's thread (a stream must not stall on it).
+      expect(app.workers().map((worker) => worker.url()).some((url) => /highlight\.worker-[\w-]+\.js$/.test(url))).toBe(true)
       // The keyword's colour is the theme's for this scheme (github light/dark default).
       const keyword = block.locator('code span[style]', { hasText: 'export' }).first()
       const color = await keyword.evaluate((el) => getComputedStyle(el).color)

@@ -1,8 +1,8 @@
-// A fenced code block: highlighted once its grammar has loaded (plain text until then and for
-// languages we do not highlight), with its language and a Copy button. Long lines scroll
-// sideways; the block is focusable so keyboard users can scroll it too.
+// A fenced code block: highlighted off the window's thread once its grammar has loaded (plain
+// text until then and for languages we do not highlight), with its language and a Copy button.
+// Long lines scroll sideways; the block is focusable so keyboard users can scroll it too.
 import { memo, useEffect, useState } from 'react'
-import { highlightCode, languageFor, type CodeToken } from './highlight'
+import { highlight, languageFor, type CodeToken } from './highlight-client'
 
 type CopyState = 'idle' | 'copied' | 'failed'
 
@@ -14,12 +14,14 @@ export const CodeBlock = memo(function CodeBlock({ code, info }: { code: string;
 
   useEffect(() => {
     let live = true
-    highlightCode(text, language).then(
+    const withdrawn = new AbortController()
+    highlight(text, language, withdrawn.signal).then(
       (lines) => live && setTokens(lines ? { text, lines } : null),
       () => live && setTokens(null)
     )
     return () => {
       live = false
+      withdrawn.abort()
     }
   }, [text, language])
 
@@ -36,11 +38,14 @@ export const CodeBlock = memo(function CodeBlock({ code, info }: { code: string;
     )
   }
 
-  // Tokens of an older text (a block still streaming) would show stale code: only use fresh ones.
-  const lines = tokens && tokens.text === text ? tokens.lines : null
+  // A block still streaming keeps the tokens of the text it had, followed by what arrived since as
+  // plain text, until the fresh tokens come back; tokens of some other text are never shown.
+  const fresh = tokens !== null && tokens.text === text
+  const lines = tokens && text.startsWith(tokens.text) ? tokens.lines : null
+  const tail = lines && tokens ? text.slice(tokens.text.length) : ''
   const label = info?.trim() || 'text'
   return (
-    <div className="md-code" data-highlighted={lines ? 'true' : 'false'}>
+    <div className="md-code" data-highlighted={fresh ? 'true' : 'false'}>
       <div className="code-head">
         <span className="code-lang">{label}</span>
         <button type="button" className="code-copy" onClick={onCopy} aria-label={`Copy ${label} code`}>
@@ -57,7 +62,7 @@ export const CodeBlock = memo(function CodeBlock({ code, info }: { code: string;
                   ))}
                   {i < lines.length - 1 ? '\n' : ''}
                 </span>
-              ))
+              )).concat(tail ? [<span key="tail">{tail}</span>] : [])
             : text}
         </code>
       </pre>

@@ -1,10 +1,12 @@
-// Syntax highlighting for code blocks, loaded lazily: the shiki core, the two themes and each
-// language grammar are separate chunks, fetched the first time a block needs them. The regex
-// engine is shiki's JavaScript one, so no WebAssembly (the CSP allows none) ships or runs.
+// Syntax highlighting for code blocks, run in highlight.worker.ts and loaded lazily: the shiki
+// core, the two themes and each language grammar are separate chunks, fetched the first time a
+// block needs them. The regex engine is shiki's JavaScript one, so no WebAssembly (the CSP allows
+// none) ships or runs.
 import type { HighlighterCore, ThemedToken } from 'shiki/core'
+import { DARK_THEME, LIGHT_THEME, type CodeToken, type HighlightedLanguage } from './languages'
 
-/** Grammar loaders for the languages models write most; other fences stay plain text. */
-const LANGUAGES: Record<string, () => Promise<unknown>> = {
+/** A grammar loader per highlighted language. */
+const LANGUAGES: Record<HighlightedLanguage, () => Promise<unknown>> = {
   bash: () => import('shiki/langs/bash.mjs'),
   c: () => import('shiki/langs/c.mjs'),
   cpp: () => import('shiki/langs/cpp.mjs'),
@@ -31,31 +33,6 @@ const LANGUAGES: Record<string, () => Promise<unknown>> = {
   yaml: () => import('shiki/langs/yaml.mjs')
 }
 
-const ALIASES: Record<string, string> = {
-  sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash',
-  'c++': 'cpp', cs: 'csharp', golang: 'go', js: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  md: 'markdown', py: 'python', rb: 'ruby', rs: 'rust', ts: 'typescript', mts: 'typescript', yml: 'yaml', kt: 'kotlin', htm: 'html'
-}
-
-export const LIGHT_THEME = 'github-light-default'
-export const DARK_THEME = 'github-dark-default'
-
-/** The grammar name for a fence's info string, or null when it is not one we highlight. */
-export function languageFor(info: string | undefined): string | null {
-  if (!info) return null
-  const name = info.trim().toLowerCase()
-  const resolved = ALIASES[name] ?? name
-  return resolved in LANGUAGES ? resolved : null
-}
-
-/** One token: its text and both themes' colours (light in `color`, dark in `dark`). */
-export interface CodeToken {
-  content: string
-  color?: string
-  dark?: string
-  fontStyle?: number
-}
-
 let highlighter: Promise<HighlighterCore> | undefined
 const loaded = new Map<string, Promise<void>>()
 
@@ -74,11 +51,11 @@ function getHighlighter(): Promise<HighlighterCore> {
 
 /** Tokenises `code` as `language` in both themes; null when the language is not highlighted. */
 export async function highlightCode(code: string, language: string | null): Promise<CodeToken[][] | null> {
-  if (!language || !(language in LANGUAGES)) return null
+  if (!language || !Object.hasOwn(LANGUAGES, language)) return null
   const core = await getHighlighter()
   let grammar = loaded.get(language)
   if (!grammar) {
-    grammar = LANGUAGES[language]!().then((mod) => core.loadLanguage((mod as { default: Parameters<HighlighterCore['loadLanguage']>[0] }).default))
+    grammar = LANGUAGES[language as HighlightedLanguage]().then((mod) => core.loadLanguage((mod as { default: Parameters<HighlighterCore['loadLanguage']>[0] }).default))
     loaded.set(language, grammar)
   }
   await grammar

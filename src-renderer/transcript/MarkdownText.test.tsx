@@ -67,6 +67,20 @@ describe('MarkdownText', () => {
     expect(container.querySelector('button')?.getAttribute('aria-label')).toBe('Copy ts code')
   })
 
+  it('keeps a streaming block highlighted as it grows: the new text shows plain until its tokens come, never out of order', async () => {
+    const start = 'const answer = 42'
+    const { container, rerender } = render(<MarkdownText text={'```ts\n' + start} />)
+    await waitFor(() => expect(container.querySelector('.md-code')?.getAttribute('data-highlighted')).toBe('true'), { timeout: 10_000 })
+    const grown = start + '\nexport const more = answer + 1'
+    rerender(<MarkdownText text={'```ts\n' + grown} />)
+    // Before the fresh tokens: the old part keeps its colours, the code reads exactly as sent.
+    expect(container.querySelector('.md-code')?.getAttribute('data-highlighted')).toBe('false')
+    expect(container.querySelectorAll('pre code span[style]').length).toBeGreaterThan(0)
+    expect(container.querySelector('pre code')?.textContent).toBe(grown)
+    await waitFor(() => expect(container.querySelector('.md-code')?.getAttribute('data-highlighted')).toBe('true'))
+    expect(container.querySelector('pre code')?.textContent).toBe(grown)
+  })
+
   it('leaves a block in an unknown language as plain text with a Copy button', async () => {
     const { container } = render(<MarkdownText text={'```nosuchlang\nplain words\n```'} />)
     expect(container.querySelector('pre code')?.textContent).toBe('plain words')

@@ -1,0 +1,2 @@
+// Vite's compile-time values (import.meta.env) and asset imports, as the renderer's bundler provides them.
+/// <reference types="vite/client" />
