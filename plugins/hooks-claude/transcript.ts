@@ -1,7 +1,10 @@
 // The transcript behind `transcript_path` (claude-code-hooks.md §8): a JSON Lines file in Claude
 // Code's format, derived from the session's own log, so hooks that read the last assistant
 // message, the user's prompt or a tag find them. `sync()` appends what the log gained since the
-// last call, in one write, and runs before every hook starts; lines are chained by uuid.
+// last call, in one write, and runs before every hook starts; lines are chained by uuid. A rewind
+// branches the chain as Claude Code's does: the old lines stay, and the next line's parent is the
+// line before the message rewound to, so a hook that walks back from the last line sees the
+// conversation the model sees.
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
@@ -32,6 +35,8 @@ export class ClaudeTranscript {
   readonly path: string
   private readonly mirror: LogMirror
   private parentUuid: string | null = null
+  /** The chain's head before each user message's line, by the message's seq (where a rewind to it branches). */
+  private readonly headBeforeMessage = new Map<number, string | null>()
   /** The assistant line that carries each tool_use, by call id (tool results point back at it). */
   private readonly toolUseLine = new Map<string, string>()
   private readonly gitBranch: string
@@ -59,6 +64,7 @@ export class ClaudeTranscript {
         this.model = event.model?.model ?? ''
         return []
       case 'user/message':
+        this.headBeforeMessage.set(event.seq, this.parentUuid)
         return [this.user(session, at, { message: { role: 'user', content: event.content } }, { permissionMode, promptId: event.turnId })]
       case 'steering/message':
         // A continuation reason (Stop hook feedback) is a meta user line; a steered message is logged as user/message too.
@@ -67,6 +73,9 @@ export class ClaudeTranscript {
         return this.assistant(event, session, at)
       case 'tool/result':
         return [this.toolResult(event, session, at, permissionMode)]
+      case 'rewind':
+        if (this.headBeforeMessage.has(event.toSeq)) this.parentUuid = this.headBeforeMessage.get(event.toSeq)!
+        return []
       case 'context/message': {
         const hook = HOOK_SOURCE.exec(event.source)
         if (!hook) return []

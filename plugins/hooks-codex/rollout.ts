@@ -1,8 +1,9 @@
 // The file behind a Codex hook's `transcript_path` (codex-hooks.md §4: the thread's rollout
 // JSONL). Derived from the session's own log, in Codex's rollout line shape
 // `{timestamp, type, payload}`: `session_meta` first, then `response_item` messages, function
-// calls and their outputs, and `event_msg` user/agent messages. `sync()` appends what the log
-// gained since the last call, in one write, right before hooks start.
+// calls and their outputs, and `event_msg` user/agent messages; a rewind appends Codex's
+// `thread_rolled_back` with the number of turns it took back (rollouts are append-only). `sync()`
+// appends what the log gained since the last call, in one write, right before hooks start.
 import path from 'node:path'
 import type { SessionEvent } from '@seam/sdk'
 import { LogMirror } from '../hook-protocol/log-mirror'
@@ -25,6 +26,8 @@ export function codexRolloutPath(session: Pick<RolloutSession, 'sessionId' | 'tr
 export class CodexRollout {
   readonly path: string
   private readonly mirror: LogMirror
+  /** The thread's turns so far, oldest first: the seq of each turn's first user message and its turn id. */
+  private readonly turns: Array<{ seq: number; turnId: string }> = []
 
   constructor(session: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>) {
     this.path = codexRolloutPath(session)
@@ -34,8 +37,18 @@ export class CodexRollout {
   sync(session: RolloutSession): void {
     this.mirror.sync(session.events, (event) => {
       const timestamp = new Date(event.ts).toISOString()
-      return itemsFor(event, session).map(([type, payload]) => ({ timestamp, type, payload }))
+      return this.itemsFor(event, session).map(([type, payload]) => ({ timestamp, type, payload }))
     })
+  }
+
+  private itemsFor(event: SessionEvent, session: RolloutSession): RolloutItem[] {
+    if (event.type === 'user/message' && this.turns[this.turns.length - 1]?.turnId !== event.turnId) this.turns.push({ seq: event.seq, turnId: event.turnId })
+    if (event.type !== 'rewind') return itemsFor(event, session)
+    // Rewinding to a message takes back its turn and every later one.
+    const from = this.turns.findIndex((turn) => turn.seq >= event.toSeq)
+    if (from < 0) return []
+    const taken = this.turns.splice(from)
+    return [['event_msg', { type: 'thread_rolled_back', num_turns: taken.length }]]
   }
 }
 

@@ -1,0 +1,84 @@
+// The transcript behind transcript_path after a rewind (§8): Claude Code keeps the old lines and
+// branches the uuid chain at the message rewound to, so a hook that walks parentUuid back from the
+// last line finds the conversation the model now has, and one that reads the file top to bottom
+// still finds every line it saw before.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SessionEvent } from '@seam/sdk'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ClaudeTranscript } from './transcript'
+
+let dir: string | undefined
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+  dir = undefined
+})
+
+type Line = { type: string; uuid: string; parentUuid: string | null; message?: { content: unknown } }
+
+function conversation(): SessionEvent[] {
+  const at = Date.parse('2026-12-01T10:00:00Z')
+  let seq = 0
+  const next = <T extends object>(event: T) => ({ ...event, seq: ++seq, ts: at + seq })
+  const turn = (turnId: string, prompt: string, answer: string): SessionEvent[] => [
+    next({ type: 'user/message', turnId, content: prompt, source: 'user' }) as SessionEvent,
+    next({ type: 'assistant/message', turnId, step: 0, text: answer, toolCalls: [] }) as SessionEvent
+  ]
+  return [
+    next({ type: 'session/header', sessionId: 's-1', version: 1, workspace: '/srv/project', createdAt: at, model: { provider: 'anthropic', model: 'claude-x' } }) as SessionEvent,
+    ...turn('turn-1', 'first', 'one'),
+    ...turn('turn-2', 'second', 'two'),
+    ...turn('turn-3', 'third', 'three')
+  ]
+}
+
+function walkBack(lines: Line[]): string[] {
+  const byUuid = new Map(lines.map((line) => [line.uuid, line]))
+  const path: string[] = []
+  for (let line: Line | undefined = lines[lines.length - 1]; line; line = line.parentUuid ? byUuid.get(line.parentUuid) : undefined) {
+    const content = line.message?.content
+    path.unshift(typeof content === 'string' ? content : JSON.stringify(content))
+  }
+  return path
+}
+
+describe('the Claude Code transcript after a rewind (§8)', () => {
+  it('keeps the rewound lines and chains the next prompt to the line before the message rewound to', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-transcript-'))
+    const session = { sessionId: 's-1', workspace: dir, cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events: conversation() }
+    const transcript = new ClaudeTranscript(session)
+    transcript.sync(session, 'default')
+
+    // Rewind to "second" (seq 4): turns two and three leave the conversation; then a new prompt.
+    const events = [...session.events]
+    const at = events[events.length - 1].ts
+    events.push({ type: 'rewind', seq: 8, ts: at + 1, toSeq: 4, turnId: 'turn-2', prompt: 'second', files: [] } as SessionEvent)
+    events.push({ type: 'user/message', seq: 9, ts: at + 2, turnId: 'turn-4', content: 'second, again', source: 'user' } as SessionEvent)
+    events.push({ type: 'assistant/message', seq: 10, ts: at + 3, turnId: 'turn-4', step: 0, text: 'two, again', toolCalls: [] } as SessionEvent)
+    transcript.sync({ ...session, events }, 'default')
+
+    const lines = readFileSync(transcript.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Line)
+    expect(lines.map((line) => line.message?.content)).toEqual([
+      'first', [{ type: 'text', text: 'one' }],
+      'second', [{ type: 'text', text: 'two' }],
+      'third', [{ type: 'text', text: 'three' }],
+      'second, again', [{ type: 'text', text: 'two, again' }]
+    ])
+    expect(lines[6].parentUuid).toBe(lines[1].uuid)
+    expect(walkBack(lines)).toEqual(['first', JSON.stringify([{ type: 'text', text: 'one' }]), 'second, again', JSON.stringify([{ type: 'text', text: 'two, again' }])])
+  })
+
+  it('a rewind to the first message starts a new root, as a fresh conversation has', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-transcript-'))
+    const events = conversation()
+    const at = events[events.length - 1].ts
+    events.push({ type: 'rewind', seq: 8, ts: at + 1, toSeq: 2, turnId: 'turn-1', prompt: 'first', files: [] } as SessionEvent)
+    events.push({ type: 'user/message', seq: 9, ts: at + 2, turnId: 'turn-4', content: 'start over', source: 'user' } as SessionEvent)
+    const session = { sessionId: 's-1', workspace: dir, cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events }
+    const transcript = new ClaudeTranscript(session)
+    transcript.sync(session, 'default')
+    const lines = readFileSync(transcript.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Line)
+    expect(lines.at(-1)).toMatchObject({ parentUuid: null, message: { content: 'start over' } })
+  })
+})

@@ -1,0 +1,59 @@
+// The rollout behind a Codex hook's transcript_path after a rewind: Codex's rollouts are
+// append-only and a rollback is recorded as an `event_msg` `thread_rolled_back` with the number
+// of turns taken back, so a hook replaying the file drops those turns as Codex's own readers do.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SessionEvent } from '@seam/sdk'
+import { afterEach, describe, expect, it } from 'vitest'
+import { CodexRollout } from './rollout'
+
+let dir: string | undefined
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+  dir = undefined
+})
+
+function events(): SessionEvent[] {
+  const at = Date.parse('2026-12-01T10:00:00Z')
+  let seq = 0
+  const next = (event: object) => ({ ...event, seq: ++seq, ts: at + seq }) as SessionEvent
+  const turn = (turnId: string, prompt: string) => [
+    next({ type: 'user/message', turnId, content: prompt, source: 'user' }),
+    next({ type: 'assistant/message', turnId, step: 0, text: `answer to ${prompt}`, toolCalls: [] })
+  ]
+  return [
+    next({ type: 'session/header', sessionId: 's-1', version: 1, workspace: '/srv/project', createdAt: at }),
+    ...turn('turn-1', 'first'),
+    ...turn('turn-2', 'second'),
+    // A message steered into turn two is part of that turn, not a turn of its own.
+    next({ type: 'user/message', turnId: 'turn-2', content: 'and also this', source: 'steering' }),
+    ...turn('turn-3', 'third')
+  ]
+}
+
+type Row = { type: string; timestamp: string; payload: { type: string; num_turns?: number } }
+
+describe('the Codex rollout after a rewind', () => {
+  it('appends thread_rolled_back with the turns taken back, then the new turn', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-rollout-'))
+    const log = events()
+    const at = log[log.length - 1].ts
+    // Rewind to "second" (seq 4): turns two and three.
+    log.push({ type: 'rewind', seq: log.length + 1, ts: at + 1, toSeq: 4, turnId: 'turn-2', prompt: 'second', files: [] } as SessionEvent)
+    log.push({ type: 'user/message', seq: log.length + 1, ts: at + 2, turnId: 'turn-4', content: 'second, again', source: 'user' } as SessionEvent)
+    const session = { sessionId: 's-1', cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events: log }
+    const rollout = new CodexRollout(session)
+    rollout.sync(session)
+    const rows = readFileSync(rollout.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Row)
+    const rolledBack = rows.filter((row) => row.payload.type === 'thread_rolled_back')
+    expect(rolledBack).toEqual([{ timestamp: new Date(at + 1).toISOString(), type: 'event_msg', payload: { type: 'thread_rolled_back', num_turns: 2 } }])
+    expect(rows.indexOf(rolledBack[0])).toBeLessThan(rows.findIndex((row) => JSON.stringify(row).includes('second, again')))
+
+    // A second rewind, to the first message, takes back the first turn and the new one.
+    log.push({ type: 'rewind', seq: log.length + 1, ts: at + 3, toSeq: 2, turnId: 'turn-1', prompt: 'first', files: [] } as SessionEvent)
+    rollout.sync({ ...session, events: log })
+    const last = JSON.parse(readFileSync(rollout.path, 'utf8').trim().split('\n').at(-1)!) as Row
+    expect(last.payload).toEqual({ type: 'thread_rolled_back', num_turns: 2 })
+  })
+})
