@@ -1,11 +1,13 @@
 // Issue 17 "Working fast": the model picker in the chat header switches the session's model (the
 // fake provider sees the next request go to it); images pasted into the composer show as
-// thumbnails and reach the provider as image parts, and a model without vision refuses them
-// with nothing lost; a desktop notification fires when the page is not focused (the browser's
+// thumbnails and reach the provider as image parts (also when sent while a turn runs: they steer
+// it), and a model without vision refuses them with nothing lost; a desktop notification fires when the page is not focused (the browser's
 // Notification API and document.hasFocus are stubbed at the page edge: headless Chromium has
 // no notification centre).
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { OpenAIWireMessage } from '../test-support/fake-openai.mjs'
-import { lastUserText } from './support/fake-model'
+import { lastUserText, trailingToolResults } from './support/fake-model'
 import { expect, test } from './support/seam-test'
 import { expectIdle, send, ui } from './support/ui'
 
@@ -77,6 +79,41 @@ test('a pasted image shows as a thumbnail and reaches the model as an image part
   expect(request.body.model).toBe('fake-vision')
   const user = request.body.messages.filter((m) => m.role === 'user').at(-1)
   expect(imageParts(user)).toEqual([{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }])
+})
+
+test.describe('an image while a turn runs', () => {
+  test.use({ seamSettings: { approvalMode: 'never-ask', models: { 'fake-vision': { provider: 'openai-compatible', vision: true } } } })
+
+  test('steers the running turn: the queued row and the steering row show it, and the turn\'s next request carries it', async ({ app, fakeModel, workspace }) => {
+    const gate = join(workspace, 'go')
+    fakeModel.respond((body) => {
+      if (trailingToolResults(body).length > 0 || imageParts(body.messages.at(-1)).length > 0) return { text: 'Now I see the dot too.' }
+      // A tool call that runs until the test opens the gate, so the turn is surely still running.
+      return { toolCalls: [{ name: 'Bash', args: { command: `while [ ! -e '${gate}' ]; do sleep 0.05; done; echo released` } }] }
+    })
+    await picker(app).selectOption({ label: 'fake-vision · images' })
+    await send(app, 'start a long job')
+    await expect(ui.toolCards(app, 'Bash')).toHaveAttribute('data-status', 'running')
+
+    await paste(app, 'dot.png')
+    await ui.composer(app).fill('and look at this')
+    await ui.composer(app).press('Enter')
+    const queued = app.getByLabel('Queued message', { exact: true })
+    await expect(queued).toContainText('queued (steers the running turn)')
+    await expect(queued.getByRole('img', { name: 'dot.png' })).toBeVisible()
+
+    await writeFile(gate, '')
+    const steering = app.getByLabel('Steering message', { exact: true })
+    await expect(steering).toContainText('and look at this')
+    await expect(steering.getByRole('img', { name: 'dot.png' })).toBeVisible()
+    await expect(ui.assistantMessages(app).last()).toContainText('Now I see the dot too.')
+    await expectIdle(app)
+    const last = fakeModel.chatRequests().at(-1)!
+    expect(last.body.model).toBe('fake-vision')
+    const user = last.body.messages.at(-1)
+    expect(user?.role).toBe('user')
+    expect(imageParts(user)).toEqual([{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }])
+  })
 })
 
 test.describe('desktop notifications', () => {

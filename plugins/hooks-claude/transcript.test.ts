@@ -81,4 +81,23 @@ describe('the Claude Code transcript after a rewind (§8)', () => {
     const lines = readFileSync(transcript.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Line)
     expect(lines.at(-1)).toMatchObject({ parentUuid: null, message: { content: 'start over' } })
   })
+
+  it('a message typed while the turn ran is a queued_command attachment, and images go as content blocks', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-transcript-'))
+    const image = { mediaType: 'image/png' as const, data: 'iVBORw0KGgo=' }
+    const events = conversation().slice(0, 3)
+    events.push({ type: 'steering/message', seq: 4, ts: events[2].ts + 1, turnId: 'turn-1', text: 'also check the docs', source: 'user' } as SessionEvent)
+    events.push({ type: 'steering/message', seq: 5, ts: events[2].ts + 2, turnId: 'turn-1', text: 'this one', source: 'user', images: [image] } as SessionEvent)
+    events.push({ type: 'user/message', seq: 6, ts: events[2].ts + 3, turnId: 'turn-2', content: 'and this', source: 'user', images: [image] } as SessionEvent)
+    const session = { sessionId: 's-1', workspace: dir, cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events }
+    const transcript = new ClaudeTranscript(session)
+    transcript.sync(session, 'default')
+    const lines = readFileSync(transcript.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Line & { attachment?: unknown })
+    const block = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }
+    expect(lines.slice(2).map((line) => [line.type, line.attachment ?? line.message?.content])).toEqual([
+      ['attachment', { type: 'queued_command', prompt: 'also check the docs', commandMode: 'prompt', origin: { kind: 'human' } }],
+      ['attachment', { type: 'queued_command', prompt: [block, { type: 'text', text: 'this one' }], commandMode: 'prompt', origin: { kind: 'human' } }],
+      ['user', [block, { type: 'text', text: 'and this' }]]
+    ])
+  })
 })

@@ -65,10 +65,12 @@ export class ClaudeTranscript {
         return []
       case 'user/message':
         this.headBeforeMessage.set(event.seq, this.parentUuid)
-        return [this.user(session, at, { message: { role: 'user', content: event.content } }, { permissionMode, promptId: event.turnId })]
+        return [this.user(session, at, { message: { role: 'user', content: withImages(event.content, event.images) } }, { permissionMode, promptId: event.turnId })]
       case 'steering/message':
-        // A continuation reason (Stop hook feedback) is a meta user line; a steered message is logged as user/message too.
-        return event.source === 'continuation' ? [this.user(session, at, { isMeta: true, message: { role: 'user', content: event.text } }, { permissionMode })] : []
+        // A continuation reason (Stop hook feedback) is a meta user line. A message typed while the
+        // turn ran is what Claude Code records as a queued_command attachment (no user line).
+        if (event.source === 'continuation') return [this.user(session, at, { isMeta: true, message: { role: 'user', content: event.text } }, { permissionMode })]
+        return [this.line(session, at, 'attachment', { attachment: { type: 'queued_command', prompt: withImages(event.text, event.images), commandMode: 'prompt', origin: { kind: 'human' } } })]
       case 'assistant/message':
         return this.assistant(event, session, at)
       case 'tool/result':
@@ -149,6 +151,14 @@ export class ClaudeTranscript {
     this.parentUuid = uuid
     return line
   }
+}
+
+/** A message's text, or Anthropic content blocks (images, then the text) when it carried images. */
+function withImages(text: string, images: ReadonlyArray<{ mediaType: string; data: string }> | undefined): string | Array<Record<string, unknown>> {
+  if (!images?.length) return text
+  const blocks: Array<Record<string, unknown>> = images.map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }))
+  if (text !== '') blocks.push({ type: 'text', text })
+  return blocks
 }
 
 function currentGitBranch(dir: string): string {

@@ -56,4 +56,21 @@ describe('the Codex rollout after a rewind', () => {
     const last = JSON.parse(readFileSync(rollout.path, 'utf8').trim().split('\n').at(-1)!) as Row
     expect(last.payload).toEqual({ type: 'thread_rolled_back', num_turns: 2 })
   })
+
+  it('a message typed while the turn ran joins it as the user\'s message; images go as input_image data URLs', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-rollout-'))
+    const log = events().slice(0, 3)
+    const at = log[2].ts
+    log.push({ type: 'steering/message', seq: 4, ts: at + 1, turnId: 'turn-1', text: 'this one', source: 'user', images: [{ mediaType: 'image/png', data: 'iVBORw0KGgo=' }] } as SessionEvent)
+    const session = { sessionId: 's-1', cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events: log }
+    const rollout = new CodexRollout(session)
+    rollout.sync(session)
+    const rows = readFileSync(rollout.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as { type: string; payload: unknown })
+    const url = 'data:image/png;base64,iVBORw0KGgo='
+    expect(rows.slice(-2).map((row) => [row.type, row.payload])).toEqual([
+      ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'this one' }, { type: 'input_image', image_url: url }] }],
+      ['event_msg', { type: 'user_message', message: 'this one', kind: 'plain', images: [url] }]
+    ])
+  })
 })
+

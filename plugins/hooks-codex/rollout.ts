@@ -59,10 +59,7 @@ function itemsFor(event: SessionEvent, session: RolloutSession): RolloutItem[] {
     case 'session/header':
       return [['session_meta', { id: session.sessionId, timestamp: new Date(event.createdAt).toISOString(), cwd: event.workspace, originator: 'seam', cli_version: CODEX_ROLLOUT_VERSION }]]
     case 'user/message':
-      return [
-        ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: event.content }] }],
-        ['event_msg', { type: 'user_message', message: event.content, kind: 'plain' }]
-      ]
+      return userMessage(event.content, event.images)
     case 'assistant/message': {
       const items: RolloutItem[] = []
       if (event.text !== '') {
@@ -75,9 +72,23 @@ function itemsFor(event: SessionEvent, session: RolloutSession): RolloutItem[] {
     case 'tool/result':
       return [['response_item', { type: 'function_call_output', call_id: event.callId, output: event.content }]]
     case 'steering/message':
-      // A Stop block continues the turn with the hook's text as a user message (codex-hooks.md §5.1 Stop).
-      return event.source === 'continuation' ? [['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: event.text }] }]] : []
+      // A Stop block continues the turn with the hook's text as a user message (codex-hooks.md §5.1 Stop);
+      // a message typed while the turn ran joins it as the user's, as Codex steers a running turn.
+      if (event.source === 'user') return userMessage(event.text, event.images)
+      return [['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: event.text }] }]]
     default:
       return []
   }
+}
+
+/** A user message as Codex records it: the model input item, then the UI event (images as data URLs). */
+function userMessage(text: string, images: ReadonlyArray<{ mediaType: string; data: string }> | undefined): RolloutItem[] {
+  const urls = (images ?? []).map((image) => `data:${image.mediaType};base64,${image.data}`)
+  const content: Array<Record<string, unknown>> = [{ type: 'input_text', text }, ...urls.map((url) => ({ type: 'input_image', image_url: url }))]
+  const shown: Record<string, unknown> = { type: 'user_message', message: text, kind: 'plain' }
+  if (urls.length > 0) shown.images = urls
+  return [
+    ['response_item', { type: 'message', role: 'user', content }],
+    ['event_msg', shown]
+  ]
 }

@@ -132,9 +132,8 @@ export class Agent {
     }
     const turn = this.current
     if (turn && turn.phase === 'running') {
-      // Steering text joins the running turn's next request; images are sent with a prompt of their own.
-      if (input.images?.length) throw Object.assign(new Error('Images can be sent when the running turn has ended (or stop it first): the message was not sent.'), { code: 'BUSY' })
-      this.inbox.steer({ kind: 'prompt', content: input.content, source: input.source })
+      // Steering (text and images) joins the running turn's next request.
+      this.inbox.steer({ kind: 'prompt', content: input.content, source: input.source, ...(input.images?.length ? { images: input.images } : {}) })
       return { queued: 'steering' }
     }
     this.inbox.enqueue({ content: input.content, source: input.source, ...(input.images?.length ? { images: input.images } : {}) })

@@ -23,13 +23,13 @@ export interface CommandExpansion {
 export interface QueuedPrompt {
   content: string
   source: PromptOrigin
-  /** Images sent with the prompt (only a prompt that opens a turn carries them). */
+  /** Images sent with the prompt. */
   images?: ImageAttachment[]
   expansion?: CommandExpansion
 }
 
 export type SteeringItem =
-  | { kind: 'prompt'; content: string; source: PromptOrigin }
+  | { kind: 'prompt'; content: string; source: PromptOrigin; images?: ImageAttachment[] }
   | { kind: 'continuation'; text: string; by?: string; context?: string[] }
 
 export class Inbox {
@@ -86,7 +86,7 @@ export class Inbox {
     if (items.length === 0) return
     this.steeringItems = []
     const prompts: QueuedPrompt[] = []
-    for (const item of items) if (item.kind === 'prompt') prompts.push({ content: item.content, source: item.source })
+    for (const item of items) if (item.kind === 'prompt') prompts.push({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) })
     this.queue = [...prompts, ...this.queue]
     this.onChange()
   }

@@ -186,7 +186,7 @@ export class Turn implements TurnControl {
     }
     const content = decision.content ?? prompt.content
     if (as === 'steering') {
-      log.append({ type: 'steering/message', turnId: this.id, text: content, source: 'user' })
+      log.append({ type: 'steering/message', turnId: this.id, text: content, source: 'user', ...(prompt.images?.length ? { images: prompt.images } : {}) })
     } else {
       log.append({
         type: 'user/message',
@@ -308,7 +308,7 @@ export class Turn implements TurnControl {
         })
         for (const text of item.context ?? []) this.deps.log.append({ type: 'context/message', turnId: this.id, text, source: item.by ?? 'agent/turn-continuation' })
       } else {
-        await this.submit({ content: item.content, source: item.source }, 'steering')
+        await this.submit({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) }, 'steering')
       }
     }
   }

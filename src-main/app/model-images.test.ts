@@ -145,6 +145,39 @@ describe('images in prompts', () => {
     ])
   })
 
+  it('an image sent while a turn runs steers it: the turn\'s next request carries it as the user\'s image part, and resume rebuilds it', async () => {
+    // The first answer streams slowly and asks for a Glob call, so the image arrives while the turn runs and the next step drains it.
+    const server = await startFakeOpenAI([
+      { text: 'Looking around first.', chunkSize: 1, chunkDelayMs: 40, toolCalls: [{ name: 'Glob', args: { pattern: '*.md' } }] },
+      { text: 'That is a dot.' },
+      { text: 'still a dot' }
+    ])
+    servers.push(server)
+    await start()
+    await call('provider/set', { provider: 'openai-compatible', baseUrl: server.url, model: 'fake-vision', apiKey: 'k' })
+    const { id } = await call<{ id: string }>('sessions/create', {})
+    await call('chat/send', { sessionId: id, content: 'look at the folder' })
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    const steered = await call<{ queued: string }>('chat/send', { sessionId: id, content: 'and at this', images: [{ mediaType: 'image/png', data: PNG, name: 'dot.png' }] })
+    expect(steered.queued).toBe('steering')
+    while (!(await events(id)).some((e) => e.type === 'turn/end')) await new Promise((resolve) => setTimeout(resolve, 20))
+
+    expect((await events(id)).find((e) => e.type === 'steering/message')).toMatchObject({ source: 'user', text: 'and at this', images: [{ mediaType: 'image/png', data: PNG, name: 'dot.png' }] })
+    expect(server.requests).toHaveLength(2)
+    const last = server.requests[1]!.body.messages.at(-1)!
+    expect(last.role).toBe('user')
+    expect(last.content).toEqual([
+      { type: 'text', text: 'and at this' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }
+    ])
+
+    await host!.close()
+    host = undefined
+    await start()
+    await sendAndWait(id, { content: 'and now?' })
+    expect(server.requests[2]!.body.messages).toContainEqual(last)
+  })
+
   it('a model without vision refuses images with a clear message and logs nothing; an image over the cap is refused naming its size', async () => {
     const server = await startFakeOpenAI([{ text: 'never' }])
     servers.push(server)

@@ -218,13 +218,14 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
   }
   switch (event.type) {
     case 'user/message':
-      userSide(event.content, event.images?.length ? event.images.map(({ mediaType, data }) => ({ mediaType, data })) : undefined)
+      userSide(event.content, modelImages(event.images))
       break
     case 'context/message':
       userSide(systemReminder(event.text))
       break
     case 'steering/message':
-      userSide(event.source === 'continuation' ? systemReminder(event.text) : event.text)
+      if (event.source === 'continuation') userSide(systemReminder(event.text))
+      else userSide(event.text, modelImages(event.images))
       break
     case 'assistant/message':
       close()
@@ -306,6 +307,11 @@ function closeStep(open: OpenStep, messages: ModelMessage[], notes: string[]): v
 }
 
 /** Merging replaces the last message rather than changing it: earlier answers share it. */
+/** What the model gets of a message's images: their bytes and type (names and sizes are for the UI). */
+function modelImages(images: ReadonlyArray<{ mediaType: ModelImage['mediaType']; data: string }> | undefined): ModelImage[] | undefined {
+  return images?.length ? images.map(({ mediaType, data }) => ({ mediaType, data })) : undefined
+}
+
 function pushUser(messages: ModelMessage[], text: string, images?: ModelImage[]): void {
   const last = messages[messages.length - 1]
   if (last?.role === 'user') {

@@ -49,7 +49,7 @@ export function Composer() {
       setError(errorText(e))
       return
     }
-    const queuedId = sessionActions.addQueued(content)
+    const queuedId = sessionActions.addQueued(content, attached)
     try {
       const { queued, command } = await host.invoke('chat/send', { sessionId: id, content, ...(attached.length > 0 ? { images: attached } : {}) })
       // A built-in command ran on the host: nothing is queued; `/clear` opened a new session.

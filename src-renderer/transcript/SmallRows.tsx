@@ -1,6 +1,7 @@
 // The one-line transcript rows: steering, context, blocked prompts, notices, turn ends, queued sends.
 import { MentionedFiles } from './MentionedFiles'
 import { TurnFailedActions } from './TurnFailedActions'
+import { SentImages } from './SentImages'
 import { memo } from 'react'
 import { useSessionStore, type QueuedMessage } from './session-store'
 import type { BlockedItem, ContextItem, NoticeItem, RevertItem, RewindItem, SteeringItem, TurnEndItem } from './transcript-types'
@@ -10,6 +11,7 @@ export const SteeringRow = memo(function SteeringRow({ item }: { item: SteeringI
     <div className="msg steering" aria-label="Steering message">
       <div className="msg-role">{item.source === 'user' ? 'You (steering the turn)' : `Continued${item.by ? ` by ${item.by}` : ''}`}</div>
       <div className="msg-text">{item.text}</div>
+      <SentImages images={item.images} />
       {item.mentions && item.mentions.length > 0 ? <MentionedFiles files={item.mentions} /> : null}
     </div>
   )
@@ -68,6 +70,7 @@ export function QueuedRow({ item }: { item: QueuedMessage }) {
     <div className="msg user queued" aria-label="Queued message">
       <div className="msg-role">You · <span className="queued-label">{label}</span></div>
       <div className="msg-text">{item.content}</div>
+      <SentImages images={item.images} />
     </div>
   )
 }

@@ -1,8 +1,8 @@
 import { memo } from 'react'
 import { MentionedFiles } from './MentionedFiles'
 import { RewindAction } from './RewindAction'
+import { SentImages } from './SentImages'
 import type { UserItem } from './transcript-types'
-import { dataUrl } from '../composer/attachments'
 
 export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
   // A slash command shows as typed; what the model got is one click away.
@@ -25,15 +25,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
         <RewindAction seq={item.seq} />
       </div>
       <div className="msg-text">{item.content}</div>
-      {item.images && item.images.length > 0 && (
-        <ul className="thumbs" aria-label="Images sent">
-          {item.images.map((image, index) => (
-            <li key={index} className="thumb">
-              <img src={dataUrl(image)} alt={image.name ?? `Image ${index + 1}`} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <SentImages images={item.images} />
       {item.mentions && item.mentions.length > 0 ? <MentionedFiles files={item.mentions} /> : null}
       {item.originalContent !== undefined && (
         <details className="muted small">

@@ -103,7 +103,7 @@ function reduce(draft: Draft, event: SessionEvent): void {
       return
     case 'steering/message':
       if (event.source === 'user') draft.index.set('message:last', draft.items.length)
-      push(draft, { kind: 'steering', key, seq: event.seq, text: event.text, source: event.source, ...opt('by', event.by) })
+      push(draft, { kind: 'steering', key, seq: event.seq, text: event.text, source: event.source, ...opt('by', event.by), ...(event.images?.length ? { images: event.images } : {}) })
       return
     case 'notice':
       push(draft, { kind: 'notice', key, seq: event.seq, level: event.level, text: event.text, source: event.source })

@@ -3,6 +3,7 @@
 import { create } from 'zustand'
 import type { AgentStatePublic, MethodOutput } from '../../src-shared/contract/ipc'
 import type { SessionEvent } from '../../src-shared/session/events'
+import type { ImageAttachment } from '../../src-shared/session/attachments'
 import { providerHealthActions } from '../app/provider-health'
 import { composerActions } from '../composer/composer-store'
 import { nextTask } from '../app/next-task'
@@ -11,7 +12,7 @@ import type { AgentDelta, Transcript } from './transcript-types'
 
 export interface ProgressChunk { stream: 'stdout' | 'stderr' | 'info'; text: string }
 /** sending: chat/send has not replied; steering / turn: the reply's `queued`. */
-export interface QueuedMessage { id: number; content: string; mode: 'sending' | 'steering' | 'turn' }
+export interface QueuedMessage { id: number; content: string; mode: 'sending' | 'steering' | 'turn'; images?: readonly ImageAttachment[] }
 
 /** An event the view scrolls to and marks once the session is loaded (a search match), with the words to mark. */
 export interface TranscriptFocus { seq: number; words: readonly string[] }
@@ -152,9 +153,9 @@ export const sessionActions = {
     if (sessionId !== state.sessionId || chunks.length === 0) return
     set({ progress: { ...state.progress, [key]: mergeChunks(state.progress[key] ?? [], chunks) } })
   },
-  addQueued(content: string): number {
+  addQueued(content: string, images: readonly ImageAttachment[] = []): number {
     const id = nextQueuedId++
-    set({ queued: [...get().queued, { id, content, mode: 'sending' }] })
+    set({ queued: [...get().queued, { id, content, mode: 'sending', ...(images.length > 0 ? { images } : {}) }] })
     return id
   },
   setQueuedMode(id: number, mode: 'steering' | 'turn'): void {

@@ -82,7 +82,16 @@ export interface AssistantItem {
   partial?: boolean
 }
 
-export interface SteeringItem { kind: 'steering'; key: string; seq: number; text: string; source: 'user' | 'continuation'; by?: string; mentions?: readonly MentionedFile[] }
+export interface SteeringItem {
+  kind: 'steering'
+  key: string
+  seq: number
+  text: string
+  source: 'user' | 'continuation'
+  by?: string
+  mentions?: readonly MentionedFile[]
+  images?: readonly ImageAttachment[]
+}
 export interface ContextItem { kind: 'context'; key: string; seq: number; text: string; source: string }
 export interface BlockedItem { kind: 'blocked'; key: string; seq: number; prompt: string; reason: string; by?: string }
 export interface NoticeItem { kind: 'notice'; key: string; seq: number; level: 'info' | 'warn' | 'error'; text: string; source: string }

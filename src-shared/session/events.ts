@@ -130,7 +130,9 @@ export const SteeringMessageEvent = z.object({
   text: z.string(),
   /** `user`: typed while the turn ran; `continuation`: a continue reason (S7). */
   source: z.enum(['user', 'continuation']),
-  by: z.string().optional()
+  by: z.string().optional(),
+  /** Images sent with a message typed while the turn ran (base64 in the log, as a prompt's). */
+  images: z.array(ImageAttachmentShape).optional()
 })
 
 export const GrantScopeShape = z.object({ tool: z.string(), pattern: z.record(z.string(), z.string()), description: z.string() })
