@@ -161,7 +161,8 @@ describe('session/load', () => {
     answered = true
     const replay = updatesOf(second, sessionId)
     expect(seenBeforeAnswer.every((v) => v === 0)).toBe(true)
-    expect(replay.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'tool_call_update', 'agent_thought_chunk', 'agent_message_chunk'])
+    // The log, then the workspace's slash commands.
+    expect(replay.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'tool_call_update', 'agent_thought_chunk', 'agent_message_chunk', 'available_commands_update'])
     expect(textOf(replay, 'user_message_chunk')).toBe('what does it say?')
     expect(replay[1]).toMatchObject({ toolCallId: 'turn-1/l1', kind: 'read', locations: [{ path: file, line: 1 }] })
     expect(replay[3]).toMatchObject({ status: 'completed' })

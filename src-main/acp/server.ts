@@ -171,6 +171,8 @@ export class AcpServer {
     const mcp = await this.attach(session, params.mcpServers)
     this.sessions.set(session.id, session)
     session.follow(false)
+    // The editor learns the session's id from this answer: the command list follows it.
+    setImmediate(() => session.announceCommands())
     return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions(), ...mcpMeta(mcp) }
   }
 
@@ -198,6 +200,7 @@ export class AcpServer {
     const mcp = await this.attach(session, params.mcpServers)
     this.sessions.set(session.id, session)
     session.follow(true)
+    session.announceCommands()
     await session.flush()
     return { modes: session.modes(), configOptions: session.configOptions(), ...mcpMeta(mcp) }
   }

@@ -3,7 +3,7 @@
 // Seam session it drives, and the stream of `session/update`s the editor sees.
 import type { ImageAttachment } from '../../src-shared/session/attachments'
 import { acceptsImages } from '../app/model-options'
-import { RequestError, type AgentContext, type SessionModeState, type SessionConfigOption, type SessionUpdate, type StopReason, type ToolCallContent, type ToolCallUpdate } from '@agentclientprotocol/sdk'
+import { RequestError, type AgentContext, type AvailableCommand, type SessionModeState, type SessionConfigOption, type SessionUpdate, type StopReason, type ToolCallContent, type ToolCallUpdate } from '@agentclientprotocol/sdk'
 import type { ProviderConfig } from '../../src-shared/model'
 import type { SessionEventOf } from '../../src-shared/session/events'
 import type { ApprovalRequest, SealedCall } from '../../src-shared/host/tools'
@@ -17,6 +17,12 @@ import { acpApprovalPlugin, type ApproveMode, type PermissionChannel } from './p
 import { toolView } from './tool-view'
 import { stopReasonOf, toolCallIdOf, UpdateMapper } from './updates'
 import { APPROVAL_MODES, type ApprovalMode } from '../../plugins/permission-policy/modes'
+import { dispatch, sessionCommands, type DispatchResult } from '../commands/dispatch'
+import { CommandError } from '../commands/expand'
+import { parseSlash } from '../commands/registry'
+
+/** Built-ins an editor session does not offer: `/clear` opens a new Seam session, which over ACP is the editor's `session/new`. */
+const NOT_OVER_ACP: ReadonlySet<string> = new Set(['clear'])
 
 /** How each of Seam's approval modes is offered to the editor (every mode, in the shared list's order). */
 const MODE_TEXT: Readonly<Record<ApprovalMode, { name: string; description: string }>> = {
@@ -49,6 +55,8 @@ export class AcpSession implements EditorSide, PermissionChannel {
   private readonly toolCallIds = new Map<string, string>()
   private detach: () => void = () => {}
   private running = false
+  /** The slash commands the editor was last told of (available_commands_update), as JSON. */
+  private commandsSent = ''
   /** Notices (an editor's MCP server that failed) to record as the next turn starts, where the editor sees them. */
   private pendingNotices: Array<{ level: 'info' | 'warn' | 'error'; text: string; source: string }> = []
 
@@ -158,7 +166,18 @@ export class AcpSession implements EditorSide, PermissionChannel {
     try {
       const from = this.log.events.length
       for (const notice of this.pendingNotices.splice(0)) this.agent.handle.notify(notice.level, notice.text, notice.source)
-      this.agent.send(text, 'user', undefined, images)
+      // Slash commands as in the app: a built-in answers (as a notice, which the editor sees as a
+      // message), a custom command is expanded and runs as the turn, anything else is the prompt.
+      const command = images.length === 0 ? await this.runCommand(text) : ({ kind: 'prompt' } as const)
+      if (command.kind === 'builtin') {
+        if (command.name !== 'compact') this.agent.handle.notify(command.ok ? 'info' : 'error', command.message, 'command')
+        if (command.name === 'model') this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() })
+        // The notice reaches the editor once it is written (listeners hear of events after the write).
+        await this.log.flush()
+        await this.flush()
+        return 'end_turn'
+      }
+      if (command.kind === 'prompt') this.agent.send(text, 'user', undefined, images)
       await this.agent.whenIdle()
       await this.flush()
       const events = this.log.events.slice(from)
@@ -170,7 +189,36 @@ export class AcpSession implements EditorSide, PermissionChannel {
       return outcome.stopReason
     } finally {
       this.running = false
+      this.announceCommands()
     }
+  }
+
+  private async runCommand(text: string): Promise<DispatchResult> {
+    const slash = parseSlash(text)
+    if (!slash) return { kind: 'prompt' }
+    if (NOT_OVER_ACP.has(slash.name)) throw RequestError.invalidParams({ command: slash.name }, `prompt: /${slash.name} is not offered over ACP; start a new session from the editor instead`)
+    try {
+      return await dispatch(this.runtime, { id: this.id, agent: this.agent, workspace: this.cwd }, text, { source: 'user', awaitCompaction: true })
+    } catch (error) {
+      if (error instanceof CommandError) throw RequestError.invalidParams({ command: slash.name }, `prompt: ${error.message}`)
+      throw error
+    }
+  }
+
+  /** The workspace's slash commands as ACP lists them (read from disk now, as the app does). */
+  availableCommands(): AvailableCommand[] {
+    return sessionCommands(this.runtime, this.cwd)
+      .commands.filter((command) => !NOT_OVER_ACP.has(command.name))
+      .map((command) => ({ name: command.name, description: command.description, ...(command.argumentHint ? { input: { hint: command.argumentHint } } : {}) }))
+  }
+
+  /** Tells the editor the slash commands when they differ from what it was last told (a command file added, changed or removed). */
+  announceCommands(): void {
+    const commands = this.availableCommands()
+    const key = JSON.stringify(commands)
+    if (key === this.commandsSent) return
+    this.commandsSent = key
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: commands })
   }
 
   noticeBeforeNextTurn(level: 'info' | 'warn' | 'error', text: string, source: string): void {
