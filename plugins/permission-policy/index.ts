@@ -48,6 +48,11 @@ export type PermissionPolicyConfig = z.output<typeof PermissionPolicyConfigSchem
 /** The rules and mode the policy applies right now, with where each came from (the settings page lists them). */
 export interface PermissionPolicyService {
   inForce(): PolicyInForce
+  /**
+   * Why a deny rule refuses a call of `name` with `args` in `cwd`, or undefined: for reads that do
+   * not go through the tool pipeline (a file mentioned with `@path` is read with Read's logic).
+   */
+  denial(name: string, args: Readonly<Record<string, unknown>>, cwd: string): string | undefined
 }
 
 declare module '@seam/sdk' {
@@ -95,6 +100,13 @@ export default definePlugin({
           additionalDirectories: snapshot?.additionalDirectories.slice() ?? [],
           warnings: snapshot?.warnings.slice() ?? []
         }
+      },
+      denial: (name, args, cwd) => {
+        const { snapshot, rules } = current()
+        const context: PermissionRuleContext = { cwd, home }
+        if (snapshot?.workspaceRoot) context.projectDir = snapshot.workspaceRoot
+        const deny = rules.find((r) => r.behavior === 'deny' && matchesPermissionRule(r.rule, name, args, context))
+        return deny ? `the permission policy denies calls matching "${deny.rule}"${where(deny)}` : undefined
       }
     })
   }

@@ -20,6 +20,8 @@ export interface MentionContext {
   sessionId: string
   /** The Read tool in use, or undefined when none is offered (a bare deny rule, a disabled plugin). */
   read: ToolDefinition<unknown> | undefined
+  /** Why a deny rule refuses reading `path` (a `Read(...)` rule), or undefined. */
+  denied?: (path: string) => string | undefined
   signal: AbortSignal
 }
 
@@ -48,6 +50,9 @@ async function attach(mention: string, path: string, context: MentionContext): P
   // A link inside the workspace that points out of it is refused like a path outside it.
   if (!isWithin(await realpath(context.workspace).catch(() => context.workspace), real)) return refuse(`not attached: ${path} leads outside the workspace`)
   if (!context.read) return refuse('not attached: the Read tool is not available in this session')
+  // A deny rule on the path as mentioned or as it resolves (a link) refuses it, as it refuses the model's Read.
+  const denial = context.denied?.(path) ?? (real !== path ? context.denied?.(real) : undefined)
+  if (denial) return refuse(`not attached: ${denial}`)
   const exec: ToolExec = {
     signal: context.signal,
     token: `mention:${path}`,

@@ -207,9 +207,11 @@ export class Turn implements TurnControl {
     if (parseMentions(text).length === 0) return
     const { log, handle } = this.deps
     const tools = this.deps.tools()
-    // Read withheld from the model (a bare deny rule) reads no mentioned file either.
+    // Read withheld from the model (a bare deny rule) reads no mentioned file either, nor one a `Read(path)` deny rule covers.
     const read = tools.specs().some((spec) => spec.name === 'Read') ? tools.get('Read') : undefined
-    const files = await expandMentions(text, { workspace: handle.workspace, sessionId: handle.sessionId, read, signal: this.signal })
+    const policy = this.deps.kernel.getService('permissionPolicy')
+    const denied = policy ? (path: string) => policy.denial('Read', { file_path: path }, handle.workspace) : undefined
+    const files = await expandMentions(text, { workspace: handle.workspace, sessionId: handle.sessionId, read, signal: this.signal, ...(denied ? { denied } : {}) })
     if (files.length > 0) log.append({ type: 'mentions/attached', turnId: this.id, files })
   }
 

@@ -59,4 +59,27 @@ describe('seam run with @ mentions', () => {
       await server.close()
     }
   })
+
+  it('a Read(path) deny rule in a trusted workspace\'s .claude/settings.json refuses that mention, naming the rule; other files still attach', async () => {
+    const ws = await realpath(await mkdtemp(join(tmpdir(), 'seam-cli-ws-')))
+    const seamHome = await mkdtemp(join(tmpdir(), 'seam-cli-home-'))
+    await mkdir(join(ws, '.claude'), { recursive: true })
+    await writeFile(join(ws, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(./.env)'] } }))
+    await writeFile(join(ws, '.env'), 'TOKEN=hunter2\n')
+    await writeFile(join(ws, 'notes.md'), 'remember the milk\n')
+    const server = await startFakeOpenAI([{ text: 'ok' }])
+    try {
+      const args = ['run', '--workspace', ws, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--trust-workspace', 'compare @.env with @notes.md']
+      const { stderr } = await run('setsid', ['-w', process.execPath, join(root, 'bin', 'seam.mjs'), ...args], { cwd: ws, env: { ...process.env, SEAM_HOME: seamHome, HOME: seamHome }, timeout: 60_000 })
+      const sent = JSON.stringify(server.requests[0]!.body.messages)
+      expect(sent).not.toContain('hunter2')
+      expect(sent).toContain('remember the milk')
+      const rule = `the permission policy denies calls matching "Read(./.env)" (permissions.deny[0] in ${join(ws, '.claude', 'settings.json')})`
+      expect(stderr).toContain(`[warn] @.env: not attached: ${rule}`)
+    } finally {
+      await server.close()
+      await rm(ws, { recursive: true, force: true })
+      await rm(seamHome, { recursive: true, force: true })
+    }
+  })
 })
