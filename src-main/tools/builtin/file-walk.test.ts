@@ -1,5 +1,5 @@
 // Ignore files as ripgrep reads them (what Claude Code's Glob and Grep run on): nested .gitignore
-// inside a git repository, .git/info/exclude, .ignore and .rgignore anywhere, negation, the
+// inside a git repository, .git/info/exclude, the global excludes file, .ignore and .rgignore anywhere, negation, the
 // deepest rule winning, and `include_ignored` turning it all off (.git stays out).
 import fs from 'node:fs/promises'
 import path from 'node:path'
@@ -51,6 +51,35 @@ describe('ignore files (ripgrep semantics, as Claude Code Glob/Grep)', () => {
     expect(await listed()).toEqual(['.gitignore', 'a.txt', 'b.txt'])
     await write('.git/info/exclude', 'b.txt\n')
     expect(await listed()).toEqual(['.gitignore'])
+  })
+
+  it('reads the global excludes file inside a git repository: core.excludesFile, else ~/.config/git/ignore; the repository\'s own files outrank it', async () => {
+    const plainHome = await makeTempDir()
+    const configuredHome = await makeTempDir()
+    try {
+      await write('notes.bak')
+      await write('keep.bak')
+      await write('scratch.tmp')
+      await write('src/x.ts')
+      const files = async (home: string) => (await walkFiles(dir, { env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', GIT_CONFIG_NOSYSTEM: '1' } })).files.map((f) => path.relative(dir, f)).sort()
+      // git's default place, and only inside a repository.
+      await fs.mkdir(path.join(plainHome, '.config', 'git'), { recursive: true })
+      await fs.writeFile(path.join(plainHome, '.config', 'git', 'ignore'), '*.tmp\n')
+      expect(await files(plainHome)).toEqual(['keep.bak', 'notes.bak', 'scratch.tmp', 'src/x.ts'])
+      await fs.mkdir(path.join(dir, '.git'))
+      expect(await files(plainHome)).toEqual(['keep.bak', 'notes.bak', 'src/x.ts'])
+      // core.excludesFile in the user's git config (with ~) replaces the default place.
+      await fs.mkdir(path.join(configuredHome, '.config', 'git'), { recursive: true })
+      await fs.writeFile(path.join(configuredHome, '.config', 'git', 'ignore'), '*.tmp\n')
+      await fs.writeFile(path.join(configuredHome, '.gitconfig'), '[core]\n\texcludesFile = ~/my-ignore\n')
+      await fs.writeFile(path.join(configuredHome, 'my-ignore'), '*.bak\n')
+      expect(await files(configuredHome)).toEqual(['scratch.tmp', 'src/x.ts'])
+      await write('.git/info/exclude', '!keep.bak\n')
+      expect(await files(configuredHome)).toEqual(['keep.bak', 'scratch.tmp', 'src/x.ts'])
+    } finally {
+      await fs.rm(plainHome, { recursive: true, force: true })
+      await fs.rm(configuredHome, { recursive: true, force: true })
+    }
   })
 
   it('honours .ignore and .rgignore with or without git; .ignore outranks .gitignore in the same folder', async () => {

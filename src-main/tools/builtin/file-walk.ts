@@ -25,6 +25,8 @@ export interface WalkOptions {
   /** Deepest level entered below the root (0: the root's own entries only). Default unlimited. */
   maxDepth?: number
   signal?: AbortSignal
+  /** Where git's config is looked up for the global excludes file (HOME, XDG_CONFIG_HOME). Default: this process's. */
+  env?: NodeJS.ProcessEnv
 }
 
 export interface WalkResult {
@@ -47,7 +49,7 @@ export async function walkFiles(root: string, options: WalkOptions = {}): Promis
   const repoRoot = await findRepoRoot(root)
   let rootLayers: IgnoreLayer[] = []
   if (!includeIgnored) {
-    rootLayers = await ancestorLayers(root, repoRoot)
+    rootLayers = await ancestorLayers(root, repoRoot, options.env)
     // A root the caller named explicitly is searched even when a rule above it ignores it (as
     // ripgrep searches a path it is given); only the rules inside it apply then.
     if (ignoreVerdict(rootLayers, root, true) === 'ignored') rootLayers = []

@@ -1,7 +1,8 @@
 // Ignore files as ripgrep (and so Claude Code's Glob and Grep) reads them: `.gitignore` in every
-// directory of a git repository plus the repository's `.git/info/exclude`, and `.ignore` /
-// `.rgignore` anywhere. Each file's rules apply relative to its own directory; gitignore
+// directory of a git repository plus the repository's `.git/info/exclude` and the user's global
+// excludes file (git's `core.excludesFile`), and `.ignore` / `.rgignore` anywhere. Each file's rules apply relative to its own directory; gitignore
 // semantics (globs, `!` negation, trailing `/` for directories) come from the `ignore` package.
+import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import ignore, { type Ignore } from 'ignore'
@@ -82,14 +83,43 @@ export async function findRepoRoot(dir: string): Promise<string | undefined> {
   }
 }
 
+/** How long the global excludes file's name is kept (one `git config` run per repository, not per walk). */
+const GLOBAL_EXCLUDES_TTL_MS = 5_000
+const globalExcludes = new Map<string, { at: number; file: Promise<string | undefined> }>()
+
 /**
- * The rules that apply at `root` from above it: `.git/info/exclude` (weakest), then the ignore
- * files of every ancestor from the filesystem root down to `root`'s parent (`.gitignore` only
- * inside the repository), shallowest first.
+ * The user's global excludes file, as git finds it: `core.excludesFile` (user, system or the
+ * repository's config, `~` expanded), else `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`.
+ * Without git on the machine, the default place.
  */
-export async function ancestorLayers(root: string, repoRoot: string | undefined): Promise<IgnoreLayer[]> {
+export function globalExcludesFile(repoRoot: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  const key = [repoRoot, env.HOME ?? '', env.XDG_CONFIG_HOME ?? '', env.GIT_CONFIG_GLOBAL ?? ''].join('\0')
+  const cached = globalExcludes.get(key)
+  if (cached && Date.now() - cached.at < GLOBAL_EXCLUDES_TTL_MS) return cached.file
+  const file = new Promise<string | undefined>((resolve) => {
+    execFile('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: repoRoot, env, timeout: 2_000 }, (error, stdout) => {
+      // Unset (git exits 1) or no git: git's default place.
+      const configured = error ? '' : stdout.trim()
+      if (configured !== '') return resolve(path.resolve(repoRoot, configured))
+      const configHome = env.XDG_CONFIG_HOME || (env.HOME ? path.join(env.HOME, '.config') : undefined)
+      resolve(configHome ? path.join(configHome, 'git', 'ignore') : undefined)
+    })
+  })
+  globalExcludes.set(key, { at: Date.now(), file })
+  return file
+}
+
+/**
+ * The rules that apply at `root` from above it: the global excludes file (weakest), the
+ * repository's `.git/info/exclude`, then the ignore files of every ancestor from the filesystem
+ * root down to `root`'s parent (`.gitignore` only inside the repository), shallowest first.
+ */
+export async function ancestorLayers(root: string, repoRoot: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<IgnoreLayer[]> {
   const layers: IgnoreLayer[] = []
   if (repoRoot !== undefined) {
+    const globalFile = await globalExcludesFile(repoRoot, env)
+    const global = globalFile ? await readIgnoreFile(globalFile) : undefined
+    if (global) layers.push({ dir: repoRoot, matchers: [global] })
     const exclude = await readIgnoreFile(path.join(repoRoot, '.git', 'info', 'exclude'))
     if (exclude) layers.push({ dir: repoRoot, matchers: [exclude] })
   }
