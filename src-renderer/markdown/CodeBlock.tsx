@@ -1,7 +1,7 @@
 // A fenced code block: highlighted off the window's thread once its grammar has loaded (plain
 // text until then and for languages we do not highlight), with its language and a Copy button.
 // Long lines scroll sideways; the block is focusable so keyboard users can scroll it too.
-import { memo, useEffect, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { highlight, languageFor, type CodeToken } from './highlight-client'
 
 type CopyState = 'idle' | 'copied' | 'failed'
@@ -12,17 +12,22 @@ export const CodeBlock = memo(function CodeBlock({ code, info }: { code: string;
   const [tokens, setTokens] = useState<{ text: string; lines: CodeToken[][] } | null>(null)
   const [copy, setCopy] = useState<CopyState>('idle')
 
+  // A request already in the worker when the text grows still lands (its tokens cover a prefix of
+  // the new text); one still waiting is withdrawn. Replies come back in the order asked.
+  const mounted = useRef(true)
   useEffect(() => {
-    let live = true
+    mounted.current = true
+    return () => {
+      mounted.current = false
+    }
+  }, [])
+  useEffect(() => {
     const withdrawn = new AbortController()
     highlight(text, language, withdrawn.signal).then(
-      (lines) => live && setTokens(lines ? { text, lines } : null),
-      () => live && setTokens(null)
+      (lines) => mounted.current && setTokens(lines ? { text, lines } : null),
+      () => mounted.current && setTokens(null)
     )
-    return () => {
-      live = false
-      withdrawn.abort()
-    }
+    return () => withdrawn.abort()
   }, [text, language])
 
   useEffect(() => {
