@@ -29,6 +29,7 @@ beforeAll(async () => {
   await put(join(workspace, '.claude', 'commands', 'review.md'), '---\ndescription: Review a change\nargument-hint: <number> [focus]\n---\nReview change #$1 focusing on $2. Read @src/parser.ts first.\n')
   await put(join(workspace, '.claude', 'commands', 'git', 'state.md'), '---\ndescription: Branch state\n---\nThe branch: !`echo on-branch-$1`\n')
   await put(join(workspace, '.claude', 'commands', 'cheap.md'), '---\nmodel: claude-cheap-1\n---\nSay hi.\n')
+  await put(join(workspace, '.claude', 'commands', 'quick.md'), '---\nmodel: sonnet\n---\nBe quick.\n')
   await put(join(workspace, '.claude', 'commands', 'echoer.md'), '---\nallowed-tools: Bash(echo:*)\n---\nEcho something.\n')
   await put(join(home, '.claude', 'commands', 'mine.md'), '---\ndescription: A user command\n---\nUser command with $ARGUMENTS\n')
   await put(join(codexHome, 'prompts', 'draft.md'), '---\ndescription: Draft a PR\n---\nDraft a PR for $FILES titled $TITLE.\n')
@@ -114,6 +115,17 @@ describe('seam run "/cmd args"', () => {
       expect((requests[0].body as Body).model).toBe('claude-cheap-1')
       expect((requests[1].body as Body).model).toBe('claude-main')
     })
+  })
+
+  it('a Claude Code alias in model (sonnet) runs the turn on the newest model of that family in the model table; with another provider it is refused, naming it', async () => {
+    await withModel([{ text: 'quick' }], async (url, requests) => {
+      const result = await seam(['run', ...flags(url), '/quick'])
+      expect(result.code).toBe(0)
+      expect((requests[0].body as Body).model).toBe('claude-sonnet-5-5')
+    })
+    const refused = await seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '/quick'])
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain(`/quick (${join(workspace, '.claude', 'commands', 'quick.md')}): model: "sonnet" is a Claude model alias, and the provider in use is openai-compatible`)
   })
 
   it('allowed-tools lets matching calls of the command\'s turn run without asking; other calls and later turns still ask (denied here)', async () => {

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadCustomCommands, readCommandFile, splitRules } from './custom'
 import { CommandError, expandCommand, splitArguments, substituteClaude, substituteCodex } from './expand'
+import { resolveModelName } from './model-alias'
 import { commandSet, helpText, parseSlash } from './registry'
 
 let root: string
@@ -171,3 +172,15 @@ describe('expansion', () => {
     await expect(expandCommand(command, '', { workspace, trusted: true, env: { PATH: process.env.PATH ?? '' } })).rejects.toThrow('/fail: the shell command `echo nope >&2; exit 3` failed: exit code 3: nope')
   })
 })
+
+describe('Claude Code model aliases', () => {
+  it('name the newest model of the family in the model table with the Anthropic provider, and are refused naming why otherwise', () => {
+    const table = { 'claude-sonnet-4-5': { provider: 'anthropic' as const }, 'claude-opus-4-1': { provider: 'anthropic' as const } }
+    expect(resolveModelName('sonnet', 'anthropic', table)).toBe('claude-sonnet-5-5')
+    expect(resolveModelName('Opus', 'anthropic', table)).toBe('claude-opus-4-1')
+    expect(resolveModelName('claude-3-5-haiku-20241022', 'openai', table)).toBe('claude-3-5-haiku-20241022')
+    expect(() => resolveModelName('haiku', 'anthropic', table)).toThrow('the model table has no Claude model with "haiku" in its name')
+    expect(() => resolveModelName('sonnet', 'deepseek', table)).toThrow('"sonnet" is a Claude model alias, and the provider in use is deepseek')
+  })
+})
+

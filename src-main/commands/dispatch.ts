@@ -10,6 +10,7 @@ import type { PromptOrigin } from '../agent/inbox'
 import { PROVIDER_PRESETS } from '../llm/presets'
 import type { HostRuntime } from '../app/runtime'
 import { CommandError, expandCommand } from './expand'
+import { resolveModelName } from './model-alias'
 import { commandSet, helpText, parseSlash, type CommandSet } from './registry'
 import { commandTrustItem } from './trust'
 import { trustItemHash } from '../security/trust-pins'
@@ -79,13 +80,23 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
     env: runtime.keys.childEnv({ ...process.env, ...(runtime.options.env ?? {}) })
   })
   if (!content.trim()) throw new CommandError(`/${name} expands to an empty prompt (${command.file})`)
+  const model = command.model ? modelFor(runtime, command.model, `/${name} (${command.file}): model`) : undefined
   const { queued } = session.agent.send(text.trim(), options.source, {
     content,
     command: { name, args, source: command.source },
-    ...(command.model ? { model: command.model } : {}),
+    ...(model ? { model } : {}),
     ...(command.allowedTools ? { allowedTools: command.allowedTools } : {})
   })
   return { kind: 'sent', name, queued }
+}
+
+/** A command's `model` with Claude Code's aliases resolved for the provider in use; `what` names it in an error. */
+function modelFor(runtime: HostRuntime, model: string, what: string): string {
+  try {
+    return resolveModelName(model, runtime.providerSettings()?.provider, runtime.settings.value.models)
+  } catch (error) {
+    throw new CommandError(`${what}: ${(error as Error).message}`)
+  }
 }
 
 function usageText(agent: Agent): string {
@@ -113,8 +124,9 @@ function modelCommand(runtime: HostRuntime, args: string, reply: (ok: boolean, m
   const slash = args.indexOf('/')
   const prefix = slash > 0 ? args.slice(0, slash) : ''
   const preset = Object.hasOwn(PROVIDER_PRESETS, prefix) ? (prefix as keyof typeof PROVIDER_PRESETS) : undefined
-  const model = preset ? args.slice(slash + 1) : args
-  if (!model) throw new CommandError('/model needs a model name after the preset (e.g. /model deepseek/deepseek-chat)')
+  const named = preset ? args.slice(slash + 1) : args
+  if (!named) throw new CommandError('/model needs a model name after the preset (e.g. /model deepseek/deepseek-chat)')
+  const model = resolveModelName(named, preset ?? current?.provider, runtime.settings.value.models)
   if (runtime.options.mode === 'headless' || runtime.options.provider) {
     if (preset && preset !== current?.provider) throw new CommandError(`/model ${args}: this run's provider is ${current?.provider ?? 'none'}; choose another provider with --provider`)
     runtime.setModel(model)
