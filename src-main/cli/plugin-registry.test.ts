@@ -273,6 +273,20 @@ describe('seam plugin install NAME[@RANGE] from an npm registry (issue 18: Shari
   })
 })
 
+describe('seam plugin search in a scope', () => {
+  it('a query that starts with @scope/ asks that scope\'s registry (@scope:registry), with its token, not the default one', async () => {
+    const host = new URL(registry.directUrl).host
+    const projectNpmrc = `@private:registry=${registry.directUrl}\n//${host}/:_authToken=\${SEAM_TEST_REGISTRY_TOKEN}\n`
+    const s = await setup({ projectNpmrc, env: { SEAM_TEST_REGISTRY_TOKEN: token } })
+    const proxied = registry.requests.length
+    const result = await seam(s, 'plugin', 'search', '@private/')
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/^@private\/seam-secret {2}1\.0\.0 {2}fits this Seam {2}@private\/seam-secret test bundle$/m)
+    expect(registry.requests.length).toBe(proxied)
+    expect(result.stdout + result.stderr).not.toContain(token)
+  })
+})
+
 describe('the host methods behind the plugin manager (issue 18: Sharing)', () => {
   it('plugins/registry-search, -resolve and -install go through the router, validated, and install the bundle', async () => {
     const s = await setup()

@@ -2,7 +2,8 @@
 // keyword, then each hit's packument to say whether any version fits this Seam (search results
 // carry no engines). Registries that ignore the `keywords:` qualifier (verdaccio 5 matches it as
 // plain text and finds nothing) are asked again with the bare query, and only packages whose
-// keywords include `seam-plugin` are kept.
+// keywords include `seam-plugin` are kept. A query that starts with a scope (`@acme/…`, `@acme`)
+// asks that scope's registry (`@acme:registry` in .npmrc) when one is set.
 import npmFetch from 'npm-registry-fetch'
 import semver from 'semver'
 import { z } from 'zod'
@@ -34,7 +35,10 @@ export type SearchResult = MethodOutput<'plugins/registry-search'>
 export type SearchHit = SearchResult['hits'][number]
 
 export async function searchRegistry(query: string, npm: NpmOptions, seamVersion: string, size = 20): Promise<SearchResult> {
-  const registry = typeof npm.registry === 'string' ? (npm.registry.endsWith('/') ? npm.registry : `${npm.registry}/`) : 'https://registry.npmjs.org/'
+  const scope = /^(@[a-z0-9][\w.-]*)(?:\/|\s|$)/i.exec(query.trim())?.[1]
+  const scoped = scope !== undefined ? npm[`${scope.toLowerCase()}:registry`] : undefined
+  const chosen = typeof scoped === 'string' ? scoped : npm.registry
+  const registry = typeof chosen === 'string' ? (chosen.endsWith('/') ? chosen : `${chosen}/`) : 'https://registry.npmjs.org/'
   const shown = publicUrl(registry)
   const ask = async (text: string) => {
     let raw: unknown
