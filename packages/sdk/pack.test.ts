@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -42,10 +43,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'out/main/cli.js'))) {
-    const built = await exec(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], ROOT)
-    if (built.code !== 0) throw new Error(`electron-vite build failed:\n${built.out}`)
-  }
+  await ensureBuilt()
   // Outside the repository: nothing here can resolve a module through Seam's node_modules.
   temp = await mkdtemp(path.join(tmpdir(), 'seam-sdk-pack-'))
   expect(path.relative(ROOT, temp).startsWith('..')).toBe(true)

@@ -11,11 +11,11 @@ import { existsSync, readdirSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
 import { SessionStore } from '../session/store'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const root = resolve(import.meta.dirname, '../..')
 const seamBin = join(root, 'bin', 'seam.mjs')
@@ -26,9 +26,7 @@ let home: string
 let workspace: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
-    await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root })
-  }
+  await ensureBuilt()
   home = await mkdtemp(join(tmpdir(), 'seam-kill9-home-'))
   workspace = await mkdtemp(join(tmpdir(), 'seam-kill9-ws-'))
 }, 120_000)

@@ -3,17 +3,16 @@
 // packs it, `seam plugin install` installs it into a fresh Seam home, and `seam run` offers its
 // tool to a model (a loopback server speaking OpenAI's protocol) and runs it through the loop.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { BundleNameSchema } from './plugin-author'
 import { bundleFiles, SCAFFOLD_DEV_DEPENDENCIES, toolNameOf } from './plugin-templates'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
-const CLI_BUILD = path.join(ROOT, 'out/main/cli.js')
 const NAME = 'char-count'
 const TOOL = 'CharCount'
 
@@ -44,10 +43,7 @@ let bundle: string
 const seam = (cwd: string, ...args: string[]) => exec(process.execPath, [SEAM_BIN, ...args], cwd, { ...process.env, SEAM_HOME: seamHome })
 
 beforeAll(async () => {
-  if (!existsSync(CLI_BUILD)) {
-    const built = await exec(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], ROOT)
-    if (built.code !== 0) throw new Error(`electron-vite build failed (exit ${built.code}):\n${built.stderr}`)
-  }
+  await ensureBuilt()
   await mkdir(path.join(ROOT, 'out'), { recursive: true })
   work = await mkdtemp(path.join(ROOT, 'out', 'plugin-author-'))
   seamHome = path.join(work, 'home')

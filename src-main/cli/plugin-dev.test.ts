@@ -5,7 +5,6 @@
 // running Host's loop gets back; a syntax error is reported with file and line while the previous
 // build keeps working; the fix reloads; ending the dev session unloads the bundle.
 import { spawn, type ChildProcessByStdio } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
@@ -14,6 +13,7 @@ import WebSocket from 'ws'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
@@ -137,10 +137,7 @@ async function editHost(edit: (source: string) => string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'out/main/web.js')) || !existsSync(path.join(ROOT, 'out/main/cli.js'))) {
-    const built = start([path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], ROOT, process.env)
-    await new Promise((resolve) => built.child.once('exit', resolve))
-  }
+  await ensureBuilt()
   // Inside the repository (under out/), so the bundle resolves @seam/sdk, vite and zod from node_modules.
   await mkdir(path.join(ROOT, 'out'), { recursive: true })
   work = await mkdtemp(path.join(ROOT, 'out', 'plugin-dev-'))

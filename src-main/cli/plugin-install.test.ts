@@ -2,7 +2,6 @@
 // through the real CLI (`node bin/seam.mjs`, i.e. the built out/main/cli.js) in a fresh Seam home.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -15,10 +14,10 @@ import type { ClientContext, PanelContribution, ToolResultRenderer } from '../..
 import { registerSharedModules } from '../../src-renderer/plugins/shared-modules'
 import { hostSource, makeBundleDir } from '../../test-support/bundles'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
+import { ensureBuilt } from '../../test-support/built-cli'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
-const CLI_BUILD = path.join(ROOT, 'out/main/cli.js')
 const NAME = 'seam-example-word-count'
 
 interface CliResult {
@@ -82,10 +81,7 @@ async function runWithFakeModel(script: Parameters<typeof startFakeOpenAI>[0], p
 }
 
 beforeAll(async () => {
-  if (!existsSync(CLI_BUILD)) {
-    const built = await runNode([path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT })
-    if (built.code !== 0) throw new Error(`electron-vite build failed (exit ${built.code}):\n${built.stderr}`)
-  }
+  await ensureBuilt()
   // engines.seam is checked against the plugin API's version (packages/sdk), which the refusal names.
   seamVersion = (JSON.parse(await readFile(path.join(ROOT, 'packages', 'sdk', 'package.json'), 'utf8')) as { version: string }).version
   work = await mkdtemp(path.join(tmpdir(), 'seam-plugin-install-'))
