@@ -37,6 +37,8 @@ export interface TaskSummary {
   longestCpu: number
   /** Tasks of 50 ms or more. */
   over50: number
+  /** The main thread's CPU time over all its tasks, ms (0 when the trace has no thread times). */
+  totalCpu: number
   /** All tasks counted. */
   count: number
   /** What the task with the most CPU time spent it on (self CPU time by trace event name, ms), when traced in detail. */
@@ -91,7 +93,8 @@ export function summarizeTasks(events: readonly TraceEvent[], breakdown = false)
   const summary: TaskSummary = {
     longest: ms.reduce((max, d) => Math.max(max, d), 0),
     longestCpu: outermost.reduce((max, task) => Math.max(max, task.cpu / 1000), 0),
-    over50: ms.filter((d) => d >= 50).length, count: ms.length }
+    over50: ms.filter((d) => d >= 50).length, count: ms.length,
+    totalCpu: outermost.reduce((sum, task) => sum + task.cpu / 1000, 0) }
   // The task broken down is the one with the most CPU time (the longest by wall time, when the
   // trace has no thread times): on a loaded machine the longest by wall time mostly waited.
   const weight = (task: Task) => task.cpu || task.dur
