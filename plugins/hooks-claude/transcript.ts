@@ -96,6 +96,7 @@ export class ClaudeTranscript {
     for (const call of event.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args })
     const messageId = `msg_seam_${event.seq}`
     const stopReason = event.stopReason ?? (event.toolCalls.length > 0 ? 'tool_use' : 'end_turn')
+    const usage = anthropicUsage(usageOf(session.events, event))
     // One line per content block, as Claude Code writes them.
     return blocks.map((block) => {
       const message = {
@@ -106,7 +107,7 @@ export class ClaudeTranscript {
         content: [block],
         stop_reason: stopReason,
         stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 }
+        usage
       }
       const line = this.line(session, at, 'assistant', { message }, { requestId: `req_seam_${event.seq}` })
       if (block.type === 'tool_use') this.toolUseLine.set(String(block.id), String(line.uuid))
@@ -150,6 +151,29 @@ export class ClaudeTranscript {
     Object.assign(line, extra)
     this.parentUuid = uuid
     return line
+  }
+}
+
+type UsageStep = Extract<SessionEvent, { type: 'usage/step' }>
+
+/** The request's token counts: the usage/step the loop logs right after the assistant message (seq is the 1-based position in the log). */
+function usageOf(events: readonly SessionEvent[], message: Extract<SessionEvent, { type: 'assistant/message' }>): UsageStep['usage'] | undefined {
+  for (let i = message.seq; i < Math.min(events.length, message.seq + 3); i++) {
+    const event = events[i]
+    if (event?.type === 'usage/step' && event.turnId === message.turnId && event.step === message.step && event.purpose !== 'compaction') return event.usage
+  }
+  return undefined
+}
+
+/** Anthropic's usage object: `input_tokens` leaves out the prompt's cache reads and writes, counted apart. */
+function anthropicUsage(usage: UsageStep['usage'] | undefined): Record<string, number> {
+  if (!usage) return { input_tokens: 0, output_tokens: 0 }
+  const written = usage.cacheWriteTokens ?? 0
+  return {
+    input_tokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens - written),
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: usage.cachedInputTokens,
+    output_tokens: usage.outputTokens
   }
 }
 

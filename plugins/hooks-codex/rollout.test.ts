@@ -72,5 +72,39 @@ describe('the Codex rollout after a rewind', () => {
       ['event_msg', { type: 'user_message', message: 'this one', kind: 'plain', images: [url] }]
     ])
   })
+
+  it('each model request adds a token_count with its counts and the session\'s running total, as Codex records usage', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-rollout-'))
+    const log = events().slice(0, 3)
+    const at = log[2].ts
+    const usage = (seq: number, inputTokens: number, outputTokens: number) =>
+      ({ type: 'usage/step', seq, ts: at + seq, turnId: 'turn-1', step: seq, provider: 'openai', model: 'gpt-x', contextWindow: 272000, usage: { inputTokens, cachedInputTokens: 100, outputTokens, reasoningTokens: 5 } }) as SessionEvent
+    log.push(usage(4, 1000, 50), usage(5, 1200, 30))
+    const session = { sessionId: 's-1', cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events: log }
+    const rollout = new CodexRollout(session)
+    rollout.sync(session)
+    const rows = readFileSync(rollout.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as { type: string; payload: { type: string } })
+    const counts = rows.filter((row) => row.payload.type === 'token_count').map((row) => row.payload)
+    expect(counts).toEqual([
+      {
+        type: 'token_count',
+        info: {
+          total_token_usage: { input_tokens: 1000, cached_input_tokens: 100, output_tokens: 50, reasoning_output_tokens: 5, total_tokens: 1050 },
+          last_token_usage: { input_tokens: 1000, cached_input_tokens: 100, output_tokens: 50, reasoning_output_tokens: 5, total_tokens: 1050 },
+          model_context_window: 272000
+        },
+        rate_limits: null
+      },
+      {
+        type: 'token_count',
+        info: {
+          total_token_usage: { input_tokens: 2200, cached_input_tokens: 200, output_tokens: 80, reasoning_output_tokens: 10, total_tokens: 2280 },
+          last_token_usage: { input_tokens: 1200, cached_input_tokens: 100, output_tokens: 30, reasoning_output_tokens: 5, total_tokens: 1230 },
+          model_context_window: 272000
+        },
+        rate_limits: null
+      }
+    ])
+  })
 })
 

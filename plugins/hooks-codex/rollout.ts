@@ -1,7 +1,7 @@
 // The file behind a Codex hook's `transcript_path` (codex-hooks.md §4: the thread's rollout
 // JSONL). Derived from the session's own log, in Codex's rollout line shape
 // `{timestamp, type, payload}`: `session_meta` first, then `response_item` messages, function
-// calls and their outputs, and `event_msg` user/agent messages; a rewind appends Codex's
+// calls and their outputs, `event_msg` user/agent messages and `token_count`s; a rewind appends Codex's
 // `thread_rolled_back` with the number of turns it took back (rollouts are append-only). `sync()`
 // appends what the log gained since the last call, in one write, right before hooks start.
 import path from 'node:path'
@@ -28,6 +28,8 @@ export class CodexRollout {
   private readonly mirror: LogMirror
   /** The thread's turns so far, oldest first: the seq of each turn's first user message and its turn id. */
   private readonly turns: Array<{ seq: number; turnId: string }> = []
+  /** The session's token counts so far (token_count's `total_token_usage`). */
+  private readonly total = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 }
 
   constructor(session: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>) {
     this.path = codexRolloutPath(session)
@@ -43,12 +45,23 @@ export class CodexRollout {
 
   private itemsFor(event: SessionEvent, session: RolloutSession): RolloutItem[] {
     if (event.type === 'user/message' && this.turns[this.turns.length - 1]?.turnId !== event.turnId) this.turns.push({ seq: event.seq, turnId: event.turnId })
+    if (event.type === 'usage/step') return event.purpose === 'compaction' ? [] : [this.tokenCount(event)]
     if (event.type !== 'rewind') return itemsFor(event, session)
     // Rewinding to a message takes back its turn and every later one.
     const from = this.turns.findIndex((turn) => turn.seq >= event.toSeq)
     if (from < 0) return []
     const taken = this.turns.splice(from)
     return [['event_msg', { type: 'thread_rolled_back', num_turns: taken.length }]]
+  }
+
+  /** A request's token counts as Codex records them: this request's and the session's running total (cached and reasoning tokens are part of input and output). */
+  private tokenCount(event: Extract<SessionEvent, { type: 'usage/step' }>): RolloutItem {
+    const { inputTokens, cachedInputTokens, outputTokens, reasoningTokens } = event.usage
+    const last = { input_tokens: inputTokens, cached_input_tokens: cachedInputTokens, output_tokens: outputTokens, reasoning_output_tokens: reasoningTokens, total_tokens: inputTokens + outputTokens }
+    for (const key of Object.keys(this.total) as Array<keyof typeof last>) this.total[key] += last[key]
+    const info: Record<string, unknown> = { total_token_usage: { ...this.total }, last_token_usage: last }
+    if (event.contextWindow !== undefined) info.model_context_window = event.contextWindow
+    return ['event_msg', { type: 'token_count', info, rate_limits: null }]
   }
 }
 
