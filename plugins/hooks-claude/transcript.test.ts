@@ -104,12 +104,14 @@ describe('the Claude Code transcript after a rewind (§8)', () => {
   it('an assistant line carries the request\'s token counts as Anthropic reports them (cache reads and writes apart), for cost hooks', () => {
     dir = mkdtempSync(join(tmpdir(), 'seam-transcript-'))
     const events = conversation().slice(0, 3)
-    events.push({ type: 'usage/step', seq: 4, ts: events[2].ts + 1, turnId: 'turn-1', step: 0, provider: 'anthropic', model: 'claude-x', usage: { inputTokens: 1200, cachedInputTokens: 1000, cacheWriteTokens: 150, outputTokens: 42, reasoningTokens: 0 } } as SessionEvent)
+    events.push({ type: 'usage/step', seq: 4, ts: events[2].ts + 1, turnId: 'turn-1', step: 0, provider: 'anthropic', model: 'claude-answered', usage: { inputTokens: 1200, cachedInputTokens: 1000, cacheWriteTokens: 150, outputTokens: 42, reasoningTokens: 0 } } as SessionEvent)
     const session = { sessionId: 's-1', workspace: dir, cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events }
     const transcript = new ClaudeTranscript(session)
     transcript.sync(session, 'default')
     const lines = readFileSync(transcript.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as { type: string; message?: { usage?: unknown } })
     expect(lines.find((line) => line.type === 'assistant')?.message?.usage).toEqual({ input_tokens: 50, cache_creation_input_tokens: 150, cache_read_input_tokens: 1000, output_tokens: 42 })
+    // The model that answered the request (the header named claude-x).
+    expect(lines.find((line) => line.type === 'assistant')?.message).toMatchObject({ model: 'claude-answered' })
   })
 })
 

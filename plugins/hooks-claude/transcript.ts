@@ -63,6 +63,9 @@ export class ClaudeTranscript {
       case 'session/header':
         this.model = event.model?.model ?? ''
         return []
+      case 'model/switched':
+        this.model = event.model
+        return []
       case 'user/message':
         this.headBeforeMessage.set(event.seq, this.parentUuid)
         return [this.user(session, at, { message: { role: 'user', content: withImages(event.content, event.images) } }, { permissionMode, promptId: event.turnId })]
@@ -96,14 +99,17 @@ export class ClaudeTranscript {
     for (const call of event.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args })
     const messageId = `msg_seam_${event.seq}`
     const stopReason = event.stopReason ?? (event.toolCalls.length > 0 ? 'tool_use' : 'end_turn')
-    const usage = anthropicUsage(usageOf(session.events, event))
+    const step = usageOf(session.events, event)
+    const usage = anthropicUsage(step?.usage)
+    // The model that answered (a command's `model` runs one turn on another).
+    const model = step?.model ?? this.model
     // One line per content block, as Claude Code writes them.
     return blocks.map((block) => {
       const message = {
         id: messageId,
         type: 'message',
         role: 'assistant',
-        model: this.model,
+        model,
         content: [block],
         stop_reason: stopReason,
         stop_sequence: null,
@@ -156,11 +162,11 @@ export class ClaudeTranscript {
 
 type UsageStep = Extract<SessionEvent, { type: 'usage/step' }>
 
-/** The request's token counts: the usage/step the loop logs right after the assistant message (seq is the 1-based position in the log). */
-function usageOf(events: readonly SessionEvent[], message: Extract<SessionEvent, { type: 'assistant/message' }>): UsageStep['usage'] | undefined {
+/** The request's usage/step, which the loop logs right after the assistant message (seq is the 1-based position in the log). */
+function usageOf(events: readonly SessionEvent[], message: Extract<SessionEvent, { type: 'assistant/message' }>): UsageStep | undefined {
   for (let i = message.seq; i < Math.min(events.length, message.seq + 3); i++) {
     const event = events[i]
-    if (event?.type === 'usage/step' && event.turnId === message.turnId && event.step === message.step && event.purpose !== 'compaction') return event.usage
+    if (event?.type === 'usage/step' && event.turnId === message.turnId && event.step === message.step && event.purpose !== 'compaction') return event
   }
   return undefined
 }
