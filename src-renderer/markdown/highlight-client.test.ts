@@ -13,8 +13,12 @@ class RecordingWorker {
   constructor(readonly url: URL, readonly options: WorkerOptions) {
     RecordingWorker.started.push(this)
   }
+  terminated = false
   postMessage(request: HighlightRequest): void {
     this.sent.push(request)
+  }
+  terminate(): void {
+    this.terminated = true
   }
   reply(data: HighlightReply): void {
     this.onmessage?.({ data } as MessageEvent<HighlightReply>)
@@ -79,7 +83,7 @@ describe('highlight (window side)', () => {
     expect(RecordingWorker.started).toHaveLength(0)
   })
 
-  it('fails what waits when the worker stops, says so on the console, and starts a fresh worker for the next block', async () => {
+  it('fails what waits when the worker stops, says so on the console, ends it, and starts a fresh worker for the next block', async () => {
     const { highlight } = await loadClient()
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const running = highlight('x', 'typescript')
@@ -89,11 +93,25 @@ describe('highlight (window side)', () => {
     await expect(waiting).rejects.toThrow('blocked by CSP')
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('blocked by CSP'))
 
+    expect(RecordingWorker.started[0].terminated).toBe(true)
+
     const again = highlight('z', 'typescript')
     expect(RecordingWorker.started).toHaveLength(2)
     const fresh = RecordingWorker.started[1]
     fresh.reply({ id: fresh.sent[0].id, lines: tokens('z') })
     await expect(again).resolves.toEqual(tokens('z'))
+  })
+
+  it('gives up after three workers failed: later blocks stay plain without starting another', async () => {
+    const { highlight } = await loadClient()
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    for (let i = 0; i < 3; i++) {
+      const request = highlight(`x${i}`, 'typescript')
+      RecordingWorker.started[i].onerror?.({ message: 'blocked' } as ErrorEvent)
+      await expect(request).rejects.toThrow('blocked')
+    }
+    await expect(highlight('y', 'typescript')).rejects.toThrow('the code highlighter stopped: blocked')
+    expect(RecordingWorker.started).toHaveLength(3)
   })
 
   it('reports a worker-side failure as that request\'s error and goes on with the next', async () => {

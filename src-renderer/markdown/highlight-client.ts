@@ -14,7 +14,12 @@ interface Pending {
   reject: (error: Error) => void
 }
 
+/** Workers started at most per page: one that keeps failing (a blocked script) is not started again for every block. */
+const MAX_STARTS = 3
+
 let worker: Worker | undefined
+let starts = 0
+let lastFailure: Error | undefined
 let nextId = 1
 let inFlight: Pending | undefined
 const queue: Pending[] = []
@@ -34,6 +39,8 @@ function startWorker(): Worker {
   started.onerror = (event) => {
     const failure = new Error(`the code highlighter stopped: ${event.message || 'the worker could not start'}`)
     console.error(failure.message)
+    started.terminate()
+    lastFailure = failure
     for (const pending of [...(inFlight ? [inFlight] : []), ...queue.splice(0)]) pending.reject(failure)
     inFlight = undefined
     worker = undefined
@@ -43,10 +50,17 @@ function startWorker(): Worker {
 
 function sendNext(): void {
   if (inFlight) return
+  if (!worker && starts >= MAX_STARTS) {
+    for (const pending of queue.splice(0)) pending.reject(lastFailure ?? new Error('the code highlighter stopped'))
+    return
+  }
   const next = queue.shift()
   if (!next) return
   inFlight = next
-  worker ??= startWorker()
+  if (!worker) {
+    starts++
+    worker = startWorker()
+  }
   worker.postMessage(next.request)
 }
 
