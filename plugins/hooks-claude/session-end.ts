@@ -1,5 +1,5 @@
-// SessionEnd -> agent/session-end. Its hooks get `reason: "other"` (what Claude Code sends in
-// print mode) and their own budget: 1.5 s unless the
+// SessionEnd -> agent/session-end. Its hooks get `reason: "clear"` when `/clear` replaced the
+// session, else `"other"` (what Claude Code sends in print mode), and their own budget: 1.5 s unless the
 // handler sets `timeout`, at most 60 s. Then the session's state is released: async hooks still
 // running are cancelled and its CLAUDE_ENV_FILE is removed.
 import type { AgentHandle } from '@seam/sdk'
@@ -7,11 +7,11 @@ import { occurrence, seeSession, showSystemMessages, type Bridge } from './bridg
 import { release } from './sessions'
 
 export function onSessionEnd(bridge: Bridge) {
-  return async (agent: AgentHandle, reason: 'closed' | 'deleted' | 'shutdown'): Promise<void> => {
+  return async (agent: AgentHandle, reason: 'closed' | 'deleted' | 'shutdown' | 'clear'): Promise<void> => {
     const entry = seeSession(bridge, agent)
     try {
       if (!bridge.invoker.has('SessionEnd')) return
-      const occ = occurrence(bridge, 'SessionEnd', entry, { reason: 'other' })
+      const occ = occurrence(bridge, 'SessionEnd', entry, { reason: reason === 'clear' ? 'clear' : 'other' })
       const run = await bridge.invoker.run(occ)
       if (run) showSystemMessages(run.runs, occ.sink, 'SessionEnd')
     } finally {

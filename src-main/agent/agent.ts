@@ -26,8 +26,8 @@ export interface AgentOptions {
   /** The project folder; tools run here. */
   workspace: string
   settings?: AgentSettingsInput
-  /** S4: `startup` for a new (or forked) session, `resume` for one reloaded from disk. */
-  source: 'startup' | 'resume'
+  /** S4: `startup` for a new (or forked) session, `resume` for one reloaded from disk, `clear` for the one `/clear` opened. */
+  source: 'startup' | 'resume' | 'clear'
   /** The context window and prices of the model in use, asked at each request (the model can be switched); default `settings.model`. */
   modelInfo?: (model: string) => ModelInfo
   /** A client for another model of the same provider (a custom command's `model` runs its turn with it). */
@@ -39,7 +39,8 @@ export interface SendResult {
   queued: 'turn' | 'steering'
 }
 
-export type SessionEndReason = 'closed' | 'deleted' | 'shutdown'
+/** `clear`: `/clear` replaced the session with a new one. */
+export type SessionEndReason = 'closed' | 'deleted' | 'shutdown' | 'clear'
 
 const SendInput = z.object({ content: z.string(), source: z.enum(['user', 'cli']), images: ImageAttachmentsSchema.optional() }).refine(
   (input) => input.content.trim() !== '' || (input.images?.length ?? 0) > 0,

@@ -1,6 +1,6 @@
 // Every contract method (src-shared/contract/ipc.ts), implemented on the host runtime. The
 // router has validated each input before it reaches a handler.
-import { dispatch, sessionCommands } from '../commands/dispatch'
+import { dispatch, endClearedSession, sessionCommands } from '../commands/dispatch'
 import type { AppStatus, PermissionsInForce, ProviderInput, ProviderPublic, Settings } from '../../src-shared/contract/ipc'
 import type {} from '../../plugins/permission-policy/index'
 import type { ProviderConfig } from '../../src-shared/model'
@@ -226,6 +226,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (result.kind === 'sent') return { queued: result.queued }
       // What a built-in says stays in the session where it was typed (`/compact` reports its own outcome).
       if (result.name !== 'compact') session.agent.handle.notify(result.ok ? 'info' : 'error', result.message, 'command')
+      if (result.name === 'clear' && result.sessionId) await endClearedSession(runtime, { id: sessionId, agent: session.agent, workspace: session.workspace })
       return { queued: 'turn' as const, command: { name: result.name, ok: result.ok, message: result.message, ...(result.sessionId ? { sessionId: result.sessionId } : {}) } }
     },
     'commands/list': async ({ sessionId }) => {

@@ -7,7 +7,7 @@ import type { ModelClient } from '../../src-shared/model'
 import type { ModelInfo } from '../llm/model-table'
 import type { AgentStatePublic } from '../../src-shared/contract/ipc'
 import type { SessionEvent } from '../../src-shared/session/events'
-import { Agent, type AgentSettings } from '../agent'
+import { Agent, type AgentSettings, type SessionEndReason } from '../agent'
 import { SessionStore, type SessionLog } from '../session/store'
 import { choiceFromLog, SessionModel, type ModelChoice } from './model-switch'
 
@@ -76,10 +76,11 @@ export class SessionHub {
     return this.options.store
   }
 
-  async create(workspace: string, title?: string): Promise<LiveSession> {
+  /** A new session; `source` is what its SessionStart says (`clear`: the one `/clear` opened). */
+  async create(workspace: string, title?: string, source: 'startup' | 'clear' = 'startup'): Promise<LiveSession> {
     const { model } = this.options
     const log = await this.options.store.create({ workspace, title, model: { provider: model.provider, model: model.model } })
-    const session = await this.attach(log, 'startup')
+    const session = await this.attach(log, source)
     this.live.set(log.id, Promise.resolve(session))
     this.notifyChanged()
     return session
@@ -108,7 +109,7 @@ export class SessionHub {
     return { sessionId: id, ...agent.state }
   }
 
-  close(id: string, reason: 'closed' | 'deleted' | 'shutdown'): Promise<void> {
+  close(id: string, reason: SessionEndReason): Promise<void> {
     const session = this.live.get(id)
     if (!session) return Promise.resolve()
     this.live.delete(id)
@@ -131,7 +132,7 @@ export class SessionHub {
     await Promise.allSettled([...this.live.keys()].map((id) => this.close(id, reason)))
   }
 
-  private async shut(session: Promise<LiveSession>, reason: 'closed' | 'deleted' | 'shutdown'): Promise<void> {
+  private async shut(session: Promise<LiveSession>, reason: SessionEndReason): Promise<void> {
     let live: LiveSession
     try {
       live = await session
@@ -186,7 +187,7 @@ export class SessionHub {
     return { from }
   }
 
-  private async attach(log: SessionLog, source: 'startup' | 'resume'): Promise<LiveSession> {
+  private async attach(log: SessionLog, source: 'startup' | 'resume' | 'clear'): Promise<LiveSession> {
     const header = log.events[0]
     const workspace = header && header.type === 'session/header' ? header.workspace : process.cwd()
     let kernel: Kernel

@@ -1,6 +1,6 @@
 // `seam`: the headless CLI. The host plugins (bridges, policies) load exactly as in the desktop
 // app; only the approval answerer differs (the terminal, or --approve allow|deny).
-import { dispatch } from '../commands/dispatch'
+import { dispatch, endClearedSession } from '../commands/dispatch'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { resolve } from 'node:path'
 import { HostRuntime } from '../app/runtime'
@@ -214,6 +214,7 @@ async function runPrompts(
         // `/clear`: the prompts after it go to the new session.
         if (result.sessionId) {
           detach()
+          await endClearedSession(runtime, { id: session.log.id, agent: session.agent, workspace: session.workspace })
           session = await runtime.sessions.open(result.sessionId)
           detach = attachPrinter(runtime, session.log.id, json, io)
           if (!json) io.stderr.write(`session ${session.log.id}\n`)

@@ -3,7 +3,7 @@
 // model received (issue 16, slash commands).
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -126,6 +126,30 @@ describe('seam run "/cmd args"', () => {
     const refused = await seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '/quick'])
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toContain(`/quick (${join(workspace, '.claude', 'commands', 'quick.md')}): model: "sonnet" is a Claude model alias, and the provider in use is openai-compatible`)
+  })
+
+  it('/clear ends the session with SessionEnd reason "clear" and the new one starts with SessionStart source "clear", as Claude Code\'s hooks see it', async () => {
+    const hookHome = await mkdtemp(join(tmpdir(), 'seam-slash-hooks-'))
+    try {
+      const record = (file: string) => ({ type: 'command', command: `cat >> ${join(hookHome, file)}; echo >> ${join(hookHome, file)}` })
+      await put(join(hookHome, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [record('start.jsonl')] }], SessionEnd: [{ hooks: [record('end.jsonl')] }] } }))
+      await withModel([{ text: 'one' }, { text: 'two' }], async (url) => {
+        const { stderr } = await run('setsid', ['-w', process.execPath, seamBin, 'run', ...flags(url), 'first', '/clear', 'second'], {
+          cwd: workspace,
+          env: { ...process.env, SEAM_HOME: join(hookHome, 'seam'), HOME: hookHome, FAKE_KEY: 'sk-test' },
+          timeout: 60_000
+        })
+        const lines = async (file: string) => (await readFile(join(hookHome, file), 'utf8')).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { session_id: string; source?: string; reason?: string })
+        const starts = await lines('start.jsonl')
+        const ends = await lines('end.jsonl')
+        expect(starts.map((s) => s.source)).toEqual(['startup', 'clear'])
+        expect(starts[0].session_id).not.toBe(starts[1].session_id)
+        expect(ends.map((e) => [e.session_id, e.reason])).toEqual([[starts[0].session_id, 'clear'], [starts[1].session_id, 'other']])
+        expect(stderr).not.toMatch(/error/i)
+      })
+    } finally {
+      await rm(hookHome, { recursive: true, force: true })
+    }
   })
 
   it('allowed-tools lets matching calls of the command\'s turn run without asking; other calls and later turns still ask (denied here)', async () => {

@@ -54,7 +54,8 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
       return reply(outcome.ok, outcome.message)
     }
     case 'clear': {
-      const created = await runtime.sessions.create(session.workspace)
+      // The new session's SessionStart says `clear`; the caller ends this one (endClearedSession) once it has said so here.
+      const created = await runtime.sessions.create(session.workspace, undefined, 'clear')
       return reply(true, `New session ${created.log.id} in ${session.workspace}`, created.log.id)
     }
     case 'model':
@@ -88,6 +89,15 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
     ...(command.allowedTools ? { allowedTools: command.allowedTools } : {})
   })
   return { kind: 'sent', name, queued }
+}
+
+/**
+ * After `/clear`: the session it replaced ends, with SessionEnd's reason `clear`, as Claude Code's
+ * does; one whose turn is still running is left to finish (it ends later like any session).
+ */
+export async function endClearedSession(runtime: HostRuntime, session: CommandSession): Promise<void> {
+  if (session.agent.state.running) return
+  await runtime.sessions.close(session.id, 'clear')
 }
 
 /** A command's `model` with Claude Code's aliases resolved for the provider in use; `what` names it in an error. */

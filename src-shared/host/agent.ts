@@ -97,7 +97,7 @@ declare module '../kernel/types' {
     /** Notification: a turn closed (S21). */
     'agent/turn-end': (agent: AgentHandle, turnId: string, reason: TurnEndReason) => void
     /** Awaited (parallel) when a session closes. */
-    'agent/session-end': (agent: AgentHandle, reason: 'closed' | 'deleted' | 'shutdown') => void | Promise<void>
+    'agent/session-end': (agent: AgentHandle, reason: 'closed' | 'deleted' | 'shutdown' | 'clear') => void | Promise<void>
     /** Every durable event appended to any session, after it is written. */
     'session/appended': (sessionId: string, event: SessionEvent) => void
   }
