@@ -15,13 +15,13 @@ export function registerAgentStages(bridge: CodexBridge): void {
   ctx.on('agent/session-start', (agent, source) => sessionStart(bridge, agent, source))
   ctx.on('agent/prompt-submit', (agent, content, _source, next) => promptSubmit(bridge, agent, content, next))
   ctx.on('agent/turn-continuation', (agent, turn, next) => turnContinuation(bridge, agent, turn, next))
-  ctx.on('agent/session-end', (agent) => bridge.sessions.forget(agent.sessionId))
 }
 
 /** Codex runs SessionStart lazily at a thread's first turn; Seam's session-start fires right before it. */
 async function sessionStart(bridge: CodexBridge, agent: AgentHandle, source: SessionStartSource): Promise<void> {
   const state = bridge.sessions.capture(agent)
-  if (state.started) return
+  // Once per thread, and again after each compaction (source `compact`).
+  if (state.started && source !== 'compact') return
   state.started = true
   try {
     const loaded = bridge.hooksFor(state, agent.cwd)

@@ -5,6 +5,7 @@ import type {} from '@seam/sdk'
 import type {} from '@seam/sdk'
 import { definePlugin } from '@seam/sdk'
 import { registerAgentStages } from './agent-stages'
+import { registerCompactionAndEnd } from './compact-and-end'
 import { CodexBridge } from './bridge'
 import { CodexHooksConfigSchema } from './config'
 import { registerToolStages } from './tool-stages'
@@ -23,6 +24,7 @@ const codexHooks = definePlugin({
     ctx.onDispose(() => bridge.dispose())
     workspace.contributeTrustItems(ctx, (dir) => bridge.trustItems(dir))
     registerAgentStages(bridge)
+    registerCompactionAndEnd(bridge)
     registerToolStages(bridge)
   }
 })
