@@ -26,6 +26,9 @@ import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'
 
 export const SOURCE = 'codex'
+
+/** The longest a SessionEnd hook may run (Codex's default would let a hung hook hold shutdown for 600 s). */
+export const SESSION_END_MAX_SEC = 60
 /** Notices (shown to the user, never to the model) come from the plugin. */
 export const NOTICE_SOURCE = 'hooks-codex'
 
@@ -92,7 +95,8 @@ export class CodexHookRunner {
         shell: '/bin/bash',
         cwd: target.cwd,
         env: this.keys().childEnv({ ...process.env, ...(target.state?.agent.env ?? {}) }),
-        timeoutMs: handler.timeoutSec * 1000,
+        // A session that ends (closing Seam included) waits at most a minute for a SessionEnd hook.
+        timeoutMs: (event === 'SessionEnd' ? Math.min(handler.timeoutSec, SESSION_END_MAX_SEC) : handler.timeoutSec) * 1000,
         ...(signal ? { signal } : {})
       })
       const outcome = parseCodexHookOutput(event, execution)

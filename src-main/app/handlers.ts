@@ -226,7 +226,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (result.kind === 'sent') return { queued: result.queued }
       // What a built-in says stays in the session where it was typed (`/compact` reports its own outcome).
       if (result.name !== 'compact') session.agent.handle.notify(result.ok ? 'info' : 'error', result.message, 'command')
-      if (result.name === 'clear' && result.sessionId) await endClearedSession(runtime, { id: sessionId, agent: session.agent, workspace: session.workspace })
+      // The window opens the new session at once; the old one's SessionEnd hooks run meanwhile.
+      if (result.name === 'clear' && result.sessionId) {
+        endClearedSession(runtime, { id: sessionId, agent: session.agent, workspace: session.workspace }).catch((error: unknown) =>
+          runtime.log({ level: 'error', plugin: 'commands', message: `/clear: the session it replaced did not close cleanly: ${(error as Error).message}`, time: Date.now() })
+        )
+      }
       return { queued: 'turn' as const, command: { name: result.name, ok: result.ok, message: result.message, ...(result.sessionId ? { sessionId: result.sessionId } : {}) } }
     },
     'commands/list': async ({ sessionId }) => {
