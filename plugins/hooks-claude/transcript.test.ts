@@ -113,5 +113,21 @@ describe('the Claude Code transcript after a rewind (§8)', () => {
     // The model that answered the request (the header named claude-x).
     expect(lines.find((line) => line.type === 'assistant')?.message).toMatchObject({ model: 'claude-answered' })
   })
+
+  it('a compaction is a compact_boundary system line that starts a new chain, then the summary as an isCompactSummary user line', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-transcript-'))
+    const events = conversation().slice(0, 3)
+    const at = events[2].ts
+    events.push({ type: 'compaction', seq: 4, ts: at + 1, trigger: 'auto', summary: 'We said hello.', fromSeq: 2, toSeq: 3, replacedMessages: 2, tokensBefore: 155025, tokensAfter: 40 } as SessionEvent)
+    events.push({ type: 'user/message', seq: 5, ts: at + 2, turnId: 'turn-2', content: 'go on', source: 'user' } as SessionEvent)
+    const session = { sessionId: 's-1', workspace: dir, cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events }
+    const transcript = new ClaudeTranscript(session)
+    transcript.sync(session, 'default')
+    const lines = readFileSync(transcript.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as Record<string, any>)
+    const [, answer, boundary, summary, next] = lines
+    expect(boundary).toMatchObject({ type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', parentUuid: null, logicalParentUuid: answer.uuid, isMeta: false, compactMetadata: { trigger: 'auto', preTokens: 155025 } })
+    expect(summary).toMatchObject({ type: 'user', parentUuid: boundary.uuid, isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: [{ type: 'text', text: 'We said hello.' }] } })
+    expect(next).toMatchObject({ type: 'user', parentUuid: summary.uuid, message: { content: 'go on' } })
+  })
 })
 

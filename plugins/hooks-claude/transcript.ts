@@ -81,6 +81,8 @@ export class ClaudeTranscript {
       case 'rewind':
         if (this.headBeforeMessage.has(event.toSeq)) this.parentUuid = this.headBeforeMessage.get(event.toSeq)!
         return []
+      case 'compaction':
+        return this.compaction(event, session, at)
       case 'context/message': {
         const hook = HOOK_SOURCE.exec(event.source)
         if (!hook) return []
@@ -119,6 +121,26 @@ export class ClaudeTranscript {
       if (block.type === 'tool_use') this.toolUseLine.set(String(block.id), String(line.uuid))
       return line
     })
+  }
+
+  /**
+   * A compaction as Claude Code records one: a `compact_boundary` system line that starts a new
+   * chain (`parentUuid` null, the old head in `logicalParentUuid`), then the summary as a user line
+   * marked `isCompactSummary`. Hooks that read usage stop at the boundary (what came before is stale).
+   */
+  private compaction(event: Extract<SessionEvent, { type: 'compaction' }>, session: TranscriptSession, at: string): Array<Record<string, unknown>> {
+    const logicalParent = this.parentUuid
+    this.parentUuid = null
+    const { parentUuid, ...rest } = this.line(session, at, 'system', {
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      level: 'info',
+      compactMetadata: { trigger: event.trigger, preTokens: event.tokensBefore ?? 0 }
+    })
+    // (line() keeps isMeta for user lines only; the boundary says false.)
+    const boundary = { parentUuid, logicalParentUuid: logicalParent, ...rest, isMeta: false }
+    const summary = this.user(session, at, { message: { role: 'user', content: [{ type: 'text', text: event.summary }] } }, { isVisibleInTranscriptOnly: true, isCompactSummary: true })
+    return [boundary, summary]
   }
 
   private toolResult(event: Extract<SessionEvent, { type: 'tool/result' }>, session: TranscriptSession, at: string, permissionMode: string): Record<string, unknown> {
