@@ -106,5 +106,19 @@ describe('the Codex rollout after a rewind', () => {
       }
     ])
   })
+
+  it('a compaction appends a compacted line with the summary, then context_compacted', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-rollout-'))
+    const log = events().slice(0, 3)
+    log.push({ type: 'compaction', seq: 4, ts: log[2].ts + 1, trigger: 'manual', summary: 'We said hello.', fromSeq: 2, toSeq: 3, replacedMessages: 2 } as SessionEvent)
+    const session = { sessionId: 's-1', cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events: log }
+    const rollout = new CodexRollout(session)
+    rollout.sync(session)
+    const rows = readFileSync(rollout.path, 'utf8').trim().split('\n').map((text) => JSON.parse(text) as { type: string; payload: unknown })
+    expect(rows.slice(-2).map((row) => [row.type, row.payload])).toEqual([
+      ['compacted', { message: 'We said hello.' }],
+      ['event_msg', { type: 'context_compacted' }]
+    ])
+  })
 })
 

@@ -1,9 +1,10 @@
 // The file behind a Codex hook's `transcript_path` (codex-hooks.md §4: the thread's rollout
 // JSONL). Derived from the session's own log, in Codex's rollout line shape
 // `{timestamp, type, payload}`: `session_meta` first, then `response_item` messages, function
-// calls and their outputs, `event_msg` user/agent messages and `token_count`s; a rewind appends Codex's
-// `thread_rolled_back` with the number of turns it took back (rollouts are append-only). `sync()`
-// appends what the log gained since the last call, in one write, right before hooks start.
+// calls and their outputs, `event_msg` user/agent messages and `token_count`s, `compacted` for a
+// compaction; a rewind appends Codex's `thread_rolled_back` with the number of turns it took back
+// (rollouts are append-only). `sync()` appends what the log gained since the last call, in one
+// write, right before hooks start.
 import path from 'node:path'
 import type { SessionEvent } from '@seam/sdk'
 import { LogMirror } from '../hook-protocol/log-mirror'
@@ -65,7 +66,7 @@ export class CodexRollout {
   }
 }
 
-type RolloutItem = [type: 'session_meta' | 'response_item' | 'event_msg', payload: Record<string, unknown>]
+type RolloutItem = [type: 'session_meta' | 'response_item' | 'event_msg' | 'compacted', payload: Record<string, unknown>]
 
 function itemsFor(event: SessionEvent, session: RolloutSession): RolloutItem[] {
   switch (event.type) {
@@ -84,6 +85,12 @@ function itemsFor(event: SessionEvent, session: RolloutSession): RolloutItem[] {
     }
     case 'tool/result':
       return [['response_item', { type: 'function_call_output', call_id: event.callId, output: event.content }]]
+    case 'compaction':
+      // Codex appends the summary as a `compacted` line and tells its UI with `context_compacted`.
+      return [
+        ['compacted', { message: event.summary }],
+        ['event_msg', { type: 'context_compacted' }]
+      ]
     case 'steering/message':
       // A Stop block continues the turn with the hook's text as a user message (codex-hooks.md §5.1 Stop);
       // a message typed while the turn ran joins it as the user's, as Codex steers a running turn.
