@@ -160,26 +160,11 @@ export class Turn implements TurnControl {
   private async submit(prompt: QueuedPrompt, as: 'prompt' | 'steering'): Promise<boolean> {
     const { kernel, log, handle } = this.deps
     const source: PromptSource = as === 'steering' ? 'steering' : prompt.source
-    let value: unknown
-    try {
+    const decision = await this.promptPolicy(prompt.content, () => {
       if (this.signal.aborted) throw new TurnCancelledError()
-      value = await this.unlessCancelled(kernel.waterfall('agent/prompt-submit', handle, prompt.content, source, async () => ({ action: 'allow' as const })))
-    } catch (error) {
-      if (!(error instanceof TurnCancelledError)) throw error
-      log.append({ type: 'prompt/blocked', turnId: this.id, prompt: prompt.content, reason: 'the turn was cancelled before prompt policy decided' })
-      return false
-    }
-    const decision = checkPromptDecision(value)
-    if (decision.action === 'block') {
-      log.append({
-        type: 'prompt/blocked',
-        turnId: this.id,
-        prompt: prompt.content,
-        reason: decision.reason,
-        ...(decision.by !== undefined ? { by: decision.by } : {})
-      })
-      return false
-    }
+      return kernel.waterfall('agent/prompt-submit', handle, prompt.content, source, async () => ({ action: 'allow' as const }))
+    })
+    if (!decision) return false
     // A slash command whose typed text prompt policy left alone is expanded now (UserPromptExpansion).
     if (as === 'prompt' && prompt.expansion && (decision.content === undefined || decision.content === prompt.content)) {
       return this.submitExpansion(prompt, prompt.expansion, decision.additionalContext ?? [])
@@ -200,6 +185,27 @@ export class Turn implements TurnControl {
     await this.attachMentions(content)
     for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
     return true
+  }
+
+  /**
+   * Runs a prompt-policy waterfall for `prompt` (submit or expansion) and checks its decision; a
+   * block, or a cancel before policy decided, is logged as `prompt/blocked` and answers undefined.
+   */
+  private async promptPolicy(prompt: string, decide: () => Promise<unknown>): Promise<Exclude<ReturnType<typeof checkPromptDecision>, { action: 'block' }> | undefined> {
+    let value: unknown
+    try {
+      value = await this.unlessCancelled(decide())
+    } catch (error) {
+      if (!(error instanceof TurnCancelledError)) throw error
+      this.deps.log.append({ type: 'prompt/blocked', turnId: this.id, prompt, reason: 'the turn was cancelled before prompt policy decided' })
+      return undefined
+    }
+    const decision = checkPromptDecision(value)
+    if (decision.action === 'block') {
+      this.deps.log.append({ type: 'prompt/blocked', turnId: this.id, prompt, reason: decision.reason, ...(decision.by !== undefined ? { by: decision.by } : {}) })
+      return undefined
+    }
+    return decision
   }
 
   /** The files the message mentions with `@path`, read and logged right after it (mentions.ts). */
@@ -226,19 +232,8 @@ export class Turn implements TurnControl {
       prompt: prompt.content,
       expanded: expansion.content
     }
-    let value: unknown
-    try {
-      value = await this.unlessCancelled(kernel.waterfall('agent/prompt-expansion', handle, info, async () => ({ action: 'allow' as const })))
-    } catch (error) {
-      if (!(error instanceof TurnCancelledError)) throw error
-      log.append({ type: 'prompt/blocked', turnId: this.id, prompt: prompt.content, reason: 'the turn was cancelled before prompt policy decided' })
-      return false
-    }
-    const decision = checkPromptDecision(value)
-    if (decision.action === 'block') {
-      log.append({ type: 'prompt/blocked', turnId: this.id, prompt: prompt.content, reason: decision.reason, ...(decision.by !== undefined ? { by: decision.by } : {}) })
-      return false
-    }
+    const decision = await this.promptPolicy(prompt.content, () => kernel.waterfall('agent/prompt-expansion', handle, info, async () => ({ action: 'allow' as const })))
+    if (!decision) return false
     log.append({ type: 'user/message', turnId: this.id, content: decision.content ?? expansion.content, originalContent: prompt.content, command: expansion.command, source: prompt.source })
     for (const text of submitContext) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-submit' })
     for (const text of decision.additionalContext ?? []) log.append({ type: 'context/message', turnId: this.id, text, source: 'agent/prompt-expansion' })
