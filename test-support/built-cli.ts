@@ -1,9 +1,12 @@
-// The built CLI for tests that run `seam` as a real process: where it is, and building it once
-// when `out/` is missing (a fresh checkout running one test file).
+// The built CLI for tests that run `seam` as a real process: where it is, building it once when
+// `out/` is missing (a fresh checkout running one test file), and a scratch Seam home and workspace.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { afterAll, beforeAll } from 'vitest'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
 export const SEAM_BIN = join(REPO_ROOT, 'bin', 'seam.mjs')
@@ -13,3 +16,29 @@ export async function ensureBuilt(): Promise<void> {
   if (['cli.js', 'web.js'].every((entry) => existsSync(join(REPO_ROOT, 'out', 'main', entry)))) return
   await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: REPO_ROOT })
 }
+
+export interface CliScratch {
+  /** The Seam home (and HOME) the CLI runs with. */
+  home: string
+  /** The workspace folder. */
+  workspace: string
+}
+
+/**
+ * For a test file that runs the built CLI: builds it if needed and makes a fresh home and
+ * workspace before the file's tests (handed to `ready`), and removes both after them.
+ */
+export function useCliScratch(name: string, ready: (dirs: CliScratch) => void): void {
+  let dirs: CliScratch | undefined
+  beforeAll(async () => {
+    await ensureBuilt()
+    dirs = { home: await mkdtemp(join(tmpdir(), `seam-${name}-home-`)), workspace: await mkdtemp(join(tmpdir(), `seam-${name}-ws-`)) }
+    ready(dirs)
+  }, 120_000)
+  afterAll(async () => {
+    if (!dirs) return
+    await rm(dirs.home, { recursive: true, force: true })
+    await rm(dirs.workspace, { recursive: true, force: true })
+  })
+}
+

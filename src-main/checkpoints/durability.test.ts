@@ -3,32 +3,19 @@
 // blob is renamed into the session's folder, then the file/checkpoint line is written to the
 // session file and fdatasynced, and only then does the Write rename its new file into place.
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { hasStrace, parseTrace } from '../../test-support/strace'
-import { ensureBuilt } from '../../test-support/built-cli'
+import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
-const root = resolve(import.meta.dirname, '../..')
-const seamBin = join(root, 'bin', 'seam.mjs')
 
 let home: string
 let workspace: string
-
-beforeAll(async () => {
-  await ensureBuilt()
-  home = await mkdtemp(join(tmpdir(), 'seam-ckpt-durable-home-'))
-  workspace = await mkdtemp(join(tmpdir(), 'seam-ckpt-durable-ws-'))
-}, 120_000)
-
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(workspace, { recursive: true, force: true })
-})
+useCliScratch('ckpt-durable', (dirs) => ({ home, workspace } = dirs))
 
 it.skipIf(!hasStrace)('the blob and the file/checkpoint event are on disk, synced, before the Write renames its new file into place', async () => {
   const target = join(workspace, 'notes.txt')
@@ -38,7 +25,7 @@ it.skipIf(!hasStrace)('the blob and the file/checkpoint event are on disk, synce
   try {
     await run(
       'strace',
-      ['-f', '-s', '65536', '-e', 'trace=write,pwrite64,writev,fdatasync,fsync,rename,renameat,renameat2', '-o', tracePath, process.execPath, seamBin, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'rewrite the notes'],
+      ['-f', '-s', '65536', '-e', 'trace=write,pwrite64,writev,fdatasync,fsync,rename,renameat,renameat2', '-o', tracePath, process.execPath, SEAM_BIN, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'rewrite the notes'],
       { cwd: workspace, env: { ...process.env, SEAM_HOME: home }, timeout: 60_000 }
     )
   } finally {

@@ -2,33 +2,21 @@
 // session written by `seam run` against a loopback OpenAI-wire server, then taken back.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
-import { ensureBuilt } from '../../test-support/built-cli'
+import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
-const root = resolve(import.meta.dirname, '../..')
-const seamBin = join(root, 'bin', 'seam.mjs')
 let home: string
 let workspace: string
-
-beforeAll(async () => {
-  await ensureBuilt()
-  home = await mkdtemp(join(tmpdir(), 'seam-cli-ckpt-home-'))
-  workspace = await mkdtemp(join(tmpdir(), 'seam-cli-ckpt-ws-'))
-}, 120_000)
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(workspace, { recursive: true, force: true })
-})
+useCliScratch('cli-ckpt', (dirs) => ({ home, workspace } = dirs))
 
 async function seam(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, seamBin, ...args], { cwd: workspace, env: { ...process.env, SEAM_HOME: home, HOME: home }, timeout: 60_000 })
+    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, SEAM_BIN, ...args], { cwd: workspace, env: { ...process.env, SEAM_HOME: home, HOME: home }, timeout: 60_000 })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string }

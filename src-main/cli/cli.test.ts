@@ -4,30 +4,18 @@ import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
-import { ensureBuilt } from '../../test-support/built-cli'
+import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
-const root = resolve(import.meta.dirname, '../..')
-const seamBin = join(root, 'bin', 'seam.mjs')
 
 let home: string
 let workspace: string
-
-beforeAll(async () => {
-  await ensureBuilt()
-  home = await mkdtemp(join(tmpdir(), 'seam-cli-home-'))
-  workspace = await mkdtemp(join(tmpdir(), 'seam-cli-ws-'))
-}, 120_000)
-
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(workspace, { recursive: true, force: true })
-})
+useCliScratch('cli', (dirs) => ({ home, workspace } = dirs))
 
 interface CliResult {
   code: number
@@ -38,7 +26,7 @@ interface CliResult {
 /** Runs `seam` without a controlling terminal (setsid), as CI and scripts do. */
 async function seam(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, seamBin, ...args], {
+    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
       cwd: workspace,
       // HOME too: the user's ~/.claude and ~/.codex files must come from the test, not the machine.
       env: { ...process.env, SEAM_HOME: home, HOME: home, ...env },
@@ -99,7 +87,7 @@ describe('seam run', () => {
       [{ toolCalls: [{ name: 'Bash', args: { command: 'touch asked.txt' } }] }, (body) => ({ text: `model saw: ${JSON.stringify(body.messages.at(-1)?.content)}` })],
       async (url) => {
         // `script` gives the CLI a real terminal; the answer is typed into it.
-        const command = [process.execPath, seamBin, 'run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'make it']
+        const command = [process.execPath, SEAM_BIN, 'run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'make it']
           .map((a) => `'${a}'`)
           .join(' ')
         const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: workspace, env: { ...process.env, SEAM_HOME: home } })

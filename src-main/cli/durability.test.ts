@@ -3,32 +3,19 @@
 // Bash command (a tool with side effects) starts only after its tool/call is written and synced.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { hasStrace, parseTrace, type Syscall } from '../../test-support/strace'
-import { ensureBuilt } from '../../test-support/built-cli'
+import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
 
 const run = promisify(execFile)
-const root = resolve(import.meta.dirname, '../..')
-const seamBin = join(root, 'bin', 'seam.mjs')
 
 let home: string
 let workspace: string
-
-beforeAll(async () => {
-  await ensureBuilt()
-  home = await mkdtemp(join(tmpdir(), 'seam-durable-home-'))
-  workspace = await mkdtemp(join(tmpdir(), 'seam-durable-ws-'))
-}, 120_000)
-
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(workspace, { recursive: true, force: true })
-})
+useCliScratch('durable', (dirs) => ({ home, workspace } = dirs))
 
 it.skipIf(!hasStrace)('fdatasyncs at both turn boundaries, and a Bash command starts only after its tool/call is written and synced', async () => {
   const server = await startFakeOpenAI([{ toolCalls: [{ name: 'Bash', args: { command: 'touch synced-first' } }] }, { text: 'made it' }])
@@ -36,7 +23,7 @@ it.skipIf(!hasStrace)('fdatasyncs at both turn boundaries, and a Bash command st
   try {
     await run(
       'strace',
-      ['-f', '-s', '65536', '-e', 'trace=write,pwrite64,writev,fdatasync,execve', '-o', tracePath, process.execPath, seamBin, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'make the file'],
+      ['-f', '-s', '65536', '-e', 'trace=write,pwrite64,writev,fdatasync,execve', '-o', tracePath, process.execPath, SEAM_BIN, 'run', '--json', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'make the file'],
       { cwd: workspace, env: { ...process.env, SEAM_HOME: home }, timeout: 60_000 }
     )
   } finally {
