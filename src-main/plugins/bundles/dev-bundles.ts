@@ -15,6 +15,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path'
 import { z } from 'zod'
 import { formatZodError } from '../../../src-shared/validation'
+import { parseJsonFile, readJsonFile } from './json-file'
 import { BundleError, packageNameSchema } from './manifest'
 
 export const devEntrySchema = z.strictObject({
@@ -67,29 +68,9 @@ async function writeAtomic(file: string, value: unknown): Promise<void> {
   }
 }
 
-function parseJson<T>(schema: z.ZodType<T>, text: string, file: string): T {
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch (error) {
-    throw new BundleError(`${file}: not JSON (${(error as Error).message})`)
-  }
-  const parsed = schema.safeParse(raw)
-  if (!parsed.success) throw new BundleError(formatZodError(file, parsed.error))
-  return parsed.data
-}
-
 /** The registered dev bundles (an empty list when none was ever registered). */
 export async function readRegistered(seamHome: string): Promise<DevEntry[]> {
-  const file = registeredPath(seamHome)
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
-  return parseJson(registeredSchema, text, file).bundles
+  return (await readJsonFile(registeredSchema, registeredPath(seamHome)))?.bundles ?? []
 }
 
 /** Serialises read-modify-write of registered.json within this process. */
@@ -144,7 +125,7 @@ export async function readHostStates(seamHome: string): Promise<HostState[]> {
     if (!match || !isAlive(Number(match[1]))) continue
     try {
       const file = path.join(devBundlesDir(seamHome), name)
-      states.push(parseJson(hostStateSchema, await readFile(file, 'utf8'), file))
+      states.push(parseJsonFile(hostStateSchema, await readFile(file, 'utf8'), file))
     } catch {
       // Being replaced right now, or written by another Seam version: the next change re-reads it.
     }

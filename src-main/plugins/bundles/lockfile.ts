@@ -2,11 +2,11 @@
 // it is enabled. Written atomically (temp file + rename), so a crash leaves the old or the new
 // file, never half of one.
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
+import { mkdir, open, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
-import { formatZodError } from '../../../src-shared/validation'
-import { BundleError, packageNameSchema } from './manifest'
+import { readJsonFile } from './json-file'
+import { packageNameSchema } from './manifest'
 
 export const lockEntrySchema = z.strictObject({
   name: packageNameSchema,
@@ -60,23 +60,7 @@ export function bundleDir(seamHome: string, name: string, version: string): stri
 
 /** The installed bundles, sorted by name. A missing lock file means none. */
 export async function readLock(seamHome: string): Promise<LockEntry[]> {
-  const file = lockPath(seamHome)
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch (error) {
-    throw new BundleError(`${file}: not valid JSON: ${(error as Error).message}`)
-  }
-  const parsed = lockFileSchema.safeParse(raw)
-  if (!parsed.success) throw new BundleError(formatZodError(file, parsed.error))
-  return parsed.data.bundles
+  return (await readJsonFile(lockFileSchema, lockPath(seamHome)))?.bundles ?? []
 }
 
 export async function writeLock(seamHome: string, bundles: readonly LockEntry[]): Promise<void> {
