@@ -11,7 +11,7 @@ import { expectIdle, snap, ui } from './support/ui'
 async function projectCommand(workspace: string): Promise<void> {
   const dir = join(workspace, '.claude', 'commands')
   await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, 'review.md'), '---\ndescription: Review a change carefully\nargument-hint: <number>\n---\nReview change number $1 and list the risks.\n')
+  await writeFile(join(dir, 'review.md'), '---\ndescription: Review a change carefully\nargument-hint: <number>\n---\nReview change number $0 and list the risks.\n')
 }
 
 test('typing / shows the menu with a project command; choosing it and sending gets the expansion to the model', async ({ app, fakeModel, workspace }, testInfo) => {

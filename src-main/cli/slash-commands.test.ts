@@ -26,8 +26,8 @@ beforeAll(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'seam-slash-ws-'))
   codexHome = join(home, 'codex-home')
   await put(join(workspace, 'src', 'parser.ts'), 'export function parse() { return 42 }\n')
-  await put(join(workspace, '.claude', 'commands', 'review.md'), '---\ndescription: Review a change\nargument-hint: <number> [focus]\n---\nReview change #$1 focusing on $2. Read @src/parser.ts first.\n')
-  await put(join(workspace, '.claude', 'commands', 'git', 'state.md'), '---\ndescription: Branch state\n---\nThe branch: !`echo on-branch-$1`\n')
+  await put(join(workspace, '.claude', 'commands', 'review.md'), '---\ndescription: Review a change\nargument-hint: <number> [focus]\n---\nReview change #$0 focusing on $ARGUMENTS[1]. Read @src/parser.ts first.\n')
+  await put(join(workspace, '.claude', 'commands', 'git', 'state.md'), '---\ndescription: Branch state\n---\nThe branch: !`echo on-branch-$0`\n')
   await put(join(workspace, '.claude', 'commands', 'cheap.md'), '---\nmodel: claude-cheap-1\n---\nSay hi.\n')
   await put(join(workspace, '.claude', 'commands', 'quick.md'), '---\nmodel: sonnet\n---\nBe quick.\n')
   await put(join(workspace, '.claude', 'commands', 'echoer.md'), '---\nallowed-tools: Bash(echo:*)\n---\nEcho something.\n')
@@ -84,7 +84,7 @@ async function withModel<T>(replies: Array<{ text: string }>, body: (url: string
 const flags = (url: string) => ['--workspace', workspace, '--provider', 'anthropic', '--base-url', url, '--api-key-env', 'FAKE_KEY', '--model', 'claude-main']
 
 describe('seam run "/cmd args"', () => {
-  it('a project command reaches the model expanded ($1, $2, @file); the log keeps the typed text and the command', async () => {
+  it('a project command reaches the model expanded ($0 the first argument, $ARGUMENTS[1] the second, @file); the log keeps the typed text and the command', async () => {
     await withModel([{ text: 'reviewed' }], async (url, requests) => {
       const result = await seam(['run', '--json', ...flags(url), '/review 12 "error paths"'])
       expect(result.code).toBe(0)
@@ -179,17 +179,17 @@ describe('seam run "/cmd args"', () => {
 
   it('a project command whose shell lines changed after the workspace was trusted does not run them until approved again (a trust item, like a hook)', async () => {
     const file = join(workspace, '.claude', 'commands', 'git', 'state.md')
-    const original = '---\ndescription: Branch state\n---\nThe branch: !`echo on-branch-$1`\n'
+    const original = '---\ndescription: Branch state\n---\nThe branch: !`echo on-branch-$0`\n'
     await mkdir(join(home, 'seam'), { recursive: true })
     await writeFile(join(home, 'seam', 'settings.json'), JSON.stringify({ trustedWorkspaces: [workspace] }))
     try {
-      expect(projectCommandTrustItems(workspace)).toEqual([expect.objectContaining({ source: 'Claude Code commands', event: '/git:state', command: 'echo on-branch-$1' })])
+      expect(projectCommandTrustItems(workspace)).toEqual([expect.objectContaining({ source: 'Claude Code commands', event: '/git:state', command: 'echo on-branch-$0' })])
       // Trusted before: what is there now is pinned on first use, and runs.
       await withModel([{ text: 'ok' }], async (url, requests) => {
         expect((await seam(['run', ...flags(url), '/git:state main'])).code).toBe(0)
         expect(lastUserText(requests[0].body)).toBe('The branch: on-branch-main')
       })
-      await writeFile(file, original.replace('echo on-branch-$1', 'echo changed-$1'))
+      await writeFile(file, original.replace('echo on-branch-$0', 'echo changed-$0'))
       await withModel([{ text: 'never' }], async (url, requests) => {
         const result = await seam(['run', ...flags(url), '/git:state main'])
         expect(result.code).toBe(1)

@@ -121,9 +121,19 @@ describe('parsing a typed command', () => {
 })
 
 describe('expansion', () => {
-  it('Claude Code: $ARGUMENTS and $1..$9, quoted words kept together', () => {
-    expect(substituteClaude('All: $ARGUMENTS; first: $1; second: $2; tenth-less: $9.', '12 "two words"')).toBe('All: 12 "two words"; first: 12; second: two words; tenth-less: .')
+  it('Claude Code: $ARGUMENTS is the whole string; $N and $ARGUMENTS[N] count from 0; quoted words kept together', () => {
+    expect(substituteClaude('All: $ARGUMENTS; first: $0; second: $1; third: $2; again: $ARGUMENTS[1].', '12 "two words"')).toBe('All: 12 "two words"; first: 12; second: two words; third: ; again: two words.')
+    expect(substituteClaude('$0-$10-$ARGUMENTS[10]', 'a b c d e f g h i j k')).toBe('a-k-k')
     expect(splitArguments(`a 'b c' "d \\" e"`)).toEqual(['a', 'b c', 'd " e'])
+  })
+
+  it('Claude Code: named arguments from the front matter take their positions; an argument is never substituted twice', () => {
+    expect(substituteClaude('Fix $issue on $branch ($HOME stays, $2 is empty)', '"#12 crash" main', ['issue', 'branch'])).toBe('Fix #12 crash on main ($HOME stays,  is empty)')
+    expect(substituteClaude('Say $0', '$1 costs $ARGUMENTS')).toBe('Say $1')
+    const command = readCommandFile(projectDir(), write(join(projectDir(), 'named.md'), '---\narguments: [issue, branch]\n---\nFix $issue on $branch\n'), 'project')
+    expect(command).toMatchObject({ argumentNames: ['issue', 'branch'] })
+    expect(readCommandFile(projectDir(), write(join(projectDir(), 'spaced.md'), '---\narguments: issue branch\n---\n$issue\n'), 'project')).toMatchObject({ argumentNames: ['issue', 'branch'] })
+    expect(readCommandFile(projectDir(), write(join(projectDir(), 'bad.md'), '---\narguments: [1st]\n---\nx\n'), 'project')).toMatchObject({ field: 'arguments', message: expect.stringContaining('"1st" is not an argument name') })
   })
 
   it('Claude Code: arguments a file does not place are appended as ARGUMENTS', () => {
@@ -151,7 +161,7 @@ describe('expansion', () => {
   })
 
   it('!`cmd` runs in a trusted workspace and its output takes its place', async () => {
-    const command = readCommandFile(projectDir(), write(join(projectDir(), 'status.md'), 'Here: !`echo "$PWD" && echo out-$1`\nDone.'), 'project')
+    const command = readCommandFile(projectDir(), write(join(projectDir(), 'status.md'), 'Here: !`echo "$PWD" && echo out-$0`\nDone.'), 'project')
     if (!('body' in command)) throw new Error(command.message)
     expect(await expandCommand(command, 'x', { workspace, trusted: true, env: { PATH: process.env.PATH ?? '' } })).toBe(`Here: ${workspace}\nout-x\nDone.`)
   })

@@ -23,6 +23,8 @@ export interface CustomCommand {
   allowedTools?: string[]
   /** The model of the command's turn (front matter `model`). */
   model?: string
+  /** Claude Code: names of the positional arguments, `$name` in the body (front matter `arguments`). */
+  argumentNames?: string[]
   /** The Markdown after the front matter. */
   body: string
 }
@@ -70,11 +72,20 @@ const AllowedTools = z
     for (const rule of rules) if (!parsePermissionRule(rule).ok) check.addIssue({ code: 'custom', message: `"${rule}" is not a permission rule (Tool or Tool(specifier))` })
   })
 
+/** Claude Code's named arguments: a space-separated string or a YAML list, in argument order. */
+const ArgumentNames = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (typeof value === 'string' ? value.split(/\s+/) : value.map((name) => name.trim())).filter(Boolean))
+  .superRefine((names, check) => {
+    for (const name of names) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) check.addIssue({ code: 'custom', message: `"${name}" is not an argument name (letters, digits and _, not starting with a digit)` })
+  })
+
 const ClaudeFrontMatter = z.object({
   description: z.string().optional(),
   'argument-hint': z.string().optional(),
   'allowed-tools': AllowedTools.optional(),
-  model: z.string().min(1).optional()
+  model: z.string().min(1).optional(),
+  arguments: ArgumentNames.optional()
 })
 
 const CodexFrontMatter = z.object({
@@ -132,6 +143,7 @@ export function readCommandFile(root: string, file: string, source: CustomComman
   if (front['argument-hint']) command.argumentHint = front['argument-hint'].trim()
   if (front['allowed-tools']?.length) command.allowedTools = front['allowed-tools']
   if (front.model) command.model = front.model.trim()
+  if (front.arguments?.length) command.argumentNames = front.arguments
   return command
 }
 

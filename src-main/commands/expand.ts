@@ -1,8 +1,10 @@
 // Turns a custom command and its arguments into the prompt the model gets:
-// - Claude Code: `$ARGUMENTS`, `$1`..`$9` (arguments split like a shell, quotes kept together);
-//   with neither in the file, non-empty arguments are appended as `ARGUMENTS: <args>`.
-// - Codex prompts: the same plus named `$NAME` placeholders filled from `KEY=value` arguments,
-//   and `$$` for a literal dollar.
+// - Claude Code: `$ARGUMENTS` (the whole string), `$ARGUMENTS[N]` and its shorthand `$N`, 0-based
+//   (`$0` is the first argument; arguments split like a shell, quotes kept together), `$name` for
+//   the front matter's `arguments`; with none of these in the file, non-empty arguments are
+//   appended as `ARGUMENTS: <args>`.
+// - Codex prompts: `$ARGUMENTS`, `$1`..`$9` (1-based, as Codex numbers them), named `$NAME`
+//   placeholders filled from `KEY=value` arguments, and `$$` for a literal dollar.
 // - `@path` references (inside the workspace only) have the file's contents appended.
 // - `` !`cmd` `` runs `cmd` in the workspace and puts its output in its place (Claude Code only),
 //   and only in a trusted workspace: otherwise nothing runs and the command fails.
@@ -44,7 +46,7 @@ export function shellLinesOf(text: string): string[] {
 }
 
 export async function expandCommand(command: CustomCommand, args: string, options: ExpandOptions): Promise<string> {
-  const substituted = command.source === 'codex' ? substituteCodex(command, args) : substituteClaude(command.body, args)
+  const substituted = command.source === 'codex' ? substituteCodex(command, args) : substituteClaude(command.body, args, command.argumentNames)
   const shellLines = command.source === 'codex' ? [] : shellLinesOf(substituted)
   if (shellLines.length > 0 && !options.trusted) {
     throw new CommandError(`/${command.name} runs shell commands (!\`${shellLines[0]}\`), which needs a trusted workspace: trust ${options.workspace} first (nothing was run)`)
@@ -71,12 +73,25 @@ export async function expandCommand(command: CustomCommand, args: string, option
   return [text.trimEnd(), ...blocks].join('\n\n')
 }
 
-/** Claude Code: `$ARGUMENTS`, `$1`..`$9`; arguments a file does not place are appended. */
-export function substituteClaude(body: string, args: string): string {
+/**
+ * Claude Code: `$ARGUMENTS` is the whole argument string, `$ARGUMENTS[N]` and `$N` the N-th
+ * argument counted from 0, `$name` the argument at the position of `name` in `arguments`; a
+ * missing argument is empty. One pass, so an argument's own `$…` text is never substituted again.
+ * Arguments a file does not place are appended.
+ */
+export function substituteClaude(body: string, args: string, names: readonly string[] = []): string {
   const trimmed = args.trim()
   const words = splitArguments(trimmed)
-  const uses = /\$ARGUMENTS\b|\$[1-9]\b/.test(body)
-  const text = body.replace(/\$ARGUMENTS\b/g, () => trimmed).replace(/\$([1-9])\b/g, (_m, digit: string) => words[Number(digit) - 1] ?? '')
+  const named = new Map(names.map((name, index) => [name, index]))
+  let uses = false
+  const text = body.replace(/\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)\b|\$([A-Za-z_][A-Za-z0-9_]*)\b/g, (match, indexed: string | undefined, digits: string | undefined, name: string | undefined) => {
+    if (name !== undefined && !named.has(name)) return match
+    uses = true
+    if (indexed !== undefined) return words[Number(indexed)] ?? ''
+    if (digits !== undefined) return words[Number(digits)] ?? ''
+    if (name !== undefined) return words[named.get(name)!] ?? ''
+    return trimmed
+  })
   return uses || trimmed === '' ? text : `${text.trimEnd()}\n\nARGUMENTS: ${trimmed}`
 }
 
