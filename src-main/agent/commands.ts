@@ -7,7 +7,8 @@ import type { Agent } from './agent'
 export async function runCompact(agent: Agent, instructions: string): Promise<{ ok: boolean; message: string }> {
   try {
     const outcome = await agent.compact(instructions || undefined)
-    const message = outcome.compacted ? `Compacted: ${outcome.event.replacedMessages} messages replaced by a summary` : `Not compacted: ${outcome.reason}`
+    // Nothing to summarise: Claude Code's own words (a failed command, so `seam run` exits 1).
+    const message = outcome.compacted ? `Compacted: ${outcome.event.replacedMessages} messages replaced by a summary` : outcome.why === 'empty' ? outcome.reason : `Not compacted: ${outcome.reason}`
     agent.handle.notify('info', message, 'compaction')
     return { ok: outcome.compacted, message }
   } catch (error) {

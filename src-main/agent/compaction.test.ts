@@ -132,7 +132,7 @@ describe('compaction (issue 16)', () => {
 
     const records = s.records()
     const pre = records.find((r) => r.hook_event_name === 'PreCompact')
-    expect(pre).toMatchObject({ session_id: s.log.id, transcript_path: claudeTranscriptPath({ sessionId: s.log.id, transcriptPath: s.log.path }), cwd: s.dir, trigger: 'auto', custom_instructions: '' })
+    expect(pre).toMatchObject({ session_id: s.log.id, transcript_path: claudeTranscriptPath({ sessionId: s.log.id, transcriptPath: s.log.path }), cwd: s.dir, trigger: 'auto', custom_instructions: null })
     const start = records.find((r) => r.hook_event_name === 'SessionStart')
     expect(start).toMatchObject({ source: 'compact' })
     expect(records.findIndex((r) => r.hook_event_name === 'PreCompact')).toBeLessThan(records.findIndex((r) => r.hook_event_name === 'SessionStart'))

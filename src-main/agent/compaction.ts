@@ -20,7 +20,11 @@ export const COMPACTION_PROMPT_SECTIONS: readonly string[] = [
 
 export type CompactionOutcome =
   | { compacted: true; summary: string; event: Extract<SessionEvent, { type: 'compaction' }> }
-  | { compacted: false; reason: string }
+  /** `empty`: nothing to summarise yet; `cancelled`: a compaction/prepare listener (PreCompact) cancelled it. */
+  | { compacted: false; why: 'empty' | 'cancelled'; reason: string }
+
+/** What Claude Code answers `/compact` with when the conversation has nothing to summarise yet. */
+export const NOTHING_TO_COMPACT = 'Not enough messages to compact.'
 
 export interface CompactOptions {
   trigger: CompactionTrigger
@@ -44,10 +48,11 @@ export async function compact(deps: LoopDeps, options: CompactOptions): Promise<
   )
   if (decision.action === 'cancel') {
     log.append({ type: 'notice', ...turnField(options.turnId), level: 'info', text: `Compaction cancelled${decision.by ? ` by ${decision.by}` : ''}: ${decision.reason}`, source: 'compaction' })
-    return { compacted: false, reason: decision.reason }
+    return { compacted: false, why: 'cancelled', reason: decision.reason }
   }
+  // As in Claude Code, PreCompact runs (above) even when there turns out to be nothing to compact.
   const request = buildModelRequestFor(log)
-  if (request.messages.length < 2) return { compacted: false, reason: 'there is nothing to compact yet' }
+  if (request.messages.length < 2) return { compacted: false, why: 'empty', reason: NOTHING_TO_COMPACT }
 
   const tokensBefore = estimateTokens(request)
   let messages = request.messages

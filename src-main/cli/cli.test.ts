@@ -205,6 +205,38 @@ describe('seam run', () => {
     }
   })
 
+  it('"/compact" headless, as Claude Code: PreCompact runs with custom_instructions null even when there is nothing to compact ("Not enough messages to compact.", exit 1); a blocking PreCompact hook keeps the history (exit 1, no summary request)', async () => {
+    const hookHome = await mkdtemp(join(tmpdir(), 'seam-cli-compact-'))
+    const server = await startFakeAnthropic([{ text: 'first answer' }, { text: 'SUMMARY never' }])
+    try {
+      const recorded = join(hookHome, 'pre.jsonl')
+      const settings = (command: string) => JSON.stringify({ hooks: { PreCompact: [{ matcher: 'manual', hooks: [{ type: 'command', command }] }] } })
+      await mkdir(join(hookHome, '.claude'), { recursive: true })
+      await writeFile(join(hookHome, '.claude', 'settings.json'), settings(`cat >> ${recorded}; echo >> ${recorded}`))
+      const env = { FAKE_KEY: 'sk-test', HOME: hookHome }
+      const base = ['--workspace', workspace, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY']
+
+      const empty = await seam(['run', ...base, '/compact'], env)
+      expect(empty.stderr).toContain('Not enough messages to compact.\n')
+      expect(empty.code).toBe(1)
+      expect(server.requests).toHaveLength(0)
+      const [input] = (await readFile(recorded, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(Object.keys(input)).toEqual(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'trigger', 'custom_instructions'])
+      expect(input).toMatchObject({ cwd: workspace, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: null })
+
+      await writeFile(join(hookHome, '.claude', 'settings.json'), settings('echo "the notes are not saved yet" >&2; exit 2'))
+      const blocked = await seam(['run', '--json', ...base, 'hello', '/compact keep names'], env)
+      expect(blocked.code).toBe(1)
+      const events = blocked.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; [key: string]: unknown })
+      expect(events.filter((e) => e.type === 'compaction')).toEqual([])
+      expect(events).toContainEqual(expect.objectContaining({ type: 'notice', source: 'compaction', text: 'Compaction cancelled by hook:PreCompact: the notes are not saved yet\n' }))
+      expect(server.requests).toHaveLength(1)
+    } finally {
+      await server.close()
+      await rm(hookHome, { recursive: true, force: true })
+    }
+  })
+
   it('answers a bad flag with a usage error (exit 2) naming it', async () => {
     const result = await seam(['run', '--approve', 'maybe', 'hi'])
     expect(result.code).toBe(2)
