@@ -24,6 +24,8 @@ export { claudeMatchTarget, codexMatchTargets, matchTargetFor, groupMatches, COD
 export type { MatchTargetRequest } from './match-target'
 export { matchesPermissionRule, parsePermissionRule } from './permission-rule'
 export type { PermissionRuleContext, ParsedPermissionRule } from './permission-rule'
+export { splitBashCommand, splitBashCommandSync, loadBashParser, bashParserLoaded } from './bash-command/index'
+export type { BashSplit, SimpleCommand, Redirect } from './bash-command/index'
 
 export { parseClaudeHookOutput, CLAUDE_EMPTY_STDERR_TEXT } from './parse-claude'
 export type { ClaudeParseOptions } from './parse-claude'
