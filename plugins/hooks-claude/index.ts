@@ -22,6 +22,7 @@ import { onSessionStart } from './session-start'
 import { sessionRegistry } from './sessions'
 import { HookSources, type HooksSnapshot } from './sources'
 import { onTurnContinuation } from './stop'
+import { onTurnFailure } from './stop-failure'
 import { ToolCallStates } from './tool-calls'
 import { onToolBatch } from './tool-batch'
 import { showReloadNotices, workspaceTrustItems } from './trust'
@@ -103,6 +104,7 @@ export default definePlugin({
     ctx.on('tools/post-execute', onPostExecute(bridge, calls))
     ctx.on('agent/tool-batch', onToolBatch(bridge))
     ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
+    ctx.on('agent/turn-failure', onTurnFailure(bridge))
     ctx.on('agent/session-end', onSessionEnd(bridge))
     ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
     ctx.on('compaction/prepare', onPreCompact(bridge))

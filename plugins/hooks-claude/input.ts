@@ -3,7 +3,7 @@
 import type { AgentHandle } from '@seam/sdk'
 import type { ClaudeHookEvent, ClaudePermissionMode } from '../hook-protocol/index'
 
-/** Events that carry `permission_mode` (prompt, tool and stop events). */
+/** Events that carry `permission_mode` (prompt, tool and stop events; StopFailure as Stop). */
 const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>([
   'UserPromptSubmit',
   'UserPromptExpansion',
@@ -11,7 +11,8 @@ const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'PostToolUse',
   'PostToolUseFailure',
   'PostToolBatch',
-  'Stop'
+  'Stop',
+  'StopFailure'
 ])
 
 /** Events that carry `effort: {level}` (tool events and Stop, §6 common fields). */

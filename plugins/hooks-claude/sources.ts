@@ -28,6 +28,7 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'PostToolUseFailure',
   'PostToolBatch',
   'Stop',
+  'StopFailure',
   'SessionEnd',
   'InstructionsLoaded',
   'PreCompact',

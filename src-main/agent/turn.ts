@@ -3,7 +3,7 @@
 // cancelled, or something outside the tool pipeline fails (S20). Every opened turn gets exactly
 // one turn/end, and the log is flushed at both boundaries.
 import { errorText } from '../../src-shared/kernel'
-import type { PromptExpansionInfo, PromptSource, TurnInfo } from '../../src-shared/host/agent'
+import type { PromptExpansionInfo, PromptSource, TurnFailure, TurnInfo } from '../../src-shared/host/agent'
 import type { ToolExecutionResult } from '../../src-shared/host/tools'
 import type { TurnEndReason } from '../../src-shared/session/events'
 import { checkContinuationDecision, checkPromptDecision, checkToolBatchDecision } from './decisions'
@@ -75,6 +75,12 @@ export class Turn implements TurnControl {
       end = { reason: await this.body(), steps: this.steps }
     } catch (error) {
       end = this.signal.aborted ? { reason: 'cancelled', steps: this.steps } : { reason: 'error', error: errorText(error), steps: this.steps }
+      // The model request failed (not a policy, not a cancel): listeners run before the turn ends, as Claude Code's StopFailure does.
+      if (!this.signal.aborted && error instanceof ModelError && error.kind !== 'aborted') {
+        const failure: TurnFailure = { turnId: this.id, kind: error.kind, message: error.message, lastAssistantText: this.lastAssistantText }
+        if (error.status !== undefined) failure.status = error.status
+        await kernel.parallelObserved('agent/turn-failure', this.deps.handle.listenerFailureNotice('agent/turn-failure'), this.deps.handle, failure)
+      }
     }
     this.phase = 'closing'
     this.revokeAllowedTools?.()

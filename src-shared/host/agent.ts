@@ -1,6 +1,7 @@
 // The agent seams' types (spec/seams.md S4-S8, S20, S21). The loop lives in src-main/agent.
 import type { Next } from '../kernel/types'
 import type { SessionEvent, TurnEndReason } from '../session/events'
+import type { ModelErrorKind } from '../model'
 import type { ToolExecutionResult } from './tools'
 
 export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact'
@@ -80,6 +81,19 @@ export interface TurnInfo {
   lastAssistantText: string
 }
 
+/** A turn that ends on a model or provider error (the request failed: rate limit, auth, server…), for `agent/turn-failure`. */
+export interface TurnFailure {
+  turnId: string
+  /** The provider error's stable kind (`ModelError.kind`). */
+  kind: ModelErrorKind
+  /** The provider's own words. */
+  message: string
+  /** The HTTP status, when the provider answered with one. */
+  status?: number
+  /** The assistant's last text in this turn ('' when none). */
+  lastAssistantText: string
+}
+
 declare module '../kernel/types' {
   interface Events {
     /** S4: awaited (parallel) before turn 1; cannot block the start. */
@@ -94,6 +108,8 @@ declare module '../kernel/types' {
     'agent/turn-stop': (agent: AgentHandle, turnId: string, reason: string, by: string) => void
     /** After a step's tool results (and their buffered context) are appended. */
     'agent/tool-batch': (agent: AgentHandle, results: readonly ToolExecutionResult[], next: Next<Promise<ToolBatchDecision>>) => Promise<ToolBatchDecision>
+    /** Awaited (parallel) before `turn/end` when the turn ends on a model/provider error (Claude Code's StopFailure); cannot change the end. */
+    'agent/turn-failure': (agent: AgentHandle, failure: TurnFailure) => void | Promise<void>
     /** Notification: a turn closed (S21). */
     'agent/turn-end': (agent: AgentHandle, turnId: string, reason: TurnEndReason) => void
     /** Awaited (parallel) when a session closes. */
