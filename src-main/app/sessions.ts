@@ -10,6 +10,7 @@ import type { SessionEvent } from '../../src-shared/session/events'
 import { Agent, type AgentSettings, type SessionEndReason } from '../agent'
 import { SessionStore, type SessionLog } from '../session/store'
 import { choiceFromLog, SessionModel, type ModelChoice } from './model-switch'
+import { finishInterruptedRestores, type RecoveredRestore } from '../checkpoints/recovery'
 
 interface LiveSession {
   log: SessionLog
@@ -20,6 +21,8 @@ interface LiveSession {
   workspace: string
   kernel: Kernel
   detach: () => void
+  /** Reverts and rewinds a crash interrupted, finished when this host loaded the session (each also logged as a notice). */
+  recovered: readonly RecoveredRestore[]
 }
 
 /** Where sessions get their workspace's kernel: held from open to close. */
@@ -90,7 +93,18 @@ export class SessionHub {
   open(id: string): Promise<LiveSession> {
     let session = this.live.get(id)
     if (!session) {
-      const loading = this.exclusive(id, async () => this.attach(await this.options.store.open(id), 'resume'))
+      const loading = this.exclusive(id, async () => {
+        const log = await this.options.store.open(id)
+        // Before the agent exists: a revert or rewind cut short is finished first (src-main/checkpoints/recovery.ts).
+        let recovered: RecoveredRestore[]
+        try {
+          recovered = await finishInterruptedRestores(log)
+        } catch (error) {
+          await log.close()
+          throw error
+        }
+        return this.attach(log, 'resume', recovered)
+      })
       session = loading
       this.live.set(id, loading)
       loading.catch(() => {
@@ -187,7 +201,7 @@ export class SessionHub {
     return { from }
   }
 
-  private async attach(log: SessionLog, source: 'startup' | 'resume' | 'clear'): Promise<LiveSession> {
+  private async attach(log: SessionLog, source: 'startup' | 'resume' | 'clear', recovered: readonly RecoveredRestore[] = []): Promise<LiveSession> {
     const header = log.events[0]
     const workspace = header && header.type === 'session/header' ? header.workspace : process.cwd()
     let kernel: Kernel
@@ -206,6 +220,6 @@ export class SessionHub {
       for (const listener of this.appended) listener(log.id, event)
       if (event.type === 'turn/end') this.notifyChanged()
     })
-    return { log, agent, model, workspace, kernel, detach: unsubscribe }
+    return { log, agent, model, workspace, kernel, detach: unsubscribe, recovered }
   }
 }

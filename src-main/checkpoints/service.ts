@@ -1,8 +1,9 @@
 // Reverting and rewinding, from the log and the session's blob folder alone (so both work after a
-// restart). Order, as for a tool: the contents about to be overwritten are kept as blobs, the
-// `revert` or `rewind` event is written and synced, and only then are the files put back. A file
-// that changed since what the log knows (the user edited it, a later turn changed it) is a
-// conflict: nothing is done until the caller confirms with `force`.
+// restart). Order, as for a tool: the contents about to be overwritten are kept as blobs, then the
+// restore is journaled, done and committed (journal.ts), so a crash in the middle is finished when
+// the session is next loaded (recovery.ts). A file that changed since what the log knows (the user
+// edited it, a later turn changed it) is a conflict: nothing is done until the caller confirms
+// with `force`.
 import type { RestoreOutcome, RestorePlanFile, TurnFileChange as TurnFileChangePublic, FileText } from '../../src-shared/contract/checkpoints'
 import type { FileState, RestoredFile } from '../../src-shared/session/checkpoint-events'
 import { readFile } from 'node:fs/promises'
@@ -11,6 +12,8 @@ import { liveEvents } from '../session/history'
 import { CheckpointStore, formatBytes } from '../session/checkpoint-store'
 import type { SessionLog } from '../session/log'
 import { filesChangedAfter, lastKnownState, sameState, turnFileChanges, userMessageAt } from './changes'
+import { journaledRestore, type RestoreOperation } from './journal'
+import type { RecoveredRestore } from './recovery'
 
 /** Per log: the last revert or rewind queued. They run one at a time, so two never interleave. */
 const queues = new WeakMap<SessionLog, Promise<unknown>>()
@@ -75,7 +78,7 @@ export async function revertTurn(log: SessionLog, turnId: string, path: string |
     if (changes.length === 0) throw new CheckpointRequestError(`turn ${turnId} did not change ${path}`, 'path')
   }
   const targets = changes.map((change) => ({ path: change.path, to: change.before, expected: change.after }))
-  return restore(log, targets, options, (files) => ({ type: 'revert', scope: path === undefined ? 'turn' : 'file', turnId, files }))
+  return restore(log, targets, options, { type: 'revert', scope: path === undefined ? 'turn' : 'file', turnId })
 }
 
 /**
@@ -90,7 +93,7 @@ export async function rewindTo(log: SessionLog, messageSeq: number, options: Res
   if (!liveEvents(events).includes(message)) throw new CheckpointRequestError(`message ${messageSeq} was already rewound`, 'messageSeq')
   const prompt = message.originalContent ?? message.content
   const targets = filesChangedAfter(events, messageSeq).map((file) => ({ path: file.path, to: file.before, expected: lastKnownState(events, file.path) }))
-  const outcome = await restore(log, targets, options, (files) => ({ type: 'rewind', toSeq: messageSeq, turnId: message.turnId, prompt, files }), true)
+  const outcome = await restore(log, targets, options, { type: 'rewind', toSeq: messageSeq, turnId: message.turnId, prompt }, true)
   return { ...outcome, prompt }
 }
 
@@ -102,15 +105,11 @@ interface Target {
   expected: FileState | undefined
 }
 
-type RestoreEvent =
-  | { type: 'revert'; scope: 'file' | 'turn'; turnId: string; files: RestoredFile[] }
-  | { type: 'rewind'; toSeq: number; turnId: string; prompt: string; files: RestoredFile[] }
-
 async function restore(
   log: SessionLog,
   targets: readonly Target[],
   options: RestoreOptions,
-  eventOf: (files: RestoredFile[]) => RestoreEvent,
+  operation: RestoreOperation,
   logEmpty = false
 ): Promise<RestoreOutcome> {
   const store = CheckpointStore.forLog(log.path)
@@ -143,25 +142,29 @@ async function restore(
   // A revert with nothing to put back logs nothing; a rewind still rewinds the conversation.
   if (planned.length === 0 && !logEmpty) return { status: 'done', files, skipped }
 
-  // Keep what is about to be overwritten, log the restore durably, then change the files.
+  // Keep what is about to be overwritten (so the journal's `replaced` states can be read back),
+  // then journal, restore and commit.
   const restored: RestoredFile[] = []
   for (const plan of planned) restored.push({ path: plan.path, to: plan.to, replaced: await store.capture(plan.path), conflict: plan.conflict })
-  log.append(eventOf(restored))
-  await log.flush({ durable: true })
-  const failures: string[] = []
-  for (const plan of planned) {
-    try {
-      await store.restore(plan.path, plan.to)
-    } catch (error) {
-      failures.push(`${plan.path}: ${errorText(error)}`)
-    }
-  }
+  const { failures } = await journaledRestore(log, store, operation, restored)
   if (failures.length > 0) {
     log.append({ type: 'notice', level: 'error', text: `Some files could not be put back: ${failures.join('; ')}`, source: 'checkpoints' })
     await log.flush()
     throw new Error(`Some files could not be put back: ${failures.join('; ')}`)
   }
   return { status: 'done', files, skipped }
+}
+
+/** A restore recovery finished, as the outcome the interrupted call would have answered (for a retried `seam rewind`). */
+export async function recoveredOutcome(log: SessionLog, recovered: RecoveredRestore): Promise<RestoreOutcome> {
+  const store = CheckpointStore.forLog(log.path)
+  const files: RestorePlanFile[] = []
+  for (const file of recovered.commit.files) {
+    const to = await textOf(store, file.to)
+    files.push({ path: file.path, to, expected: await textOf(store, file.replaced), current: to, conflict: file.conflict })
+  }
+  const { operation } = recovered.journal
+  return { status: 'done', files, skipped: recovered.left, ...(operation.type === 'rewind' ? { prompt: operation.prompt } : {}) }
 }
 
 async function textOf(store: CheckpointStore, state: FileState): Promise<FileText> {

@@ -12,7 +12,7 @@ import { devCommand, DevSession } from './plugin-dev'
 import { mcpCommand } from './mcp-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
-import { checkpointCommand } from './checkpoint-command'
+import { checkpointCommand, reportRecovered } from './checkpoint-command'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
@@ -187,6 +187,8 @@ async function runPrompts(
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
 ): Promise<number> {
   let session = id ? await runtime.sessions.open(id) : await runtime.sessions.create(runtime.workspace()!)
+  // A revert or rewind a crash interrupted was finished on open: say so (its notice is in the log too).
+  reportRecovered(session.recovered, io)
   // --json shows every event of a new session: those already written (the header) now, the rest
   // as the printer hears of them, each once it is in the file.
   if (json && !id) for (const event of session.log.snapshot()) io.stdout.write(JSON.stringify(event) + '\n')

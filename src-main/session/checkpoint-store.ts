@@ -9,7 +9,7 @@ import { constants } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FileState } from '../../src-shared/session/checkpoint-events'
-import { writeFileAtomic } from '../tools/builtin/atomic-write'
+import { writeFileAtomic, type AtomicWriteOptions } from '../tools/builtin/atomic-write'
 
 /** Files bigger than this are not checkpointed (their revert is refused with the reason). */
 export const DEFAULT_CHECKPOINT_MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -68,13 +68,17 @@ export class CheckpointStore {
     return this.blob(state.sha256)
   }
 
-  /** Puts `file` back into `state`: its kept content written atomically, or the file removed for `absent`. */
-  async restore(file: string, state: FileState): Promise<void> {
+  /**
+   * Puts `file` back into `state`: its kept content written atomically, or the file removed for
+   * `absent`. `options` name the temp file and hold the fault hook (called before the rename or unlink).
+   */
+  async restore(file: string, state: FileState, options: AtomicWriteOptions = {}): Promise<void> {
     const content = await this.contentOf(state)
     if (content === null) {
       try {
         const info = await fs.lstat(file)
         if (info.isDirectory()) throw new Error(`${file} is a folder now; it was not removed`)
+        options.beforeRename?.()
         await fs.unlink(file)
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
@@ -82,7 +86,7 @@ export class CheckpointStore {
       return
     }
     await fs.mkdir(path.dirname(file), { recursive: true })
-    await writeFileAtomic(file, content)
+    await writeFileAtomic(file, content, options)
   }
 
   private async read(file: string): Promise<{ state: FileState; bytes?: Buffer }> {
@@ -169,7 +173,7 @@ export function formatBytes(n: number): string {
 }
 
 /** Makes new names in a folder durable (where the platform can open a folder). */
-async function syncFolder(dir: string): Promise<void> {
+export async function syncFolder(dir: string): Promise<void> {
   let handle: fs.FileHandle
   try {
     handle = await fs.open(dir, 'r')

@@ -282,6 +282,7 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
     case 'file/changed':
     case 'revert':
     case 'rewind':
+    case 'restore/journal':
       break
     default: {
       const unhandled: never = event

@@ -2,8 +2,10 @@
 // a checkpoint of each file before a file-changing tool touches it (`file/checkpoint`, synced to
 // the device before the tool runs), the file as the tool left it (`file/changed`), a revert of a
 // file or a whole turn (`revert`), and a rewind of the conversation to an earlier prompt
-// (`rewind`, which the model history honours). Contents live in the session's blob folder,
-// named by their sha256; the events only reference them.
+// (`rewind`, which the model history honours). A revert or rewind is journaled: `restore/journal`
+// (synced before the first file is touched) says what it will do, the `revert`/`rewind` event
+// naming it (`journalSeq`) says it is done. Contents live in the session's blob folder, named by
+// their sha256; the events only reference them.
 // No Node imports here: these schemas are read by the host and the renderer alike.
 import { z } from 'zod'
 
@@ -63,6 +65,8 @@ export type RestoredFile = z.infer<typeof RestoredFileShape>
 export const RevertEvent = z.object({
   type: z.literal('revert'),
   ...base,
+  /** The `restore/journal` this commits (absent in logs written before restores were journaled). */
+  journalSeq: z.number().int().positive().optional(),
   scope: z.enum(['file', 'turn']),
   /** The turn whose changes were taken back. */
   turnId: z.string(),
@@ -77,6 +81,8 @@ export const RevertEvent = z.object({
 export const RewindEvent = z.object({
   type: z.literal('rewind'),
   ...base,
+  /** The `restore/journal` this commits (absent in logs written before restores were journaled). */
+  journalSeq: z.number().int().positive().optional(),
   toSeq: z.number().int().positive(),
   /** The turn the message opened. */
   turnId: z.string(),
@@ -84,4 +90,26 @@ export const RewindEvent = z.object({
   files: z.array(RestoredFileShape)
 })
 
-export const CheckpointSessionEvents = [FileCheckpointEvent, FileChangedEvent, RevertEvent, RewindEvent] as const
+/** Temp files of a journaled restore are named `.<name>.seam-restore-<tag>.tmp`: recognisably Seam's, and this restore's. */
+export const RestoreTag = z.string().regex(/^[0-9a-f]{16}$/, 'expected 16 hex digits')
+
+/**
+ * A revert or rewind about to change files (the journal): every file with the state it will be
+ * put in (`to`) and the state it is in now (`replaced`, kept as a blob), synced before the first
+ * file is touched. Until the `revert`/`rewind` event whose `journalSeq` is this event's seq is
+ * logged, the restore is unfinished: loading the session finishes it (src-main/checkpoints/recovery.ts).
+ * The model history and the file states the log knows ignore it; only its commit counts.
+ */
+export const RestoreJournalEvent = z.object({
+  type: z.literal('restore/journal'),
+  ...base,
+  /** What the commit will be: `revert` (with its scope) or `rewind` (with the message and its text). */
+  operation: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('revert'), scope: z.enum(['file', 'turn']), turnId: z.string() }),
+    z.object({ type: z.literal('rewind'), toSeq: z.number().int().positive(), turnId: z.string(), prompt: z.string() })
+  ]),
+  tag: RestoreTag,
+  files: z.array(RestoredFileShape)
+})
+
+export const CheckpointSessionEvents = [FileCheckpointEvent, FileChangedEvent, RevertEvent, RewindEvent, RestoreJournalEvent] as const

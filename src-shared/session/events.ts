@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
 import { ImageAttachmentShape } from './attachments'
-import { FileChangedEvent, FileCheckpointEvent, RevertEvent, RewindEvent } from './checkpoint-events'
+import { FileChangedEvent, FileCheckpointEvent, RestoreJournalEvent, RevertEvent, RewindEvent } from './checkpoint-events'
 import { MentionsAttachedEvent } from './mention-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
@@ -223,6 +223,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   FileChangedEvent,
   RevertEvent,
   RewindEvent,
+  RestoreJournalEvent,
   MentionsAttachedEvent
 ])
 

@@ -5,14 +5,25 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { errnoCode } from './text-files'
 
+export interface AtomicWriteOptions {
+  /**
+   * Names the temp file `.<name>.<tempTag>.tmp` instead of `.<name>.<pid>.<random>.tmp`, so whoever
+   * knows the tag can find and remove it after a crash (a journaled restore: src-main/checkpoints).
+   */
+  tempTag?: string
+  /** Called with the temp file written and synced, right before the rename (a test's fault hook). */
+  beforeRename?: () => void
+}
+
 /**
  * Writes `content` (text as UTF-8, or bytes) to `filePath` atomically. An existing target keeps its permission bits; a
  * symlink is followed (the file it points to is replaced, the link stays).
  */
-export async function writeFileAtomic(filePath: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(filePath: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const target = await realTarget(filePath)
   const mode = await existingMode(target)
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const temp = tempPathFor(target, options.tempTag ?? `${process.pid}.${randomBytes(4).toString('hex')}`)
+  if (options.tempTag !== undefined) await fs.rm(temp, { force: true })
   try {
     const handle = await fs.open(temp, 'wx', mode ?? 0o666)
     try {
@@ -22,6 +33,7 @@ export async function writeFileAtomic(filePath: string, content: string | Uint8A
     } finally {
       await handle.close()
     }
+    options.beforeRename?.()
     await fs.rename(temp, target)
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => {
@@ -31,7 +43,13 @@ export async function writeFileAtomic(filePath: string, content: string | Uint8A
   }
 }
 
-async function realTarget(filePath: string): Promise<string> {
+/** The temp file `writeFileAtomic` writes next to `target` (already resolved by `realTarget`) for `tag`. */
+export function tempPathFor(target: string, tag: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${tag}.tmp`)
+}
+
+/** The file a write to `filePath` replaces: the symlink's target, or the path itself. */
+export async function realTarget(filePath: string): Promise<string> {
   try {
     return await fs.realpath(filePath)
   } catch (error) {
