@@ -1,6 +1,9 @@
 // The `if` handler filter (claude-code-hooks.md §2.2): permission-rule patterns against a tool call.
-import { describe, it, expect } from 'vitest'
+import { beforeAll, describe, it, expect } from 'vitest'
+import { loadBashParser } from './bash-command/index'
 import { matchesPermissionRule, parsePermissionRule } from './permission-rule'
+
+beforeAll(() => loadBashParser())
 
 const ctx = { cwd: '/srv/proj', home: '/home/u' }
 
@@ -46,6 +49,17 @@ const CASES: Array<[rule: string, tool: string, input: Record<string, unknown>, 
   ['mcp__srv__*', 'mcp__srv__echo', {}, true],
   ['mcp__srv__echo', 'mcp__srv__echo', {}, true],
   ['mcp__srv', 'mcp__srv2__echo', {}, false],
+  // A compound line matches when any of its parts does (the hook guarding a part must run).
+  ['Bash(rm *)', 'Bash', { command: 'echo start && rm -f victim.txt' }, true],
+  ['Bash(git push *)', 'Bash', { command: 'npm test && git push origin' }, true],
+  ['Bash(git push *)', 'Bash', { command: 'FOO=1 timeout 5 git push' }, true],
+  ['Bash(rm *)', 'Bash', { command: "bash -c 'rm x' | cat" }, true],
+  ['Bash(rm *)', 'Bash', { command: 'echo $(rm x)' }, true],
+  ['Bash(rm *)', 'Bash', { command: 'echo "rm x" && ls' }, false],
+  ['Bash(echo *)', 'Bash', { command: 'echo a && touch b' }, true],
+  // A line that cannot be read matches every Bash pattern: the hook decides.
+  ['Bash(git *)', 'Bash', { command: '$CMD status' }, true],
+  ['Bash(git *)', 'Bash', { command: 'echo "unbalanced' }, true],
   ['Bash(echo *', 'Bash', { command: 'echo hi' }, false],
   ['', 'Bash', { command: 'echo hi' }, false]
 ]

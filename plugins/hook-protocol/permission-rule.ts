@@ -1,7 +1,12 @@
 // Claude Code permission-rule patterns, used by a handler's `if` filter (claude-code-hooks.md
 // §2.2): `Bash` matches every Bash call, `Bash(git *)` globs the command, `Edit(src/**)` globs the
 // file path, `WebFetch(domain:example.com)` checks the URL's host.
+//
+// A Bash pattern is matched against each simple command of the line (`bash-command/`), so
+// `Bash(git push *)` matches `npm test && git push`; the permission policy builds its
+// any-part/every-part rules from `bashPatternMatches` and `pathPatternMatches`.
 import { posix } from 'node:path'
+import { splitBashCommandSync } from './bash-command/index'
 
 export interface PermissionRuleContext {
   /** Directory relative patterns (`src/**`, `./x`) resolve against; the session's cwd. */
@@ -36,7 +41,11 @@ function parseRule(rule: string): ParsedPermissionRule {
   return specifier === undefined || specifier === '' || specifier === '*' ? { ok: true, tool: match[1] } : { ok: true, tool: match[1], specifier }
 }
 
-/** Whether a tool call matches `rule`. A malformed rule matches nothing. */
+/**
+ * Whether a tool call matches `rule` (the hook `if` filter). A malformed rule matches nothing. A
+ * Bash pattern matches when the whole line or any of its simple commands matches it, and always
+ * when the line cannot be read (the filter must not let a command slip past the hook it guards).
+ */
 export function matchesPermissionRule(rule: string, toolName: string, toolInput: Record<string, unknown>, context: PermissionRuleContext = {}): boolean {
   const parsed = parsePermissionRule(rule)
   if (!parsed.ok || !toolMatches(parsed.tool, toolName)) return false
@@ -58,7 +67,7 @@ function toolMatches(ruleTool: string, toolName: string): boolean {
 function specifierMatches(specifier: string, toolName: string, input: Record<string, unknown>, context: PermissionRuleContext): boolean {
   switch (toolName) {
     case 'Bash':
-      return commandMatches(specifier, str(input.command))
+      return bashLineMatches(specifier, str(input.command))
     case 'Read':
     case 'Edit':
     case 'Write':
@@ -78,6 +87,22 @@ function specifierMatches(specifier: string, toolName: string, input: Record<str
       // Tools without a known argument: glob a `command` argument when there is one.
       return typeof input.command === 'string' && commandMatches(specifier, input.command)
   }
+}
+
+function bashLineMatches(specifier: string, command: string): boolean {
+  if (commandMatches(specifier, command)) return true
+  const split = splitBashCommandSync(command)
+  return !split.readable || split.commands.some((part) => commandMatches(specifier, part.text))
+}
+
+/** Whether a Bash rule's specifier matches one command's text (a part of a line, wrappers stripped). */
+export function bashPatternMatches(specifier: string, text: string): boolean {
+  return commandMatches(specifier, text)
+}
+
+/** Whether a path rule's specifier (`Read(./x)`, `Edit(src/**)`) covers `filePath`, resolved against `context.cwd`. */
+export function pathPatternMatches(specifier: string, filePath: string, context: PermissionRuleContext): boolean {
+  return pathMatches(specifier, filePath, context)
 }
 
 /** `git *` globs (a trailing ` *` also matches the bare word); legacy `npm test:*` is a word prefix. */

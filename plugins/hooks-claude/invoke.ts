@@ -9,10 +9,12 @@ import {
   PERMISSION_EVENTS,
   aggregateOutcomes,
   applyFailurePolicy,
+  bashParserLoaded,
   dedupeHandlers,
   groupMatches,
   hookInvokedEvent,
   hookResultEvent,
+  loadBashParser,
   matchesPermissionRule,
   parseClaudeHookOutput,
   runCommandHook,
@@ -110,6 +112,8 @@ export class HookInvoker {
 
   /** Runs every selected handler at once and waits for the synchronous ones; `undefined` when none ran. */
   async run(occurrence: Occurrence): Promise<EventRun | undefined> {
+    // A Bash `if` filter splits the command: the parser loads once, before the first tool event.
+    if (occurrence.tool !== undefined && !bashParserLoaded()) await loadBashParser()
     const handlers = this.select(occurrence)
     if (handlers.length === 0) return undefined
     occurrence.beforeRun?.()

@@ -10,9 +10,10 @@ import { homedir } from 'node:os'
 import { z } from 'zod'
 import type { PreToolDecision, SealedCall, ToolDefinition } from '@seam/sdk'
 import { definePlugin } from '@seam/sdk'
-import { matchesPermissionRule, parsePermissionRule, type PermissionRuleContext } from '../hook-protocol/index'
+import { bashParserLoaded, loadBashParser, matchesPermissionRule, parsePermissionRule, type PermissionRuleContext } from '../hook-protocol/index'
 import type { ClaudeSettingsSnapshot } from '../claude-settings/read'
 import { APPROVAL_MODES, EDIT_TOOLS } from './modes'
+import { bashVerdict } from './bash'
 import { SEAM_RULES_FILE, modeInForce, rulesInForce, type PolicyInForce, type RuleInForce } from './in-force'
 import '@seam/sdk'
 import type {} from '../claude-settings/index'
@@ -84,6 +85,9 @@ export default definePlugin({
     }
     ctx.on('tools/pre-execute', async (call, next) => {
       const inner = await next()
+      // Bash rules judge each part of the line: the shell parser loads once, on the first Bash call.
+      // A failed load leaves every line unreadable (asked, never allowed by a rule), with the reason.
+      if (call.name === 'Bash' && !bashParserLoaded()) await loadBashParser().catch(() => undefined)
       const { snapshot, rules } = current()
       const commandAllows = ctx.maybe('turnPermissions')?.allowedFor(call.sessionId, call.turnId)
       return combine(inner, policyDecision(call, tools.get(call.name), config, home, snapshot, rules, commandAllows))
@@ -132,6 +136,7 @@ export function policyDecision(
 ): OwnDecision {
   const context: PermissionRuleContext = { cwd: call.cwd, home }
   if (claude?.workspaceRoot) context.projectDir = claude.workspaceRoot
+  if (call.name === 'Bash' && typeof call.args.command === 'string') return bashDecision(call, call.args.command, tool, config, context, claude, rules, commandAllows)
   const matching = (behavior: RuleInForce['behavior']) => rules.find((r) => r.behavior === behavior && matchesPermissionRule(r.rule, call.name, call.args, context))
   const deny = matching('deny')
   if (deny) return { answerable: false, decision: { action: 'deny', reason: `the permission policy denies calls matching "${deny.rule}"${where(deny)}`, by: BY } }
@@ -147,6 +152,27 @@ export function policyDecision(
   const decision = modeDecision(call, tool, mode)
   // Plan mode stays read-only even for a hook's allow (Claude Code refused the call there, §5.1).
   return { decision, answerable: decision.action === 'ask' || (decision.action === 'deny' && mode === 'dont-ask') }
+}
+
+/** A Bash call: its rules part by part (`bash.ts`), else the mode's default, saying when the line could not be read. */
+function bashDecision(
+  call: SealedCall,
+  command: string,
+  tool: ToolDefinition<unknown> | undefined,
+  config: PermissionPolicyConfig,
+  context: PermissionRuleContext,
+  claude: ClaudeSettingsSnapshot | undefined,
+  rules: readonly RuleInForce[],
+  commandAllows: { command: string; rules: readonly string[] } | undefined
+): OwnDecision {
+  const mode = modeInForce(config, claude).mode
+  const roots = [claude?.workspaceRoot ?? call.cwd, ...(claude?.additionalDirectories.map((dir) => dir.resolved) ?? [])]
+  const verdict = bashVerdict(command, rules, { ...context, cwd: call.cwd, roots, mode, ...(commandAllows ? { commandAllows } : {}), where, by: BY })
+  if (verdict.kind === 'decided') return { answerable: false, decision: verdict.decision }
+  const decision = modeDecision(call, tool, mode)
+  const answerable = decision.action === 'ask' || (decision.action === 'deny' && mode === 'dont-ask')
+  if (verdict.unreadable === undefined || decision.action === 'allow') return { decision, answerable }
+  return { answerable, decision: { ...decision, reason: `${verdict.unreadable}; ${decision.reason}` } }
 }
 
 function modeDecision(call: SealedCall, tool: ToolDefinition<unknown> | undefined, mode: PermissionPolicyConfig['mode']): PreToolDecision {

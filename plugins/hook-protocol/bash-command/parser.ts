@@ -11,6 +11,8 @@ export const PARSE_BUDGET_MS = 250
 
 let parser: Parser | undefined
 let loading: Promise<Parser> | undefined
+/** Why the last load failed: every command is unreadable for this reason until a load succeeds. */
+let loadError: string | undefined
 
 /** Loads the grammar once; every caller awaits the same promise. A failed load is retried on the next call. */
 export function loadBashParser(): Promise<void> {
@@ -19,6 +21,7 @@ export function loadBashParser(): Promise<void> {
     (loaded) => (parser = loaded),
     (error: unknown) => {
       loading = undefined
+      loadError = error instanceof Error ? error.message : String(error)
       throw error
     }
   )
@@ -44,7 +47,7 @@ export type ParseOutcome = { tree: Tree } | { error: string }
 
 /** Parses `source` within the bounds above. The caller deletes the tree (it lives in wasm memory). */
 export function parseBash(source: string): ParseOutcome {
-  if (!parser) return { error: 'the shell parser is not loaded yet' }
+  if (!parser) return { error: loadError === undefined ? 'the shell parser is not loaded yet' : `the shell parser failed to load (${loadError})` }
   if (source.length > MAX_COMMAND_CHARS) return { error: `it is longer than ${MAX_COMMAND_CHARS} characters` }
   const deadline = performance.now() + PARSE_BUDGET_MS
   // web-tree-sitter cancels when the callback returns true (its typing says void).
