@@ -105,6 +105,8 @@ export class Agent {
     }
     this.turnCount = this.log.events.filter((e) => e.type === 'turn/start').length
     this.closeInterruptedTurn()
+    // A sync nobody awaited (the one after a turn) that failed: said at once, not only at the next append or close.
+    this.log.onFailure((error) => this.kernel.reportError(error, { plugin: 'agent', phase: `session ${this.log.id}` }))
   }
 
   get sessionId(): string {

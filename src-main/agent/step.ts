@@ -1,7 +1,8 @@
 // One step: one model request built from the log alone, the assistant message it streams, and
 // the tool calls it asks for (S17, S19). Deltas are live pushes; the log keeps the final message.
 import type { Kernel } from '../../src-shared/kernel'
-import type { ToolRegistry, ExecuteOptions } from '../../src-shared/host/services'
+import type { ToolRegistry } from '../../src-shared/host/services'
+import type { HostExecuteOptions } from '../tools/pipeline'
 import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src-shared/host/tools'
 import type { ModelClient, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
 import type { SessionEvent } from '../../src-shared/session/events'
@@ -146,7 +147,7 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
     env: { ...handle.env },
     progress: (update) => kernel.emit('agent/tool-progress', log.id, { ...update, turnId, callId: call.id })
   })
-  const options: ExecuteOptions = {
+  const options: HostExecuteOptions = {
     onSealed: async (sealed) => {
       log.append({
         type: 'tool/call',
@@ -159,12 +160,15 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
         ...(sealed.rewrittenBy ? { rewrittenBy: sealed.rewrittenBy } : {}),
         ...(sealed.parent ? { parent: sealed.parent } : {})
       })
-      // Durable before the world changes: a crash mid-tool leaves the call in the log. A tool
-      // that declares side effects gets its call synced to the device; one that does not say
-      // (a plugin's, an MCP server's) at least written; a read-only one rides the next group write.
-      const sideEffects = tools.get(sealed.name)?.sideEffects
-      if (sideEffects !== false) await log.flush({ durable: sideEffects === true })
+      // In the file before anything the call does: a crash of Seam mid-tool leaves the call in the
+      // log. A tool declared free of side effects rides the next group write instead.
+      if (tools.get(sealed.name)?.sideEffects !== false) await log.flush()
     },
+    // On the device before the world changes, for a tool that declares side effects: a power loss
+    // cannot keep what the tool did (a command's effects outside this machine) and lose the call.
+    // This comes after policy and the execute wrappers, so a denied call syncs nothing and the
+    // checkpoints wrapper's sync (the file's content before the change) covers the call too.
+    beforeRun: (sealed) => (tools.get(sealed.name)?.sideEffects === true ? log.flush({ durable: true }) : undefined),
     record: (event) => void log.append(event)
   }
 

@@ -1,7 +1,7 @@
 // One turn: opened before prompt policy (S6), then steps until the model stops on its own and
 // continuation policy agrees (S7), a stop is decided (S8), the step limit is hit, the turn is
 // cancelled, or something outside the tool pipeline fails (S20). Every opened turn gets exactly
-// one turn/end, and the log is flushed at both boundaries.
+// one turn/end; the log is written at its end and synced there in the background (README "Durability").
 import { errorText } from '../../src-shared/kernel'
 import type { PromptExpansionInfo, PromptSource, TurnFailure, TurnInfo } from '../../src-shared/host/agent'
 import type { ToolExecutionResult } from '../../src-shared/host/tools'
@@ -71,7 +71,7 @@ export class Turn implements TurnControl {
     log.append({ type: 'turn/start', turnId: this.id })
     let end: TurnEnd
     try {
-      await log.flush({ durable: true })
+      // turn/start is not synced: nothing outside the log depends on it, and the next sync covers it.
       end = { reason: await this.body(), steps: this.steps }
     } catch (error) {
       end = this.signal.aborted ? { reason: 'cancelled', steps: this.steps } : { reason: 'error', error: errorText(error), steps: this.steps }
@@ -85,7 +85,9 @@ export class Turn implements TurnControl {
     this.phase = 'closing'
     this.revokeAllowedTools?.()
     log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
-    await log.flush({ durable: true })
+    // Written now (listeners hear of turn/end); synced off the loop's path: the next turn need not
+    // wait for the device, close() waits for the sync, and a failed sync fails the log (onFailure).
+    await log.flush({ durable: 'background' })
     kernel.emitObserved('agent/turn-end', this.deps.handle.listenerFailureNotice('agent/turn-end'), this.deps.handle, this.id, end.reason)
     return end
   }

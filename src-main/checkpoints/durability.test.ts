@@ -1,7 +1,8 @@
 // Durable before the write (issue 17, "Reviewing changes"; session README "Durability"), watched
 // from outside with strace on the real `seam run`: before Write replaces a file, the old content's
 // blob is renamed into the session's folder, then the file/checkpoint line is written to the
-// session file and fdatasynced, and only then does the Write rename its new file into place.
+// session file and fdatasynced, and only then does the Write rename its new file into place. That
+// one sync also covers the Write's tool/call: no second sync of the session file before the rename.
 import { execFile } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -45,4 +46,9 @@ it.skipIf(!hasStrace)('the blob and the file/checkpoint event are on disk, synce
   expect(writeRename, 'the Write renames its new file over the target').toBeDefined()
   expect(blobRename!.doneAt).toBeLessThan(checkpointWrite!.at)
   expect(sync!.doneAt).toBeLessThan(writeRename!.at)
+  const toolCallWrite = calls.find((c) => c.name.startsWith('write') && c.text.startsWith(checkpointWrite!.text.split(' ')[0]) && c.text.includes(`write(${fd},`) && c.text.includes('\\"type\\":\\"tool/call\\"'))
+  expect(toolCallWrite, 'the tool/call line is written to the session file').toBeDefined()
+  expect(toolCallWrite!.doneAt).toBeLessThan(sync!.at)
+  const syncsBeforeRename = calls.filter((c) => c.name === 'fdatasync' && c.text.includes(`fdatasync(${fd}`) && c.at < writeRename!.at)
+  expect(syncsBeforeRename).toEqual([sync])
 }, 90_000)

@@ -1,6 +1,7 @@
-// The fsync policy (issue 11, README "Durability"), watched from outside with strace on the real
-// `seam run`: the session file is fdatasynced after turn/start and turn/end are written, and a
-// Bash command (a tool with side effects) starts only after its tool/call is written and synced.
+// The fsync policy (issues 11 and 26, README "Durability"), watched from outside with strace on the
+// real `seam run`: a Bash command (a tool with side effects) starts only after its tool/call is
+// written and synced, turn/end is synced before the process exits, and those are the only two
+// fdatasyncs of the session file in a turn with one Bash call (turn/start rides the Bash's sync).
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -17,7 +18,7 @@ let home: string
 let workspace: string
 useCliScratch('durable', (dirs) => ({ home, workspace } = dirs))
 
-it.skipIf(!hasStrace)('fdatasyncs at both turn boundaries, and a Bash command starts only after its tool/call is written and synced', async () => {
+it.skipIf(!hasStrace)('a Bash command starts only after its tool/call is written and synced, turn/end is synced, and nothing else is', async () => {
   const server = await startFakeOpenAI([{ toolCalls: [{ name: 'Bash', args: { command: 'touch synced-first' } }] }, { text: 'made it' }])
   const tracePath = join(home, 'trace.txt')
   try {
@@ -45,4 +46,7 @@ it.skipIf(!hasStrace)('fdatasyncs at both turn boundaries, and a Bash command st
   const touch = calls.find((c) => c.name === 'execve' && c.text.includes('"touch", "synced-first"'))
   expect(touch, 'the Bash command ran').toBeDefined()
   expect(toolCallSync.doneAt).toBeLessThan(touch!.at)
+  // Group commit: one sync for the Bash call (covering turn/start, the prompt and the call), one after turn/end.
+  const sessionFd = fd(fileWrite('turn/end'))
+  expect(calls.filter((c) => c.name === 'fdatasync' && c.text.includes(`fdatasync(${sessionFd}`))).toHaveLength(2)
 }, 90_000)

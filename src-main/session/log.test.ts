@@ -2,10 +2,10 @@
 // --json`, plugins) hears of an event only once its line is in the session file, and the events
 // of one tick share one write (group commit).
 import { readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { SessionStore } from './store'
 
@@ -135,5 +135,76 @@ describe('SessionLog: after close', () => {
     await rm(log.path) // a reopen without O_CREAT would fail loudly
     await expect(log.flush({ durable: true })).resolves.toBeUndefined()
     expect(() => log.append({ type: 'turn/end', turnId: 't', reason: 'completed', steps: 0 })).toThrow(/after close/)
+  })
+})
+
+describe('SessionLog: group commit of syncs', () => {
+  it('a durable flush whose lines an earlier sync already covers issues no fdatasync', async () => {
+    const log = store.create({ workspace: '/w' })
+    log.append({ type: 'turn/start', turnId: 't' })
+    await log.flush({ durable: true })
+    const after = log.syncs
+    expect(after).toBe(1)
+    await log.flush({ durable: true })
+    await log.flush({ durable: true })
+    expect(log.syncs).toBe(after)
+    log.append({ type: 'turn/end', turnId: 't', reason: 'completed', steps: 0 })
+    await log.flush({ durable: true })
+    expect(log.syncs).toBe(after + 1)
+    await log.close()
+  })
+
+  it('durable flushes made while a sync runs share the one sync queued behind it', async () => {
+    const log = store.create({ workspace: '/w' })
+    log.append({ type: 'turn/start', turnId: 't' })
+    const first = log.flush({ durable: true })
+    const waiting: Promise<void>[] = []
+    for (let i = 0; i < 20; i++) {
+      log.append({ type: 'notice', level: 'info', text: `n${i}`, source: 'test' })
+      waiting.push(log.flush({ durable: true }))
+    }
+    await Promise.all([first, ...waiting])
+    expect(log.syncs).toBe(2)
+    await log.close()
+  })
+
+  it('a background sync writes and hands the events out at once, and close waits for the sync', async () => {
+    const log = store.create({ workspace: '/w' })
+    const heard: number[] = []
+    log.onAppend((event) => heard.push(event.seq))
+    log.append({ type: 'turn/end', turnId: 't', reason: 'completed', steps: 0 })
+    await log.flush({ durable: 'background' })
+    expect(heard).toEqual([2])
+    expect(seqsOnDisk(log.path)).toEqual([1, 2])
+    expect(log.syncs).toBe(1)
+    await log.close()
+  })
+
+  it('a failed sync nobody awaited is told to onFailure at once, and every later append, flush and close fails', async () => {
+    const log = store.create({ workspace: '/w' })
+    // Writes to /dev/null succeed, fdatasync on it fails (EINVAL): a real failed sync after a good write.
+    await rm(log.path)
+    await symlink('/dev/null', log.path)
+    const failures: Error[] = []
+    log.onFailure((error) => failures.push(error))
+    const heard: number[] = []
+    log.onAppend((event) => heard.push(event.seq))
+    log.append({ type: 'turn/end', turnId: 't', reason: 'completed', steps: 0 })
+    await log.flush({ durable: 'background' })
+    expect(heard).toEqual([2]) // written, so printed
+    await vi.waitFor(() => expect(failures).toHaveLength(1))
+    expect(failures[0].message).toMatch(/^syncing .* failed: EINVAL/)
+    expect(() => log.append({ type: 'notice', level: 'info', text: 'later', source: 'test' })).toThrow(/can no longer be written/)
+    await expect(log.flush({ durable: true })).rejects.toBe(failures[0])
+    await expect(log.close()).rejects.toBe(failures[0])
+  })
+
+  it('an awaited durable flush rejects with the failed sync', async () => {
+    const log = store.create({ workspace: '/w' })
+    await rm(log.path)
+    await symlink('/dev/null', log.path)
+    log.append({ type: 'turn/start', turnId: 't' })
+    await expect(log.flush({ durable: true })).rejects.toThrow(/syncing .* failed: EINVAL/)
+    await expect(log.close()).rejects.toThrow(/EINVAL/)
   })
 })

@@ -2,9 +2,11 @@
 // persisted": `append` validates and records synchronously, but listeners (the UI, `seam run
 // --json`, plugins) hear of an event only after its line is in the file. Lines go out by group
 // commit: every event appended within one turn of the event loop shares one write(2), done on
-// `setImmediate` or at once by `flush()`. `flush({ durable: true })` also fdatasyncs; the loop
-// asks for that at turn boundaries and before a tool with side effects starts, so what a tool
-// changes is never ahead of the log, even across a power loss.
+// `setImmediate` or at once by `flush()`. `flush({ durable: true })` also fdatasyncs, by group
+// commit too: a sync covers every write before it started, a request that finds its writes already
+// covered costs nothing, and the requests made while a sync runs share the one that follows it.
+// `flush({ durable: 'background' })` starts that sync without waiting for it. Which events need
+// which: README "Durability".
 import { close as closeFd, closeSync, constants, fdatasync, fsync, open as openFd, openSync, truncateSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { promisify } from 'node:util'
@@ -42,9 +44,15 @@ export interface SessionLogInit {
 }
 
 export interface FlushOptions {
-  /** Also fdatasync the file, so the events survive a power loss, not only a crash of Seam. */
-  durable?: boolean
+  /**
+   * Also fdatasync the file, so the events survive a power loss, not only a crash of Seam: `true`
+   * resolves once they are on the device; `'background'` starts the sync and resolves once they
+   * are written (a failure of the sync reaches `onFailure` listeners and fails the log).
+   */
+  durable?: boolean | 'background'
 }
+
+export type SessionFailureListener = (error: Error) => void
 
 // Appending without O_CREAT: a deleted file fails loudly instead of restarting headerless.
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND
@@ -61,6 +69,7 @@ export class SessionLog {
   readonly warnings: readonly string[]
   private readonly recorded: SessionEvent[]
   private readonly listeners = new Set<SessionAppendListener>()
+  private readonly failureListeners = new Set<SessionFailureListener>()
   private readonly onClose: ((log: SessionLog) => void) | undefined
   private readonly redactLine: (line: string) => string
   private repair: FileRepair | undefined
@@ -76,8 +85,13 @@ export class SessionLog {
   private failure: Error | undefined
   private writeScheduled = false
   private dirUnsynced: boolean
-  /** The last fdatasync in flight (never rejects); close waits for it before releasing the file. */
-  private syncing: Promise<void> = Promise.resolve()
+  /** Group writes done so far, and how many of them the last started sync covers. */
+  private writes = 0
+  private coveredWrites = 0
+  /** The fdatasync running now, and the one queued behind it that every later request shares. */
+  private inFlight: Promise<void> | undefined
+  private queued: Promise<void> | undefined
+  private syncCount = 0
   private closing: Promise<void> | undefined
 
   constructor(init: SessionLogInit) {
@@ -168,7 +182,25 @@ export class SessionLog {
       return Promise.reject(error)
     }
     this.deliver()
-    return options.durable === true ? this.sync() : Promise.resolve()
+    if (options.durable === true) return this.sync()
+    if (options.durable === 'background') this.sync().catch(() => undefined) // reported through onFailure
+    return Promise.resolve()
+  }
+
+  /** fdatasyncs issued so far (a durable flush whose writes were already covered issues none). */
+  get syncs(): number {
+    return this.syncCount
+  }
+
+  /**
+   * Told once when the log fails for good (a write or a sync, also one nobody awaited): from then
+   * on every append, flush and close fails too. Returns the function that removes the listener.
+   */
+  onFailure(listener: SessionFailureListener): () => void {
+    this.failureListeners.add(listener)
+    return () => {
+      this.failureListeners.delete(listener)
+    }
   }
 
   /**
@@ -193,12 +225,17 @@ export class SessionLog {
         written = error as Error
       }
       this.listeners.clear()
-      const fd = this.fd
-      this.fd = undefined
-      this.closing = this.syncing.then(() => {
-        if (fd !== undefined) closeSync(fd)
-        if (written !== undefined) throw written
-      })
+      // The syncs in flight or queued still need the descriptor; a sync failure fails the close.
+      const syncs = this.queued ?? this.inFlight ?? Promise.resolve()
+      this.closing = syncs
+        .catch(() => undefined)
+        .then(() => {
+          const fd = this.fd
+          this.fd = undefined
+          if (fd !== undefined) closeSync(fd)
+          if (written !== undefined) throw written
+          if (this.failure !== undefined) throw this.failure
+        })
       this.closing.catch(() => undefined) // handled by whoever awaits close()
       this.onClose?.(this)
     }
@@ -235,9 +272,9 @@ export class SessionLog {
       let offset = 0
       while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset)
     } catch (error) {
-      this.failure = new Error(`writing ${this.path} failed: ${(error as Error).message}`, { cause: error })
-      throw this.failure
+      throw this.fail(new Error(`writing ${this.path} failed: ${(error as Error).message}`, { cause: error }))
     }
+    this.writes++
     for (const event of events) this.undelivered.push(event)
   }
 
@@ -246,31 +283,74 @@ export class SessionLog {
     return this.fd
   }
 
-  /** fdatasync of everything written so far (after the syncs before it), plus the folder once for a new file. */
+  /**
+   * fdatasync of everything written so far, plus the folder once for a new file. Group commit: the
+   * sync running now or queued covers it when no write came after that sync started; otherwise the
+   * one sync queued behind the running one (shared by every request until it starts) does.
+   */
   private sync(): Promise<void> {
     // Closed: nothing can have been written since, and the file must not be opened again.
     if (this.closing !== undefined) return this.closing
+    if (this.failure !== undefined) return Promise.reject(this.failure)
+    if (this.queued !== undefined) return this.queued
+    if (this.writes === this.coveredWrites && !this.dirUnsynced) return this.inFlight ?? Promise.resolve()
     let fd: number
     try {
       fd = this.openFile()
     } catch (error) {
-      this.failure ??= new Error(`syncing ${this.path} failed: ${(error as Error).message}`, { cause: error })
-      return Promise.reject(this.failure)
+      return Promise.reject(this.fail(new Error(`syncing ${this.path} failed: ${(error as Error).message}`, { cause: error })))
     }
+    const running = this.inFlight
+    if (running === undefined) return this.startSync(fd)
+    const queued = running.then(
+      () => {
+        this.queued = undefined
+        return this.startSync(fd)
+      },
+      () => {
+        this.queued = undefined
+        throw this.failure
+      }
+    )
+    this.queued = queued
+    return queued
+  }
+
+  private startSync(fd: number): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure)
+    this.coveredWrites = this.writes
     const syncDir = this.dirUnsynced
     this.dirUnsynced = false
-    const done = this.syncing.then(async () => {
-      if (this.failure !== undefined) throw this.failure
+    this.syncCount++
+    const done = (async () => {
       try {
         await fdatasyncAsync(fd)
         if (syncDir) await syncFolder(dirname(this.path))
       } catch (error) {
-        this.failure ??= new Error(`syncing ${this.path} failed: ${(error as Error).message}`, { cause: error })
-        throw this.failure
+        throw this.fail(new Error(`syncing ${this.path} failed: ${(error as Error).message}`, { cause: error }))
       }
-    })
-    this.syncing = done.catch(() => undefined)
+    })()
+    this.inFlight = done
+    const clear = (): void => {
+      if (this.inFlight === done) this.inFlight = undefined
+    }
+    done.then(clear, clear)
     return done
+  }
+
+  /** The log fails for good with `error` (the first failure wins); failure listeners hear of it once. */
+  private fail(error: Error): Error {
+    if (this.failure !== undefined) return this.failure
+    this.failure = error
+    for (const listener of this.failureListeners) {
+      try {
+        listener(error)
+      } catch (inner) {
+        process.emitWarning(`session ${this.id}: an onFailure listener threw: ${(inner as Error)?.message ?? String(inner)}`)
+      }
+    }
+    this.failureListeners.clear()
+    return error
   }
 
   /** Hands written events to the listeners in order; re-entrant appends and flushes from a listener queue behind. */

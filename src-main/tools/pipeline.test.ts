@@ -5,6 +5,7 @@ import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { SealedCall, ToolCallRequest, ToolDefinition, ToolResult } from '../../src-shared/host/tools'
 import { Kernel, type LogRecord } from '../../src-shared/kernel'
 import { toolsPlugin } from './index'
+import type { HostExecuteOptions } from './pipeline'
 
 function setup() {
   const kernel = new Kernel()
@@ -54,6 +55,33 @@ describe('tool pipeline order', () => {
     expect(out.verdict).toMatchObject({ outcome: 'allowed', stage: 'pre-execute' })
     expect(order).toEqual(['input-rewrite', 'onSealed', 'pre-execute', 'guard', 'wrapper before', 'tool body', 'wrapper after', 'post-execute', 'result'])
     expect(out.durationMs).toBeGreaterThanOrEqual(0)
+  })
+})
+
+describe('beforeRun (host-only: the loop syncs the log there)', () => {
+  it('runs after policy and the wrappers, right before the tool body, and not at all for a denied call', async () => {
+    const { ctx, tools } = setup()
+    const order: string[] = []
+    ctx.tools.register(echoTool([], { execute: (args) => (order.push('tool body'), { content: args.text }) }))
+    ctx.on('tools/pre-execute', async (call, next) => (order.push('pre-execute'), call.args.text === 'no' ? { action: 'deny', reason: 'no' } : next()))
+    ctx.on('tools/execute', async (_call, _control, next) => (order.push('wrapper'), next()))
+    const options: HostExecuteOptions = { onSealed: () => void order.push('sealed'), beforeRun: async () => void order.push('beforeRun') }
+    await tools.execute(request('Echo', { text: 'yes' }), options)
+    expect(order).toEqual(['sealed', 'pre-execute', 'wrapper', 'beforeRun', 'tool body'])
+    order.length = 0
+    await tools.execute(request('Echo', { text: 'no' }), options)
+    expect(order).toEqual(['sealed', 'pre-execute'])
+  })
+
+  it('a beforeRun that fails fails the call (LISTENER_THREW, naming the cause) and the tool never runs', async () => {
+    const { ctx, tools } = setup()
+    const seen: unknown[] = []
+    ctx.tools.register(echoTool(seen))
+    const options: HostExecuteOptions = { beforeRun: () => Promise.reject(new Error('syncing the session failed: EIO')) }
+    const out = await tools.execute(request('Echo', { text: 'x' }), options)
+    expect(seen).toEqual([])
+    expect(out.result).toMatchObject({ isError: true, code: 'LISTENER_THREW' })
+    expect(out.result.content).toContain('syncing the session failed: EIO')
   })
 })
 

@@ -2,7 +2,7 @@
 //
 //   identity check -> tools/input-rewrite (S18) -> validate (zod) -> seal (S9) -> onSealed
 //   -> tools/pre-execute (S10) -> approval on ask (S11) -> guards (S12)
-//   -> tools/execute wrappers around core dispatch (S13) -> tools/post-execute (S14)
+//   -> tools/execute wrappers around core dispatch (S13; beforeRun, then the tool) -> tools/post-execute (S14)
 //   -> tools/result (S15)
 //
 // Every failure on the way is an isError result (S16), and every call that got an identity,
@@ -56,6 +56,16 @@ const noProgress = (): void => {}
 /** After a caller's cancel, how long a call may take to wind down before the pipeline stops waiting for it. */
 export const DEFAULT_ABANDON_AFTER_CANCEL_MS = 5_000
 
+/**
+ * The host's own callers (the agent loop) may pass more than plugins can: `beforeRun` is awaited
+ * after policy allowed the call and the tools/execute wrappers ran, right before the tool's own
+ * execute; the loop makes the call's record durable there. A throw fails the call
+ * (LISTENER_THREW) without running the tool. Not part of the plugin API.
+ */
+export interface HostExecuteOptions extends ExecuteOptions {
+  beforeRun?(call: SealedCall): void | Promise<void>
+}
+
 /** Where the pipeline finds tools; the registry owns them. */
 export type ToolLookup = (name: string) => AnyTool | undefined
 
@@ -73,7 +83,7 @@ export class ToolPipeline {
     private readonly withheld: (name: string) => string | undefined = () => undefined
   ) {}
 
-  async execute(request: ToolCallRequest, options: ExecuteOptions = NO_OPTIONS): Promise<ToolExecutionResult> {
+  async execute(request: ToolCallRequest, options: HostExecuteOptions = NO_OPTIONS): Promise<ToolExecutionResult> {
     const started = performance.now()
     let call: SealedCall | undefined
     let verdict: CallVerdict = ALLOWED
@@ -113,7 +123,7 @@ export class ToolPipeline {
           result = failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
         } else {
           this.nested.open(call)
-          result = await this.dispatch(call, prepared.tool as AnyTool, request, abandon)
+          result = await this.dispatch(call, prepared.tool as AnyTool, request, abandon, options.beforeRun)
         }
       }
       // ---- transform, then observe -------------------------------------------------------
@@ -301,16 +311,16 @@ export class ToolPipeline {
    * S13: the wrapper waterfall around core dispatch; whatever comes out is normalized (S16).
    * Once the caller cancels, the tool (and its wrappers) get the grace to stop; then it is abandoned.
    */
-  private async dispatch(call: SealedCall, tool: AnyTool, request: ToolCallRequest, abandon: Abandonment): Promise<ToolResult> {
+  private async dispatch(call: SealedCall, tool: AnyTool, request: ToolCallRequest, abandon: Abandonment, beforeRun: HostExecuteOptions['beforeRun']): Promise<ToolResult> {
     const control: ExecControl = Object.seal({ signal: request.signal ?? NEVER })
     const abandoned = failure('CANCELLED', `Tool "${call.name}" did not stop within ${this.abandonAfterCancelMs} ms of the cancel; it was abandoned and may still be running.`)
     if (this.kernel.listenerCount('tools/execute') === 0) {
-      const out = await abandon.race(this.core(call, tool, control, request))
+      const out = await abandon.race(this.core(call, tool, control, request, beforeRun))
       return out === ABANDONED ? abandoned : out
     }
     let out: unknown
     try {
-      out = await abandon.race(Promise.resolve(this.kernel.waterfall('tools/execute', call, control, () => this.core(call, tool, control, request))))
+      out = await abandon.race(Promise.resolve(this.kernel.waterfall('tools/execute', call, control, () => this.core(call, tool, control, request, beforeRun))))
     } catch (error) {
       this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/execute wrapper' })
       return failure('LISTENER_THREW', `A tools/execute wrapper around "${call.name}" failed: ${errorText(error)}`)
@@ -319,7 +329,7 @@ export class ToolPipeline {
   }
 
   /** Core dispatch, inside the normalization boundary (S16). Never rejects. */
-  private async core(call: SealedCall, tool: AnyTool, control: ExecControl, request: ToolCallRequest): Promise<ToolResult> {
+  private async core(call: SealedCall, tool: AnyTool, control: ExecControl, request: ToolCallRequest, beforeRun: HostExecuteOptions['beforeRun']): Promise<ToolResult> {
     // The tool may have been unregistered while the call waited (an approval dialog, a wrapper).
     if (this.lookup(call.name) !== tool) return failure('UNKNOWN_TOOL', `Tool "${call.name}" was unregistered before it could run.`)
     const signal = (control.signal as AbortSignal | undefined | null) ?? NEVER
@@ -327,6 +337,17 @@ export class ToolPipeline {
       return failure('LISTENER_THREW', `A tools/execute wrapper set exec.signal to something that is not an AbortSignal; "${call.name}" was not run.`)
     }
     if (signal.aborted) return failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
+    if (beforeRun !== undefined) {
+      // The caller's last word before the tool changes anything (the loop makes the call durable here).
+      try {
+        const pending = beforeRun(call)
+        if (pending) await pending
+      } catch (error) {
+        this.kernel.reportError(error, { plugin: 'tools', phase: 'beforeRun' })
+        return failure('LISTENER_THREW', `Tool "${call.name}" was not run: recording the call failed: ${errorText(error)}`)
+      }
+      if (signal.aborted) return failure('CANCELLED', `Tool "${call.name}" was not run: the call was cancelled.`)
+    }
     const exec: ToolExec = {
       signal,
       token: call.token,
