@@ -6,8 +6,8 @@ import { Language, Parser, type Tree } from 'web-tree-sitter'
 
 /** Longer commands are unreadable without parsing (a model never needs 64 KiB of shell in one call). */
 export const MAX_COMMAND_CHARS = 64 * 1024
-/** A parse that takes longer is cancelled (pathological input, a starved machine). */
-export const PARSE_BUDGET_MS = 250
+/** A parse that takes longer is cancelled (pathological input); generous, so a busy machine still reads long lines. */
+export const PARSE_BUDGET_MS = 1000
 
 let parser: Parser | undefined
 let loading: Promise<Parser> | undefined
