@@ -9,6 +9,7 @@ import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
 import { WITH_EFFORT, baseOf, hookInput, type InputBase } from './input'
 import type { HookInvoker, HookRun, Occurrence } from './invoke'
+import type { ClaudeMcpServer } from './mcp-server'
 import { capture, sinkFor, type HookSink, type SessionEntry } from './sessions'
 import { ClaudeTranscript, claudeTranscriptPath } from './transcript'
 
@@ -25,6 +26,14 @@ export interface Bridge {
   readonly keys: () => Pick<KeyGuard, 'childEnv'>
   /** The approval mode in force as Claude Code's `permission_mode`, read per event (settings edits apply at once). */
   permissionMode(): ClaudePermissionMode
+  /** The MCP server a `mcp__…` tool comes from, for `mcp_server` (undefined for other tools). */
+  mcpServer(toolName: string, sessionId: string): ClaudeMcpServer | undefined
+}
+
+/** `{mcp_server}` for an MCP tool's events, `{}` for any other tool: spread right after `tool_use_id`. */
+export function mcpServerField(bridge: Bridge, toolName: string, sessionId: string): { mcp_server?: ClaudeMcpServer } {
+  const server = bridge.mcpServer(toolName, sessionId)
+  return server ? { mcp_server: server } : {}
 }
 
 /** Records the session (tool stages need it later) and returns its entry. */

@@ -142,6 +142,31 @@ describe('PostToolUseFailure (§6)', () => {
   })
 })
 
+describe('PostToolUseFailure: when it does not fire, and `if` (§6, §2.2)', () => {
+  it('not for a call that failed validation nor for one a PreToolUse hook denied; `if` filters it as on any tool event, and is ignored on Stop', async () => {
+    h = await createHarness({
+      user: {
+        hooks: hooksOf(
+          ['PreToolUse', 'Bash', hookCommand('bash', { exit: 2, stderr: 'no shell' })],
+          ['PostToolUseFailure', undefined, hookCommand('bash', { record: 'all.jsonl' })],
+          ['PostToolUseFailure', undefined, { command: hookCommand('bash', { record: 'if-bash.jsonl' }), if: 'Bash' }],
+          ['PostToolUseFailure', undefined, { command: hookCommand('bash', { record: 'if-fails.jsonl' }), if: 'Fails' }],
+          ['Stop', undefined, { command: hookCommand('bash', { record: 'stop.jsonl' }), if: 'Bash(git *)' }]
+        )
+      },
+      tools: [failingTool],
+      script: [{ toolCalls: [{ id: 'ran', name: 'Fails', args: { why: 'disk full' } }, { id: 'invalid', name: 'Fails', args: { why: 42 } }, { id: 'denied', name: 'Bash', args: { command: 'echo hi' } }] }, { text: 'done' }]
+    })
+    await h.run('go')
+    expect(toolMessages(h.model, 1).map((message) => message.isError)).toEqual([true, true, true])
+    expect(h.records('all.jsonl')).toMatchObject([{ hook_event_name: 'PostToolUseFailure', tool_name: 'Fails', tool_use_id: 'ran', error: 'Exit code 3\ndisk full', is_interrupt: false }])
+    expect(h.records('all.jsonl')[0]).toHaveProperty('duration_ms')
+    expect(h.records('if-bash.jsonl')).toEqual([])
+    expect(h.records('if-fails.jsonl')).toMatchObject([{ tool_use_id: 'ran' }])
+    expect(h.records('stop.jsonl')).toHaveLength(1)
+  })
+})
+
 describe('S8 PostToolBatch (§6)', () => {
   it('once per step with tool_calls (tool_response = the text the model gets); additionalContext reaches the model', async () => {
     const command = hookCommand('python', { stdout: specific('PostToolBatch', { additionalContext: 'batch seen' }), record: 'batch.jsonl' })

@@ -12,6 +12,7 @@ import { HooksClaudeConfigSchema } from './config'
 import { HookInvoker } from './invoke'
 import { onPostCompact, onPreCompact } from './compact'
 import { onInstructionsLoaded } from './instructions-loaded'
+import { mcpServerOf } from './mcp-server'
 import { watchNotifications } from './notification'
 import { onPostExecute } from './post-tool'
 import { onInputRewrite, onPreExecute } from './pre-tool'
@@ -89,6 +90,11 @@ export default definePlugin({
       permissionMode: () => {
         const policy = ctx.maybe('permissionPolicy')
         return policy ? claudePermissionMode(policy.inForce().mode.mode) : config.permissionMode
+      },
+      mcpServer: (toolName, sessionId) => {
+        if (!toolName.startsWith('mcp__')) return undefined
+        const mcp = ctx.maybe('mcp')
+        return mcp ? mcpServerOf(mcp.servers(), toolName, sessionId) : undefined
       }
     }
     const snapshot = (): HooksSnapshot => sources.snapshot

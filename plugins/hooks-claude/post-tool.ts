@@ -4,7 +4,7 @@
 // as the spec records. `updatedMCPToolOutput` replaces an MCP tool's (`mcp__…`) output.
 import type { CallVerdict, PostToolDecision, SealedCall, ToolResult } from '@seam/sdk'
 import type { Next } from '@seam/sdk'
-import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { deliverAsync, mcpServerField, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { sinkFor } from './sessions'
 import { ToolCallStates } from './tool-calls'
@@ -22,15 +22,15 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
     if (verdict.outcome !== 'allowed' || !bridge.invoker.has(event)) return merge(await next(), undefined, context)
 
     const entry = bridge.sessions.get(call.sessionId)
-    // Claude Code's key order: tool_response before tool_use_id, error after it.
+    // Claude Code's key order: tool_response before tool_use_id, error after it; an MCP tool's mcp_server right after tool_use_id.
     const fields: Record<string, unknown> = { tool_name: call.name, tool_input: call.args }
     if (result.isError) {
-      fields.tool_use_id = call.callId
+      Object.assign(fields, { tool_use_id: call.callId, ...mcpServerField(bridge, call.name, call.sessionId) })
       fields.error = result.content
       fields.is_interrupt = result.code === 'CANCELLED'
     } else {
       fields.tool_response = mcpContent(call.name, result.structured) ?? claudeToolResponse(call.name, result)
-      fields.tool_use_id = call.callId
+      Object.assign(fields, { tool_use_id: call.callId, ...mcpServerField(bridge, call.name, call.sessionId) })
     }
     if (state) fields.duration_ms = Math.max(0, Math.round(performance.now() - state.startedAt))
     const sink = sinkFor(entry, bridge.logger)

@@ -6,7 +6,7 @@
 // skips the permission prompt, but never an explicit deny or ask rule (claude-code-hooks.md §5.1, §7).
 import type { JsonObject, PreToolDecision, RewriteDecision, SealedCall, UnsealedCall } from '@seam/sdk'
 import type { Next } from '@seam/sdk'
-import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { deliverAsync, mcpServerField, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { CallSink, sinkFor } from './sessions'
 import { ToolCallStates, type CallState } from './tool-calls'
@@ -21,7 +21,7 @@ function startPreToolUse(bridge: Bridge, state: CallState, call: CallView): void
   const entry = bridge.sessions.get(call.sessionId)
   const sink = new CallSink(sinkFor(entry, bridge.logger))
   const input = call.args as Record<string, unknown>
-  const occ = occurrence(bridge, 'PreToolUse', entry, { tool_name: call.name, tool_input: input, tool_use_id: call.callId }, {
+  const occ = occurrence(bridge, 'PreToolUse', entry, { tool_name: call.name, tool_input: input, tool_use_id: call.callId, ...mcpServerField(bridge, call.name, call.sessionId) }, {
     sessionId: call.sessionId,
     cwd: call.cwd,
     sink,
