@@ -82,9 +82,14 @@ export class ScriptedModel implements ModelClient {
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const index = this.count++
-    const recorded: RecordedRequest = { system: request.system, messages: request.messages, tools: request.tools }
-    if (request.maxTokens !== undefined) recorded.maxTokens = request.maxTokens
-    const copy = this.keepRequests ? structuredClone(recorded) : recorded
+    // Without keepRequests the messages are not read here (a long benchmark's loop would otherwise
+    // pay for copying the whole history each step, which a real client does while serialising).
+    let copy: RecordedRequest = request
+    if (this.keepRequests) {
+      const recorded: RecordedRequest = { system: request.system, messages: request.messages, tools: request.tools }
+      if (request.maxTokens !== undefined) recorded.maxTokens = request.maxTokens
+      copy = structuredClone(recorded)
+    }
     if (this.keepRequests) this.requests.push(copy)
     for (const waiter of this.waiters.filter((w) => w.n <= this.count)) waiter.resolve(copy)
     this.waiters = this.waiters.filter((w) => w.n > this.count)

@@ -4,7 +4,7 @@ import type { Kernel } from '../../src-shared/kernel'
 import type { ToolRegistry } from '../../src-shared/host/services'
 import type { HostExecuteOptions } from '../tools/pipeline'
 import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src-shared/host/tools'
-import type { ModelClient, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
+import type { ModelClient, ModelMessage, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 import type { ModelInfo } from '../llm/model-table'
@@ -63,7 +63,18 @@ export function buildModelRequestFor(log: SessionLog): ModelRequest {
 
 function requestFrom(history: HistoryView): ModelRequest {
   const context = history.context
-  return { system: context?.system ?? '', messages: history.messages(), tools: context ? context.tools.map((t) => ({ ...t })) : [] }
+  const request: ModelRequest = { system: context?.system ?? '', messages: [], tools: context ? context.tools.map((t) => ({ ...t })) : [] }
+  // The messages as of now, copied when first read: building a step's request stays O(1) in the
+  // history's length; reading it (a client serialising the conversation) is the client's cost.
+  const later = history.messagesLater()
+  let messages: ModelMessage[] | undefined
+  Object.defineProperty(request, 'messages', {
+    enumerable: true,
+    configurable: true,
+    get: () => (messages ??= later()),
+    set: (value: ModelMessage[]) => void (messages = value)
+  })
+  return request
 }
 
 /** What each session's log last recorded as its model context, to skip unchanged steps cheaply. */

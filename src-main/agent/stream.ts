@@ -40,7 +40,10 @@ export async function readModelStream(
   let iterator: AsyncIterator<unknown> | undefined
   let finished = false
   try {
-    iterator = model.stream({ ...request, signal })[Symbol.asyncIterator]() as AsyncIterator<unknown>
+    // The request is the caller's own: it gets the signal set rather than copied (a copy would read
+    // the messages, which the loop's request copies only when the client reads them).
+    request.signal = signal
+    iterator = model.stream(request)[Symbol.asyncIterator]() as AsyncIterator<unknown>
     for (;;) {
       const pending = iterator.next()
       // The read we stop waiting for may still reject later; that rejection is the abort's echo.

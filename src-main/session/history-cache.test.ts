@@ -75,3 +75,22 @@ describe('historyOf / buildModelRequestFor', () => {
     await log.close()
   })
 })
+
+describe('a request read later (messages copied when first read)', () => {
+  it('holds the messages as they were when it was built, whatever was appended before it is read', async () => {
+    const log = store.create({ workspace: root })
+    const built: Array<{ request: ReturnType<typeof buildModelRequestFor>; expected: unknown }> = []
+    for (const event of session) {
+      log.append(event)
+      // Built after every append, read only once the whole session is in: each must still hold its own moment.
+      built.push({ request: buildModelRequestFor(log), expected: deriveModelHistory(log.events).messages })
+    }
+    // Appended after all of them: merges into the last user message the newest request ends with.
+    log.append({ type: 'context/message', turnId: 't1', text: 'merged later', source: 'test' })
+    for (const { request, expected } of built) expect(request.messages).toEqual(expected)
+    const first = built[built.length - 1].request
+    first.messages.push({ role: 'user', content: 'the caller may change its own copy' })
+    expect(buildModelRequestFor(log).messages).toEqual(deriveModelHistory(log.events).messages)
+    await log.close()
+  })
+})

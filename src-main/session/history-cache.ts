@@ -11,7 +11,7 @@ export interface HistorySource {
 }
 
 /** What callers of `historyOf` may use: the answers, not the means to feed it. */
-export type HistoryView = Pick<IncrementalHistory, 'length' | 'context' | 'messages' | 'history'>
+export type HistoryView = Pick<IncrementalHistory, 'length' | 'context' | 'messages' | 'messagesLater' | 'history'>
 
 const histories = new WeakMap<HistorySource, IncrementalHistory>()
 

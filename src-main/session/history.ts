@@ -166,6 +166,34 @@ export class IncrementalHistory {
     return this.settle([]).messages
   }
 
+  /**
+   * `messages()` as of now, copied only when called: O(1) plus the open step here, O(messages)
+   * in the returned function. Later events do not change what it returns: settled messages only
+   * grow at the end (a merge replaces the last one, which is kept aside here), and a compaction or
+   * rewind starts a new array. The loop hands this to the model request, so a step's own work does
+   * not grow with the history; a model client that reads the messages pays for reading them.
+   */
+  messagesLater(): () => ModelMessage[] {
+    const settled = this.state.messages
+    const count = settled.length
+    const last = settled[count - 1]
+    const closing: ModelMessage[] = []
+    if (this.state.open !== undefined) closeStep(this.state.open, closing, [])
+    let copy: ModelMessage[] | undefined
+    return () => {
+      if (copy === undefined) {
+        copy = settled.slice(0, count)
+        if (count > 0) copy[count - 1] = last
+        // Closing the open step may merge into the last settled message, as settle() does on its copy.
+        for (const message of closing) {
+          if (message.role === 'user') pushUser(copy, message.content, message.images)
+          else copy.push(message)
+        }
+      }
+      return copy.slice()
+    }
+  }
+
   /** `deriveModelHistory(consumed events)`: fresh arrays of frozen, shared messages and notes. */
   history(): DerivedHistory {
     return this.settle([...this.state.notes])
