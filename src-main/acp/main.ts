@@ -9,6 +9,7 @@ import { UsageError } from '../cli/usage-error'
 import type { ApproveMode } from './permission'
 import { AcpServer } from './server'
 import { explainInvalidParams } from './wire'
+import { onStopSignal } from '../app/stop-signals'
 
 export interface AcpFlags extends ProviderFlags {
   approve?: string
@@ -49,17 +50,15 @@ export async function runAcp(flags: AcpFlags, patchFile: string | undefined, io:
     Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>,
     Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>
   )
-  // A signal ends the connection; the sessions then close (turns cancelled, logs flushed) before exit.
-  const stop = () => server.stop()
-  process.once('SIGTERM', stop)
-  process.once('SIGINT', stop)
+  // A stop signal ends the connection; the sessions then close (turns cancelled, hooks, tools and
+  // MCP servers stopped, logs flushed) and the exit status is the signal's (130, 143, 129).
+  const signals = onStopSignal(() => server.stop(), { log })
   try {
     await server.serve(explainInvalidParams(stream))
   } finally {
-    process.off('SIGTERM', stop)
-    process.off('SIGINT', stop)
+    signals.dispose()
   }
-  return 0
+  return signals.exitCode ?? 0
 }
 
 /** Plugins and libraries that log with console.* must not write into the protocol stream. */

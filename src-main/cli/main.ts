@@ -13,6 +13,8 @@ import { mcpCommand } from './mcp-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
 import { checkpointCommand, reportRecovered } from './checkpoint-command'
+import { exitWhenDrained, ignoreClosedReaders } from '../app/process-exit'
+import { onStopSignal } from '../app/stop-signals'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
@@ -52,7 +54,32 @@ Options:
 
 Seam keeps its data in SEAM_HOME (default ~/.seam).`
 
-export async function main(argv: string[], io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+const OPTIONS = {
+  workspace: { type: 'string' },
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  approve: { type: 'string', default: 'ask' },
+  'trust-workspace': { type: 'boolean', default: false },
+  patch: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  force: { type: 'boolean', default: false },
+  turn: { type: 'string' },
+  file: { type: 'string' },
+  dump: { type: 'boolean', default: false },
+  // DESIGN.md's spelling of `seam config --dump`.
+  'dump-config': { type: 'boolean', default: false },
+  'max-steps': { type: 'string' },
+  'plugin-dev': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false }
+} as const satisfies ParseArgsConfig['options']
+
+type Flags = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values']
+type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }
+
+export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   // The author's commands take their own flags and need no Host.
   if (argv[0] === 'plugin' && (argv[1] === 'new' || argv[1] === 'pack')) return authorCommand(argv.slice(1), io)
   if (argv[0] === 'plugin' && argv[1] === 'dev') return devCommand(argv.slice(2), io)
@@ -60,27 +87,7 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: {
-      workspace: { type: 'string' },
-      provider: { type: 'string' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key-env': { type: 'string' },
-      approve: { type: 'string', default: 'ask' },
-      'trust-workspace': { type: 'boolean', default: false },
-      patch: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      force: { type: 'boolean', default: false },
-      turn: { type: 'string' },
-      file: { type: 'string' },
-      dump: { type: 'boolean', default: false },
-      // DESIGN.md's spelling of `seam config --dump`.
-      'dump-config': { type: 'boolean', default: false },
-      'max-steps': { type: 'string' },
-      'plugin-dev': { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', short: 'v', default: false }
-    }
+    options: OPTIONS
   })
   const [command, ...rest] = values['dump-config'] ? ['config', ...positionals] : positionals
   if (values['dump-config']) values.dump = true
@@ -110,72 +117,87 @@ export async function main(argv: string[], io = { stdout: process.stdout, stderr
   const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps'])
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) throw new UsageError('--max-steps must be a positive integer')
 
-  const runtime = await HostRuntime.start({
-    mode: 'headless',
-    env: io.env,
-    workspace,
-    trustWorkspace: values['trust-workspace'],
-    provider,
-    patchFile: values.patch ? resolve(values.patch) : undefined,
-    approvalMode: approve === 'allow' ? 'never-ask' : undefined,
-    maxSteps,
-    keyVariables: typeof values['api-key-env'] === 'string' ? [values['api-key-env']] : [],
-    answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
-  })
+  // A stop signal (Ctrl-C, kill, a closed terminal) cancels the running turn; the command then
+  // ends, the host closes (hooks, tools and MCP servers stopped, the log flushed) and the exit
+  // status is the signal's (130, 143, 129).
+  const stop = new AbortController()
+  const signals = onStopSignal((signal) => stop.abort(signal), { log: (message) => io.stderr.write(`seam: ${message}\n`) })
   try {
-    switch (command) {
-      case 'run':
-      case 'resume': {
-        const id = command === 'resume' ? rest.shift() : undefined
-        if (command === 'resume' && !id) throw new UsageError('seam resume needs a session id')
-        if (rest.length === 0) throw new UsageError(`seam ${command} needs at least one prompt`)
-        // A patch layer that does not compose (it may disable a tool) must not be silently dropped.
-        const composeError = runtime.plugins.dump().error
-        if (composeError) {
-          io.stderr.write(`seam: ${composeError}\n`)
+    const runtime = await HostRuntime.start({
+      mode: 'headless',
+      env: io.env,
+      workspace,
+      trustWorkspace: values['trust-workspace'],
+      provider,
+      patchFile: values.patch ? resolve(values.patch) : undefined,
+      approvalMode: approve === 'allow' ? 'never-ask' : undefined,
+      maxSteps,
+      keyVariables: typeof values['api-key-env'] === 'string' ? [values['api-key-env']] : [],
+      answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
+    })
+    let code: number
+    try {
+      code = await runCommand(runtime, command, rest, values, io, stop.signal)
+    } finally {
+      await runtime.close()
+    }
+    return signals.exitCode ?? code
+  } finally {
+    signals.dispose()
+  }
+}
+
+async function runCommand(runtime: HostRuntime, command: string, rest: string[], values: Flags, io: Io, stop: AbortSignal): Promise<number> {
+  switch (command) {
+    case 'run':
+    case 'resume': {
+      const id = command === 'resume' ? rest.shift() : undefined
+      if (command === 'resume' && !id) throw new UsageError('seam resume needs a session id')
+      if (rest.length === 0) throw new UsageError(`seam ${command} needs at least one prompt`)
+      // A patch layer that does not compose (it may disable a tool) must not be silently dropped.
+      const composeError = runtime.plugins.dump().error
+      if (composeError) {
+        io.stderr.write(`seam: ${composeError}\n`)
+        return 1
+      }
+      const dev = await startDevBundles(runtime, values['plugin-dev'] ?? [], io)
+      try {
+        if (dev.error) {
+          io.stderr.write(`seam: ${dev.error}\n`)
           return 1
         }
-        const dev = await startDevBundles(runtime, values['plugin-dev'] ?? [], io)
-        try {
-          if (dev.error) {
-            io.stderr.write(`seam: ${dev.error}\n`)
-            return 1
-          }
-          return await runPrompts(runtime, id, rest, values.json, io)
-        } finally {
-          await Promise.all(dev.sessions.map((s) => s.close()))
-        }
+        return await runPrompts(runtime, id, rest, values.json, io, stop)
+      } finally {
+        await Promise.all(dev.sessions.map((s) => s.close()))
       }
-      case 'compact': {
-        const id = rest.shift()
-        if (!id) throw new UsageError('seam compact needs a session id')
-        return await runPrompts(runtime, id, [['/compact', ...rest].join(' ')], values.json, io)
-      }
-      case 'sessions': {
-        for (const s of await runtime.sessions.store.list()) {
-          io.stdout.write(values.json ? JSON.stringify(s) + '\n' : `${s.id}  ${new Date(s.lastActivity).toISOString()}  ${s.title}  (${s.workspace})\n`)
-        }
-        return 0
-      }
-      case 'config': {
-        if (!values.dump) throw new UsageError('seam config supports --dump')
-        const dump = runtime.plugins.dump()
-        io.stdout.write(dump.text)
-        if (dump.error) io.stderr.write(`error: ${dump.error}\n`)
-        return dump.error ? 1 : 0
-      }
-      case 'revert':
-      case 'rewind':
-        return await checkpointCommand(runtime, command, rest, { turn: values.turn, file: values.file, force: values.force, json: values.json }, io)
-      case 'plugin':
-        return await pluginCommand(runtime, rest, io, { force: values.force })
-      case 'mcp':
-        return await mcpCommand(runtime, rest, values.json, io)
-      default:
-        throw new UsageError(`unknown command "${command}"`)
     }
-  } finally {
-    await runtime.close()
+    case 'compact': {
+      const id = rest.shift()
+      if (!id) throw new UsageError('seam compact needs a session id')
+      return await runPrompts(runtime, id, [['/compact', ...rest].join(' ')], values.json, io, stop)
+    }
+    case 'sessions': {
+      for (const s of await runtime.sessions.store.list()) {
+        io.stdout.write(values.json ? JSON.stringify(s) + '\n' : `${s.id}  ${new Date(s.lastActivity).toISOString()}  ${s.title}  (${s.workspace})\n`)
+      }
+      return 0
+    }
+    case 'config': {
+      if (!values.dump) throw new UsageError('seam config supports --dump')
+      const dump = runtime.plugins.dump()
+      io.stdout.write(dump.text)
+      if (dump.error) io.stderr.write(`error: ${dump.error}\n`)
+      return dump.error ? 1 : 0
+    }
+    case 'revert':
+    case 'rewind':
+      return await checkpointCommand(runtime, command, rest, { turn: values.turn, file: values.file, force: values.force, json: values.json }, io)
+    case 'plugin':
+      return await pluginCommand(runtime, rest, io, { force: values.force })
+    case 'mcp':
+      return await mcpCommand(runtime, rest, values.json, io)
+    default:
+      throw new UsageError(`unknown command "${command}"`)
   }
 }
 
@@ -184,8 +206,10 @@ async function runPrompts(
   id: string | undefined,
   prompts: string[],
   json: boolean,
-  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  stop: AbortSignal
 ): Promise<number> {
+  if (stop.aborted) return 1
   let session = id ? await runtime.sessions.open(id) : await runtime.sessions.create(runtime.workspace()!)
   // A revert or rewind a crash interrupted was finished on open: say so (its notice is in the log too).
   reportRecovered(session.recovered, io)
@@ -195,8 +219,15 @@ async function runPrompts(
   let detach = attachPrinter(runtime, session.log.id, json, io)
   if (!json) io.stderr.write(`session ${session.log.id}\n`)
   let lastReason = 'completed'
+  // A stop signal cancels the turn that runs (or is about to); the prompts after it do not run.
+  const cancel = () => void session.agent.cancel()
+  stop.addEventListener('abort', cancel)
   try {
     for (const prompt of prompts) {
+      if (stop.aborted) {
+        lastReason = 'cancelled'
+        break
+      }
       // Slash commands (src-main/commands): a built-in prints what it says; a custom one is expanded and runs as a turn.
       let result
       try {
@@ -229,6 +260,7 @@ async function runPrompts(
       lastReason = end && end.type === 'turn/end' ? end.reason : 'error'
     }
   } finally {
+    stop.removeEventListener('abort', cancel)
     detach()
   }
   return lastReason === 'completed' ? 0 : 1
@@ -270,13 +302,21 @@ function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof par
   }
 }
 
-const isEntry = process.argv[1] && /cli\.(m?js|ts)$/.test(process.argv[1])
-if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`seam: ${error instanceof Error ? error.message : String(error)}\n`)
-      process.exit(error instanceof UsageError ? 2 : 1)
-    }
-  )
+/**
+ * The `seam` process: runs `main`, prints an error that escaped it, and exits with the status only
+ * once stdout and stderr have passed everything on (exit.ts). bin/seam.mjs calls this.
+ */
+export async function runCli(argv: string[]): Promise<never> {
+  ignoreClosedReaders()
+  let code: number
+  try {
+    code = await main(argv)
+  } catch (error) {
+    process.stderr.write(`seam: ${error instanceof Error ? error.message : String(error)}\n`)
+    code = error instanceof UsageError ? 2 : 1
+  }
+  return exitWhenDrained(code)
 }
+
+const isEntry = process.argv[1] && /cli\.(m?js|ts)$/.test(process.argv[1])
+if (isEntry) void runCli(process.argv.slice(2))

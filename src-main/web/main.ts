@@ -6,6 +6,8 @@ import { describeUncaught, installProcessGuards } from '../app/process-guards'
 import { readWebConfig } from './config'
 import { startWebServer } from './server'
 import { createAccessGate, newAccessToken } from './access'
+import { onStopSignal } from '../app/stop-signals'
+import { exitWhenDrained } from '../app/process-exit'
 
 let running: Host | undefined
 // Logged on stderr and in the host log (the UI's log view); the host keeps serving.
@@ -42,29 +44,29 @@ async function main(): Promise<void> {
   // The token is the key to this UI (and so to the agent's shell): it is printed once, here.
   console.log(`Seam web UI: ${server.url}/?token=${accessToken}`)
 
-  let stopping = false
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      console.error(`${signal} again: exiting now.`)
-      process.exit(1)
-    }
-    stopping = true
-    void (async () => {
-      try {
-        await server.close()
-        await host.close()
-        process.exit(0)
-      } catch (error) {
-        console.error('Seam web host did not close cleanly:', error)
-        process.exit(1)
-      }
-    })()
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  // A stop signal closes the server, then the host (running turns cancelled, hooks, tools and MCP
+  // servers stopped, session logs flushed); the exit status is the signal's (130, 143, 129).
+  const signals = onStopSignal(
+    () => {
+      void (async () => {
+        let clean = true
+        try {
+          await server.close()
+          await host.close()
+        } catch (error) {
+          clean = false
+          console.error('Seam web host did not close cleanly:', error)
+        }
+        signals.dispose()
+        // Exits even if something is still open (a client's keep-alive socket): the host is stopped.
+        await exitWhenDrained(clean ? (signals.exitCode ?? 0) : 1)
+      })()
+    },
+    { log: (message) => console.error(`Seam web host: ${message}`) }
+  )
 }
 
 main().catch((error: unknown) => {
   console.error(`Seam web host failed to start: ${error instanceof Error ? error.message : String(error)}`)
-  process.exit(1)
+  void exitWhenDrained(1)
 })
