@@ -36,7 +36,7 @@ describe('initialize', () => {
     expect(older.code).toBe(-32022)
   })
 
-  it('SIGTERM closes the sessions (a running turn ends cancelled in the log) and exits 0', async () => {
+  it('SIGTERM closes the sessions (a running turn ends cancelled in the log) and exits 143, the conventional status', async () => {
     const s = await setup([{ text: 'slow answer', chunkDelayMs: 200 }])
     const proc = agent(s, providerArgs(s))
     await connect(proc)
@@ -46,7 +46,7 @@ describe('initialize', () => {
     await firstChunk
     const exit = new Promise<number | null>((r) => proc.child.on('exit', (code) => r(code)))
     proc.child.kill('SIGTERM')
-    expect(await exit).toBe(0)
+    expect(await exit).toBe(143)
     const end = (await sessionEvents(s.home, sessionId)).filter((e) => e.type === 'turn/end')
     expect(end).toMatchObject([{ reason: 'cancelled' }])
   })
