@@ -70,4 +70,4 @@ it('seam revert puts back the last turn\'s files; a file changed since needs --f
   expect(rewound.stdout).toContain(`restored ${notes} (changed since)`)
   expect(rewound.stdout).toContain('rewound to before: edit notes')
   expect(await readFile(notes, 'utf8')).toBe('v1\n')
-})
+}, 90_000)
