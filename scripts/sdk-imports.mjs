@@ -28,7 +28,7 @@ export const SDK_ENTRY_OF = new Map([
   ['src-main/app/plugin-host', '@seam/sdk'],
   ['src-main/plugins/watch', '@seam/sdk/node'],
   ['src-main/tools/builtin/paths', '@seam/sdk/node'],
-  ['src-main/process/watched-group', '@seam/sdk/node'],
+  ['src-main/process/guarded-spawn', '@seam/sdk/node'],
   ['src-main/security/keys', '@seam/sdk/node'],
   ['src-main/security/trust-pins', '@seam/sdk'],
   ['src-main/process/liveness', '@seam/sdk/testing'],

@@ -5,8 +5,19 @@
 export { watchPatchFiles, type PatchWatchOptions, type StopWatching } from '../../src-main/plugins/watch'
 /** How the built-in file tools resolve and confine paths, for policies that must agree with them. */
 export { resolveToolPath, splitGlob, hasParentSegment, isWithin, type GlobRoot } from '../../src-main/tools/builtin/paths'
-/** Runs a command in its own process group, watched: timeout and abort end the whole group. */
-export { spawnWatchedGroup, MAX_INLINE_COMMAND_BYTES, type WatchedGroup, type WatchedGroupOptions } from '../../src-main/process/watched-group'
+/**
+ * Starts a child process (or a shell command) as the leader of its own process group, killed with
+ * the host if the host dies (even by SIGKILL) until the run is released.
+ */
+export {
+  spawnGuarded,
+  spawnShellCommand,
+  killWatchedGroups,
+  MAX_INLINE_COMMAND_BYTES,
+  type GuardedProcess,
+  type GuardedSpawnOptions,
+  type ShellCommandOptions
+} from '../../src-main/process/guarded-spawn'
 /** Which environment variables hold provider keys, so child processes do not inherit them. */
 export { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'
 /** Seam's own version (the install's package.json), e.g. for a protocol's clientInfo. */

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
 import { BoundedOutput } from './output-buffer'
-import { spawnWatchedGroup, type WatchedGroup } from '@seam/sdk/node'
+import { spawnShellCommand, type GuardedProcess } from '@seam/sdk/node'
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 600_000
 export const DEFAULT_KILL_GRACE_MS = 500
@@ -85,7 +85,7 @@ function emptyResult(): CommandHookResult {
 /** One run's state machine: resolves once the shell exited and both pipes closed (or were given up on). */
 class CommandRun {
   private child: ChildProcess | undefined
-  private group: WatchedGroup | undefined
+  private group: GuardedProcess | undefined
   private readonly stdout: BoundedOutput
   private readonly stderr: BoundedOutput
   private exited = false
@@ -113,7 +113,7 @@ class CommandRun {
     let child: ChildProcess
     try {
       // Own process group (the whole tree can be signalled), killed if this process dies.
-      this.group = spawnWatchedGroup({ shell: opts.shell ?? '/bin/sh', command: opts.command, cwd: opts.cwd, env: opts.env, stdin: 'pipe' })
+      this.group = spawnShellCommand({ shell: opts.shell ?? '/bin/sh', command: opts.command, cwd: opts.cwd, env: opts.env, stdin: 'pipe' })
       child = this.group.child
     } catch (error) {
       this.spawnFailed(error)
@@ -214,13 +214,7 @@ class CommandRun {
   }
 
   private killGroup(signal: NodeJS.Signals): void {
-    const pid = this.child?.pid
-    if (pid === undefined) return
-    try {
-      process.kill(-pid, signal)
-    } catch {
-      // ESRCH: every member of the group has already exited.
-    }
+    this.group?.signalGroup(signal)
   }
 
   private later(fn: () => void, ms: number): void {

@@ -5,12 +5,12 @@
 // mode, `seam run`) loads the dev bundle and reloads it on each build; what each one made of a
 // build (loaded, or the error with file:line:column) is printed here. Ctrl-C ends the session and
 // the Hosts go back to the installed bundle of that name, if any.
-import { spawn } from 'node:child_process'
 import { watch, type FSWatcher } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs, stripVTControlCharacters } from 'node:util'
 import { resolveSeamHome } from '../app/paths'
+import { spawnGuarded } from '../process/guarded-spawn'
 import { devBundlesDir, readHostStates, registerDevBundle, unregisterDevBundle, type DevEntry } from '../plugins/bundles/dev-bundles'
 import { z } from 'zod'
 import { formatZodError } from '../../src-shared/validation'
@@ -36,16 +36,22 @@ export async function buildDevBundle(dir: string, env: NodeJS.ProcessEnv = proce
     return { ok: false, output: '', error: 'package.json has no "build" script (seam plugin new writes one: node build.mjs, using @seam/sdk/build)' }
   }
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build', '--silent'], {
+    // Its own process group (npm, its shell, the bundler), killed with Seam.
+    const guarded = spawnGuarded('npm', ['run', 'build', '--silent'], {
       cwd: dir,
       env: { ...env, SEAM_PLUGIN_DEV: '1', NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' },
       stdio: ['ignore', 'pipe', 'pipe']
     })
+    const { child } = guarded
     let output = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.on('error', reject)
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.on('error', (error) => {
+      guarded.release()
+      reject(error)
+    })
     child.on('close', (code) => {
+      guarded.release()
       const text = stripVTControlCharacters(output)
       resolve(code === 0 ? { ok: true, output: text } : { ok: false, output: text, error: buildError(text, dir) ?? `the build script exited with ${code}` })
     })

@@ -8,9 +8,9 @@
 // - `@path` references (inside the workspace only) have the file's contents appended.
 // - `` !`cmd` `` runs `cmd` in the workspace and puts its output in its place (Claude Code only),
 //   and only in a trusted workspace: otherwise nothing runs and the command fails.
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { spawnGuarded } from '../process/guarded-spawn'
 import type { CustomCommand } from './custom'
 
 /** A command that cannot be run as typed; the message names the command. */
@@ -174,13 +174,22 @@ function existingPath(ref: string, workspace: string): string | undefined {
 function runShellLine(command: string, cwd: string, env: Record<string, string> | undefined): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     // stdin closed, not a socket: bash sources ~/.bashrc when its stdin looks like a remote shell's.
-    const child = spawn('bash', ['-c', command], { cwd, env: env ?? {}, stdio: ['ignore', 'pipe', 'pipe'], timeout: SHELL_TIMEOUT_MS })
+    // Its own process group, killed with Seam; the deadline ends the whole group.
+    const guarded = spawnGuarded('bash', ['-c', command], { cwd, env: env ?? {}, stdio: ['ignore', 'pipe', 'pipe'] })
+    const { child } = guarded
+    const deadline = setTimeout(() => guarded.signalGroup('SIGTERM'), SHELL_TIMEOUT_MS)
     let stdout = ''
     let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout = (stdout + chunk).slice(0, MAX_FILE_CHARS)))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(0, MAX_FILE_CHARS)))
-    child.on('error', reject)
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout = (stdout + chunk).slice(0, MAX_FILE_CHARS)))
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(0, MAX_FILE_CHARS)))
+    child.on('error', (error) => {
+      clearTimeout(deadline)
+      guarded.release()
+      reject(error)
+    })
     child.on('close', (code, signal) => {
+      clearTimeout(deadline)
+      guarded.release()
       if (code === 0) return resolvePromise(`${stdout}${stderr}`.trimEnd())
       const why = signal ? `stopped by ${signal} (timeout ${SHELL_TIMEOUT_MS / 1000} s)` : `exit code ${String(code)}`
       reject(new Error(`${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`))

@@ -1,6 +1,10 @@
 // Section "no process outlives what started it": a host killed with SIGKILL (no handler runs)
 // still takes its running Bash commands and hooks, with their children, down with it. Runs the
 // real CLI (`node bin/seam.mjs`, the built out/main/cli.js) against the loopback OpenAI fake.
+// The processes write their pid files only once the host has registered their group with its
+// death watcher: a hook after reading its stdin (the host writes it after registering), a Bash
+// command after a pause. Killing the host between a spawn and its registration is the window
+// host-death-watcher.ts documents.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -60,13 +64,13 @@ async function killHostWhile(script: OpenAIScript, pidFiles: string[]): Promise<
 
 describe('after kill -9 of the CLI host', () => {
   it('a running Bash command and its background child die with it', async () => {
-    const command = 'echo $$ > bash.pid; sleep 300 & echo $! > bash-child.pid; wait'
+    const command = 'sleep 0.5; echo $$ > bash.pid; sleep 300 & echo $! > bash-child.pid; wait'
     await killHostWhile([{ toolCalls: [{ name: 'Bash', args: { command, description: 'wait' } }] }, { text: 'done' }], ['bash.pid', 'bash-child.pid'])
   })
 
   it('a running PreToolUse hook and its background child die with it', async () => {
     await mkdir(path.join(workspace, '.claude'))
-    const hook = 'echo $$ > hook.pid; sleep 300 & echo $! > hook-child.pid; wait'
+    const hook = 'cat > /dev/null; echo $$ > hook.pid; sleep 300 & echo $! > hook-child.pid; wait'
     const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }
     await writeFile(path.join(workspace, '.claude/settings.json'), JSON.stringify(settings))
     await killHostWhile([{ toolCalls: [{ name: 'Bash', args: { command: 'echo ran', description: 'x' } }] }, { text: 'done' }], ['hook.pid', 'hook-child.pid'])

@@ -1,10 +1,15 @@
 // Runs one shell command in its own process group and ends the whole group (children,
 // grandchildren) on abort or deadline: SIGTERM first, SIGKILL after a grace period.
+//
+// The result is delivered when the shell has exited and its stdout and stderr have closed (Node's
+// 'close'), which for a command that leaves nothing behind is the moment it exits: no timer is
+// involved. Only when a process the command started in the background still holds the pipes after
+// the shell exited is there a bounded wait (STDIO_DRAIN_MS); then the result says so.
 import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import { HeadTailBuffer } from './output-limit'
-import { spawnWatchedGroup, type WatchedGroup } from '../../process/watched-group'
+import { spawnShellCommand, type GuardedProcess } from '../../process/guarded-spawn'
 
 export interface ShellRunOptions {
   command: string
@@ -29,10 +34,15 @@ export interface ShellRun {
   interruptedBy?: 'timeout' | 'abort'
   /** Set when the shell could not be started at all. */
   spawnError?: string
+  /**
+   * Set when the shell exited but something it started (a `cmd &` job) still held stdout or stderr
+   * open after STDIO_DRAIN_MS: the run ended without the rest of that output.
+   */
+  outputHeldOpen?: true
 }
 
 /** How long to wait for the pipes to close once the shell exited on its own (a backgrounded `cmd &` can hold them). */
-const STDIO_DRAIN_MS = 500
+export const STDIO_DRAIN_MS = 500
 /** After SIGKILL, how long to wait for the pipes before giving up on them. */
 const AFTER_KILL_MS = 1_000
 
@@ -51,9 +61,9 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
     const timers = new Set<NodeJS.Timeout>()
 
     // Its own process group, killed with this process if it dies; long commands go through a file.
-    let group: WatchedGroup
+    let group: GuardedProcess
     try {
-      group = spawnWatchedGroup({ shell: shellPath(), command: options.command, cwd: options.cwd, env: options.env, stdin: 'ignore' })
+      group = spawnShellCommand({ shell: shellPath(), command: options.command, cwd: options.cwd, env: options.env, stdin: 'ignore' })
     } catch (error) {
       resolve({ stdout: '', stderr: '', output: '', exitCode: 127, spawnError: (error as Error).message })
       return
@@ -61,16 +71,19 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
     const child: ChildProcess = group.child
     const pid = child.pid
 
-    const finish = (spawnError?: string): void => {
+    const finish = (ended: { spawnError?: string; outputHeldOpen?: true } = {}): void => {
       if (settled) return
       settled = true
+      // What is left of the group now (a background job holding the pipes) is let go: it is no
+      // longer killed with Seam (README, known limitations).
       group.release()
       options.signal.removeEventListener('abort', onAbort)
       clearTimeout(deadline)
       for (const timer of timers) clearTimeout(timer)
       child.stdout?.destroy()
       child.stderr?.destroy()
-      resolve({ stdout: stdout.text(), stderr: stderr.text(), output: output.text(), exitCode: exitCode ?? 1, interruptedBy, spawnError })
+      const run: ShellRun = { stdout: stdout.text(), stderr: stderr.text(), output: output.text(), exitCode: exitCode ?? 1, interruptedBy, ...ended }
+      resolve(run)
     }
 
     const later = (ms: number, run: () => void): void => {
@@ -84,10 +97,10 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
     const interrupt = (reason: 'timeout' | 'abort'): void => {
       if (interruptedBy || settled || pid === undefined) return
       interruptedBy = reason
-      signalGroup(pid, 'SIGTERM')
+      group.signalGroup('SIGTERM')
       // Not one of `timers`: the SIGKILL must still reach a SIGTERM-ignoring straggler after we resolved.
       setTimeout(() => {
-        if (groupAlive(pid)) signalGroup(pid, 'SIGKILL')
+        group.signalGroup('SIGKILL')
         if (!settled) later(AFTER_KILL_MS, () => finish())
       }, options.killGraceMs)
     }
@@ -110,33 +123,19 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
 
     child.on('error', (error) => {
       exitCode = 127
-      finish(error.message)
+      finish({ spawnError: error.message })
     })
     child.on('exit', (code, signal) => {
       exitCode = code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
-      // Interrupted: keep waiting for 'close' (or the post-SIGKILL fallback) so the whole group is gone.
-      if (!interruptedBy) later(STDIO_DRAIN_MS, () => finish())
+      // Normally 'close' follows at once and this timer never fires. It does when a background
+      // job holds the pipes. Interrupted: keep waiting for 'close' (or the post-SIGKILL fallback)
+      // so the whole group is gone.
+      if (!interruptedBy) later(STDIO_DRAIN_MS, () => finish({ outputHeldOpen: true }))
     })
+    // Exited and both pipes closed: the run is complete.
     child.on('close', () => finish())
 
     if (options.signal.aborted) onAbort()
     else options.signal.addEventListener('abort', onAbort, { once: true })
   })
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // ESRCH: the group is already gone, which is the goal.
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
