@@ -173,7 +173,8 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
       })
       // In the file before anything the call does: a crash of Seam mid-tool leaves the call in the
       // log. A tool declared free of side effects rides the next group write instead.
-      if (tools.get(sealed.name)?.sideEffects !== false) await log.flush()
+      // (The concurrent calls of a step sealed together share that write.)
+      if (tools.get(sealed.name)?.sideEffects !== false) await log.written()
     },
     // On the device before the world changes, for a tool that declares side effects: a power loss
     // cannot keep what the tool did (a command's effects outside this machine) and lose the call.

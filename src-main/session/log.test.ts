@@ -208,3 +208,29 @@ describe('SessionLog: group commit of syncs', () => {
     await expect(log.close()).rejects.toThrow(/EINVAL/)
   })
 })
+
+describe('SessionLog: written()', () => {
+  it('resolves once the events are in the file and heard of, sharing one write among callers of the same microtask run', async () => {
+    const log = store.create({ workspace: '/w' })
+    const heard: Array<{ seq: number; onDisk: number[] }> = []
+    log.onAppend((event) => heard.push({ seq: event.seq, onDisk: seqsOnDisk(log.path) }))
+    const waits: Promise<void>[] = []
+    for (let i = 0; i < 5; i++) {
+      log.append({ type: 'notice', level: 'info', text: `n${i}`, source: 'test' })
+      waits.push(log.written())
+    }
+    await Promise.all(waits)
+    expect(heard.map((h) => h.seq)).toEqual([2, 3, 4, 5, 6])
+    for (const h of heard) expect(h.onDisk).toEqual([1, 2, 3, 4, 5, 6]) // one write carried all five
+    await log.close()
+  })
+
+  it('rejects once the log has failed', async () => {
+    const log = store.create({ workspace: '/w' })
+    await rm(log.path)
+    log.append({ type: 'turn/start', turnId: 't' })
+    await expect(log.written()).rejects.toThrow(log.path)
+    await expect(log.written()).rejects.toThrow(log.path)
+    await expect(log.close()).rejects.toThrow(log.path)
+  })
+})

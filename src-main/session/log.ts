@@ -84,6 +84,8 @@ export class SessionLog {
   private fd: number | undefined
   private failure: Error | undefined
   private writeScheduled = false
+  /** The write `written()` scheduled for the end of this run of microtasks. */
+  private microWrite: Promise<void> | undefined
   private dirUnsynced: boolean
   /** Group writes done so far, and how many of them the last started sync covers. */
   private writes = 0
@@ -185,6 +187,23 @@ export class SessionLog {
     if (options.durable === true) return this.sync()
     if (options.durable === 'background') this.sync().catch(() => undefined) // reported through onFailure
     return Promise.resolve()
+  }
+
+  /**
+   * Resolves once every event appended so far is written (listeners told), like `flush()`, but the
+   * write waits for the end of the current run of microtasks: calls that each need their own event
+   * written before they go on (the concurrent tool calls of one step) share one write(2).
+   */
+  written(): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure)
+    if (this.pending.length === 0) return Promise.resolve()
+    this.microWrite ??= new Promise<void>((resolve, reject) =>
+      queueMicrotask(() => {
+        this.microWrite = undefined
+        this.flush().then(resolve, reject)
+      })
+    )
+    return this.microWrite
   }
 
   /** fdatasyncs issued so far (a durable flush whose writes were already covered issues none). */
