@@ -393,10 +393,14 @@ describe('handler options', () => {
     expect(userTexts(h.model, 2)).toContain('<system-reminder>\nlate context\n</system-reminder>')
   })
 
-  it('statusMessage rides on hook/invoked, for the UI to show while the hook runs', async () => {
-    h = await createHarness({ user: { hooks: hooksOf(['PreToolUse', 'Bash', { command: 'true', statusMessage: 'Checking the command…' }]) }, script: bashThenDone() })
-    await h.run('go')
-    expect(h.events('hook/invoked').map((e) => e.statusMessage)).toEqual(['Checking the command…'])
+  it('statusMessage rides on hook/invoked, which a PreToolUse hook writes when it starts: the UI shows it while the hook runs; the result names the call', async () => {
+    h = await createHarness({ user: { hooks: hooksOf(['PreToolUse', 'Bash', { command: hookCommand('bash', { sleep: 1 }), statusMessage: 'Checking the command…' }]) }, script: bashThenDone() })
+    const running = h.run('go')
+    await eventually(() => h!.events('hook/invoked').length === 1, 5000, 'the hook/invoked record of the running hook')
+    expect(h.events('hook/invoked')[0]).toMatchObject({ event: 'PreToolUse', statusMessage: 'Checking the command…' })
+    expect(h.events('hook/result')).toEqual([])
+    await running
+    expect(h.events('hook/result')).toMatchObject([{ event: 'PreToolUse', toolCallToken: h.events('tool/call')[0].token }])
   })
 
   it('if: a permission-rule filter runs the hook only for matching calls', async () => {

@@ -82,8 +82,9 @@ export function sinkFor(entry: SessionEntry | undefined, logger: Logger): HookSi
 }
 
 /**
- * A sink that holds `hook/invoked` and `hook/result` until the call's token is known (PreToolUse
- * runs before the call is sealed), then stamps the token on `hook/invoked` and passes them on.
+ * The sink of a tool call's PreToolUse hooks, which run before the call is sealed: `hook/invoked`
+ * is written when the hook starts (without a token yet), `hook/result` is held until the call's
+ * token is known and carries it; once sealed, both are stamped and pass straight through.
  */
 export class CallSink implements HookSink {
   private token: string | undefined
@@ -92,8 +93,11 @@ export class CallSink implements HookSink {
   constructor(private readonly inner: HookSink) {}
 
   record(event: SessionEventInput): void {
-    if (this.token === undefined) this.held.push(event)
-    else this.inner.record(this.stamp(event, this.token))
+    if (this.token !== undefined) this.inner.record(this.stamp(event, this.token))
+    // A hook that starts is written at once (the UI shows it running, with its statusMessage);
+    // its result waits for the call's token, which ties the invocation to the call.
+    else if (event.type === 'hook/invoked') this.inner.record(event)
+    else this.held.push(event)
   }
 
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void {
@@ -108,6 +112,7 @@ export class CallSink implements HookSink {
   }
 
   private stamp(event: SessionEventInput, token: string): SessionEventInput {
-    return event.type === 'hook/invoked' && event.toolCallToken === undefined && token !== '' ? { ...event, toolCallToken: token } : event
+    if (token === '' || (event.type !== 'hook/invoked' && event.type !== 'hook/result') || event.toolCallToken !== undefined) return event
+    return { ...event, toolCallToken: token }
   }
 }

@@ -5,8 +5,8 @@ import { groupHookInvocations } from './hook-groups'
 function invoked(id: string, event: string, token?: string): EventInput {
   return { type: 'hook/invoked', invocationId: id, source: 'claude', event, command: `${event}.sh`, sourceFile: '/w/.claude/settings.json', input: '{"a":1}', inputTruncated: false, ...(token ? { toolCallToken: token } : {}) }
 }
-function result(id: string, event: string): EventInput {
-  return { type: 'hook/result', invocationId: id, source: 'claude', event, exitCode: 0, signal: null, durationMs: 4, outcomeKind: 'ok', stdout: 'out', stdoutTruncated: true, stderr: '', stderrTruncated: false }
+function result(id: string, event: string, token?: string): EventInput {
+  return { type: 'hook/result', invocationId: id, source: 'claude', event, exitCode: 0, signal: null, durationMs: 4, outcomeKind: 'ok', stdout: 'out', stdoutTruncated: true, stderr: '', stderrTruncated: false, ...(token ? { toolCallToken: token } : {}) }
 }
 
 describe('groupHookInvocations', () => {
@@ -33,5 +33,16 @@ describe('groupHookInvocations', () => {
     expect(pre.invoked?.command).toBe('PreToolUse.sh')
     expect(pre.result?.stdoutTruncated).toBe(true)
     expect(groups[1].invocations[1].result).toBeUndefined()
+  })
+
+  it('a PreToolUse hook written when it started (no token yet) joins its call by the token on its result', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'user/message', turnId: 't1', content: 'go', source: 'user' })
+    log.add(invoked('h1', 'PreToolUse'))
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Bash', args: { command: 'ls' } })
+    log.add(result('h1', 'PreToolUse', 'tok1'))
+    log.add({ type: 'turn/end', turnId: 't1', reason: 'completed' })
+    expect(groupHookInvocations(log.all).map((g) => [g.kind, g.title, g.invocations.map((i) => i.invocationId)])).toEqual([['tool', 'Tool call Bash: ls', ['h1']]])
   })
 })

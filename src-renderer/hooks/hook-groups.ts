@@ -54,15 +54,26 @@ export function groupHookInvocations(events: readonly SessionEvent[]): HookGroup
       }
     } else if (event.type === 'hook/result') {
       const view = byId.get(event.invocationId)
-      if (view) view.result = event
-      else {
+      if (view) {
+        view.result = event
+        // A PreToolUse hook starts before its call is sealed: the result names the call.
+        if (event.toolCallToken !== undefined && view.invoked?.toolCallToken === undefined) moveTo(view, groupFor(event.toolCallToken))
+      } else {
         const orphan: HookInvocationView = { invocationId: event.invocationId, result: event }
         byId.set(event.invocationId, orphan)
         groupFor(undefined).invocations.push(orphan)
       }
     }
   }
-  return [...groups.values()]
+  return [...groups.values()].filter((group) => group.invocations.length > 0)
+
+  function moveTo(view: HookInvocationView, target: HookGroup): void {
+    for (const group of groups.values()) {
+      const index = group.invocations.indexOf(view)
+      if (index >= 0) group.invocations.splice(index, 1)
+    }
+    target.invocations.push(view)
+  }
 }
 
 function summary(args: Record<string, unknown>): string {

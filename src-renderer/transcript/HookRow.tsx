@@ -6,7 +6,7 @@ import type { HookItem } from './transcript-types'
 
 export const HookRow = memo(function HookRow({ item }: { item: HookItem }) {
   const r = item.result
-  const outcome = !r ? (item.statusMessage ? `${item.statusMessage}…` : 'running…') : r.failureKind ? `failed (${r.failureKind})` : r.outcomeKind === 'block' ? 'blocked' : r.decision ?? r.outcomeKind
+  const outcome = !r ? (item.statusMessage ?? 'running…') : r.failureKind ? `failed (${r.failureKind})` : r.outcomeKind === 'block' ? 'blocked' : r.decision ?? r.outcomeKind
   const tone = !r ? 'running' : r.failureKind || r.outcomeKind === 'error' ? 'error' : r.outcomeKind === 'block' || r.decision === 'deny' ? 'block' : 'ok'
   return (
     <button type="button" className={`hook-row ${tone}`} onClick={() => appActions.openInspector(item.invocationId)}>

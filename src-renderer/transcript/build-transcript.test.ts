@@ -54,6 +54,21 @@ describe('buildTranscript', () => {
     expect(t.lastSeq).toBe(log.all.length)
   })
 
+  it('a PreToolUse hook written when it starts shows its statusMessage while it runs, above the card; its result brings the call token', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'user/message', turnId: 't1', content: 'go', source: 'user' })
+    log.add({ type: 'hook/invoked', invocationId: 'h1', source: 'claude', event: 'PreToolUse', command: 'check.sh', sourceFile: '/w/.claude/settings.json', input: '{}', inputTruncated: false, statusMessage: 'Checking the command' })
+    const running = buildTranscript(log.all).items.find((item) => item.kind === 'hook')
+    expect(running).toMatchObject({ kind: 'hook', statusMessage: 'Checking the command' })
+    expect(running && 'result' in running ? running.result : undefined).toBeUndefined()
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Bash', args: { command: 'ls' } })
+    log.add({ type: 'hook/result', invocationId: 'h1', source: 'claude', event: 'PreToolUse', toolCallToken: 'tok1', exitCode: 0, signal: null, durationMs: 5, outcomeKind: 'ok', stdout: '', stdoutTruncated: false, stderr: '', stderrTruncated: false })
+    const t = buildTranscript(log.all)
+    expect(kinds(t.items)).toEqual(['user', 'hook', 'tool'])
+    expect(t.items[1]).toMatchObject({ kind: 'hook', toolCallToken: 'tok1', result: { outcomeKind: 'ok' } })
+  })
+
   it('ignores event kinds it does not know (a newer host)', () => {
     const unknown = { type: 'future/thing', seq: 1, ts: 1 } as unknown as SessionEvent
     expect(buildTranscript([unknown]).items).toEqual([])

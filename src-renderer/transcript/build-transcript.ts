@@ -273,7 +273,8 @@ function onHookResult(draft: Draft, event: SessionEventOf<'hook/result'>): void 
   const at = draft.index.get(`hook:${event.invocationId}`)
   const existing = at === undefined ? undefined : draft.items[at]
   if (at !== undefined && existing?.kind === 'hook') {
-    draft.items[at] = { ...existing, result }
+    // A PreToolUse hook is written when it starts, before its call has a token; its result brings it.
+    draft.items[at] = { ...existing, result, ...(existing.toolCallToken === undefined ? opt('toolCallToken', event.toolCallToken) : {}) }
     return
   }
   draft.index.set(`hook:${event.invocationId}`, draft.items.length)

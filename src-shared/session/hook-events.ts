@@ -76,6 +76,12 @@ export const HookResultEvent = z.object({
   signal: z.string().nullable(),
   /** `http` handlers: the response status, when one arrived. */
   httpStatus: z.number().int().optional(),
+  /**
+   * Sealed tool-call token of a hook that started before its call had one (PreToolUse runs
+   * before sealing): its hook/invoked is written at once, so the UI shows it running, and the
+   * result ties it to the call.
+   */
+  toolCallToken: z.string().optional(),
   durationMs: z.number().nonnegative(),
   decision: HookPermissionDecision.optional(),
   outcomeKind: HookOutcomeKind,
