@@ -6,6 +6,7 @@
 import { defineConfig } from '@playwright/test'
 import type { TestOptions, WorkerOptions } from './e2e/fixtures'
 import { findChromium } from './scripts/chromium.mjs'
+import { scaledTimeout } from './scripts/time-factor.mjs'
 
 function chromiumPath(): string | undefined {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
@@ -22,8 +23,10 @@ export default defineConfig<TestOptions, WorkerOptions>({
   // One worker: the 2-core CI machine runs the host, Chromium and the runner at once.
   workers: 1,
   fullyParallel: false,
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Written for an idle machine; scaled by how loaded or slow this one is (scripts/time-factor.mjs:
+  // measured once, then read from SEAM_TEST_TIME_FACTOR by the workers and the host fixture).
+  timeout: scaledTimeout(30_000),
+  expect: { timeout: scaledTimeout(10_000) },
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   projects: [

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+import { scaledTimeout } from './scripts/time-factor.mjs'
 
 export default defineConfig({
   plugins: [react()],
@@ -7,7 +8,8 @@ export default defineConfig({
     // e2e/ holds Playwright specs; vitest must not pick them up.
     include: ['src-shared/**/*.test.{ts,tsx}', 'src-main/**/*.test.{ts,tsx}', 'src-renderer/**/*.test.{ts,tsx}', 'plugins/**/*.test.{ts,tsx}', 'test-support/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/**/*.test.ts', 'packaging/**/*.test.ts', 'packages/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 20_000
+    // Written for an idle machine; scaled by how loaded or slow this one is (scripts/time-factor.mjs).
+    testTimeout: scaledTimeout(20_000),
+    hookTimeout: scaledTimeout(20_000)
   }
 })

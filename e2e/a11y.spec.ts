@@ -3,9 +3,10 @@
 // inspector, the sessions sidebar), in light and in dark: no serious and no critical violation.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import type { Page, TestInfo } from '@playwright/test'
 import { lastUserText, textOf, trailingToolResults } from './support/fake-model'
+import { scaledTimeout } from './fixtures'
+import { axeViolations, seriousOrCritical } from './support/axe'
 import { expect, test as seamTest } from './support/seam-test'
 import { expectIdle, send, snap, ui } from './support/ui'
 
@@ -23,11 +24,9 @@ const test = seamTest.extend<{ workspaceFiles: Record<string, string> }>({
 
 /** Runs axe on the page as it is; fails with each serious/critical rule, its nodes and their summary. */
 async function expectAccessible(page: Page, testInfo: TestInfo, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze()
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  const report = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join(' ')}`).join('\n')}`)
-  await testInfo.attach(`axe-${screen}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' })
-  expect.soft(report, `axe on ${screen}`).toEqual([])
+  const violations = await axeViolations(page)
+  await testInfo.attach(`axe-${screen}.json`, { body: JSON.stringify(violations, null, 2), contentType: 'application/json' })
+  expect.soft(seriousOrCritical(violations), `axe on ${screen}`).toEqual([])
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
@@ -55,7 +54,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       })
 
       test('chat, approval, trust, settings, plugins, hook inspector and sessions have no serious or critical axe violation', async ({ app, fakeModel }, testInfo) => {
-        test.setTimeout(120_000)
+        test.setTimeout(scaledTimeout(120_000))
         fakeModel.respond((body) => {
           const results = trailingToolResults(body)
           if (lastUserText(body) === 'second session') return { text: 'A plain answer.' }

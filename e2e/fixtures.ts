@@ -14,12 +14,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base, _electron, type Browser, type ElectronApplication, type Page } from '@playwright/test'
+import { scaledTimeout } from '../scripts/time-factor.mjs'
 
 export type Target = 'web' | 'electron'
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const WEB_ENTRY = join(repoRoot, 'out', 'main', 'web.js')
-const HOST_START_TIMEOUT_MS = 20_000
+const HOST_START_TIMEOUT_MS = scaledTimeout(20_000)
 
 export interface TestOptions {
   /** Environment for the host process, on top of SEAM_HOME/HOME/PORT. */
@@ -161,6 +162,8 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
 })
 
 export { expect } from '@playwright/test'
+/** A timeout written for an idle machine, scaled as the config's are (for a test's own `setTimeout`). */
+export { scaledTimeout }
 
 function hostProcessEnv(tempRoot: string, seamHome: string, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {}

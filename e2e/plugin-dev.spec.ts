@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { repoRoot } from './fixtures'
+import { repoRoot, scaledTimeout } from './fixtures'
 import { expect, test } from './support/seam-test'
 import { snap, ui } from './support/ui'
 
@@ -26,7 +26,7 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): { child: Chil
 }
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(60_000)
+  testInfo.setTimeout(scaledTimeout(60_000))
   // Inside the repository (under out/), so the bundle resolves @seam/sdk and Vite from node_modules.
   await mkdir(join(repoRoot, 'out'), { recursive: true })
   work = await mkdtemp(join(repoRoot, 'out', 'e2e-plugin-dev-'))
@@ -46,7 +46,7 @@ async function editClient(edit: (source: string) => string): Promise<void> {
 }
 
 test('seam plugin dev: the panel appears, re-renders on each edit, and a syntax error keeps the last good build', async ({ app, seamHome }, testInfo) => {
-  test.setTimeout(120_000)
+  test.setTimeout(scaledTimeout(120_000))
   const dev = run(['plugin', 'dev', bundle], work, { ...process.env, SEAM_HOME: seamHome })
   try {
     const panel = app.getByRole('region', { name: TOOL })

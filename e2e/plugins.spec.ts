@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { repoRoot } from './fixtures'
+import { repoRoot, scaledTimeout } from './fixtures'
 import { trailingToolResults, textOf } from './support/fake-model'
 import { expect, test } from './support/seam-test'
 import { expectIdle, send, snap, ui } from './support/ui'
@@ -22,7 +22,7 @@ let outDir = ''
 let tgz = ''
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(120_000)
+  testInfo.setTimeout(scaledTimeout(120_000))
   // The build script may still be on its way (another part of the project writes it).
   await expect.poll(() => existsSync(BUILD_SCRIPT), { message: `${BUILD_SCRIPT} should exist`, timeout: 60_000 }).toBe(true)
   const { buildExample } = (await import(pathToFileURL(BUILD_SCRIPT).href)) as BuildExample

@@ -9,7 +9,7 @@ import { hostSource, makeBundleDir } from '../test-support/bundles'
 import { startLocalRegistry, type LocalRegistry } from '../test-support/local-registry'
 import { expect, test as seamTest } from './support/seam-test'
 import { ui } from './support/ui'
-import { repoRoot } from './fixtures'
+import { repoRoot, scaledTimeout } from './fixtures'
 
 /** The plugin API version engines.seam is checked against (Playwright's loader does not import JSON modules). */
 const SDK_VERSION = (JSON.parse(readFileSync(join(repoRoot, 'packages/sdk/package.json'), 'utf8')) as { version: string }).version
@@ -30,7 +30,7 @@ const test = seamTest.extend({
 })
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(120_000)
+  testInfo.setTimeout(scaledTimeout(120_000))
   work = await mkdtemp(join(tmpdir(), 'seam-e2e-registry-'))
   registry = await startLocalRegistry()
   const token = await registry.addUser('publisher', 'publisher-password')

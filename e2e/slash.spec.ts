@@ -3,9 +3,9 @@
 // (fake) model while the transcript shows it as typed; `/help` lists the commands.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { lastUserText } from './support/fake-model'
 import { expect, test } from './support/seam-test'
+import { axeViolations, seriousOrCritical } from './support/axe'
 import { expectIdle, snap, ui } from './support/ui'
 
 async function projectCommand(workspace: string): Promise<void> {
@@ -26,8 +26,7 @@ test('typing / shows the menu with a project command; choosing it and sending ge
   await expect(menu.getByRole('option', { name: /\/help/ })).toBeVisible()
   await snap(app, testInfo, 'slash-menu')
   // The open menu (listbox, options, the message box's aria-activedescendant) passes axe.
-  const axe = await new AxeBuilder({ page: app }).analyze()
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  expect(seriousOrCritical(await axeViolations(app))).toEqual([])
 
   // Filtered as typed; the message box points at the highlighted option.
   await box.pressSequentially('rev')
