@@ -6,12 +6,18 @@
 // all output streams to the terminal. Ends with a summary and, as the very last line,
 // `N passed, N failed` summed over vitest and Playwright (a failed build or typecheck counts as
 // one failure), because CI reads neither runner's own output. Exits non-zero on any failure.
+// Before anything runs it measures how loaded or slow this machine is (time-factor.mjs) and
+// passes the factor on in SEAM_TEST_TIME_FACTOR: the vitest and Playwright configs scale their
+// timeouts by it. Above the last line it lists the 10 slowest tests of both runners (from their
+// JSON reports), so a test drifting towards its timeout shows before it fails.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureChromium } from './chromium.mjs'
+import { REFERENCE_MS, timeFactor, TIME_FACTOR_ENV } from './time-factor.mjs'
+import { playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = {
@@ -22,6 +28,9 @@ const bin = {
 }
 const work = mkdtempSync(join(tmpdir(), 'seam-test-all-'))
 const results = []
+/** Every test's duration, from both reports (test-report.mjs). */
+const durations = []
+const SLOWEST = 10
 
 function run(label, args, env = {}) {
   console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`)
@@ -70,11 +79,7 @@ async function vitest() {
     .filter(Boolean)
     .join(', ')
   results.push({ name: 'unit (vitest)', passed, failed, detail: `${passed} passed, ${failed} failed${extra ? ` (${extra})` : ''}`, seconds })
-}
-
-function collectTests(suite, into) {
-  for (const spec of suite.specs ?? []) for (const test of spec.tests ?? []) into.push(test)
-  for (const child of suite.suites ?? []) collectTests(child, into)
+  durations.push(...vitestDurations(report, root))
 }
 
 async function playwright() {
@@ -87,8 +92,7 @@ async function playwright() {
     results.push({ name: 'e2e (playwright)', passed: 0, failed: 1, detail: `no report (exit ${code})`, seconds })
     return
   }
-  const tests = []
-  for (const suite of report.suites ?? []) collectTests(suite, tests)
+  const tests = playwrightTests(report)
   for (const project of projects) {
     const mine = tests.filter((t) => t.projectName === project)
     const passed = mine.filter((t) => t.status === 'expected' || t.status === 'flaky').length
@@ -96,6 +100,7 @@ async function playwright() {
     const skipped = mine.filter((t) => t.status === 'skipped').length
     results.push({ name: `e2e (${project})`, passed, failed, detail: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`, seconds })
   }
+  durations.push(...playwrightDurations(tests, 'e2e'))
   const counted = results.filter((r) => r.name.startsWith('e2e (')).reduce((sum, r) => sum + r.failed, 0)
   const globalErrors = (report.errors ?? []).length
   if (code !== 0 && counted === 0) {
@@ -112,6 +117,21 @@ if ('error' in browser) {
 }
 console.log(`e2e browser: ${browser.path} (${browser.version}; ${browser.source})`)
 process.env.CHROMIUM_PATH = browser.path // for Playwright (playwright.config.ts) and every child
+// Sets SEAM_TEST_TIME_FACTOR (unless given) for the configs of both runners and their workers.
+let time
+try {
+  time = timeFactor()
+} catch (error) {
+  rmSync(work, { recursive: true, force: true })
+  console.error(error.message)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+console.log(
+  time.measured
+    ? `test timeouts x${time.factor}: a fixed CPU workload took ${time.measured.wallMs.toFixed(0)} ms here (${time.measured.cpuMs.toFixed(0)} ms of CPU), ${REFERENCE_MS} ms on an idle reference core`
+    : `test timeouts x${time.factor} (${TIME_FACTOR_ENV} was set)`
+)
 
 try {
   await step('build', [bin.electronVite, 'build'])
@@ -128,5 +148,9 @@ const failed = results.reduce((sum, r) => sum + r.failed, 0)
 const width = Math.max(...results.map((r) => r.name.length))
 console.log('\n=== summary')
 for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.name.padEnd(width)}  ${r.detail}  [${r.seconds.toFixed(1)} s]`)
+if (durations.length > 0) {
+  console.log(`\n=== slowest ${Math.min(SLOWEST, durations.length)} tests (timeouts x${time.factor})`)
+  for (const text of slowestLines(durations, SLOWEST)) console.log(text)
+}
 console.log(`${passed} passed, ${failed} failed`)
 process.exitCode = failed > 0 ? 1 : 0

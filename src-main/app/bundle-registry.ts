@@ -1,11 +1,13 @@
 // The running host's side of installing bundles by name: npm's settings read for the current
 // workspace (its project .npmrc) and environment, then src-main/plugins/bundles/registry-*.
+// Those (and npm's own client libraries under them: npm-registry-fetch, @npmcli/config, cacache)
+// are imported on first use: every `seam` command and the app's start loaded them before, about a
+// quarter of the CLI's start-up CPU, for the few commands that talk to a registry.
 import type { MethodOutput } from '../../src-shared/contract/ipc'
 import type { BundleShelf } from './bundle-shelf'
-import { loadNpmConfig, type NpmOptions } from '../plugins/bundles/registry-config'
-import { installFromRegistry, resolveFromRegistry, updateFromRegistry, type UpdateReport } from '../plugins/bundles/registry-install'
-import { enginesSeam } from '../plugins/bundles/registry-client'
-import { searchRegistry, type SearchResult } from '../plugins/bundles/registry-search'
+import type { NpmOptions } from '../plugins/bundles/registry-config'
+import type { UpdateReport } from '../plugins/bundles/registry-install'
+import type { SearchResult } from '../plugins/bundles/registry-search'
 
 /** The contract's types (src-shared/contract/ipc.ts), shared with the UI. */
 export type RegistryResolution = MethodOutput<'plugins/registry-resolve'>
@@ -18,11 +20,13 @@ export interface RegistryContext {
   env: NodeJS.ProcessEnv
 }
 
-function npmConfig(context: RegistryContext): Promise<NpmOptions> {
+async function npmConfig(context: RegistryContext): Promise<NpmOptions> {
+  const { loadNpmConfig } = await import('../plugins/bundles/registry-config')
   return loadNpmConfig({ cwd: context.cwd, env: context.env })
 }
 
 export async function resolveBundle(context: RegistryContext, spec: string): Promise<RegistryResolution> {
+  const [{ resolveFromRegistry }, { enginesSeam }] = await Promise.all([import('../plugins/bundles/registry-install'), import('../plugins/bundles/registry-client')])
   const { packument, choice } = await resolveFromRegistry(spec, await npmConfig(context), context.shelf.seamVersion)
   const resolution: RegistryResolution = {
     name: packument.name,
@@ -36,6 +40,7 @@ export async function resolveBundle(context: RegistryContext, spec: string): Pro
 }
 
 export async function installBundleByName(context: RegistryContext, spec: string, options: { force?: boolean } = {}): Promise<RegistryInstalled> {
+  const { installFromRegistry } = await import('../plugins/bundles/registry-install')
   const { result, resolved, notes } = await installFromRegistry(spec, await npmConfig(context), context.shelf.seamVersion, (file, fromRegistry) =>
     context.shelf.install(file, { force: options.force, fromRegistry })
   )
@@ -43,11 +48,13 @@ export async function installBundleByName(context: RegistryContext, spec: string
 }
 
 export async function updateBundles(context: RegistryContext, name?: string): Promise<UpdateReport[]> {
+  const { updateFromRegistry } = await import('../plugins/bundles/registry-install')
   return updateFromRegistry(context.shelf.seamHome, name, await npmConfig(context), context.shelf.seamVersion, (file, fromRegistry) =>
     context.shelf.install(file, { fromRegistry, keepEnabledState: true })
   )
 }
 
 export async function searchBundles(context: RegistryContext, query: string): Promise<SearchResult> {
+  const { searchRegistry } = await import('../plugins/bundles/registry-search')
   return searchRegistry(query, await npmConfig(context), context.shelf.seamVersion)
 }
