@@ -1,11 +1,12 @@
 // Bad servers: each fault is a clear error on that server or that call, in the session and the
 // server's status, while the session and the other servers go on. The servers are real
 // processes (test-servers/scripted-server.mjs) speaking JSON-RPC over stdio.
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { isAlive, waitUntilDead } from '@seam/sdk/testing'
 import type { McpServerStatus } from './index'
 import { SCRIPTED_SERVER, startMcpHost, toolResults, type McpHost } from './test-host'
 
@@ -162,5 +163,23 @@ describe('MCP servers that misbehave', () => {
     expect(result).toMatchObject({ isError: true, code: 'TIMEOUT' })
     expect(result!.content).toMatch(/timed out after 300 ms/)
     expect(server(host, 'slow').state).toBe('connected')
+  })
+
+  it('a call past MCP_TOOL_TIMEOUT leaves no child of the server behind once the server stops (its process group ends)', async () => {
+    const pidFile = join(tmpdir(), `seam-mcp-pids-${process.pid}-${Date.now()}`)
+    host = await startMcpHost({
+      approvalMode: 'never-ask',
+      patch: `- id: mcp\n  config: { toolTimeoutMs: 300 }\n`,
+      mcpJson: { spawns: scripted('spawns', { PID_FILE: pidFile }) },
+      script: [{ toolCalls: [{ id: 's', name: 'mcp__spawns__spawn', args: {} }] }, { text: 'done' }]
+    })
+    const { events } = await host.run('spawn')
+    expect(toolResults(events)[0]).toMatchObject({ isError: true, code: 'TIMEOUT' })
+    const [serverPid, childPid] = readFileSync(pidFile, 'utf8').trim().split(' ').map(Number)
+    rmSync(pidFile, { force: true })
+    expect(isAlive(childPid!), 'the tool\'s child runs while the server does').toBe(true)
+    await host.close()
+    host = undefined
+    for (const pid of [serverPid!, childPid!]) expect(await waitUntilDead(pid), `pid ${pid} outlived the stopped MCP server`).toBe(true)
   })
 })

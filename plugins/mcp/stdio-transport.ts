@@ -3,7 +3,13 @@
 // exit code or signal, the stderr lines, the exact malformed line, an oversized message. A
 // malformed or oversized message ends the connection: a server that breaks the framing cannot
 // be trusted to answer the calls in flight, and they end at once with the reason.
-import { spawn, type ChildProcess } from 'node:child_process'
+//
+// The server leads its own process group, registered with the host's death watcher
+// (@seam/sdk/node's spawnGuarded): closing signals the whole group, what the server left
+// behind when it ended (a tool's child still running after a timed-out call) is killed with
+// it, and a host killed with SIGKILL takes the server and its children down too.
+import type { ChildProcess } from 'node:child_process'
+import { spawnGuarded, type GuardedProcess } from '@seam/sdk/node'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
@@ -30,6 +36,7 @@ export class ProcessTransport implements Transport {
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
   private child: ChildProcess | undefined
+  private group: GuardedProcess | undefined
   private chunks: Buffer[] = []
   private buffered = 0
   private stderrRest = ''
@@ -46,7 +53,9 @@ export class ProcessTransport implements Transport {
   start(): Promise<void> {
     const { command, args, env, cwd } = this.options
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
+      const group = spawnGuarded(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+      const child = group.child
+      this.group = group
       this.child = child
       child.once('spawn', () => resolve())
       child.once('error', (error) => {
@@ -58,7 +67,12 @@ export class ProcessTransport implements Transport {
       child.once('exit', (code, signal) => {
         this.fault ??= signal !== null ? `the server process was killed by ${signal}` : `the server process exited with code ${code}`
       })
-      child.once('close', () => this.finish())
+      child.once('close', () => {
+        // The server is gone: whatever it started and left running goes with it.
+        group.signalGroup('SIGKILL')
+        group.release()
+        this.finish()
+      })
       child.stdout?.on('data', (chunk: Buffer) => this.read(chunk))
       child.stderr?.setEncoding('utf8')
       child.stderr?.on('data', (text: string) => this.readStderr(text))
@@ -84,18 +98,21 @@ export class ProcessTransport implements Transport {
     this.fault ??= 'the connection was closed by Seam'
     child.stdin?.end()
     if (await wait(KILL_GRACE_MS)) return
-    child.kill('SIGTERM')
+    this.group?.signalGroup('SIGTERM')
     if (await wait(KILL_GRACE_MS)) return
-    child.kill('SIGKILL')
+    this.group?.signalGroup('SIGKILL')
     await wait(KILL_GRACE_MS)
   }
 
-  /** Ends the process without waiting (app shutdown from a synchronous disposer). */
+  /**
+   * Ends the process group without waiting (app shutdown from a synchronous disposer). It stays
+   * registered with the death watcher: what ignores SIGTERM is SIGKILLed when the host exits.
+   */
   kill(): void {
     const child = this.child
     if (child && child.exitCode === null && child.signalCode === null) {
       this.fault ??= 'the connection was closed by Seam'
-      child.kill('SIGTERM')
+      this.group?.signalGroup('SIGTERM')
     }
   }
 

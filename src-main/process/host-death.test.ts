@@ -1,5 +1,6 @@
 // Section "no process outlives what started it": a host killed with SIGKILL (no handler runs)
-// still takes its running Bash commands and hooks, with their children, down with it. Runs the
+// still takes its running Bash commands, hooks and MCP stdio servers, with their children, down
+// with it. Runs the
 // real CLI (`node bin/seam.mjs`, the built out/main/cli.js) against the loopback OpenAI fake.
 // The processes write their pid files only once the host has registered their group with its
 // death watcher: a hook after reading its stdin (the host writes it after registering), a Bash
@@ -41,9 +42,10 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-const pidIn = (file: string): number => Number(readFileSync(path.join(workspace, file), 'utf8').trim())
+/** The pids a file lists (one, or several separated by spaces). */
+const pidsIn = (file: string): number[] => readFileSync(path.join(workspace, file), 'utf8').trim().split(/\s+/).map(Number)
 
-async function killHostWhile(script: OpenAIScript, pidFiles: string[]): Promise<void> {
+async function killHostWhile(script: OpenAIScript, pidFiles: string[], signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
   const server = await startFakeOpenAI(script)
   try {
     host = spawn(
@@ -52,17 +54,17 @@ async function killHostWhile(script: OpenAIScript, pidFiles: string[]): Promise<
       { cwd: workspace, env: { ...process.env, SEAM_HOME: path.join(work, 'home'), HOME: work }, stdio: 'ignore' }
     )
     await waitFor(() => pidFiles.every((file) => existsSync(path.join(workspace, file)) && readFileSync(path.join(workspace, file), 'utf8').endsWith('\n')), 15_000, 'the pid files')
-    const pids = pidFiles.map(pidIn)
+    const pids = pidFiles.flatMap(pidsIn)
     spawnedPids.push(...pids)
     for (const pid of pids) expect(isAlive(pid)).toBe(true)
-    host.kill('SIGKILL')
+    host.kill(signal)
     for (const pid of pids) expect(await waitUntilDead(pid, 5_000), `pid ${pid} outlived the killed host`).toBe(true)
   } finally {
     await server.close()
   }
 }
 
-describe('after kill -9 of the CLI host', () => {
+describe('after kill -9 (or SIGTERM) of the CLI host', () => {
   it('a running Bash command and its background child die with it', async () => {
     const command = 'sleep 0.5; echo $$ > bash.pid; sleep 300 & echo $! > bash-child.pid; wait'
     await killHostWhile([{ toolCalls: [{ name: 'Bash', args: { command, description: 'wait' } }] }, { text: 'done' }], ['bash.pid', 'bash-child.pid'])
@@ -74,5 +76,12 @@ describe('after kill -9 of the CLI host', () => {
     const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }
     await writeFile(path.join(workspace, '.claude/settings.json'), JSON.stringify(settings))
     await killHostWhile([{ toolCalls: [{ name: 'Bash', args: { command: 'echo ran', description: 'x' } }] }, { text: 'done' }], ['hook.pid', 'hook-child.pid'])
+  })
+
+  it.each(['SIGKILL', 'SIGTERM'] as const)('on %s, an MCP stdio server and the child its running tool started die with it', async (signal) => {
+    const server = path.join(ROOT, 'plugins/mcp/test-servers/scripted-server.mjs')
+    const mcp = { mcpServers: { spawns: { command: process.execPath, args: [server, 'spawns'], env: { PID_FILE: path.join(workspace, 'mcp.pids') } } } }
+    await writeFile(path.join(workspace, '.mcp.json'), JSON.stringify(mcp))
+    await killHostWhile([{ toolCalls: [{ name: 'mcp__spawns__spawn', args: {} }] }, { text: 'done' }], ['mcp.pids'], signal)
   })
 })

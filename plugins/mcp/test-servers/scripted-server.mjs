@@ -11,7 +11,10 @@
 //                   tool "fails" answers with isError: true
 //   slow            tool "wait" never answers; a notifications/cancelled is written to $CANCEL_LOG
 //   exit            exits at once with code 7 after a stderr line
-import { appendFileSync } from 'node:fs'
+//   spawns          tool "spawn" starts a child (`sleep 300`), writes "<server pid> <child pid>\n"
+//                   to $PID_FILE, and never answers
+import { spawn } from 'node:child_process'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 
 const mode = process.argv[2] ?? 'ok'
@@ -43,7 +46,8 @@ let tools = {
     { name: 'grow', description: 'adds a tool', inputSchema: object() },
     { name: 'fails', description: 'answers with isError', inputSchema: object() }
   ],
-  slow: [{ name: 'wait', description: 'never answers', inputSchema: object() }]
+  slow: [{ name: 'wait', description: 'never answers', inputSchema: object() }],
+  spawns: [{ name: 'spawn', description: 'starts a child and never answers', inputSchema: object() }]
 }[mode] ?? []
 
 const lines = createInterface({ input: process.stdin })
@@ -72,6 +76,10 @@ lines.on('line', (line) => {
     } else if (name === 'fails') {
       send({ id: message.id, result: { content: [{ type: 'text', text: 'it broke' }], isError: true } })
     } else if (name === 'wait') {
+      // never answers
+    } else if (name === 'spawn') {
+      const child = spawn('sleep', ['300'], { stdio: 'ignore' })
+      writeFileSync(process.env.PID_FILE, `${process.pid} ${child.pid}\n`)
       // never answers
     } else {
       send({ id: message.id, result: { content: [{ type: 'text', text: `called ${name}` }] } })
