@@ -25,7 +25,8 @@ export async function run(): Promise<BenchLine[]> {
     seamHome: process.cwd(),
     contributeTrustItems: (ctx) => ctx.onDispose(() => undefined),
     isApproved: () => true,
-    itemsChanged: () => {}
+    itemsChanged: () => {},
+    approveItems: () => {}
   })
   kernel.plugin(mcpPlugin, { servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }, codexHome: '/nonexistent' })
   const [status] = await kernel.getService('mcp')!.startAll()

@@ -53,7 +53,7 @@ function registry(root: string, userSettingsPath: string, policy: boolean) {
   const workspace = definePlugin({
     name: 'bench-workspace',
     apply(ctx) {
-      const service: WorkspaceService = { root, trusted: true, seamHome: root, contributeTrustItems: (owner) => owner.onDispose(() => {}), isApproved: () => true, itemsChanged: () => {} }
+      const service: WorkspaceService = { root, trusted: true, seamHome: root, contributeTrustItems: (owner) => owner.onDispose(() => {}), isApproved: () => true, itemsChanged: () => {}, approveItems: () => {} }
       ctx.provide('workspace', service)
     }
   })

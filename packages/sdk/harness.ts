@@ -72,7 +72,8 @@ const hostServices = definePlugin({
       },
       // A trusted test workspace has approved everything it declares.
       isApproved: () => config.trusted,
-      itemsChanged() {}
+      itemsChanged() {},
+      approveItems: () => {}
     }
     const rpc: RpcService = {
       register(owner, method, handler) {

@@ -22,3 +22,5 @@ export {
 export { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'
 /** Seam's own version (the install's package.json), e.g. for a protocol's clientInfo. */
 export { SEAM_VERSION } from '../../src-main/app/seam-version'
+/** Writes a whole file so that a crash leaves the old content or the new, never half of it. */
+export { writeFileAtomic } from '../../src-main/app/atomic-file'

@@ -37,7 +37,8 @@ const workspacePlugin = definePlugin({
         return owner.onDispose(() => providers.delete(items))
       },
       isApproved: () => config.trusted,
-      itemsChanged: () => {}
+      itemsChanged: () => {},
+      approveItems: () => {}
     }
     ctx.provide('workspace', service)
   }

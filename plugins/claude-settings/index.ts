@@ -12,9 +12,21 @@ import '@seam/sdk'
 import '@seam/sdk'
 import { definePlugin, type Logger } from '@seam/sdk'
 import { watchPatchFiles } from '@seam/sdk/node'
-import { readClaudeSettings, settingsFiles, type ClaudeSettingsSnapshot, type ReadOptions } from './read'
+import { isWorkspaceSource, readClaudeSettings, settingsFiles, workspaceSettingsFiles, type ClaudeSettingsSnapshot, type ClaudeSource, type ReadOptions, type RuleBehavior } from './read'
+import { addPermissionRules, SettingsWriteError, type RulesWritten } from './write'
 
 export * from './read'
+export { addPermissionRules, SettingsWriteError, type RulesWritten } from './write'
+
+/**
+ * Where saved rules go: Claude Code's `localSettings` (`<workspace>/.claude/settings.local.json`),
+ * `projectSettings` (`.claude/settings.json`), `userSettings` (`~/.claude/settings.json`), or
+ * `userSeam`, the user's Seam rules (`<Seam home>/permissions.json`).
+ */
+export type SettingsDestination = 'localSettings' | 'projectSettings' | 'userSettings' | 'userSeam'
+
+/** The user's Seam rules file, inside the Seam home. */
+export const SEAM_RULES_FILE_NAME = 'permissions.json'
 
 export const ClaudeSettingsConfigSchema = z
   .object({
@@ -31,6 +43,13 @@ export interface ClaudeSettingsService {
   readonly watching: Promise<void>
   /** Called after a reload that changed anything; returns the unsubscribe. */
   onChange(listener: (snapshot: ClaudeSettingsSnapshot) => void): () => void
+  /**
+   * Adds rules to a settings file (merged, atomic; a file it cannot read is left alone and this
+   * throws a SettingsWriteError naming the file and field) and reloads, so they apply at once.
+   * In the workspace's files they are approved too: the user allowed them, so trust pinning does
+   * not hold the file back as changed.
+   */
+  addRules(destination: SettingsDestination, behavior: RuleBehavior, rules: readonly string[]): RulesWritten
 }
 
 declare module '@seam/sdk' {
@@ -50,6 +69,7 @@ export default definePlugin({
     const home = homedir()
     const options: ReadOptions = {
       userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
+      seamRulesPath: join(workspace.seamHome, SEAM_RULES_FILE_NAME),
       workspaceRoot: workspace.root,
       trusted: workspace.trusted,
       home,
@@ -92,7 +112,26 @@ export default definePlugin({
 
     workspace.contributeTrustItems(ctx, (root) => workspaceTrustItems(root, options))
 
+    const fileOf = (destination: SettingsDestination): string => {
+      if (destination === 'userSettings') return options.userSettingsPath
+      if (destination === 'userSeam') return options.seamRulesPath as string
+      if (workspace.root === null) throw new SettingsWriteError(`there is no workspace to save ${destination} rules in`)
+      const files = workspaceSettingsFiles(workspace.root)
+      return destination === 'localSettings' ? files.local : files.project
+    }
+
     ctx.provide('claudeSettings', {
+      addRules(destination, behavior, rules) {
+        const file = fileOf(destination)
+        const source: ClaudeSource = destination === 'localSettings' ? 'local' : destination === 'projectSettings' ? 'project' : 'user'
+        if (isWorkspaceSource(source) && workspace.root !== null && workspace.trusted) {
+          // Pinned before the write: the reload right after must find the file approved.
+          workspace.approveItems(rules.map((rule) => ({ source: TRUST_SOURCE, file, event: `permissions.${behavior}`, command: rule.trim() })))
+        }
+        const written = addPermissionRules(file, behavior, rules)
+        if (written.added.length > 0) reload()
+        return written
+      },
       snapshot: () => current,
       watching: stopWatching.ready,
       onChange(listener) {
@@ -111,9 +150,9 @@ const TRUST_SOURCE = 'Claude Code settings'
 /** What trusting `root` would apply from its files: every rule, the mode, folders and variable names. */
 export function workspaceTrustItems(root: string, options: Pick<ReadOptions, 'home'>): TrustItem[] {
   const read = readClaudeSettings({ userSettingsPath: '', workspaceRoot: root, trusted: true, home: options.home })
-  const mine = <T extends { source: string }>(items: readonly T[]): T[] => items.filter((item) => item.source !== 'user')
+  const mine = <T extends { source: ClaudeSource }>(items: readonly T[]): T[] => items.filter((item) => isWorkspaceSource(item.source))
   const items: TrustItem[] = mine(read.rules).map((rule) => ({ source: TRUST_SOURCE, file: rule.file, event: `permissions.${rule.behavior}`, command: rule.rule }))
-  if (read.defaultMode && read.defaultMode.source !== 'user') {
+  if (read.defaultMode && isWorkspaceSource(read.defaultMode.source)) {
     items.push({ source: TRUST_SOURCE, file: read.defaultMode.file, event: 'permissions.defaultMode', command: read.defaultMode.mode })
   }
   for (const dir of mine(read.additionalDirectories)) items.push({ source: TRUST_SOURCE, file: dir.file, event: 'permissions.additionalDirectories', command: dir.resolved })

@@ -13,8 +13,11 @@ import { parsePermissionRule } from '../hook-protocol/index'
 import { loadSettingsJson, type SourceKind } from '../hooks-claude/settings-loader'
 import { formatIssuePath } from '@seam/sdk'
 
-/** Which settings file a value came from; also the configuration order (later overrides scalars). */
-export type ClaudeSource = Exclude<SourceKind, 'seam'>
+/**
+ * Which settings file a value came from; also the configuration order (later overrides scalars).
+ * `seam`: the user's Seam rules (`<Seam home>/permissions.json`, where "Always allow everywhere" saves).
+ */
+export type ClaudeSource = SourceKind
 export type RuleBehavior = 'allow' | 'deny' | 'ask'
 
 /** Claude Code's permission modes (the values of `permissions.defaultMode`). */
@@ -71,6 +74,8 @@ export interface ClaudeSettingsSnapshot {
 
 export interface ReadOptions {
   userSettingsPath: string
+  /** The user's Seam rules, in the settings files' shape (`{"permissions": {"allow": [...]}}`); user-level, no trust needed. */
+  seamRulesPath?: string
   workspaceRoot: string | null
   trusted: boolean
   home: string
@@ -83,8 +88,9 @@ export function workspaceSettingsFiles(root: string): { project: string; local: 
 }
 
 /** Every file the snapshot reads, in configuration order. */
-export function settingsFiles(options: Pick<ReadOptions, 'userSettingsPath' | 'workspaceRoot'>): Array<Origin> {
+export function settingsFiles(options: Pick<ReadOptions, 'userSettingsPath' | 'workspaceRoot' | 'seamRulesPath'>): Array<Origin> {
   const files: Origin[] = [{ source: 'user', file: options.userSettingsPath }]
+  if (options.seamRulesPath !== undefined) files.push({ source: 'seam', file: options.seamRulesPath })
   if (options.workspaceRoot !== null) {
     const { project, local } = workspaceSettingsFiles(options.workspaceRoot)
     files.push({ source: 'project', file: project }, { source: 'local', file: local })
@@ -101,11 +107,11 @@ export function readClaudeSettings(options: ReadOptions): ClaudeSettingsSnapshot
   const warnings: string[] = []
   let defaultMode: ClaudeSettingsSnapshot['defaultMode']
   for (const origin of settingsFiles(options)) {
-    if (origin.source !== 'user' && !options.trusted) {
+    if (isWorkspaceSource(origin.source) && !options.trusted) {
       files.push({ ...origin, status: 'untrusted' })
       continue
     }
-    if (origin.source !== 'user' && options.approvedFile && !options.approvedFile(origin.file)) {
+    if (isWorkspaceSource(origin.source) && options.approvedFile && !options.approvedFile(origin.file)) {
       files.push({ ...origin, status: 'unapproved' })
       warnings.push(
         `Claude Code settings: ${origin.file} changed since you trusted this workspace, so its permissions and env are not applied. Review and approve the change in the workspace trust dialog (Settings → Workspace; headless: --trust-workspace).`
@@ -135,6 +141,11 @@ export function readClaudeSettings(options: ReadOptions): ClaudeSettingsSnapshot
   }
   const snapshot: ClaudeSettingsSnapshot = { rules, additionalDirectories, env: [...env.values()], workspaceRoot: options.workspaceRoot, files, warnings }
   return defaultMode === undefined ? snapshot : { ...snapshot, defaultMode }
+}
+
+/** The workspace's own files (project, local): applied only once the workspace is trusted. */
+export function isWorkspaceSource(source: ClaudeSource): boolean {
+  return source === 'project' || source === 'local'
 }
 
 type JsonRead = { status: 'loaded'; value: unknown } | { status: 'missing' | 'invalid'; problem?: string }

@@ -26,6 +26,8 @@ export { matchesPermissionRule, parsePermissionRule, bashPatternMatches, pathPat
 export type { PermissionRuleContext, ParsedPermissionRule } from './permission-rule'
 export { splitBashCommand, splitBashCommandSync, loadBashParser, bashParserLoaded } from './bash-command/index'
 export type { BashSplit, SimpleCommand, Redirect } from './bash-command/index'
+export { suggestRules, ruleText, rulesCover, commandPrefix, splitPlainWords, permissionSuggestions } from './rule-suggestions'
+export type { RuleValue, BashSplitter, SuggestionContext } from './rule-suggestions'
 
 export { parseClaudeHookOutput, CLAUDE_EMPTY_STDERR_TEXT } from './parse-claude'
 export type { ClaudeParseOptions } from './parse-claude'

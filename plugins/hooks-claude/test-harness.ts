@@ -118,7 +118,8 @@ const workspacePlugin = definePlugin({
       },
       // Pinning is the host's (src-main/security/trust-pins.ts): here trust approves every item.
       isApproved: () => config.trusted,
-      itemsChanged: () => {}
+      itemsChanged: () => {},
+      approveItems: () => {}
     }
     ctx.provide('workspace', service)
   }

@@ -97,7 +97,8 @@ export async function createCodexFixture(options: CodexFixtureOptions = {}): Pro
       },
       // Pinning is the host's (src-main/security/trust-pins.ts): here trust approves every item.
       isApproved: () => trusted,
-      itemsChanged: () => {}
+      itemsChanged: () => {},
+      approveItems: () => {}
     })
   let unprovide = provideWorkspace(options.trusted ?? true)
   const bridge = kernel.plugin(codexHooks, { codexHome, ...options.config })

@@ -29,7 +29,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 const workspacePlugin = definePlugin({
   name: 'test-workspace',
   apply(ctx, config: { root: string }) {
-    const service: WorkspaceService = { root: config.root, trusted: true, seamHome: dir, contributeTrustItems: (owner) => owner.onDispose(() => {}), isApproved: () => true, itemsChanged: () => {} }
+    const service: WorkspaceService = { root: config.root, trusted: true, seamHome: dir, contributeTrustItems: (owner) => owner.onDispose(() => {}), isApproved: () => true, itemsChanged: () => {}, approveItems: () => {} }
     ctx.provide('workspace', service)
   }
 })

@@ -31,7 +31,7 @@ const write = (which: keyof typeof files, content: unknown) => writeFileSync(fil
 const workspacePlugin = definePlugin({
   name: 'test-workspace',
   apply(ctx, config: { root: string; trusted: boolean }) {
-    const service: WorkspaceService = { root: config.root, trusted: config.trusted, seamHome: dir, contributeTrustItems: (owner) => owner.onDispose(() => {}), isApproved: () => config.trusted, itemsChanged: () => {} }
+    const service: WorkspaceService = { root: config.root, trusted: config.trusted, seamHome: dir, contributeTrustItems: (owner) => owner.onDispose(() => {}), isApproved: () => config.trusted, itemsChanged: () => {}, approveItems: () => {} }
     ctx.provide('workspace', service)
   }
 })

@@ -1,5 +1,5 @@
 // The ACP answerer of the approval seam (S11): an ask becomes `session/request_permission` with
-// three options, and the client's answer becomes an ApprovalAnswer. A client that fails the
+// its options (once, this session, always when the ask has rules, reject), and the client's answer becomes an ApprovalAnswer. A client that fails the
 // request (an error, a dropped connection, an option Seam never offered) yields `unavailable`;
 // a cancelled turn stops waiting at once (`cancelled`).
 import { z } from 'zod'
@@ -10,12 +10,22 @@ import '../../src-shared/host/tools'
 
 export const OPTION_ALLOW_ONCE = 'allow-once'
 export const OPTION_ALLOW_SESSION = 'allow-session'
+export const OPTION_ALLOW_ALWAYS = 'allow-always'
 export const OPTION_REJECT = 'reject'
 
+/**
+ * The options, each naming what it grants: the session option the rules it adds, the "always"
+ * one also where it saves them (the workspace's `.claude/settings.local.json`), so the editor
+ * shows the rule before anything is saved. A scope without rules offers no "always".
+ */
 export function permissionOptions(request: Pick<ApprovalRequest, 'scope'>): PermissionOption[] {
+  const rules = request.scope.rules ?? []
   return [
     { optionId: OPTION_ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' },
     { optionId: OPTION_ALLOW_SESSION, name: `Allow for this session: ${request.scope.description}`, kind: 'allow_always' },
+    ...(rules.length > 0
+      ? [{ optionId: OPTION_ALLOW_ALWAYS, name: `Always allow ${rules.join(', ')} (saved in .claude/settings.local.json)`, kind: 'allow_always' as const }]
+      : []),
     { optionId: OPTION_REJECT, name: 'Reject', kind: 'reject_once' }
   ]
 }
@@ -47,6 +57,8 @@ export function answerOf(response: unknown): ApprovalAnswer {
       return { outcome: 'allowed-once', by: BY }
     case OPTION_ALLOW_SESSION:
       return { outcome: 'allowed-session', by: BY }
+    case OPTION_ALLOW_ALWAYS:
+      return { outcome: 'allowed-always', by: BY, saveTo: 'workspace' }
     case OPTION_REJECT: {
       const note = noteOf(outcome._meta) ?? noteOf(parsed.data._meta)
       return { outcome: 'denied', by: BY, ...(note ? { note } : {}) }

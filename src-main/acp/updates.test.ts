@@ -138,6 +138,17 @@ describe('permission answers (S11)', () => {
     expect(answerOf({ outcome: { outcome: 'cancelled' } }).outcome).toBe('cancelled')
   })
 
+  it('an ask with rules adds "always allow", whose name shows the rules and where they are saved before anything is', () => {
+    const ruled = { tool: 'Bash', pattern: {}, description: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'] }
+    expect(permissionOptions({ scope: ruled }).map((o) => [o.optionId, o.name, o.kind])).toEqual([
+      ['allow-once', 'Allow once', 'allow_once'],
+      ['allow-session', 'Allow for this session: Bash(npm test:*)', 'allow_always'],
+      ['allow-always', 'Always allow Bash(npm test:*) (saved in .claude/settings.local.json)', 'allow_always'],
+      ['reject', 'Reject', 'reject_once']
+    ])
+    expect(answerOf({ outcome: { outcome: 'selected', optionId: 'allow-always' } })).toEqual({ outcome: 'allowed-always', by: 'acp', saveTo: 'workspace' })
+  })
+
   it('an option never offered, a malformed answer or a failed request is unavailable; an aborted ask is cancelled', async () => {
     expect(answerOf({ outcome: { outcome: 'selected', optionId: 'yes-please' } })).toMatchObject({ outcome: 'unavailable', note: expect.stringMatching(/yes-please/) })
     expect(answerOf({ outcome: { outcome: 'maybe' } })).toMatchObject({ outcome: 'unavailable', note: expect.stringMatching(/malformed/) })

@@ -36,7 +36,8 @@ const workspacePlugin = definePlugin({
       seamHome: join(config.root, '.seam-home'),
       contributeTrustItems: () => () => {},
       isApproved: () => true,
-      itemsChanged: () => {}
+      itemsChanged: () => {},
+      approveItems: () => {}
     }
     ctx.provide('workspace', service)
   }

@@ -257,7 +257,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'approval/pending': async () => dialogs.pending(),
-    'approval/answer': async ({ requestId, outcome, note }) => ({ ok: dialogs.answer(requestId, { outcome, note, by: 'desktop' }) }),
+    'approval/answer': async ({ requestId, outcome, note, saveTo }) => ({ ok: dialogs.answer(requestId, { outcome, note, by: 'desktop', ...(saveTo ? { saveTo } : {}) }) }),
 
     // Grants live in the approval service of the session's own workspace tree.
     'grants/list': async ({ sessionId }) => (await sessions.kernelOf(sessionId))?.getService('approval')?.grants(sessionId) ?? [],

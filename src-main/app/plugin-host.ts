@@ -409,8 +409,14 @@ export class PluginHost {
           providers.add(items)
           return ctx.onDispose(() => providers.delete(items))
         },
-        isApproved: (item) => root !== null && trusted && approved.has(trustItemHash(item, root)),
-        itemsChanged: () => this.notifyTrust()
+        // Items approved since this service was provided (approveItems) count at once, without a reload.
+        isApproved: (item) => root !== null && trusted && (approved.has(trustItemHash(item, root)) || this.pins.approvedHashes(root).has(trustItemHash(item, root))),
+        itemsChanged: () => this.notifyTrust(),
+        approveItems: (items) => {
+          if (root === null || !trusted) return
+          if (this.runtime.options.trustWorkspace && root === this.runtime.options.workspace) this.pins.approveForSession(root, items)
+          else this.pins.approve(root, [...this.trustItems(root), ...items], new Set(items.map((item) => trustItemHash(item, root))))
+        }
       })
       current?.()
       current = next

@@ -76,7 +76,7 @@ function printEvent(event: SessionEvent, io: Io, hookCommands: Map<string, strin
       break
     }
     case 'approval/decided':
-      if (event.outcome !== 'allowed-once' && event.outcome !== 'allowed-session') err.write(`approval ${event.outcome}${event.note ? `: ${event.note}` : ''}\n`)
+      if (!event.outcome.startsWith('allowed-')) err.write(`approval ${event.outcome}${event.note ? `: ${event.note}` : ''}\n`)
       break
     case 'turn/end':
       if (event.reason !== 'completed') err.write(`turn ended: ${event.reason}${event.error ? `: ${event.error}` : ''}\n`)

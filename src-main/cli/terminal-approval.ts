@@ -22,6 +22,9 @@ export function terminalApprovalPlugin(mode: ApproveMode, out: NodeJS.WritableSt
   })
 }
 
+/** Where [a] saves (Claude Code's localSettings). */
+const ALWAYS_FILE = '.claude/settings.local.json'
+
 let queue: Promise<unknown> = Promise.resolve()
 
 /** One question at a time, on the controlling terminal (stdin may be a pipe of prompts). */
@@ -52,13 +55,14 @@ async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream): Pr
   const rl = createInterface({ input, output })
   try {
     out.write(`\n? ${request.tool} wants to run: ${JSON.stringify(request.args)}\n  reason: ${request.reason}\n`)
-    const answer = (
-      await rl.question(`  [y] allow once  [s] allow for this session (${request.scope.description})  [n] deny: `, { signal: request.signal })
-    )
-      .trim()
-      .toLowerCase()
+    // The rules [s] and [a] add, shown before anything is saved.
+    const rules = request.scope.rules ?? []
+    if (rules.length > 0) out.write(`  [s] and [a] allow: ${rules.join(', ')}\n  [a] saves ${rules.length === 1 ? 'it' : 'them'} in ${ALWAYS_FILE}\n`)
+    const choices = rules.length > 0 ? '[y] allow once  [s] allow for this session  [a] always allow  [n] deny: ' : `[y] allow once  [s] allow for this session (${request.scope.description})  [n] deny: `
+    const answer = (await rl.question(`  ${choices}`, { signal: request.signal })).trim().toLowerCase()
     if (answer === 'y' || answer === 'yes') return { outcome: 'allowed-once', by: 'cli' }
     if (answer === 's') return { outcome: 'allowed-session', by: 'cli' }
+    if (answer === 'a' && rules.length > 0) return { outcome: 'allowed-always', by: 'cli', saveTo: 'workspace' }
     const note = (await rl.question('  note for the model (optional): ', { signal: request.signal })).trim()
     return { outcome: 'denied', by: 'cli', note: note || undefined }
   } catch {

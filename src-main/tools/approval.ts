@@ -1,16 +1,24 @@
 // The approval seam (S11). `request()` asks the answerers (listeners of 'approval/request', the
 // first defined answer wins) and never rejects: no answerer, a throwing or malformed answerer and
 // an aborted call all become a deny-side outcome. `settle()` lets an answer arriving from
-// elsewhere (a dialog over IPC) resolve a pending request. "Allow for this session" creates a
-// grant scoped exactly to what the dialog showed, kept in memory for that session only.
+// elsewhere (a dialog over IPC) resolve a pending request.
+//
+// "Allow for this session" grants the Claude Code rules the dialog showed (rule-scope.ts);
+// "Always allow" grants them too and saves them to the workspace's `.claude/settings.local.json`
+// (or the user's Seam rules), as Claude Code does. Grants are `grant/added` events in the session's
+// log, so a resumed session (after a restart too) gets them back (`restoreGrants`).
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
+import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { ApprovalService } from '../../src-shared/host/services'
-import type { ApprovalAnswer, ApprovalRequest, GrantScope, JsonObject, SessionGrant } from '../../src-shared/host/tools'
+import type { ApprovalAnswer, ApprovalRequest, GrantScope, JsonObject, PermissionRuleUpdate, SessionGrant } from '../../src-shared/host/tools'
 import { errorText, type Kernel } from '../../src-shared/kernel'
 import { formatZodError, parseOrThrow } from '../../src-shared/validation'
+import type {} from '../../plugins/claude-settings/index'
+import { loadBashParser } from '../../plugins/hook-protocol/index'
 import { scopeFor, scopeMatcher } from './grant-scope'
+import { ruleScopeFor, rulesMatch } from './rule-scope'
 
 /** An answer as request() resolves it: `reason` says why, when the outcome was not the user's. */
 export interface ApprovalDecision extends ApprovalAnswer {
@@ -21,9 +29,10 @@ export type ApprovalInput = Omit<ApprovalRequest, 'id' | 'scope'> & { scope?: Gr
 type Record_ = (event: SessionEventInput) => void
 
 export const ApprovalAnswerSchema = z.object({
-  outcome: z.enum(['allowed-once', 'allowed-session', 'denied', 'cancelled', 'unavailable']),
+  outcome: z.enum(['allowed-once', 'allowed-session', 'allowed-always', 'denied', 'cancelled', 'unavailable']),
   note: z.string().optional(),
-  by: z.string().optional()
+  by: z.string().optional(),
+  saveTo: z.enum(['workspace', 'user']).optional()
 })
 
 interface PendingApproval {
@@ -33,7 +42,7 @@ interface PendingApproval {
 
 interface StoredGrant {
   grant: SessionGrant
-  matches(args: Readonly<JsonObject>): boolean
+  matches(tool: string, args: Readonly<JsonObject>, cwd: string | undefined): boolean
 }
 
 export class ApprovalServiceImpl implements ApprovalService {
@@ -43,6 +52,7 @@ export class ApprovalServiceImpl implements ApprovalService {
   constructor(private readonly kernel: Kernel) {}
 
   async request(input: ApprovalInput, record?: Record_): Promise<ApprovalDecision> {
+    const scope = input.scope ?? (await this.ruleScope(input.tool, input.args, input.cwd))
     const request: ApprovalRequest = Object.freeze({
       id: `approval_${randomUUID()}`,
       sessionId: input.sessionId,
@@ -50,7 +60,7 @@ export class ApprovalServiceImpl implements ApprovalService {
       args: input.args,
       token: input.token,
       reason: input.reason,
-      scope: input.scope ?? scopeFor(input.tool, input.args),
+      scope,
       signal: input.signal,
       ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
       ...(input.askedBy !== undefined ? { askedBy: input.askedBy } : {})
@@ -62,7 +72,7 @@ export class ApprovalServiceImpl implements ApprovalService {
       tool: request.tool,
       args: request.args,
       reason: request.reason,
-      scope: { tool: request.scope.tool, pattern: { ...request.scope.pattern }, description: request.scope.description }
+      scope: scopeEvent(request.scope)
     })
     const answer = await this.decide(request)
     this.record(record, {
@@ -74,7 +84,11 @@ export class ApprovalServiceImpl implements ApprovalService {
       ...(answer.by !== undefined ? { by: answer.by } : {}),
       ...(answer.reason !== undefined ? { reason: answer.reason } : {})
     })
-    if (answer.outcome === 'allowed-session') this.addGrant(request, record)
+    if (answer.outcome === 'allowed-session' || answer.outcome === 'allowed-always') this.addGrant(request.sessionId, request.scope, record)
+    if (answer.outcome === 'allowed-always' && request.scope.rules !== undefined && request.scope.rules.length > 0) {
+      const destination = answer.saveTo === 'user' ? 'userSeam' : 'localSettings'
+      this.saveRules({ behavior: 'allow', rules: request.scope.rules, destination }, record)
+    }
     this.kernel.emit('approval/settled', request.id, publicAnswer(answer))
     return answer
   }
@@ -94,13 +108,51 @@ export class ApprovalServiceImpl implements ApprovalService {
     return scopeFor(tool, args)
   }
 
-  matchGrant(sessionId: string, tool: string, args: Readonly<JsonObject>): SessionGrant | undefined {
+  /** The rules "always allow" would save for this call, and the scope the dialog shows. */
+  ruleScope(tool: string, args: Readonly<JsonObject>, cwd: string | undefined): Promise<GrantScope> {
+    const projectDir = this.kernel.getService('workspace')?.root ?? null
+    return ruleScopeFor(tool, args, { cwd: cwd ?? projectDir ?? process.cwd(), projectDir })
+  }
+
+  matchGrant(sessionId: string, tool: string, args: Readonly<JsonObject>, cwd?: string): SessionGrant | undefined {
     const grants = this.sessions.get(sessionId)
     if (!grants) return undefined
-    for (const stored of grants.values()) {
-      if (stored.grant.tool === tool && stored.matches(args)) return stored.grant
-    }
+    for (const stored of grants.values()) if (stored.matches(tool, args, cwd)) return stored.grant
     return undefined
+  }
+
+  /**
+   * Rules a hook's `updatedPermissions` (or a caller) adds: `session` ones become a grant of this
+   * session; the others are saved to their settings file and, when they allow, granted to the
+   * session too, so they apply at once (as Claude Code applies them to the running session).
+   * Never throws: a rule that cannot be saved is a notice in the session.
+   */
+  applyRuleUpdates(sessionId: string, updates: readonly PermissionRuleUpdate[], record?: Record_, projectDir?: string): void {
+    for (const update of updates) {
+      if (update.behavior === 'allow') {
+        const root = projectDir ?? this.kernel.getService('workspace')?.root ?? undefined
+        this.addGrant(sessionId, { tool: update.rules[0]?.split('(')[0] ?? '', pattern: {}, description: update.rules.join(', '), rules: [...update.rules], ...(root ? { projectDir: root } : {}) }, record)
+      } else if (update.destination === 'session') {
+        this.notice(record, 'warn', `${update.behavior} rules for the session only are not supported; not applied: ${update.rules.join(', ')}`)
+      }
+      if (update.destination !== 'session') this.saveRules(update, record)
+    }
+  }
+
+  /** Puts back the grants a session's log holds (added and not revoked): a resumed session keeps them. */
+  restoreGrants(sessionId: string, events: readonly SessionEvent[]): void {
+    const restored = new Map<string, StoredGrant>()
+    for (const event of events) {
+      if (event.type === 'grant/added') {
+        const grant: SessionGrant = Object.freeze({ id: event.grantId, sessionId, createdAt: event.ts, ...event.scope })
+        restored.set(event.grantId, { grant, matches: matcherOf(grant) })
+      } else if (event.type === 'grant/revoked') restored.delete(event.grantId)
+    }
+    if (restored.size > 0) {
+      this.sessions.set(sessionId, restored)
+      // Bash grants are matched part by part with the shell parser: have it loaded before the first call.
+      loadBashParser().catch((error: unknown) => this.kernel.reportError(error, { plugin: 'tools', phase: 'load the shell parser' }))
+    }
   }
 
   grants(sessionId: string): SessionGrant[] {
@@ -170,19 +222,37 @@ export class ApprovalServiceImpl implements ApprovalService {
     return { outcome: 'unavailable', reason: 'no approval answerer is available to ask the user' }
   }
 
-  private addGrant(request: ApprovalRequest, record: Record_ | undefined): void {
-    const grant: SessionGrant = Object.freeze({
-      id: `grant_${randomUUID()}`,
-      sessionId: request.sessionId,
-      createdAt: Date.now(),
-      tool: request.scope.tool,
-      pattern: request.scope.pattern,
-      description: request.scope.description
-    })
-    let grants = this.sessions.get(request.sessionId)
-    if (!grants) this.sessions.set(request.sessionId, (grants = new Map()))
-    grants.set(grant.id, { grant, matches: scopeMatcher(request.scope) })
-    this.record(record, { type: 'grant/added', grantId: grant.id, scope: { tool: grant.tool, pattern: { ...grant.pattern }, description: grant.description } })
+  private addGrant(sessionId: string, scope: GrantScope, record: Record_ | undefined): void {
+    const grant: SessionGrant = Object.freeze({ ...scope, id: `grant_${randomUUID()}`, sessionId, createdAt: Date.now() })
+    let grants = this.sessions.get(sessionId)
+    if (!grants) this.sessions.set(sessionId, (grants = new Map()))
+    grants.set(grant.id, { grant, matches: matcherOf(scope) })
+    this.record(record, { type: 'grant/added', grantId: grant.id, scope: scopeEvent(scope) })
+  }
+
+  /** Saves rules through the claude-settings service; a failure is a notice, the session grant stays. */
+  private saveRules(update: PermissionRuleUpdate | { behavior: 'allow'; rules: readonly string[]; destination: 'userSeam' | 'localSettings' }, record: Record_ | undefined): void {
+    const settings = this.kernel.getService('claudeSettings')
+    const destination = update.destination
+    if (destination === 'session') return
+    if (!settings) {
+      this.notice(record, 'error', `Could not save ${update.rules.join(', ')}: the claude-settings plugin is not running; the rules apply to this session only`)
+      return
+    }
+    try {
+      const written = settings.addRules(destination, update.behavior, update.rules)
+      if (written.added.length > 0) this.notice(record, 'info', `Saved to ${written.file}: permissions.${update.behavior} ${written.added.join(', ')}`)
+    } catch (error) {
+      this.notice(record, 'error', `Could not save ${update.rules.join(', ')}: ${errorText(error)}`)
+    }
+  }
+
+  private notice(record: Record_ | undefined, level: 'info' | 'warn' | 'error', text: string): void {
+    if (!record) {
+      this.kernel.log({ level, plugin: 'tools', message: text, time: Date.now() })
+      return
+    }
+    this.record(record, { type: 'notice', level, text, source: 'approval' })
   }
 
   /** A failing recorder is reported; it must not turn an answer into a crash. */
@@ -193,6 +263,24 @@ export class ApprovalServiceImpl implements ApprovalService {
     } catch (error) {
       this.kernel.reportError(error, { plugin: 'tools', phase: `record ${event.type}` })
     }
+  }
+}
+
+/** Rule scopes match as the permission policy matches rules; older exact scopes by their tool and pattern. */
+function matcherOf(scope: GrantScope): StoredGrant['matches'] {
+  if (scope.rules !== undefined) return (tool, args, cwd) => rulesMatch(scope, tool, args, cwd)
+  const exact = scopeMatcher(scope)
+  return (tool, args) => tool === scope.tool && exact(args)
+}
+
+/** A scope as the session log keeps it (plain, unfrozen copies). */
+function scopeEvent(scope: GrantScope): GrantScope {
+  return {
+    tool: scope.tool,
+    pattern: { ...scope.pattern },
+    description: scope.description,
+    ...(scope.rules !== undefined ? { rules: [...scope.rules] } : {}),
+    ...(scope.projectDir !== undefined ? { projectDir: scope.projectDir } : {})
   }
 }
 

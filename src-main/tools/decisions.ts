@@ -43,6 +43,36 @@ export function postDecisionProblem(value: unknown): string | undefined {
   }
 }
 
+export function permissionRequestProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return `returned ${describeValue(value)}, not a PermissionRequestDecision`
+  switch (value.action) {
+    case 'ask':
+      return undefined
+    case 'allow':
+      if (value.updatedArgs !== undefined && !isRecord(value.updatedArgs)) return `returned updatedArgs: ${describeValue(value.updatedArgs)} where an object or nothing is allowed`
+      return requiredString(value, 'by') ?? optionalString(value, 'reason') ?? optionalString(value, 'invalidText') ?? ruleUpdatesProblem(value.updatedPermissions)
+    case 'deny':
+      return requiredString(value, 'by') ?? requiredString(value, 'reason')
+    default:
+      return `returned action ${describeValue(value.action)}, not one of ask, allow, deny`
+  }
+}
+
+const BEHAVIORS = new Set(['allow', 'deny', 'ask'])
+const DESTINATIONS = new Set(['session', 'localSettings', 'projectSettings', 'userSettings'])
+
+function ruleUpdatesProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined
+  if (!Array.isArray(value)) return `returned updatedPermissions: ${describeValue(value)} where a list or nothing is allowed`
+  for (const [index, update] of value.entries()) {
+    if (!isRecord(update) || !BEHAVIORS.has(update.behavior as string) || !DESTINATIONS.has(update.destination as string)) {
+      return `returned updatedPermissions[${index}]: ${describeValue(update)}, not {behavior, rules, destination}`
+    }
+    if (!Array.isArray(update.rules) || !update.rules.every((rule) => typeof rule === 'string')) return `returned updatedPermissions[${index}].rules that is not a list of strings`
+  }
+  return undefined
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { SessionEventInput } from '../../src-shared/host/agent'
-import type { SealedCall, ToolCallRequest, ToolDefinition, ToolResult } from '../../src-shared/host/tools'
+import type { PermissionRequestDecision, SealedCall, ToolCallRequest, ToolDefinition, ToolResult } from '../../src-shared/host/tools'
 import { Kernel, type LogRecord } from '../../src-shared/kernel'
 import { toolsPlugin } from './index'
 import type { HostExecuteOptions } from './pipeline'
@@ -306,7 +306,7 @@ describe('approval on ask (S11)', () => {
     expect(out.result.content).toMatch(/^Permission denied: approval was required \(Bash can change files\) but no approval answerer/)
     expect(out.verdict).toMatchObject({ outcome: 'denied', stage: 'approval', approval: 'unavailable' })
     expect(events.map((e) => e.type)).toEqual(['approval/asked', 'approval/decided'])
-    expect(events[0]).toMatchObject({ turnId: 'turn-1', tool: 'Bash', args: { command: 'ls' }, token: out.call.token, scope: { description: 'Bash commands exactly "ls"' } })
+    expect(events[0]).toMatchObject({ turnId: 'turn-1', tool: 'Bash', args: { command: 'ls' }, token: out.call.token, scope: { description: 'Bash(ls:*)', rules: ['Bash(ls:*)'] } })
     expect(events[1]).toMatchObject({ outcome: 'unavailable', token: out.call.token })
   })
 
@@ -381,7 +381,7 @@ describe('approval on ask (S11)', () => {
     expect(kernel.getService('approval')!.pending()).toEqual([])
   })
 
-  it('S11: an allowed-session grant is reused for the identical call only, and revoking it asks again', async () => {
+  it('S11: an allowed-session grant covers the calls its rule matches, in its session only, and revoking it asks again', async () => {
     const { ctx, kernel, tools, ran, events, record } = askingSetup()
     let asks = 0
     ctx.on('approval/request', async () => (asks++, { outcome: 'allowed-session' }))
@@ -391,20 +391,88 @@ describe('approval on ask (S11)', () => {
     expect(asks).toBe(1)
     expect(second.verdict).toMatchObject({ outcome: 'allowed', stage: 'approval', approval: 'allowed-session' })
     await tools.execute(request('Bash', { command: 'git status --porcelain' }), { record })
+    expect(asks).toBe(1)
+    await tools.execute(request('Bash', { command: 'git push' }), { record })
     expect(asks).toBe(2)
     await tools.execute(request('Bash', { command: 'git status' }, { sessionId: 'other-session' }), { record })
     expect(asks).toBe(3)
-    expect(ran).toHaveLength(4)
+    expect(ran).toHaveLength(5)
 
     const approval = kernel.getService('approval')!
     const grants = approval.grants('session-1')
-    expect(grants.map((g) => g.description).sort()).toEqual(['Bash commands exactly "git status --porcelain"', 'Bash commands exactly "git status"'])
-    const grant = grants.find((g) => g.pattern.command === 'git status')!
+    expect(grants.map((g) => g.description).sort()).toEqual(['Bash(git push:*)', 'Bash(git status:*)'])
+    const grant = grants.find((g) => g.description === 'Bash(git status:*)')!
     expect(events.filter((e) => e.type === 'grant/added')).toHaveLength(3)
     expect(approval.revoke('session-1', grant.id, record)).toBe(true)
     expect(events.at(-1)).toEqual({ type: 'grant/revoked', grantId: grant.id })
     await tools.execute(request('Bash', { command: 'git status' }))
     expect(asks).toBe(4)
+  })
+
+  it('S11: tools/permission-request answers before the user is asked: allow runs the call, deny refuses it, ask goes on to the user', async () => {
+    const { ctx, tools, ran } = askingSetup()
+    const asks: string[] = []
+    const seen: unknown[] = []
+    ctx.on('approval/request', async (req) => (asks.push(String(req.args.command)), { outcome: 'allowed-once' }))
+    ctx.on('tools/permission-request', async (ask, next) => {
+      seen.push({ command: ask.call.args.command, reason: ask.reason, askedBy: ask.askedBy, suggestions: ask.suggestions })
+      if (ask.call.args.command === 'ok') return { action: 'allow', by: 'hook:PermissionRequest' }
+      if (ask.call.args.command === 'no') return { action: 'deny', by: 'hook:PermissionRequest', reason: 'not on Fridays' }
+      return next()
+    })
+    const allowed = await tools.execute(request('Bash', { command: 'ok' }))
+    expect(allowed.result.content).toBe('ran ok')
+    expect(allowed.verdict).toMatchObject({ outcome: 'allowed', stage: 'approval', by: 'hook:PermissionRequest' })
+    const refused = await tools.execute(request('Bash', { command: 'no' }))
+    expect(refused.result).toMatchObject({ isError: true, code: 'DENIED', content: 'Permission denied: not on Fridays' })
+    expect(refused.verdict).toMatchObject({ outcome: 'denied', stage: 'approval', by: 'hook:PermissionRequest', reason: 'not on Fridays' })
+    await tools.execute(request('Bash', { command: 'undecided' }))
+    expect(asks).toEqual(['undecided'])
+    expect(ran).toHaveLength(2)
+    expect(seen[0]).toEqual({ command: 'ok', reason: 'Bash can change files', askedBy: 'policy', suggestions: ['Bash(ok:*)'] })
+  })
+
+  it('S11, S18: an allow with updatedArgs runs the validated new input under the same token; invalid ones do not run, naming the field', async () => {
+    const { ctx, tools, ran } = askingSetup()
+    ctx.on('tools/permission-request', async (ask): Promise<PermissionRequestDecision> =>
+      ask.call.args.command === 'bad'
+        ? { action: 'allow', by: 'hook:PermissionRequest', updatedArgs: { cmd: 1 }, invalidText: 'PermissionRequest hook for Bash returned updatedInput that failed schema validation' }
+        : { action: 'allow', by: 'hook:PermissionRequest', updatedArgs: { command: 'echo safer' } }
+    )
+    const seenByPost: unknown[] = []
+    ctx.on('tools/post-execute', async (call, _result, _verdict, next) => (seenByPost.push([call.args, call.originalArgs, call.rewrittenBy]), next()))
+    const out = await tools.execute(request('Bash', { command: 'rm -rf x' }))
+    expect(out.result.content).toBe('ran echo safer')
+    expect(ran).toEqual([{ command: 'echo safer' }])
+    expect(seenByPost[0]).toEqual([{ command: 'echo safer' }, { command: 'rm -rf x' }, 'hook:PermissionRequest'])
+    const bad = await tools.execute(request('Bash', { command: 'bad' }))
+    expect(bad.result).toMatchObject({ isError: true, code: 'INVALID_ARGS' })
+    expect(bad.result.content).toMatch(/^PermissionRequest hook for Bash returned updatedInput that failed schema validation: command:/)
+    expect(ran).toHaveLength(1)
+  })
+
+  it('S2: a tools/permission-request answer outside the union is a listener failure, not an allow', async () => {
+    const { ctx, tools, ran } = askingSetup()
+    ctx.on('tools/permission-request', async () => ({ action: 'allow', by: 'x', updatedPermissions: [{ behavior: 'allow', rules: 'Bash', destination: 'session' }] }) as never)
+    const out = await tools.execute(request('Bash', { command: 'ls' }))
+    expect(out.result).toMatchObject({ isError: true, code: 'LISTENER_THREW' })
+    expect(out.result.content).toMatch(/updatedPermissions\[0\]\.rules that is not a list of strings/)
+    expect(ran).toHaveLength(0)
+  })
+
+  it('S11: updatedPermissions with destination session become a grant the next call runs under without asking', async () => {
+    const { ctx, kernel, tools, ran, events, record } = askingSetup()
+    let hooks = 0
+    ctx.on('tools/permission-request', async (ask, next) =>
+      ask.call.args.command === 'git status' ? (hooks++, { action: 'allow', by: 'hook', updatedPermissions: [{ behavior: 'allow', rules: ['Bash(git:*)'], destination: 'session' }] }) : next()
+    )
+    await tools.execute(request('Bash', { command: 'git status' }), { record })
+    const next = await tools.execute(request('Bash', { command: 'git log' }), { record })
+    expect(next.verdict).toMatchObject({ outcome: 'allowed', approval: 'allowed-session', reason: 'allowed for this session: Bash(git:*)' })
+    expect(hooks).toBe(1)
+    expect(ran).toHaveLength(2)
+    expect(kernel.getService('approval')!.grants('session-1').map((g) => g.rules)).toEqual([['Bash(git:*)']])
+    expect(events.filter((e) => e.type === 'grant/added')).toHaveLength(1)
   })
 
   it('S11: a tool unregistered while its approval was pending does not run', async () => {

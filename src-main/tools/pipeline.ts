@@ -14,6 +14,8 @@ import type {
   CallVerdict,
   ExecControl,
   JsonObject,
+  PermissionAsk,
+  PermissionRequestDecision,
   PostToolDecision,
   PreToolDecision,
   RewriteDecision,
@@ -28,9 +30,9 @@ import type {
 import { errorText, type Kernel } from '../../src-shared/kernel'
 import { formatZodError } from '../../src-shared/validation'
 import { ABANDONED, abandonment, type Abandonment } from './abandon'
-import { postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
+import { permissionRequestProblem, postDecisionProblem, preDecisionProblem, rewriteDecisionProblem } from './decisions'
 import { failure, materializeObject, normalizeResult } from './normalize'
-import { identityProblem, seal, sealMalformed } from './seal'
+import { identityProblem, reseal, seal, sealMalformed } from './seal'
 import { NestedContext } from './nested-context'
 import { abandonedIn, applyPostDecision, approvalDenyReason, denied, resultListenerNotice, type DecidedCall } from './verdicts'
 
@@ -51,6 +53,8 @@ const ACCEPT: Promise<PostToolDecision> = Promise.resolve(Object.freeze({ action
 const keep = (): Promise<RewriteDecision> => KEEP
 const allow = (): Promise<PreToolDecision> => ALLOW
 const accept = (): Promise<PostToolDecision> => ACCEPT
+const ASK_USER: Promise<PermissionRequestDecision> = Promise.resolve(Object.freeze({ action: 'ask' }))
+const askUser = (): Promise<PermissionRequestDecision> => ASK_USER
 const noProgress = (): void => {}
 
 /** After a caller's cancel, how long a call may take to wind down before the pipeline stops waiting for it. */
@@ -69,7 +73,8 @@ export interface HostExecuteOptions extends ExecuteOptions {
 /** Where the pipeline finds tools; the registry owns them. */
 export type ToolLookup = (name: string) => AnyTool | undefined
 
-type Decided = DecidedCall
+/** `call`: the call as it goes on when an answer rewrote its input (PermissionRequest `updatedInput`). */
+type Decided = DecidedCall & { call?: SealedCall }
 
 export class ToolPipeline {
   private readonly nested = new NestedContext()
@@ -112,9 +117,10 @@ export class ToolPipeline {
       }
       // ---- policy: pre-execute, approval, guards -----------------------------------------
       if (result === undefined) {
-        const decided = await this.decide(call, request, options, abandon)
+        const decided = await this.decide(call, prepared.tool, request, options, abandon)
         verdict = decided.verdict
         result = decided.result
+        if (decided.call !== undefined) call = decided.call
       }
       // ---- dispatch ----------------------------------------------------------------------
       if (result === undefined) {
@@ -144,7 +150,7 @@ export class ToolPipeline {
   // ---- stages ------------------------------------------------------------------------------
 
   /** Identity check, input rewrite (S18), zod validation and sealing (S9). */
-  private async prepare(request: ToolCallRequest, abandon: Abandonment): Promise<{ call: SealedCall; tool?: AnyTool; failed?: Required<Decided> }> {
+  private async prepare(request: ToolCallRequest, abandon: Abandonment): Promise<{ call: SealedCall; tool?: AnyTool; failed?: Required<DecidedCall> }> {
     const problem = identityProblem(request)
     if (problem !== undefined) {
       const args = materializeObject((request as { args?: unknown } | null)?.args)
@@ -218,7 +224,7 @@ export class ToolPipeline {
   private async rewrite(
     unsealed: { name: string; args: Readonly<JsonObject>; callId: string; sessionId: string; cwd: string },
     abandon: Abandonment
-  ): Promise<{ ok: true; args?: Readonly<JsonObject>; by?: string; invalidText?: string } | { ok: false; failed: Required<Decided> }> {
+  ): Promise<{ ok: true; args?: Readonly<JsonObject>; by?: string; invalidText?: string } | { ok: false; failed: Required<DecidedCall> }> {
     let decision: RewriteDecision | typeof ABANDONED
     try {
       decision = await abandon.race(this.kernel.waterfall('tools/input-rewrite', Object.freeze(unsealed), keep))
@@ -238,7 +244,8 @@ export class ToolPipeline {
   }
 
   /** S10-S12: pre-execute policy, approval on ask, then the deny-only guards. */
-  private async decide(call: SealedCall, request: ToolCallRequest, options: ExecuteOptions, abandon: Abandonment): Promise<Decided> {
+  private async decide(sealed: SealedCall, tool: AnyTool | undefined, request: ToolCallRequest, options: ExecuteOptions, abandon: Abandonment): Promise<Decided> {
+    let call = sealed
     let verdict = ALLOWED
     if (this.kernel.listenerCount('tools/pre-execute') > 0) {
       let decision: PreToolDecision | typeof ABANDONED
@@ -254,24 +261,34 @@ export class ToolPipeline {
         return { verdict: denied('pre-execute', decision.reason, decision.by), result: failure('DENIED', decision.modelText ?? `Permission denied: ${decision.reason}`) }
       }
       if (decision.action === 'ask') {
-        const asked = await this.ask(call, decision, request, options)
+        const asked = await this.ask(call, tool, decision, request, options, abandon)
         if (asked.result) return asked
         verdict = asked.verdict
+        // An answer that rewrote the input (PermissionRequest `updatedInput`): the new call goes on.
+        if (asked.call !== undefined) call = asked.call
       } else if (decision.reason !== undefined || decision.by !== undefined) {
         verdict = Object.freeze({ outcome: 'allowed', stage: 'pre-execute', reason: decision.reason, by: decision.by })
       }
     }
     const guardReason = this.kernel.checkGuards('tools', call)
-    if (guardReason !== undefined) return { verdict: denied('guard', guardReason), result: failure('DENIED', `Permission denied: ${guardReason}`) }
-    return { verdict }
+    const rewritten = call !== sealed ? { call } : {}
+    if (guardReason !== undefined) return { verdict: denied('guard', guardReason), result: failure('DENIED', `Permission denied: ${guardReason}`), ...rewritten }
+    return { verdict, ...rewritten }
   }
 
-  /** S11: an existing session grant answers without a dialog; otherwise the approval service asks. */
-  private async ask(call: SealedCall, decision: { reason: string; by?: string }, request: ToolCallRequest, options: ExecuteOptions): Promise<Decided> {
+  /**
+   * S11: an existing session grant answers without a dialog; then tools/permission-request may
+   * answer (Claude Code's PermissionRequest hooks); otherwise the approval service asks.
+   */
+  private async ask(call: SealedCall, tool: AnyTool | undefined, decision: { reason: string; by?: string }, request: ToolCallRequest, options: ExecuteOptions, abandon: Abandonment): Promise<Decided> {
     const approval = this.kernel.getService('approval')
-    const grant = this.nested.backedByAgent(call) ? approval?.matchGrant(call.sessionId, call.name, call.args) : undefined
+    const grant = this.nested.backedByAgent(call) ? approval?.matchGrant(call.sessionId, call.name, call.args, call.cwd) : undefined
     if (grant) {
       return { verdict: Object.freeze({ outcome: 'allowed', stage: 'approval', approval: 'allowed-session', reason: `allowed for this session: ${grant.description}`, by: grant.id }) }
+    }
+    if (this.nested.backedByAgent(call) && this.kernel.listenerCount('tools/permission-request') > 0) {
+      const answered = await this.permissionRequest(call, tool, decision, options, abandon)
+      if (answered !== undefined) return answered
     }
     const signal = request.signal ?? NEVER
     let answer: ApprovalAnswer & { reason?: string }
@@ -296,7 +313,7 @@ export class ToolPipeline {
         answer = { outcome: 'denied', reason: `asking for approval failed: ${errorText(error)}` }
       }
     }
-    if (answer.outcome === 'allowed-once' || answer.outcome === 'allowed-session') {
+    if (answer.outcome === 'allowed-once' || answer.outcome === 'allowed-session' || answer.outcome === 'allowed-always') {
       return { verdict: Object.freeze({ outcome: 'allowed', stage: 'approval', approval: answer.outcome, reason: decision.reason, by: answer.by ?? decision.by }) }
     }
     const reason = approvalDenyReason(answer, decision.reason)
@@ -305,6 +322,49 @@ export class ToolPipeline {
       verdict: Object.freeze({ outcome: 'denied', stage: 'approval', approval: answer.outcome, reason, by: answer.by }),
       result: failure(code, `Permission denied: ${reason}`)
     }
+  }
+
+  /**
+   * tools/permission-request: an answer before the user is asked. `undefined` when nobody
+   * answered (the user is asked). An allow may rewrite the input (validated against the tool's
+   * schema, then sealed again with the same token) and save rules; a deny refuses the call.
+   */
+  private async permissionRequest(call: SealedCall, tool: AnyTool | undefined, asked: { reason: string; by?: string }, options: ExecuteOptions, abandon: Abandonment): Promise<Decided | undefined> {
+    const approval = this.kernel.getService('approval')
+    let suggestions: readonly string[] = []
+    try {
+      suggestions = (await approval?.ruleScope(call.name, call.args, call.cwd))?.rules ?? []
+    } catch (error) {
+      this.kernel.reportError(error, { plugin: 'tools', phase: 'approval.ruleScope' })
+    }
+    const ask: PermissionAsk = Object.freeze({ call, reason: asked.reason, ...(asked.by !== undefined ? { askedBy: asked.by } : {}), suggestions: Object.freeze([...suggestions]) })
+    let answer: PermissionRequestDecision | typeof ABANDONED
+    try {
+      answer = await abandon.race(this.kernel.waterfall('tools/permission-request', ask, askUser))
+    } catch (error) {
+      return this.listenerFailed('pre-execute', 'tools/permission-request listener', call.name, error)
+    }
+    if (answer === ABANDONED) return abandonedIn('pre-execute', 'tools/permission-request', call.name)
+    const problem = permissionRequestProblem(answer)
+    if (problem !== undefined) return this.listenerFailed('pre-execute', 'tools/permission-request listener', call.name, problem)
+    if (answer.action === 'ask') return undefined
+    if (answer.action === 'deny') {
+      return { verdict: denied('approval', answer.reason, answer.by), result: failure('DENIED', `Permission denied: ${answer.reason}`) }
+    }
+    let allowed = call
+    if (answer.updatedArgs !== undefined && tool !== undefined) {
+      const parsed = tool.inputSchema.safeParse(answer.updatedArgs)
+      const args = parsed.success ? materializeObject(parsed.data) : undefined
+      if (!parsed.success || !args?.ok) {
+        const head = answer.invalidText ?? `Arguments for tool "${call.name}" as rewritten by "${answer.by}" are invalid`
+        const reason = parsed.success ? `${head}: ${args && !args.ok ? `${args.path}: ${args.problem}` : 'not JSON'}` : formatZodError(head, parsed.error)
+        return { verdict: denied('rewrite', reason, answer.by), result: failure('INVALID_ARGS', reason) }
+      }
+      allowed = reseal(call, args.value, answer.by)
+    }
+    if (answer.updatedPermissions !== undefined && answer.updatedPermissions.length > 0) approval?.applyRuleUpdates(call.sessionId, answer.updatedPermissions, options.record)
+    const verdict: CallVerdict = Object.freeze({ outcome: 'allowed', stage: 'approval', reason: answer.reason ?? `allowed by ${answer.by} (${asked.reason})`, by: answer.by })
+    return { verdict, ...(allowed !== call ? { call: allowed } : {}) }
   }
 
   /**
@@ -413,7 +473,7 @@ export class ToolPipeline {
     return { call, result, verdict, additionalContext: additionalContext.slice(), durationMs: performance.now() - started }
   }
 
-  private listenerFailed(stage: 'rewrite' | 'pre-execute', phase: string, toolName: string, error: unknown): Required<Decided> {
+  private listenerFailed(stage: 'rewrite' | 'pre-execute', phase: string, toolName: string, error: unknown): Required<DecidedCall> {
     const text = typeof error === 'string' ? `a listener ${error}` : errorText(error)
     if (typeof error === 'string') this.kernel.log({ level: 'error', plugin: 'tools', message: `${phase} ${error}`, time: Date.now() })
     else this.kernel.reportError(error, { plugin: 'tools', phase })

@@ -20,7 +20,11 @@ export const toolsPlugin = definePlugin({
     const approval = new ApprovalServiceImpl(ctx.kernel)
     ctx.provide('approval', approval)
     ctx.provide('tools', new ToolRegistryImpl(ctx.kernel, ctx, { abandonAfterCancelMs: config.abandonAfterCancelMs }))
-    // Session grants never outlive their session.
+    // Grants live in the session's log: a resumed session (after a restart too) gets them back,
+    // and they leave memory with the session.
+    ctx.on('agent/session-start', (agent, source) => {
+      if (source !== 'startup') approval.restoreGrants(agent.sessionId, agent.events)
+    })
     ctx.on('agent/session-end', (agent) => approval.forgetSession(agent.sessionId))
     ctx.onDispose(() => approval.closeAll('the tools service stopped'))
   }

@@ -82,3 +82,12 @@ export function sealMalformed(request: unknown, args: Readonly<JsonObject>): Sea
 export function newToken(): string {
   return `call_${randomUUID()}`
 }
+
+/**
+ * The call with new arguments after an approval-time rewrite (a PermissionRequest `updatedInput`):
+ * same identity and token (the approval and hook records name it), the arguments it runs with,
+ * and the model's own in `originalArgs`.
+ */
+export function reseal(call: SealedCall, args: Readonly<JsonObject>, rewrittenBy: string): SealedCall {
+  return Object.freeze({ ...call, args, originalArgs: call.originalArgs ?? call.args, rewrittenBy })
+}

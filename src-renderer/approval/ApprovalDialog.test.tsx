@@ -52,6 +52,31 @@ describe('ApprovalDialog', () => {
     expect(dialog().getAttribute('aria-modal')).toBe('true')
   })
 
+  it('shows the rules "Always allow" will save before anything is saved, and saves them where the user chose', async () => {
+    const ask: ApprovalRequestPublic = {
+      ...request('r1', 'git status && npm test'),
+      scope: { tool: 'Bash', pattern: {}, description: 'Bash(git status:*), Bash(npm test:*)', rules: ['Bash(git status:*)', 'Bash(npm test:*)'] }
+    }
+    act(() => host.emit('approval/requested', ask))
+    const d = within(dialog())
+    const always = d.getByRole('button', { name: 'Always allow' })
+    const described = document.getElementById(always.getAttribute('aria-describedby')!)!
+    expect(within(described).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Bash(git status:*)', 'Bash(npm test:*)'])
+    expect(described.textContent).toContain('in this workspace (.claude/settings.local.json)')
+    // Nothing is saved by showing it.
+    expect(host.callsOf('approval/answer')).toEqual([])
+    fireEvent.change(d.getByRole('combobox', { name: 'Where Always allow saves' }), { target: { value: 'user' } })
+    await act(async () => {
+      fireEvent.click(always)
+    })
+    expect(host.callsOf('approval/answer')).toEqual([{ requestId: 'r1', outcome: 'allowed-always', saveTo: 'user' }])
+  })
+
+  it('a scope without rules offers no "Always allow" and says what the session grant covers', () => {
+    act(() => host.emit('approval/requested', request('r1', 'ls')))
+    expect(within(dialog()).queryByRole('button', { name: 'Always allow' })).toBeNull()
+  })
+
   it('an Enter pressed as the dialog appears (meant for the message box) approves nothing', async () => {
     act(() => host.emit('approval/requested', request('r0', 'rm -rf /tmp/x')))
     await act(async () => {

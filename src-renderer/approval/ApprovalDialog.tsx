@@ -1,7 +1,9 @@
 // The desktop answerer of the approval seam: one modal at a time for the first pending ask.
 // Enter allows once, Esc denies (with the note, if any). When the host settles the shown ask
 // elsewhere (cancelled, unavailable, answered in another window), the store drops it and the
-// next ask shows.
+// next ask shows. "Allow for this session" and "Always allow" grant the Claude Code rules the
+// dialog lists, shown before anything is saved; "Always allow" also saves them (in this
+// workspace's .claude/settings.local.json, or everywhere in Seam's user rules).
 import { useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
@@ -12,7 +14,8 @@ import { useSessionStore } from '../transcript/session-store'
 import { ApprovalDetails } from './ApprovalDetails'
 import { approvalActions, useApprovalStore } from './approval-store'
 
-type Outcome = 'allowed-once' | 'allowed-session' | 'denied'
+type Outcome = 'allowed-once' | 'allowed-session' | 'allowed-always' | 'denied'
+type SaveTo = 'workspace' | 'user'
 
 export function ApprovalDialog() {
   const request = useApprovalStore((state) => state.queue[0])
@@ -30,7 +33,9 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
   const [note, setNote] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [saveTo, setSaveTo] = useState<SaveTo>('workspace')
   const busyRef = useRef(false)
+  const rules = request.scope.rules ?? []
   // When the dialog appeared: an Enter meant for the message box, pressed as the dialog pops up,
   // must not approve a call the user has not read.
   const shownAt = useRef(Date.now())
@@ -45,7 +50,12 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
     setError(null)
     const trimmed = note.trim()
     try {
-      await host.invoke('approval/answer', { requestId: request.id, outcome, ...(outcome === 'denied' && trimmed ? { note: trimmed } : {}) })
+      await host.invoke('approval/answer', {
+        requestId: request.id,
+        outcome,
+        ...(outcome === 'denied' && trimmed ? { note: trimmed } : {}),
+        ...(outcome === 'allowed-always' ? { saveTo } : {})
+      })
       // ok: false means it was already settled elsewhere; either way this ask is over.
       approvalActions.settle(request.id)
     } catch (e) {
@@ -92,11 +102,32 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
       <div className="modal-actions approval-actions">
         <button type="button" className="primary" disabled={busy} onClick={() => void answer('allowed-once')}>Allow once</button>
         <button type="button" disabled={busy} aria-describedby={scopeId} onClick={() => void answer('allowed-session')}>Allow for this session</button>
+        {rules.length > 0 && (
+          <button type="button" disabled={busy} aria-describedby={scopeId} onClick={() => void answer('allowed-always')}>Always allow</button>
+        )}
         <button type="button" className="danger" disabled={busy} onClick={() => void answer('denied')}>Deny</button>
       </div>
-      <p id={scopeId} className="approval-scope muted">
-        For this session allows: {request.scope.description}
-      </p>
+      <div id={scopeId} className="approval-scope muted">
+        {rules.length === 0 ? (
+          <p>For this session allows: {request.scope.description}</p>
+        ) : (
+          <>
+            <p>{rules.length === 1 ? 'The rule' : 'The rules'} “Allow for this session” and “Always allow” add:</p>
+            <ul className="approval-rules" aria-label="Rules to add">
+              {rules.map((rule) => (
+                <li key={rule}><code>{rule}</code></li>
+              ))}
+            </ul>
+            <label className="approval-save-to">
+              “Always allow” saves {rules.length === 1 ? 'it' : 'them'}{' '}
+              <select value={saveTo} onChange={(e) => setSaveTo(e.target.value as SaveTo)} disabled={busy} aria-label="Where Always allow saves">
+                <option value="workspace">in this workspace (.claude/settings.local.json)</option>
+                <option value="user">everywhere (Seam's user rules)</option>
+              </select>
+            </label>
+          </>
+        )}
+      </div>
       <p className="muted keys-hint">Enter: allow once · Esc: deny</p>
     </Modal>
   )

@@ -1,4 +1,6 @@
-// "Allow for this session" grants of the open session, each revocable.
+// "Allow for this session" grants of the open session (the Claude Code rules the dialog showed;
+// they come back when the session is resumed), each revocable. Rules "Always allow" saved are
+// listed with the other permission rules in force, by file.
 import { useCallback, useEffect, useState } from 'react'
 import type { MethodOutput } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
@@ -50,7 +52,13 @@ export function GrantsList() {
         <ul className="grant-list" aria-label="Session grants">
           {grants.map((grant) => (
             <li key={grant.id}>
-              <span className="tool-name">{grant.tool}</span> <span>{grant.description}</span>
+              {grant.rules !== undefined ? (
+                <span className="grant-rules">{grant.rules.map((rule) => <code key={rule}>{rule}</code>)}</span>
+              ) : (
+                <>
+                  <span className="tool-name">{grant.tool}</span> <span>{grant.description}</span>
+                </>
+              )}
               <button type="button" aria-label={`Revoke ${grant.description}`} onClick={() => void revoke(grant.id)}>Revoke</button>
             </li>
           ))}

@@ -22,7 +22,7 @@ export function ToolStatusLine({ item, status }: { item: ToolCardItem; status: T
     case 'interrupted':
       return <p role="status" className="tool-status muted">{item.statusReason ?? (status === 'cancelled' ? 'Cancelled' : 'No result was recorded')}</p>
     default:
-      return item.approval?.outcome === 'allowed-session' ? <p className="muted small">allowed for this session</p> : null
+      return item.approval?.outcome === 'allowed-session' ? <p className="muted small">allowed for this session</p> : item.approval?.outcome === 'allowed-always' ? <p className="muted small">always allowed (rule saved)</p> : null
   }
 }
 

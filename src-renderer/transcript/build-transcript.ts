@@ -260,7 +260,7 @@ function onApprovalDecided(draft: Draft, event: SessionEventOf<'approval/decided
   const asked: ToolApprovalView = base.approval ?? { requestId: event.requestId, reason: '', scope: { tool: base.name, pattern: {}, description: '' } }
   const approval: ToolApprovalView = { ...asked, outcome: event.outcome, ...opt('note', event.note), ...opt('by', event.by) }
   if (base.result) return replaceTool(draft, { ...base, approval }, event.token)
-  const allowed = event.outcome === 'allowed-once' || event.outcome === 'allowed-session'
+  const allowed = event.outcome === 'allowed-once' || event.outcome === 'allowed-session' || event.outcome === 'allowed-always'
   const status: ToolStatus = allowed ? 'running' : 'denied'
   replaceTool(draft, { ...base, approval, status, ...(allowed ? {} : { statusReason: describeApproval(event.outcome, event.note ?? event.reason) }) }, event.token)
 }

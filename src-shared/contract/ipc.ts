@@ -382,7 +382,12 @@ export const Methods = {
   },
   'approval/pending': { input: Empty, output: z.array(ApprovalRequestPublicSchema) },
   'approval/answer': {
-    input: z.object({ requestId: NonEmpty, outcome: z.enum(['allowed-once', 'allowed-session', 'denied']), note: z.string().max(4000).optional() }),
+    input: z.object({
+      requestId: NonEmpty,
+      outcome: z.enum(['allowed-once', 'allowed-session', 'allowed-always', 'denied']),
+      note: z.string().max(4000).optional(),
+      saveTo: z.enum(['workspace', 'user']).optional()
+    }),
     output: z.object({ ok: z.boolean() })
   },
   'grants/list': { input: z.object({ sessionId: SessionId }), output: z.array(GrantSchema) },

@@ -2,12 +2,14 @@
 // accessors `ctx.tools` and `ctx.approval` (defined in src-main with defineContextProperty).
 import type { ModelToolSpec } from '../model'
 import type { Disposable } from '../kernel/types'
+import type { SessionEvent } from '../session/events'
 import type { SessionEventInput } from './agent'
 import type {
   ApprovalAnswer,
   ApprovalRequest,
   GrantScope,
   JsonObject,
+  PermissionRuleUpdate,
   SealedCall,
   SessionGrant,
   ToolCallRequest,
@@ -41,16 +43,22 @@ export interface ApprovalService {
     request: Omit<ApprovalRequest, 'id' | 'scope'> & { scope?: GrantScope },
     record?: (event: SessionEventInput) => void
   ): Promise<ApprovalAnswer>
-  /** The grant matching this call, if the user allowed it for the session. */
-  matchGrant(sessionId: string, tool: string, args: Readonly<JsonObject>): SessionGrant | undefined
+  /** The grant covering this call (run in `cwd`), if the user allowed it for the session. */
+  matchGrant(sessionId: string, tool: string, args: Readonly<JsonObject>, cwd?: string): SessionGrant | undefined
   grants(sessionId: string): SessionGrant[]
   revoke(sessionId: string, grantId: string, record?: (event: SessionEventInput) => void): boolean
   /** Requests waiting for an answer (for a UI that connects late). */
   pending(): ApprovalRequest[]
   /** Settle a pending request from outside the answerer chain (a dialog answer arriving over IPC). */
   settle(requestId: string, answer: ApprovalAnswer): boolean
-  /** The scope "allow for this session" would grant for a call, with its description in words. */
+  /** An exact scope for a call (its command, file or arguments), for callers that grant exactly. */
   scopeFor(tool: string, args: Readonly<JsonObject>): GrantScope
+  /** The Claude Code rules "allow for this session" and "always allow" grant for a call, as the dialog shows them. */
+  ruleScope(tool: string, args: Readonly<JsonObject>, cwd: string | undefined): Promise<GrantScope>
+  /** Adds rules (a hook's `updatedPermissions`): session grants, and saved to settings files; problems become notices. */
+  applyRuleUpdates(sessionId: string, updates: readonly PermissionRuleUpdate[], record?: (event: SessionEventInput) => void): void
+  /** Puts back the grants recorded in a session's log (a resumed session). */
+  restoreGrants(sessionId: string, events: readonly SessionEvent[]): void
 }
 
 /**

@@ -176,15 +176,38 @@ export interface ToolExecutionResult {
 
 // ---- approval (S11) ------------------------------------------------------------------------
 
-export type ApprovalOutcome = 'allowed-once' | 'allowed-session' | 'denied' | 'cancelled' | 'unavailable'
+/**
+ * `allowed-session`: the call runs and its rules are kept for the session; `allowed-always`: they
+ * are also saved to a settings file (the workspace's `.claude/settings.local.json`, or the user's).
+ */
+export type ApprovalOutcome = 'allowed-once' | 'allowed-session' | 'allowed-always' | 'denied' | 'cancelled' | 'unavailable'
 
-/** A session grant is scoped to exactly what the dialog showed: the tool and an argument pattern. */
+/**
+ * What "Allow for this session" and "Always allow" grant, as the dialog shows it: Claude Code
+ * permission rules generalised from the call (`Bash(npm test:*)`, `Edit(/src/**)`), or, for a
+ * scope without rules, the tool and an argument pattern.
+ */
 export interface GrantScope {
   tool: string
   /** Argument name -> exact value or a trailing-`*` prefix pattern, e.g. { command: 'git status' }. */
   pattern: Record<string, string>
   /** The scope in words, as the dialog shows it. */
   description: string
+  /** Claude Code permission rules; when present, a later call is covered when one of them matches it. */
+  rules?: string[]
+  /** The workspace root `/x` rules are relative to. */
+  projectDir?: string
+}
+
+/** Where saved rules go, in Claude Code's names: the session only, or a settings file. */
+export type RuleDestination = 'session' | 'localSettings' | 'projectSettings' | 'userSettings'
+
+/** Rules to add (Claude Code's `addRules` permission update). */
+export interface PermissionRuleUpdate {
+  behavior: 'allow' | 'deny' | 'ask'
+  /** Claude Code rule texts (`Bash(npm test:*)`), already checked by whoever made the update. */
+  rules: string[]
+  destination: RuleDestination
 }
 
 export interface ApprovalRequest {
@@ -209,7 +232,29 @@ export interface ApprovalAnswer {
   note?: string
   /** Who answered (desktop dialog, cli, acp...). */
   by?: string
+  /** For `allowed-always`: the workspace's local settings (default) or the user's settings. */
+  saveTo?: 'workspace' | 'user'
 }
+
+/** A call the permission policy asks about, before the user is asked (Claude Code's PermissionRequest). */
+export interface PermissionAsk {
+  call: SealedCall
+  /** Why it asks. */
+  reason: string
+  askedBy?: string
+  /** The rules "always allow" would save (Claude Code's `permission_suggestions`). */
+  suggestions: readonly string[]
+}
+
+/**
+ * `ask`: nobody decided, the user is asked. `allow`: the call runs (with `updatedArgs` in place of
+ * its arguments, validated against the tool's schema; `invalidText` heads the error when they do
+ * not validate) and `updatedPermissions` are saved. `deny`: refused with `reason`.
+ */
+export type PermissionRequestDecision =
+  | { action: 'ask' }
+  | { action: 'allow'; by: string; reason?: string; updatedArgs?: Readonly<JsonObject>; invalidText?: string; updatedPermissions?: PermissionRuleUpdate[] }
+  | { action: 'deny'; by: string; reason: string }
 
 export interface SessionGrant extends GrantScope {
   id: string
@@ -234,6 +279,12 @@ declare module '../kernel/types' {
     ) => Promise<PostToolDecision>
     /** S15: synchronous sealed notification; cannot change what execute() returns. */
     'tools/result': (call: SealedCall, result: Readonly<ToolResult>, verdict: Readonly<CallVerdict>) => void
+    /**
+     * Before the user is asked (S11): a waterfall that may answer the ask itself (Claude Code's
+     * PermissionRequest hooks). Fired only for calls an agent turn stands behind, after the
+     * session's grants, and only when the pre-execute answer was `ask`.
+     */
+    'tools/permission-request': (ask: PermissionAsk, next: Next<Promise<PermissionRequestDecision>>) => Promise<PermissionRequestDecision>
     /** Answerers of the approval seam (S11): the first defined answer wins. */
     'approval/request': (request: ApprovalRequest) => Promise<ApprovalAnswer | undefined>
     /** A pending request was settled (answered elsewhere, cancelled, aborted): answerers close their UI. */

@@ -37,6 +37,12 @@ export interface WorkspaceService {
   isApproved(item: TrustItem): boolean
   /** A plugin re-read its files: the host re-counts unapproved items for the UI's badge. */
   itemsChanged(): void
+  /**
+   * Approves items Seam itself is about to write on the user's explicit word (an "Always allow"
+   * rule saved to `.claude/settings.local.json`), so trust pinning does not treat them as an
+   * unreviewed change. Only in a trusted workspace; they apply as soon as the file is re-read.
+   */
+  approveItems(items: readonly TrustItem[]): void
 }
 
 /** RPC from a client plugin to its own host part: methods are namespaced by plugin name. */

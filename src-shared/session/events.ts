@@ -22,7 +22,7 @@ export const VerdictShape = z.object({
   stage: z.enum(['pre-execute', 'approval', 'guard', 'rewrite', 'seal']),
   reason: z.string().optional(),
   by: z.string().optional(),
-  approval: z.enum(['allowed-once', 'allowed-session', 'denied', 'cancelled', 'unavailable']).optional()
+  approval: z.enum(['allowed-once', 'allowed-session', 'allowed-always', 'denied', 'cancelled', 'unavailable']).optional()
 })
 
 export const SessionHeaderEvent = z.object({
@@ -135,7 +135,13 @@ export const SteeringMessageEvent = z.object({
   images: z.array(ImageAttachmentShape).optional()
 })
 
-export const GrantScopeShape = z.object({ tool: z.string(), pattern: z.record(z.string(), z.string()), description: z.string() })
+export const GrantScopeShape = z.object({
+  tool: z.string(),
+  pattern: z.record(z.string(), z.string()),
+  description: z.string(),
+  rules: z.array(z.string()).optional(),
+  projectDir: z.string().optional()
+})
 
 export const ApprovalAskedEvent = z.object({
   type: z.literal('approval/asked'),
@@ -154,7 +160,7 @@ export const ApprovalDecidedEvent = z.object({
   ...base,
   requestId: z.string(),
   token: z.string(),
-  outcome: z.enum(['allowed-once', 'allowed-session', 'denied', 'cancelled', 'unavailable']),
+  outcome: z.enum(['allowed-once', 'allowed-session', 'allowed-always', 'denied', 'cancelled', 'unavailable']),
   note: z.string().optional(),
   by: z.string().optional(),
   reason: z.string().optional()
