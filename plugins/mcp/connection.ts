@@ -196,13 +196,18 @@ export class ServerConnection {
       this.options.log('info', `MCP server "${this.name}" connected (${this.tools.length} tools)`)
     } catch (error) {
       if (generation !== this.generation) return
-      const reason = this.startFailure(error, timeoutMs, transport)
       this.transport = undefined
       this.client = undefined
+      const closing = Promise.all([client.close().catch(() => undefined), transport.close().catch(() => undefined)])
+      // Unless the server is merely silent (a timeout), the connection ended because the process is
+      // going: wait until it is gone, so its own exit (code 7) is the reason, whichever of its exit
+      // and Seam's close came first.
+      if (!isTimeout(error)) await closing
+      if (generation !== this.generation) return
+      const reason = this.startFailure(error, timeoutMs, transport)
       this.setState('failed', reason)
       this.options.log('error', `MCP server "${this.name}" failed to start: ${reason}`)
-      await client.close().catch(() => undefined)
-      await transport.close().catch(() => undefined)
+      await closing
     }
   }
 
@@ -210,7 +215,7 @@ export class ServerConnection {
     const fault = transport instanceof ProcessTransport ? transport.fault : undefined
     const lastStderr = this.stderr.at(-1)
     const stderrNote = lastStderr ? `; last stderr line: ${lastStderr}` : ''
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (isTimeout(error)) {
       return `did not answer initialize within ${timeoutMs} ms${fault ? ` (${fault})` : ''}${stderrNote}`
     }
     if (fault !== undefined) return `${fault}${stderrNote}`
@@ -304,6 +309,10 @@ export class ServerConnection {
     this.reason = reason
     this.options.changed(this)
   }
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout
 }
 
 /**

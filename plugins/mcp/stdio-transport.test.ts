@@ -1,5 +1,6 @@
 // The stdio transport on real processes: what it says when a server cannot start, exits, or
 // breaks the framing, and that closing never hangs.
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ProcessTransport } from './stdio-transport'
 import { SCRIPTED_SERVER } from './test-host'
@@ -35,4 +36,39 @@ describe('ProcessTransport', () => {
     await ended
     expect(errors).toEqual(['the server sent a message larger than 1 KB (the maxMessageBytes limit)'])
   })
+
+  // Issue 25: Seam's own close used to win this race now and then ("closed by Seam" for a server
+  // that had exited with code 7, and a flaky test). Here the race is forced: the child has exited
+  // (a zombie: the event loop is held, so Node has not reaped it nor seen the exit) when close runs.
+  it('a server that exited with code 7 before Seam closed the connection is reported as exited with code 7', async () => {
+    const t = transport(process.execPath, [SCRIPTED_SERVER, 'exit'])
+    await t.start()
+    const pid = t.pid!
+    const deadline = Date.now() + 10_000
+    while (processState(pid) !== 'Z') {
+      if (Date.now() > deadline) throw new Error(`the scripted server (pid ${pid}) did not exit within 10 s; state ${processState(pid)}`)
+    }
+    const closing = t.close()
+    expect(t.endReason).toBe('the connection was closed by Seam')
+    await closing
+    expect(t.fault).toBe('the server process exited with code 7')
+    expect(t.endReason).toBe('the server process exited with code 7')
+  })
+
+  it('a server Seam closes while it runs ends "closed by Seam", with no fault', async () => {
+    const t = transport(process.execPath, ['-e', 'process.stdin.resume()'])
+    await t.start()
+    await t.close()
+    expect(t.fault).toBeUndefined()
+    expect(t.endReason).toBe('the connection was closed by Seam')
+  })
 })
+
+/** The process's state letter from /proc (`Z`: exited, not reaped yet), or `gone`. */
+function processState(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').charAt(0)
+  } catch {
+    return 'gone'
+  }
+}

@@ -41,7 +41,9 @@ export class ProcessTransport implements Transport {
   private buffered = 0
   private stderrRest = ''
   private closed = false
-  /** The first fatal problem (bad framing, exit), for the error calls in flight end with. */
+  /** Seam asked the process to end (close, kill): an exit then is Seam's doing, unless the child says otherwise. */
+  private closing = false
+  /** The first fatal problem (a spawn error, bad framing, the child's own exit), for the error calls in flight end with. */
   fault: string | undefined
 
   constructor(private readonly options: StdioOptions) {}
@@ -65,7 +67,8 @@ export class ProcessTransport implements Transport {
         this.finish()
       })
       child.once('exit', (code, signal) => {
-        this.fault ??= signal !== null ? `the server process was killed by ${signal}` : `the server process exited with code ${code}`
+        const fault = exitFault(code, signal, this.closing)
+        if (fault !== undefined) this.fault ??= fault
       })
       child.once('close', () => {
         // The server is gone: whatever it started and left running goes with it.
@@ -88,14 +91,21 @@ export class ProcessTransport implements Transport {
     })
   }
 
-  /** Ends stdin, then SIGTERM, then SIGKILL; resolves once the process is gone. */
+  /** Why the connection ended: the fault, else Seam's own close; undefined while it runs. */
+  get endReason(): string | undefined {
+    return this.fault ?? (this.closing ? CLOSED_BY_SEAM : undefined)
+  }
+
+  /** Ends stdin, then SIGTERM, then SIGKILL; resolves once the process is gone (and its exit is known). */
   async close(): Promise<void> {
     const child = this.child
     // Gone already (or never started: a spawn error has no process to wait for).
-    if (this.closed || !child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return this.finish()
+    if (this.closed || !child || child.pid === undefined) return this.finish()
+    this.closing = true
     const gone = new Promise<void>((resolve) => child.once('close', () => resolve()))
+    // Exited, with 'close' (the pipes) still to come: wait for it, so the exit is known and the connection is closed once.
+    if (child.exitCode !== null || child.signalCode !== null) return gone
     const wait = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())])
-    this.fault ??= 'the connection was closed by Seam'
     child.stdin?.end()
     if (await wait(KILL_GRACE_MS)) return
     this.group?.signalGroup('SIGTERM')
@@ -111,7 +121,7 @@ export class ProcessTransport implements Transport {
   kill(): void {
     const child = this.child
     if (child && child.exitCode === null && child.signalCode === null) {
-      this.fault ??= 'the connection was closed by Seam'
+      this.closing = true
       this.group?.signalGroup('SIGTERM')
     }
   }
@@ -171,6 +181,20 @@ export class ProcessTransport implements Transport {
     this.stderrRest = ''
     this.onclose?.()
   }
+}
+
+const CLOSED_BY_SEAM = 'the connection was closed by Seam'
+
+/**
+ * The fault an exit is, or undefined when it was Seam's doing: a clean exit or a signal after Seam
+ * asked the process to end. A non-zero exit code is the child's own word and is reported even when
+ * Seam's close was already under way: a server that exited with code 7 just before Seam closed the
+ * connection (the exit event not yet seen) is "exited with code 7", not "closed by Seam".
+ */
+export function exitFault(code: number | null, signal: NodeJS.Signals | null, closedBySeam: boolean): string | undefined {
+  if (signal !== null) return closedBySeam ? undefined : `the server process was killed by ${signal}`
+  if (code === 0 && closedBySeam) return undefined
+  return `the server process exited with code ${code}`
 }
 
 export function formatBytes(bytes: number): string {
