@@ -8,7 +8,7 @@ import { keyEnvFor, providerFromFlags, type ProviderFlags } from '../cli/provide
 import { UsageError } from '../cli/usage-error'
 import type { ApproveMode } from './permission'
 import { AcpServer } from './server'
-import { explainInvalidParams } from './wire'
+import { protocolStream } from './wire'
 import { onStopSignal } from '../app/stop-signals'
 
 export interface AcpFlags extends ProviderFlags {
@@ -54,7 +54,7 @@ export async function runAcp(flags: AcpFlags, patchFile: string | undefined, io:
   // MCP servers stopped, logs flushed) and the exit status is the signal's (130, 143, 129).
   const signals = onStopSignal(() => server.stop(), { log })
   try {
-    await server.serve(explainInvalidParams(stream))
+    await server.serve(protocolStream(stream))
   } finally {
     signals.dispose()
   }
