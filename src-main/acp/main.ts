@@ -10,6 +10,7 @@ import type { ApproveMode } from './permission'
 import { AcpServer } from './server'
 import { protocolStream } from './wire'
 import { onStopSignal } from '../app/stop-signals'
+import { killWatchedGroups } from '../process/guarded-spawn'
 
 export interface AcpFlags extends ProviderFlags {
   approve?: string
@@ -57,6 +58,8 @@ export async function runAcp(flags: AcpFlags, patchFile: string | undefined, io:
     await server.serve(protocolStream(stream))
   } finally {
     signals.dispose()
+    // What outlived the sessions' clean close (a tool's background job) goes before we exit.
+    if (signals.received) killWatchedGroups()
   }
   return signals.exitCode ?? 0
 }

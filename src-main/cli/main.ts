@@ -15,6 +15,7 @@ import { providerFromFlags } from './provider-flags'
 import { checkpointCommand, reportRecovered } from './checkpoint-command'
 import { exitWhenDrained, ignoreClosedReaders } from '../app/process-exit'
 import { onStopSignal } from '../app/stop-signals'
+import { killWatchedGroups } from '../process/guarded-spawn'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
@@ -140,6 +141,9 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       code = await runCommand(runtime, command, rest, values, io, stop.signal)
     } finally {
       await runtime.close()
+      // Stopped by a signal: a process group that outlived the clean close (a tool's background
+      // job) goes now, not when the host-death watcher sees us gone.
+      if (signals.received) killWatchedGroups()
     }
     return signals.exitCode ?? code
   } finally {

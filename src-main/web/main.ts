@@ -8,6 +8,7 @@ import { startWebServer } from './server'
 import { createAccessGate, newAccessToken } from './access'
 import { onStopSignal } from '../app/stop-signals'
 import { exitWhenDrained } from '../app/process-exit'
+import { killWatchedGroups } from '../process/guarded-spawn'
 
 let running: Host | undefined
 // Logged on stderr and in the host log (the UI's log view); the host keeps serving.
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
           console.error('Seam web host did not close cleanly:', error)
         }
         signals.dispose()
+        // What outlived the host's clean close (a tool's background job) goes before we exit.
+        killWatchedGroups()
         // Exits even if something is still open (a client's keep-alive socket): the host is stopped.
         await exitWhenDrained(clean ? (signals.exitCode ?? 0) : 1)
       })()
