@@ -22,7 +22,7 @@ export { matchesClaude, matchesCodex, compileMatcher, matcherError } from './mat
 export type { CompiledMatcher, MatcherErrorReport, MatcherProtocol } from './matcher'
 export { claudeMatchTarget, codexMatchTargets, matchTargetFor, groupMatches, CODEX_TOOL_ALIASES } from './match-target'
 export type { MatchTargetRequest } from './match-target'
-export { matchesPermissionRule, parsePermissionRule, bashPatternMatches, pathPatternMatches } from './permission-rule'
+export { matchesPermissionRule, parsePermissionRule, bashPatternMatches, pathPatternMatches, pathPatternMatcher } from './permission-rule'
 export type { PermissionRuleContext, ParsedPermissionRule } from './permission-rule'
 export { splitBashCommand, splitBashCommandSync, loadBashParser, bashParserLoaded } from './bash-command/index'
 export type { BashSplit, SimpleCommand, Redirect } from './bash-command/index'

@@ -105,6 +105,17 @@ export function pathPatternMatches(specifier: string, filePath: string, context:
   return pathMatches(specifier, filePath, context)
 }
 
+/** The same as a function of the path, compiled once: for testing many paths against one rule. */
+export function pathPatternMatcher(specifier: string, context: PermissionRuleContext): (filePath: string) => boolean {
+  const compiled = compiledPathRule(specifier, context)
+  if (compiled === null) return () => false
+  return (filePath) => {
+    if (filePath === '') return false
+    if (compiled.anyTail) return compiled.regex.test(filePath)
+    return compiled.regex.test(NORMAL_ABSOLUTE.test(filePath) ? filePath : posix.resolve(context.cwd ?? '/', filePath))
+  }
+}
+
 /** `git *` globs (a trailing ` *` also matches the bare word); legacy `npm test:*` is a word prefix. */
 function commandMatches(specifier: string, command: string): boolean {
   const cmd = command.trim()
@@ -144,12 +155,33 @@ function urlMatches(specifier: string, url: string): boolean {
  */
 function pathMatches(specifier: string, filePath: string, context: PermissionRuleContext): boolean {
   if (filePath === '') return false
+  return pathPatternMatcher(specifier, context)(filePath)
+}
+
+/** The compiled pattern depends only on the specifier and the directories it resolves against. */
+function compiledPathRule(specifier: string, context: PermissionRuleContext): { regex: RegExp; anyTail: boolean } | null {
+  const key = `${specifier}\0${context.cwd ?? ''}\0${context.projectDir ?? ''}\0${context.home ?? ''}`
+  let compiled = compiledPathRules.get(key)
+  if (compiled === undefined) {
+    compiled = compilePathRule(specifier, context)
+    if (compiledPathRules.size >= PARSED_CACHE_LIMIT) compiledPathRules.clear()
+    compiledPathRules.set(key, compiled)
+  }
+  return compiled
+}
+
+/** An absolute path with nothing for `resolve` to do (no `.`/`..` segments, no `//`, no trailing `/`). */
+const NORMAL_ABSOLUTE = /^\/(?!.*(?:\/\/|\/\.\.?(?:\/|$)|\/$))/
+
+const compiledPathRules = new Map<string, { regex: RegExp; anyTail: boolean } | null>()
+
+function compilePathRule(specifier: string, context: PermissionRuleContext): { regex: RegExp; anyTail: boolean } | null {
   let pattern = specifier.endsWith('/') ? `${specifier}**` : specifier
   let anchored = true // false: relative pattern, resolved against `base`
   let base: string | undefined
   if (pattern.startsWith('//')) pattern = pattern.slice(1)
   else if (pattern.startsWith('~/')) {
-    if (!context.home) return false
+    if (!context.home) return null
     pattern = posix.join(context.home, pattern.slice(2))
   } else if (pattern.startsWith('/')) {
     anchored = false
@@ -162,11 +194,10 @@ function pathMatches(specifier: string, filePath: string, context: PermissionRul
   }
   if (!anchored && base === undefined) {
     // No directory to anchor to: match the pattern against any tail of the path.
-    return new RegExp(`(?:^|/)${globToRegex(pattern.replace(/^\/+/, ''))}$`).test(filePath)
+    return { regex: new RegExp(`(?:^|/)${globToRegex(pattern.replace(/^\/+/, ''))}$`), anyTail: true }
   }
   const absolutePattern = base !== undefined ? posix.join(base, pattern) : pattern
-  const absolutePath = posix.resolve(context.cwd ?? '/', filePath)
-  return new RegExp(`^${globToRegex(absolutePattern)}$`).test(absolutePath)
+  return { regex: new RegExp(`^${globToRegex(absolutePattern)}$`), anyTail: false }
 }
 
 function globToRegex(glob: string): string {

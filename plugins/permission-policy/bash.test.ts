@@ -135,9 +135,10 @@ describe('a line that cannot be read', () => {
     expect(await run('echo "unbalanced')).toBe('ask')
   })
 
-  it('without rules, follows the mode: never-ask runs it, dont-ask refuses it', async () => {
+  it('without rules that read lines, follows the mode: never-ask runs it, dont-ask refuses it', async () => {
     expect(await setup({}, { mode: 'never-ask' }).run('$CMD x')).toBe('allow')
-    const refused = await setup({}, { mode: 'dont-ask' }).verdict('$CMD x')
+    expect(await setup({ allow: ['Read'] }, { mode: 'dont-ask' }).verdict('$CMD x')).toEqual({ action: 'deny', reason: 'Bash is not pre-approved by an allow rule, and mode "dont-ask" denies instead of asking' })
+    const refused = await setup({ allow: ['Bash(ls:*)'] }, { mode: 'dont-ask' }).verdict('$CMD x')
     expect(refused.action).toBe('deny')
     expect(refused.reason).toMatch(/^cannot read the command: its command name is computed/)
   })

@@ -3,7 +3,7 @@
 // only when EVERY part is allowed, each by some rule. Read(...) and Edit(...) rules reach the files
 // a part reads or writes. A line that cannot be read is never allowed by a rule.
 import { posix } from 'node:path'
-import { bashPatternMatches, parsePermissionRule, pathPatternMatches, splitBashCommandSync, type PermissionRuleContext, type SimpleCommand } from '../hook-protocol/index'
+import { bashPatternMatches, parsePermissionRule, pathPatternMatcher, splitBashCommandSync, type PermissionRuleContext, type SimpleCommand } from '../hook-protocol/index'
 import type { PreToolDecision } from '@seam/sdk'
 import { fileAccess } from './bash-files'
 import type { RuleInForce } from './in-force'
@@ -28,9 +28,11 @@ export type BashVerdict =
 export const ACCEPT_EDITS_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed'])
 
 export function bashVerdict(command: string, rules: readonly RuleInForce[], context: BashContext): BashVerdict {
+  // Nothing here would read the parts: leave the line to the mode, unparsed.
+  if (!readsParts(rules, context)) return { kind: 'mode' }
   const split = splitBashCommandSync(command)
   const parts = split.readable ? split.commands : undefined
-  const located = parts ? locate(parts, context.cwd) : undefined
+  const located = parts ? locate(parts, context.cwd, context.home) : undefined
   for (const behavior of ['deny', 'ask'] as const) {
     const action = behavior
     for (const rule of rules) {
@@ -71,6 +73,8 @@ interface LocatedPart {
   cwds: string[]
   reads: string[]
   writes: string[]
+  /** The same files resolved against each of `cwds` (and `~` expanded), what rules are matched against. */
+  absolute: { reads: string[]; writes: string[] }
   unknown?: string
 }
 
@@ -78,12 +82,15 @@ interface LocatedPart {
  * Follows `cd`: a part's relative paths resolve against the call's cwd and every directory an
  * earlier `cd` in the line went to (subshells and pipelines make the order a guess, so all count).
  */
-function locate(parts: readonly SimpleCommand[], cwd: string): LocatedPart[] {
+function locate(parts: readonly SimpleCommand[], cwd: string, home: string | undefined): LocatedPart[] {
   const cwds = [cwd]
   let lost: string | undefined
   return parts.map((part) => {
     const access = fileAccess(part)
-    const located: LocatedPart = { part, cwds: lost ? [] : cwds.slice(), reads: access.reads, writes: access.writes, ...(access.unknown !== undefined ? { unknown: access.unknown } : {}) }
+    const here = lost ? [] : cwds.slice()
+    const resolve = (files: string[]) => files.flatMap((file) => here.map((dir) => posix.resolve(dir, expandHome(file, home))))
+    const absolute = { reads: resolve(access.reads), writes: resolve(access.writes) }
+    const located: LocatedPart = { part, cwds: here, reads: access.reads, writes: access.writes, absolute, ...(access.unknown !== undefined ? { unknown: access.unknown } : {}) }
     const relative = [...access.reads, ...access.writes].find((p) => !posix.isAbsolute(p) && !p.startsWith('~'))
     if (lost && relative !== undefined) located.unknown ??= `${relative} after ${lost}`
     if (part.argv[0] === 'cd' || part.argv[0] === 'pushd') {
@@ -106,13 +113,11 @@ function refusalMatch(rule: string, command: string, parts: readonly LocatedPart
   if (parsed.specifier === undefined || !parts) return undefined
   const kind = parsed.tool === 'Read' ? 'reads' : parsed.tool === 'Edit' || parsed.tool === 'Write' ? 'writes' : undefined
   if (!kind) return undefined
+  // Files resolve against where the part runs; the rule's own pattern against the call's cwd.
+  const covers = pathPatternMatcher(parsed.specifier, context)
   for (const located of parts) {
-    for (const file of located[kind]) {
-      // The file resolves against where the part runs; the rule's own pattern against the call's cwd.
-      const absolute = located.cwds.map((cwd) => posix.resolve(cwd, expandHome(file, context.home)))
-      const hit = absolute.find((path) => pathPatternMatches(parsed.specifier!, path, context))
-      if (hit !== undefined) return `: \`${located.part.text}\` ${kind} ${hit}`
-    }
+    const hit = located.absolute[kind].find(covers)
+    if (hit !== undefined) return `: \`${located.part.text}\` ${kind} ${hit}`
   }
   return undefined
 }
@@ -162,6 +167,16 @@ function insideRoots(file: string, cwds: readonly string[], roots: readonly stri
 function expandHome(file: string, home: string | undefined): string {
   if (home && (file === '~' || file.startsWith('~/'))) return posix.join(home, file.slice(1))
   return file
+}
+
+/** Whether some rule in force (or the mode) judges a Bash line by its parts. */
+function readsParts(rules: readonly RuleInForce[], context: BashContext): boolean {
+  if (context.mode === 'accept-edits') return true
+  const isBash = (rule: string) => {
+    const parsed = parsePermissionRule(rule)
+    return parsed.ok && parsed.tool === 'Bash'
+  }
+  return rules.some((r) => isBash(r.rule) || (r.behavior !== 'allow' && isPathRule(r.rule))) || (context.commandAllows?.rules.some(isBash) ?? false)
 }
 
 /** A deny/ask rule that could refuse some Bash line: a Bash pattern or a file rule. */
