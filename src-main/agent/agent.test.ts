@@ -234,6 +234,35 @@ describe('agent/prompt-submit (S5, S6)', () => {
 })
 
 describe('failing notification listeners (S15, S4, S21)', () => {
+  it('an agent/turn-stop listener that fails is a notice in the session and a log record (issue 25: it was recorded nowhere)', async () => {
+    const logged: string[] = []
+    const f = await setup({
+      script: [{ text: 'first' }, { text: 'never' }],
+      setup: (kernel) => {
+        kernel.onLog((record) => void (record.level === 'error' && logged.push(record.message)))
+        kernel.context.on('agent/turn-continuation', async (agent, _info, next) => {
+          agent.stop('budget exhausted', 'budget-plugin')
+          return next()
+        })
+        kernel.plugin({
+          name: 'broken-stop-observer',
+          apply(ctx) {
+            ctx.on('agent/turn-stop', async () => Promise.reject(new Error('stop observer broke')))
+          }
+        })
+      }
+    })
+    f.agent.send('go')
+    await f.agent.whenIdle()
+    expect(f.ofType('notice').map((n) => [n.level, n.source, n.text])).toEqual([
+      ['info', 'budget-plugin', 'Turn stopped by budget-plugin: budget exhausted'],
+      ['error', 'broken-stop-observer', 'agent/turn-stop listener of plugin "broken-stop-observer" failed: stop observer broke']
+    ])
+    expect(f.ofType('notice')[1].turnId).toBe('turn-1')
+    expect(logged).toEqual(['emit agent/turn-stop: stop observer broke'])
+    expect(f.ofType('turn/end')[0]).toMatchObject({ reason: 'completed' })
+  })
+
   it('a tools/result, session-start, turn-end or session-end listener that fails is a notice in the session and a log record', async () => {
     const logged: string[] = []
     const f = await setup({

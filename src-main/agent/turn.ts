@@ -58,7 +58,8 @@ export class Turn implements TurnControl {
     if (this.stopped || this.phase === 'closing') return
     this.stopped = { reason, by }
     this.deps.log.append({ type: 'notice', turnId: this.id, level: 'info', text: `Turn stopped by ${by}: ${reason}`, source: by })
-    this.deps.kernel.emit('agent/turn-stop', this.deps.handle, this.id, reason, by)
+    // A listener that fails is a notice in the session (and a log record), like the other notifications'.
+    this.deps.kernel.emitObserved('agent/turn-stop', this.deps.handle.listenerFailureNotice('agent/turn-stop'), this.deps.handle, this.id, reason, by)
   }
 
   /** Aborts the model stream and running tools; the turn ends `cancelled`. */

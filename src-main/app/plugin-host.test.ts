@@ -148,5 +148,10 @@ describe('client entries of bundles', () => {
     expect(runtime.plugins.clientEntries('web')).toEqual([])
     expect(runtime.plugins.resolveClientFile('seam-watch', 'client.mjs')).toBeNull()
     expect(runtime.logs().some((r) => r.level === 'error' && r.message.includes('seam-watch'))).toBe(true)
+    // And every session says so (issue 25: `seam run` went on without it in silence).
+    const session = await runtime.sessions.create(home)
+    await session.agent.start()
+    const notices = session.log.events.filter((e) => e.type === 'notice')
+    expect(notices).toMatchObject([{ level: 'error', source: 'plugin-host', text: expect.stringContaining('bundle seam-watch: bundle seam-watch@1.0.0 was not loaded: its installed files do not match lock.json') }])
   })
 })

@@ -384,6 +384,14 @@ export class PluginHost {
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('keys', this.runtime.keys)
+    // An installed bundle that was refused (its files changed since install, a broken manifest)
+    // is said in every session, not only in the plugin list: a headless run would otherwise go
+    // on without it in silence. The session's notice reaches the UI, `seam run`'s stderr and the log.
+    kernel.context.on('agent/session-start', (agent) => {
+      for (const bundle of this.bundles.all()) {
+        if (bundle.dev === undefined && bundle.error !== undefined) agent.notify('error', `bundle ${bundle.manifest.name}: ${bundle.error}`, 'plugin-host')
+      }
+    })
     kernel.context.provide('turnPermissions', createTurnPermissions())
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
