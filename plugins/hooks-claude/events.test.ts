@@ -413,6 +413,19 @@ describe('handler options', () => {
     expect(h.records('echo.jsonl')).toHaveLength(1)
   })
 
+  it('if: a Bash pattern matches any command of a compound line, and a line that cannot be read runs the hook', async () => {
+    const hooks = hooksOf(['PreToolUse', 'Bash', { command: hookCommand('bash', { record: 'push.jsonl' }), if: 'Bash(git push *)' }], ['PreToolUse', 'Bash', { command: hookCommand('bash', { record: 'rm.jsonl' }), if: 'Bash(rm *)' }])
+    h = await createHarness({ user: { hooks }, script: bashThenDone('echo tested && timeout 5 git push origin HEAD 2>/dev/null; true') })
+    await h.run('go')
+    expect(h.records('push.jsonl')).toHaveLength(1)
+    expect(h.records('rm.jsonl')).toEqual([])
+    await h.cleanup()
+    h = await createHarness({ user: { hooks }, script: bashThenDone('C=true; $C') })
+    await h.run('go')
+    expect(h.records('push.jsonl')).toHaveLength(1)
+    expect(h.records('rm.jsonl')).toHaveLength(1)
+  })
+
   it('type http: POSTs the same JSON; the 200 body is read like stdout (a deny denies); a 500 is a visible non-blocking error', async () => {
     const bodies: unknown[] = []
     server = createServer((req, res) => {

@@ -113,7 +113,8 @@ export class HookInvoker {
   /** Runs every selected handler at once and waits for the synchronous ones; `undefined` when none ran. */
   async run(occurrence: Occurrence): Promise<EventRun | undefined> {
     // A Bash `if` filter splits the command: the parser loads once, before the first tool event.
-    if (occurrence.tool !== undefined && !bashParserLoaded()) await loadBashParser()
+    // If it cannot load, every line is unreadable and every Bash `if` filter matches (the hook runs).
+    if (occurrence.tool !== undefined && !bashParserLoaded()) await loadBashParser().catch(() => undefined)
     const handlers = this.select(occurrence)
     if (handlers.length === 0) return undefined
     occurrence.beforeRun?.()
