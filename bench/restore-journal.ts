@@ -1,10 +1,11 @@
 // Benchmark: what the restore journal costs (issue 25). A turn that rewrote 40 files of 4 KiB is
 // reverted, over and over (the files are written back between rounds, untimed):
 // - journaled: what a revert does to the files now (src-main/checkpoints/journal.ts): keep the
-//   contents about to be overwritten, `restore/journal` synced, each file written to a tagged temp,
-//   synced and renamed, the folder synced, the commit synced;
+//   contents about to be overwritten, the session's restore marker written and synced,
+//   `restore/journal` synced, each file written to a tagged temp, synced and renamed, the folder
+//   synced, the commit synced, the marker removed;
 // - plain (baseline, same run): the same files kept and restored the same way (temp, fsync,
-//   rename) with no journal, no commit and no folder sync;
+//   rename) with no marker, journal, commit or folder sync;
 // - the whole `revertTurn` (planning against the log, the diff texts, then the journaled restore)
 //   against the same plain restore.
 // Alternating rounds (the order turns each round), the best of 15 each (fsync times on a
@@ -81,7 +82,7 @@ export async function run(): Promise<BenchLine[]> {
     await log.close()
     const plainMs = best(times.plain)
     return [
-      line('restore-journal', `journaled restore of a ${FILES}-file revert (journal, files, folder sync, commit; vs the same files restored plainly)`, best(times.journaled), 'ms', plainMs),
+      line('restore-journal', `journaled restore of a ${FILES}-file revert (marker, journal, files, folder sync, commit; vs the same files restored plainly)`, best(times.journaled), 'ms', plainMs),
       line('restore-journal', `whole revertTurn of a ${FILES}-file turn (plan, diff texts, journaled restore; vs the same files restored plainly)`, best(times.whole), 'ms', plainMs)
     ]
   } finally {

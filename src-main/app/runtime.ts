@@ -130,7 +130,27 @@ export class HostRuntime {
     if (!options.ignoreDevBundles) await runtime.devBundles.start()
     runtime.windowTree = await runtime.treeFor(runtime.workspace())
     if (!options.ignoreDevBundles) await runtime.devBundles.treesReady()
+    await runtime.finishInterruptedRestores()
     return runtime
+  }
+
+  /** Reverts and rewinds a crash cut short that loading the workspace finished (sessions not open then), for the CLI to say. */
+  restoresFinishedOnLoad: Array<{ sessionId: string; notice: string }> = []
+
+  /** Loading a workspace finishes its sessions' interrupted restores (src-main/checkpoints/recovery.ts); each says so in a log record too. */
+  private async finishInterruptedRestores(): Promise<void> {
+    const workspace = this.workspace()
+    if (!workspace) return
+    for (const { sessionId, recovered, error } of await this.sessions.finishRestoresOf(workspace)) {
+      if (error !== undefined) {
+        this.log({ level: 'error', plugin: 'checkpoints', message: `session ${sessionId}: an interrupted revert or rewind could not be finished: ${error}`, time: Date.now() })
+        continue
+      }
+      for (const { notice } of recovered ?? []) {
+        this.restoresFinishedOnLoad.push({ sessionId, notice })
+        this.log({ level: 'warn', plugin: 'checkpoints', message: `session ${sessionId}: ${notice}`, time: Date.now() })
+      }
+    }
   }
 
   /** The kernel of the workspace the window shows (the app-wide services: models, the plugin list). */
@@ -155,6 +175,7 @@ export class HostRuntime {
     this.windowTree = await this.treeFor(this.workspace())
     if (previous !== this.windowTree) this.retireIfUnused(previous)
     this.pluginsChanged()
+    await this.finishInterruptedRestores()
   }
 
   /** Recompose every running tree (a setting, the Seam home patch layer or the bundles changed). */

@@ -11,6 +11,9 @@ import { Agent, type AgentSettings, type SessionEndReason } from '../agent'
 import { SessionStore, type SessionLog } from '../session/store'
 import { choiceFromLog, SessionModel, type ModelChoice } from './model-switch'
 import { finishInterruptedRestores, type RecoveredRestore } from '../checkpoints/recovery'
+import { interruptedSessions, removeMarker } from '../checkpoints/journal'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 
 interface LiveSession {
   log: SessionLog
@@ -50,6 +53,8 @@ export class SessionHub {
   private readonly changed = new Set<() => void>()
   /** Per session: the last queued open/rename/close/delete. They run one at a time, in call order. */
   private readonly busy = new Map<string, Promise<void>>()
+  /** Restores `finishRestoresOf` finished in sessions not open yet: handed to the session's first open. */
+  private readonly recoveredEarly = new Map<string, RecoveredRestore[]>()
 
   constructor(private readonly options: SessionHubOptions) {}
 
@@ -103,7 +108,9 @@ export class SessionHub {
           await log.close()
           throw error
         }
-        return this.attach(log, 'resume', recovered)
+        const early = this.recoveredEarly.get(id) ?? []
+        this.recoveredEarly.delete(id)
+        return this.attach(log, 'resume', [...early, ...recovered])
       })
       session = loading
       this.live.set(id, loading)
@@ -112,6 +119,36 @@ export class SessionHub {
       })
     }
     return session
+  }
+
+  /**
+   * Loading a workspace: finishes the reverts and rewinds a crash cut short in its sessions that
+   * are not open (found by their markers, src-main/checkpoints/journal.ts), each logged with its
+   * notice. A session that cannot be read is reported and left for its own open to refuse.
+   */
+  async finishRestoresOf(workspace: string): Promise<Array<{ sessionId: string; recovered?: RecoveredRestore[]; error?: string }>> {
+    const out: Array<{ sessionId: string; recovered?: RecoveredRestore[]; error?: string }> = []
+    for (const id of await interruptedSessions(this.options.store.dir, workspace)) {
+      if (this.live.has(id)) continue // its open did it
+      try {
+        const recovered = await this.exclusive(id, async () => {
+          const log = await this.options.store.open(id)
+          try {
+            return await finishInterruptedRestores(log)
+          } finally {
+            await log.close()
+          }
+        })
+        if (recovered.length === 0) continue
+        this.recoveredEarly.set(id, [...(this.recoveredEarly.get(id) ?? []), ...recovered])
+        out.push({ sessionId: id, recovered })
+      } catch (error) {
+        // A session deleted since leaves only its marker behind.
+        if (!existsSync(join(this.options.store.dir, `${id}.jsonl`))) await removeMarker(join(this.options.store.dir, `${id}.jsonl`))
+        else out.push({ sessionId: id, error: (error as Error).message })
+      }
+    }
+    return out
   }
 
   isOpen(id: string): boolean {

@@ -3,9 +3,12 @@
 // replaces (both kept as blobs already), synced. 2. The files are restored, each written to a temp
 // file named after the journal's tag and renamed into place; their folders are synced. 3. The
 // commit, the `revert`/`rewind` event naming the journal, is synced. A journal without its commit
-// is unfinished: `recovery.ts` finishes it when the session is next loaded.
+// is unfinished: `recovery.ts` finishes it when the session is next loaded. So that loading a
+// workspace finds them without reading every log, a restore in progress also leaves a marker,
+// `<sessions>/.restoring/<id>` holding the session's workspace, from before the journal until
+// after the commit.
 import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { RestoredFile } from '../../src-shared/session/checkpoint-events'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
@@ -32,6 +35,7 @@ export function tempTagOf(journalTag: string): string {
 
 /** Journals, restores and commits `files`. Files that could not be restored are left out of the commit and returned. */
 export async function journaledRestore(log: SessionLog, store: CheckpointStore, operation: RestoreOperation, files: readonly RestoredFile[]): Promise<{ commit: RestoreCommit; failures: string[] }> {
+  await writeMarker(log)
   const journal = log.append({ type: 'restore/journal', operation, tag: randomBytes(8).toString('hex'), files: [...files] }) as RestoreJournal
   await log.flush({ durable: true })
   const killAt = faultPoint()
@@ -46,6 +50,7 @@ export async function journaledRestore(log: SessionLog, store: CheckpointStore, 
     }
   }
   const commit = await commitRestore(log, journal, restored)
+  await removeMarker(log.path)
   return { commit, failures }
 }
 
@@ -74,6 +79,49 @@ export async function removeRestoreTemp(file: string, journalTag: string): Promi
     // The path cannot be resolved (a folder in it is gone or unreadable): only its own folder is looked at.
   }
   for (const temp of places) await rm(temp, { force: true })
+}
+
+const MARKERS = '.restoring'
+
+function markerPath(logPath: string): string {
+  return path.join(path.dirname(logPath), MARKERS, path.basename(logPath, '.jsonl'))
+}
+
+/** Marks the session as restoring (its workspace in the file), synced: found by `interruptedSessions` after a crash. */
+async function writeMarker(log: SessionLog): Promise<void> {
+  const header = log.events[0]
+  const file = markerPath(log.path)
+  await mkdir(path.dirname(file), { recursive: true })
+  const handle = await open(file, 'w', 0o600)
+  try {
+    await handle.writeFile(header?.type === 'session/header' ? header.workspace : '')
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await syncFolder(path.dirname(file))
+}
+
+/** The session has no restore in progress (any more). */
+export async function removeMarker(logPath: string): Promise<void> {
+  await rm(markerPath(logPath), { force: true })
+}
+
+/** Ids of the sessions in `sessionsDir` of `workspace` whose restore may have been cut short (a marker is left). */
+export async function interruptedSessions(sessionsDir: string, workspace: string): Promise<string[]> {
+  let names: string[]
+  try {
+    names = await readdir(path.join(sessionsDir, MARKERS))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  const ids: string[] = []
+  for (const name of names) {
+    const owner = await readFile(path.join(sessionsDir, MARKERS, name), 'utf8').catch(() => undefined)
+    if (owner === workspace) ids.push(name)
+  }
+  return ids
 }
 
 function faultPoint(): number | undefined {

@@ -11,7 +11,7 @@ import { errorText } from '../../src-shared/kernel'
 import { CheckpointStore } from '../session/checkpoint-store'
 import type { SessionLog } from '../session/log'
 import { sameState } from './changes'
-import { commitRestore, removeRestoreTemp, tempTagOf, unfinishedJournals, type RestoreCommit, type RestoreJournal } from './journal'
+import { commitRestore, removeMarker, removeRestoreTemp, tempTagOf, unfinishedJournals, type RestoreCommit, type RestoreJournal } from './journal'
 
 export interface RecoveredRestore {
   journal: RestoreJournal
@@ -29,10 +29,11 @@ export interface RecoveredRestore {
 /** Finishes every unfinished restore of `log`; returns what was done (empty when nothing was pending). */
 export async function finishInterruptedRestores(log: SessionLog): Promise<RecoveredRestore[]> {
   const pending = unfinishedJournals(log.events)
-  if (pending.length === 0) return []
   const store = CheckpointStore.forLog(log.path)
   const out: RecoveredRestore[] = []
   for (const journal of pending) out.push(await finish(log, store, journal))
+  // A marker with nothing unfinished (the crash came before the journal or after the commit) is stale.
+  await removeMarker(log.path)
   return out
 }
 

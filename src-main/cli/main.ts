@@ -136,6 +136,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       keyVariables: typeof values['api-key-env'] === 'string' ? [values['api-key-env']] : [],
       answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
     })
+    // Loading the workspace finished the restores a crash cut short in its sessions: say so (the
+    // session this command opens says it itself, when it opens it).
+    const target = ['resume', 'compact', 'revert', 'rewind'].includes(command) ? rest[0] : undefined
+    for (const { sessionId, notice } of runtime.restoresFinishedOnLoad) if (sessionId !== target) io.stderr.write(`seam: session ${sessionId}: ${notice}\n`)
     let code: number
     try {
       code = await runCommand(runtime, command, rest, values, io, stop.signal)

@@ -117,3 +117,27 @@ it('a seam rewind killed right after its journal (0 files restored) is finished 
   expect(after.code).toBe(2)
   expect(after.stderr).toContain('the conversation has 0 prompts')
 }, 240_000)
+
+it('loading the workspace finishes it: after a killed seam revert, a seam run of a new session in the same workspace finishes the restore and says which session', async () => {
+  const { id, dir } = await fortyFileSession('load')
+  const killed = await seam(['revert', id, '--turn', '1'], { [RESTORE_KILL_AT_ENV]: '5' })
+  expect(killed.signal, killed.stderr).toBe('SIGKILL')
+  expect(readdirSync(join(home, 'sessions', '.restoring'))).toEqual([id])
+
+  const server = await startFakeOpenAI([{ text: 'hello' }])
+  try {
+    const other = await seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm', '--approve', 'allow', 'something else'])
+    expect(other.code, other.stderr).toBe(0)
+    expect(other.stderr).toContain(`seam: session ${id}: Seam was stopped in the middle of a revert of a turn's files`)
+    expect(other.stderr).toContain('5 of 40 files had been put back, 35 were put back now')
+  } finally {
+    await server.close()
+  }
+  expect(await contents(dir)).toEqual(Array.from({ length: FILES }, (_, i) => `v1 ${i}\n`))
+  expect(temps(dir)).toEqual([])
+  expect(readdirSync(join(home, 'sessions', '.restoring'))).toEqual([])
+  // Opening that session later finds nothing left to finish.
+  const reverted = await seam(['revert', id, '--turn', '1'])
+  expect(reverted.code, reverted.stderr).toBe(0)
+  expect(reverted.stderr).not.toContain('stopped in the middle')
+}, 240_000)
