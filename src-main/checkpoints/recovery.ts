@@ -1,6 +1,7 @@
 // Finishing a revert or rewind that was interrupted (the process killed, the machine off) between
-// its journal and its commit, when the session is next loaded (SessionHub.open: the desktop app,
-// web mode, `seam resume`/`revert`/`rewind`, ACP). It is rolled forward, not back: the user asked
+// its journal and its commit, when its workspace is next loaded (HostRuntime start: the desktop
+// app, web mode, every `seam` command, ACP; SessionHub.finishRestoresOf) or the session is opened
+// (SessionHub.open). It is rolled forward, not back: the user asked
 // for it (and confirmed any conflict) and every target is a kept blob, so finishing gives the state
 // they chose, and a rewind's conversation and files agree again. Per file: its temp file is
 // removed; a file already at its target counts as done; a file still as the restore found it is
