@@ -16,10 +16,13 @@
 //   percentile and the longest interval between animation frames, each against the page idle for
 //   as long. Bound on the longest task: 50 ms.
 // A line with a bound carries `bound` and `withinBound`; being over it is a finding, not a crash.
+// Each longest task also gets a line of its wall time against its own CPU time (the ratio is how
+// much waiting stretched it), and the run states the load average it saw (os.loadavg, 1 minute)
+// against the cores, so wall times can be read against the machine's load.
 import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Page } from 'playwright-core'
@@ -87,6 +90,7 @@ export async function run(): Promise<BenchLine[]> {
     const smallRender: number[] = []
     const smallInteractive: number[] = []
     let openLongest = 0
+    let openLongestTaskCpu = 0
     let idleLongest = 0
     let openLongestCpu = 0
     let idleLongestCpu = 0
@@ -98,14 +102,17 @@ export async function run(): Promise<BenchLine[]> {
       const { tasks, result: bigOpen } = await traceTasks(browser, page, () => (round === 0 ? profiled(page, 'open-10k', openBig) : openBig()))
       bigRender.push(bigOpen.renderMs)
       bigInteractive.push(bigOpen.interactiveMs)
-      openLongest = Math.max(openLongest, tasks.longest)
+      if (tasks.longest > openLongest) [openLongest, openLongestTaskCpu] = [tasks.longest, tasks.longestTaskCpu]
       openLongestCpu = Math.max(openLongestCpu, tasks.longestCpu)
       if (tasks.longestBreakdown) process.stderr.write(`open 10k round ${round}: the heaviest task's CPU ms by trace event: ${JSON.stringify(tasks.longestBreakdown)}\n`)
+      if (tasks.longestWallBreakdown) process.stderr.write(`open 10k round ${round}: the longest task (${tasks.longest.toFixed(1)} ms wall, ${tasks.longestTaskCpu.toFixed(1)} ms CPU) by trace event: ${JSON.stringify(tasks.longestWallBreakdown)}\n`)
       const idle = await traceTasks(browser, page, () => page.waitForTimeout(bigOpen.interactiveMs + QUIET_MS))
       idleLongest = Math.max(idleLongest, idle.tasks.longest)
       idleLongestCpu = Math.max(idleLongestCpu, idle.tasks.longestCpu)
       await assertVisible(page, big.marker)
     }
+
+    const openLoad = loadavg()[0]
 
     // Send to first character, in the small session, alternating with the bare client.
     await probe.open(sessionButton(small), small.marker, QUIET_MS, WAIT_MS)
@@ -131,6 +138,8 @@ export async function run(): Promise<BenchLine[]> {
     )
     const streamMs = Date.now() - streamStart
     if (stream.tasks.longestBreakdown) process.stderr.write(`stream: the heaviest task's CPU ms by trace event: ${JSON.stringify(stream.tasks.longestBreakdown)}\n`)
+    if (stream.tasks.longestWallBreakdown) process.stderr.write(`stream: the longest task (${stream.tasks.longest.toFixed(1)} ms wall, ${stream.tasks.longestTaskCpu.toFixed(1)} ms CPU) by trace event: ${JSON.stringify(stream.tasks.longestWallBreakdown)}\n`)
+    const streamLoad = loadavg()[0]
     const streamFrames = await probe.framesStop()
     await probe.framesStart()
     const idle = await traceTasks(browser, page, () => page.waitForTimeout(streamMs))
@@ -144,8 +153,12 @@ export async function run(): Promise<BenchLine[]> {
       line(BENCH, 'time to interactive opening a 10k-event session (vs 27 events)', median(bigInteractive), 'ms', median(smallInteractive)),
       line(BENCH, 'longest main-thread task opening a 10k-event session (vs idle)', openLongest, 'ms', idleLongest, { bound: OPEN_BOUND_MS }),
       line(BENCH, 'longest main-thread task opening a 10k-event session, its CPU time (vs idle)', openLongestCpu, 'ms', idleLongestCpu, { bound: OPEN_BOUND_MS }),
+      line(BENCH, 'longest main-thread task opening a 10k-event session, wall (vs that task\'s CPU time)', openLongest, 'ms', openLongestTaskCpu),
+      line(BENCH, 'load average over 1 minute at the end of the opening measures (vs cores)', openLoad, 'runnable', availableParallelism()),
       line(BENCH, `longest main-thread task while ${STREAM_CHUNKS} tokens stream at 200/s (vs idle)`, stream.tasks.longest, 'ms', idle.tasks.longest, { bound: STREAM_BOUND_MS }),
       line(BENCH, `longest main-thread task while ${STREAM_CHUNKS} tokens stream at 200/s, its CPU time (vs idle)`, stream.tasks.longestCpu, 'ms', idle.tasks.longestCpu, { bound: STREAM_BOUND_MS }),
+      line(BENCH, `longest main-thread task while ${STREAM_CHUNKS} tokens stream at 200/s, wall (vs that task's CPU time)`, stream.tasks.longest, 'ms', stream.tasks.longestTaskCpu),
+      line(BENCH, 'load average over 1 minute at the end of the stream (vs cores)', streamLoad, 'runnable', availableParallelism()),
       line(BENCH, `main-thread CPU per second while ${STREAM_CHUNKS} tokens stream at 200/s (vs idle)`, (stream.tasks.totalCpu / streamMs) * 1000, 'ms/s', (idle.tasks.totalCpu / streamMs) * 1000),
       line(BENCH, `p95 frame interval while ${STREAM_CHUNKS} tokens stream at 200/s (vs idle)`, streamFrames.p95, 'ms', idleFrames.p95),
       line(BENCH, `longest frame gap while ${STREAM_CHUNKS} tokens stream at 200/s (vs idle)`, streamFrames.longest, 'ms', idleFrames.longest),
