@@ -31,12 +31,18 @@ export function Transcript() {
   const scroller = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
   const [atBottom, setAtBottom] = useState(true)
+  const focus = useSessionStore((state) => state.focus)
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => estimateRowHeight(i < count ? rowAt(i) : undefined),
     getItemKey: (i) => (i < count ? rowAt(i).key : i),
-    overscan: 6
+    overscan: 6,
+    // A session opens at its bottom (unless a search hit is to be shown): starting there, the first
+    // render lays out the last rows only, instead of the first ones and then, after the scroll to
+    // the bottom, the last ones (for a long session that render is the longest task of the open).
+    initialRect: { width: 0, height: viewportHeight() },
+    initialOffset: () => (focus ? 0 : Math.max(0, estimatedHeight(count, rowAt) - viewportHeight()))
   })
 
   // Sending is a request to see the answer: a new queued message follows the bottom again, even
@@ -56,7 +62,6 @@ export function Transcript() {
   }, [total, count, liveLength])
 
   // A search match to show: once the log is loaded, scroll its row to the middle and mark it.
-  const focus = useSessionStore((state) => state.focus)
   const loading = useSessionStore((state) => state.loading)
   const sessionId = useSessionStore((state) => state.sessionId)
   const [hit, setHit] = useState<{ sessionId: string | null; key: string; words: readonly string[] } | null>(null)
@@ -122,4 +127,16 @@ export function Transcript() {
       )}
     </div>
   )
+}
+
+/** The window's height: the transcript is never taller, so rendering that much from the bottom fills it. */
+function viewportHeight(): number {
+  return typeof window === 'undefined' ? 0 : window.innerHeight
+}
+
+/** The rows' estimated total height (what the virtualizer starts from before measuring them). */
+function estimatedHeight(count: number, rowAt: (i: number) => TranscriptRowItem): number {
+  let total = 0
+  for (let i = 0; i < count; i++) total += estimateRowHeight(rowAt(i))
+  return total
 }
