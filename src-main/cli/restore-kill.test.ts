@@ -1,7 +1,8 @@
 // Fault suite, kill -9 in the middle of a restore (issue 25): a real `seam revert` / `seam rewind`
 // of a 40-file turn, killed with SIGKILL by the test-only fault hook (SEAM_TEST_RESTORE_KILL_AT=N:
-// after N files, with the next file's temp written, before its rename), then run again. The
-// restore is finished, the notice is shown, no temp file is left, and `seam rewind ID 1` works.
+// after N files, with the next file's temp written, before its rename), then run again, or a
+// `seam run` of another session in the same workspace. The restore is finished, the notice is
+// shown, no temp file (nor restore marker) is left, and `seam rewind ID 1` works.
 import { execFile } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
