@@ -5,13 +5,13 @@
 // branches the chain as Claude Code's does: the old lines stay, and the next line's parent is the
 // line before the message rewound to, so a hook that walks back from the last line sees the
 // conversation the model sees.
-import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import type { ToolResult } from '@seam/sdk'
 import type { SessionEvent } from '@seam/sdk'
 import { LogMirror } from '../hook-protocol/log-mirror'
+import { currentGitBranch } from './git-branch'
 import { claudeToolResponse } from './tool-response'
 
 /** The Claude Code version whose transcript format this follows. */
@@ -211,13 +211,4 @@ function withImages(text: string, images: ReadonlyArray<{ mediaType: string; dat
   const blocks: Array<Record<string, unknown>> = images.map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }))
   if (text !== '') blocks.push({ type: 'text', text })
   return blocks
-}
-
-function currentGitBranch(dir: string): string {
-  try {
-    const result = spawnSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: dir, encoding: 'utf8', timeout: 2000 })
-    return result.status === 0 ? result.stdout.trim() : ''
-  } catch {
-    return ''
-  }
 }

@@ -1,6 +1,7 @@
 // Bash: runs a command in a real shell in the session's directory, streaming its output live.
 import { randomUUID } from 'node:crypto'
-import { readFile, rm, stat } from 'node:fs/promises'
+import { readFileSync, rmSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
@@ -94,7 +95,7 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
       })
       const output = bashOutput(run, timeoutMs, options.maxOutputChars, args.command)
       if (!cwdFile || !exec.moveCwd) return output
-      const ended = await readEndCwd(cwdFile)
+      const ended = readEndCwd(cwdFile)
       if (ended === undefined || ended === exec.cwd) return output
       const now = exec.moveCwd(ended)
       // As Claude Code words it when the shell left the project.
@@ -108,15 +109,16 @@ function trackingCwd(command: string, file: string): string {
   return `eval ${shellQuote(command)}\n__seam_status=$?\npwd -P >| ${shellQuote(file)} 2>/dev/null\nexit $__seam_status`
 }
 
-async function readEndCwd(file: string): Promise<string | undefined> {
+/** Synchronous on purpose: a few bytes in a temp file, read at once instead of two thread-pool round trips on every call's path to its result. */
+function readEndCwd(file: string): string | undefined {
   try {
-    const text = (await readFile(file, 'utf8')).replace(/\n$/, '')
+    const text = readFileSync(file, 'utf8').replace(/\n$/, '')
     return text === '' ? undefined : text
   } catch {
     // The command exited the shell itself (`exit`, `set -e`): the directory stays as it was.
     return undefined
   } finally {
-    await rm(file, { force: true })
+    rmSync(file, { force: true })
   }
 }
 

@@ -2,10 +2,10 @@
 // directory of a git repository plus the repository's `.git/info/exclude` and the user's global
 // excludes file (git's `core.excludesFile`), and `.ignore` / `.rgignore` anywhere. Each file's rules apply relative to its own directory; gitignore
 // semantics (globs, `!` negation, trailing `/` for directories) come from the `ignore` package.
-import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import ignore, { type Ignore } from 'ignore'
+import { spawnGuarded } from '../../process/guarded-spawn'
 
 /** Ignore file names, strongest first within one directory (ripgrep's precedence). */
 export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const
@@ -85,6 +85,8 @@ export async function findRepoRoot(dir: string): Promise<string | undefined> {
 
 /** How long the global excludes file's name is kept (one `git config` run per repository, not per walk). */
 const GLOBAL_EXCLUDES_TTL_MS = 5_000
+/** How long the `git config` query may take before it is killed (then git's default place applies). */
+const GIT_TIMEOUT_MS = 2_000
 const globalExcludes = new Map<string, { at: number; file: Promise<string | undefined> }>()
 
 /**
@@ -97,13 +99,24 @@ export function globalExcludesFile(repoRoot: string, env: NodeJS.ProcessEnv = pr
   const cached = globalExcludes.get(key)
   if (cached && Date.now() - cached.at < GLOBAL_EXCLUDES_TTL_MS) return cached.file
   const file = new Promise<string | undefined>((resolve) => {
-    execFile('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: repoRoot, env, timeout: 2_000 }, (error, stdout) => {
+    const fallback = (configured: string): void => {
       // Unset (git exits 1) or no git: git's default place.
-      const configured = error ? '' : stdout.trim()
       if (configured !== '') return resolve(path.resolve(repoRoot, configured))
       const configHome = env.XDG_CONFIG_HOME || (env.HOME ? path.join(env.HOME, '.config') : undefined)
       resolve(configHome ? path.join(configHome, 'git', 'ignore') : undefined)
-    })
+    }
+    // Its own process group under the host-death watcher, like every child Seam starts.
+    const git = spawnGuarded('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'ignore'] })
+    const deadline = setTimeout(() => git.signalGroup('SIGKILL'), GIT_TIMEOUT_MS)
+    let stdout = ''
+    git.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    const done = (configured: string): void => {
+      clearTimeout(deadline)
+      git.release()
+      fallback(configured)
+    }
+    git.child.on('error', () => done(''))
+    git.child.on('close', (code) => done(code === 0 ? stdout.trim() : ''))
   })
   globalExcludes.set(key, { at: Date.now(), file })
   return file
