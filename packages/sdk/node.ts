@@ -19,7 +19,7 @@ export {
   type ShellCommandOptions
 } from '../../src-main/process/guarded-spawn'
 /** Which environment variables hold provider keys, so child processes do not inherit them. */
-export { defaultKeyGuard, type KeyGuard } from '../../src-main/security/keys'
+export { defaultKeyGuard, type KeyGuard, type ChildEnvFor } from '../../src-main/security/keys'
 /** Seam's own version (the install's package.json), e.g. for a protocol's clientInfo. */
 export { SEAM_VERSION } from '../../src-main/app/seam-version'
 /** Writes a whole file so that a crash leaves the old content or the new, never half of it. */

@@ -25,7 +25,11 @@ export interface ConnectionOptions {
   clientVersion: string
   /** Where stdio servers run when their declaration names no cwd: the workspace. */
   cwd: string
-  baseEnv: Readonly<Record<string, string | undefined>>
+  /**
+   * The environment a stdio server of this name starts with, before its declaration's own `env`:
+   * Seam's, without the provider keys (the host's one child-environment policy).
+   */
+  childEnv(serverName: string): Record<string, string>
   startupTimeoutMs: number
   maxMessageBytes: number
   /** Backoff of crash restarts: delay before attempt n is base * 2^(n-1); after `max` attempts it stays failed. */
@@ -225,7 +229,8 @@ export class ServerConnection {
   private createTransport(): Transport {
     const spec = this.spec
     if (spec.transport === 'stdio') {
-      const env = Object.fromEntries(Object.entries({ ...this.options.baseEnv, ...spec.env }).filter((entry): entry is [string, string] => entry[1] !== undefined))
+      // The declaration's own `env` (.mcp.json, Codex's env and env_vars, ACP's) applies over it, as Claude Code does.
+      const env = { ...this.options.childEnv(spec.name), ...spec.env }
       return new ProcessTransport({
         command: spec.command as string,
         args: spec.args ?? [],

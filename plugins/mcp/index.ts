@@ -6,6 +6,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type Disposable } from '@seam/sdk'
+import { defaultKeyGuard } from '@seam/sdk/node'
 import type { TrustItem } from '@seam/sdk'
 import { SEAM_CLIENT_VERSION } from './client-info'
 import { isWorkspaceCode, loadServers, targetOf, type McpServerSpec } from './config'
@@ -124,7 +125,8 @@ export default definePlugin({
         clientName: 'seam',
         clientVersion: SEAM_CLIENT_VERSION,
         cwd: workspace.root ?? process.cwd(),
-        baseEnv: env,
+        // Read at each start: settings may change what is stripped or let through.
+        childEnv: (serverName) => (ctx.maybe('keys') ?? defaultKeyGuard).childEnv(env, { mcpServer: serverName }),
         startupTimeoutMs: config.startupTimeoutMs ?? envNumber(env.MCP_TIMEOUT) ?? 30_000,
         maxMessageBytes: config.maxMessageBytes,
         restart: { baseDelayMs: config.restartDelayMs, max: config.maxRestarts },

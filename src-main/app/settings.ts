@@ -32,7 +32,7 @@ export const SeamSettingsSchema = z.object({
   /** The base URL each stored provider key was saved with, by provider kind: the key is sent nowhere else. */
   keyBaseUrls: z.record(z.string(), z.string()).default({}),
   /** Tool and hook process environments: more variables to strip, key variables to let back in. */
-  toolEnv: ToolEnvSettingsSchema.default({ strip: [], allow: [] }),
+  toolEnv: ToolEnvSettingsSchema.default({ strip: [], allow: [], mcpServers: {} }),
   /** Claude Code-shaped hooks declared in Seam's own settings (same shape as .claude/settings.json "hooks"). */
   hooks: z.record(z.string(), z.unknown()).optional(),
   /** User-level MCP servers (the .mcp.json `mcpServers` shape); each entry is validated by the mcp plugin. */

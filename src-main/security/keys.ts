@@ -24,13 +24,21 @@ export const ToolEnvSettingsSchema = z.strictObject({
   /** Also removed from every tool and hook environment (e.g. GITHUB_TOKEN). */
   strip: z.array(EnvName).default([]),
   /** Kept even though Seam reads a provider key from it (you want your scripts to call the provider). */
-  allow: z.array(EnvName).default([])
+  allow: z.array(EnvName).default([]),
+  /** Per MCP server name: key variables that server alone gets (e.g. `{ "embeddings": ["OPENAI_API_KEY"] }`). */
+  mcpServers: z.record(z.string(), z.array(EnvName)).default({})
 })
 export type ToolEnvSettings = z.output<typeof ToolEnvSettingsSchema>
 
+/** Who the environment is for, when a setting lets a key through to that process alone. */
+export interface ChildEnvFor {
+  /** An MCP server's name: settings `toolEnv.mcpServers[name]` lists the key variables it gets. */
+  mcpServer?: string
+}
+
 export interface KeyGuard {
-  /** `env` without Seam's provider keys and the variables settings strip: what a tool or hook process gets. */
-  childEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string>
+  /** `env` without Seam's provider keys and the variables settings strip: what any process Seam starts gets (Bash, hooks, MCP servers, shell lines, plugins' processes). */
+  childEnv(env: Readonly<Record<string, string | undefined>>, target?: ChildEnvFor): Record<string, string>
   /** `text` with every known key's text replaced by REDACTED_KEY. */
   redact(text: string): string
 }
@@ -126,9 +134,10 @@ export class HostKeyGuard implements KeyGuard {
     this.redactLine = lineRedactor(found)
   }
 
-  childEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  childEnv(env: Readonly<Record<string, string | undefined>>, target: ChildEnvFor = {}): Record<string, string> {
     const settings = this.sources.settings()
-    return stripKeys(env, { variables: this.variables(), values: this.values, strip: new Set(settings.strip), allow: new Set(settings.allow) })
+    const forServer = target.mcpServer === undefined ? [] : (settings.mcpServers[target.mcpServer] ?? [])
+    return stripKeys(env, { variables: this.variables(), values: this.values, strip: new Set(settings.strip), allow: new Set([...settings.allow, ...forServer]) })
   }
 
   redact(text: string): string {
