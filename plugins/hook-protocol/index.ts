@@ -28,6 +28,8 @@ export { splitBashCommand, splitBashCommandSync, loadBashParser, bashParserLoade
 export type { BashSplit, SimpleCommand, Redirect } from './bash-command/index'
 export { suggestRules, ruleText, rulesCover, commandPrefix, splitPlainWords, permissionSuggestions } from './rule-suggestions'
 export type { RuleValue, BashSplitter, SuggestionContext } from './rule-suggestions'
+export { parsePermissionUpdates } from './permission-updates'
+export type { RuleUpdate, RuleUpdateDestination, ParsedUpdates } from './permission-updates'
 
 export { parseClaudeHookOutput, CLAUDE_EMPTY_STDERR_TEXT } from './parse-claude'
 export type { ClaudeParseOptions } from './parse-claude'

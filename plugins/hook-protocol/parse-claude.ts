@@ -3,6 +3,7 @@
 // code is a non-blocking error whose valid JSON is still honoured.
 import { CLAUDE_BLOCKING_EVENTS, PERMISSION_EVENTS, type ClaudeHookEvent } from './events'
 import { ClaudePermissionRequestDecision, ClaudeTopLevelOutput, claudeSpecificSchema } from './claude-output-schema'
+import { parsePermissionUpdates } from './permission-updates'
 import { answerOf, describeIssues, isPlainObject, parseJsonObject } from './execution'
 import { applyFailurePolicy, failed, type HookExecution, type HookFailurePolicy, type HookOutcome } from './outcome'
 
@@ -137,6 +138,13 @@ function permissionRequestAnswer(outcome: HookOutcome, specific: Record<string, 
   if (!parsed.success) return outcome // no decision: the request stays unanswered
   const decision = parsed.data
   if (decision.behavior === 'allow') {
+    if (decision.updatedPermissions !== undefined) {
+      // A malformed rule update is a failed answer naming the field: no decision, nothing written.
+      const updates = parsePermissionUpdates(decision.updatedPermissions, 'hookSpecificOutput.decision.updatedPermissions')
+      if (!updates.ok) return failed('invalid_output', `hook JSON output is invalid: ${updates.problem}`)
+      outcome.updatedPermissions = updates.updates
+      if (updates.ignored.length > 0) outcome.ignoredPermissions = updates.ignored
+    }
     outcome.decision = 'allow'
     if (decision.updatedInput) outcome.updatedInput = decision.updatedInput
     return outcome

@@ -16,6 +16,7 @@ import { mcpServerOf } from './mcp-server'
 import { watchNotifications } from './notification'
 import { onPostExecute } from './post-tool'
 import { onInputRewrite, onPreExecute } from './pre-tool'
+import { onPermissionRequest } from './permission-request'
 import { onPromptSubmit } from './prompt-submit'
 import { onPromptExpansion } from './prompt-expansion'
 import { onSessionEnd } from './session-end'
@@ -107,6 +108,7 @@ export default definePlugin({
     ctx.on('agent/prompt-expansion', onPromptExpansion(bridge))
     ctx.on('tools/input-rewrite', onInputRewrite(bridge, calls))
     ctx.on('tools/pre-execute', onPreExecute(bridge, calls))
+    ctx.on('tools/permission-request', onPermissionRequest(bridge))
     ctx.on('tools/post-execute', onPostExecute(bridge, calls))
     ctx.on('agent/tool-batch', onToolBatch(bridge))
     ctx.on('agent/turn-continuation', onTurnContinuation(bridge))

@@ -8,6 +8,8 @@ const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'UserPromptSubmit',
   'UserPromptExpansion',
   'PreToolUse',
+  'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
   'PostToolBatch',
@@ -16,7 +18,7 @@ const WITH_PERMISSION_MODE: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
 ])
 
 /** Events that carry `effort: {level}` (tool events and Stop, §6 common fields). */
-export const WITH_EFFORT: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'])
+export const WITH_EFFORT: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEvent>(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'Stop'])
 
 export interface InputBase {
   sessionId: string

@@ -18,8 +18,12 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
     state?.pre?.sink.seal(call.token)
     const context = state ? [...state.context] : []
     const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse'
-    // A call that never ran (denied by a hook, a policy, the user, or invalid) gets no post hooks.
-    if (verdict.outcome !== 'allowed' || !bridge.invoker.has(event)) return merge(await next(), undefined, context)
+    // A call that never ran (denied by a hook, a policy, the user, or invalid) gets no post hooks;
+    // one the permission policy itself refused gets PermissionDenied.
+    if (verdict.outcome !== 'allowed' || !bridge.invoker.has(event)) {
+      if (deniedByPolicy(verdict)) await permissionDenied(bridge, call, verdict.reason ?? 'denied by the permission policy')
+      return merge(await next(), undefined, context)
+    }
 
     const entry = bridge.sessions.get(call.sessionId)
     // Claude Code's key order: tool_response before tool_use_id, error after it; an MCP tool's mcp_server right after tool_use_id.
@@ -61,6 +65,34 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
     const replaced = call.name.startsWith('mcp__') && run.aggregated.updatedToolOutput !== undefined ? outputText(run.aggregated.updatedToolOutput) : undefined
     return merge(inner, replaced, context)
   }
+}
+
+/**
+ * PermissionDenied (claude-code-hooks.md §6.0: input `tool_name`, `tool_input`, `tool_use_id`,
+ * `reason`; documented for auto-mode denials, never fired in -p): Seam fires it when the
+ * permission policy refused the call at pre-execute: a deny rule, `dontAsk` (not pre-approved),
+ * `plan` (read-only). Not for a hook's, a guard's or the user's deny. Its answer (`retry`) is
+ * recorded, not acted on.
+ */
+function deniedByPolicy(verdict: Readonly<CallVerdict>): boolean {
+  return verdict.outcome === 'denied' && verdict.stage === 'pre-execute' && verdict.by === 'permission-policy'
+}
+
+async function permissionDenied(bridge: Bridge, call: SealedCall, reason: string): Promise<void> {
+  if (!bridge.invoker.has('PermissionDenied')) return
+  const entry = bridge.sessions.get(call.sessionId)
+  const sink = sinkFor(entry, bridge.logger)
+  const input = call.args as Record<string, unknown>
+  const occ = occurrence(bridge, 'PermissionDenied', entry, { tool_name: call.name, tool_input: input, tool_use_id: call.callId, reason }, {
+    sessionId: call.sessionId,
+    cwd: entry?.agent.cwd ?? call.cwd,
+    sink,
+    tool: { name: call.name, input },
+    toolCallToken: call.token,
+    onAsyncDone: (run) => deliverAsync(entry, run, 'PermissionDenied')
+  })
+  const run = await bridge.invoker.run(occ)
+  if (run) showSystemMessages(run.runs, sink, 'PermissionDenied')
 }
 
 /** Claude Code hands PostToolUse an MCP tool's content array as `tool_response` (the mcp plugin keeps it as `structured.content`). */

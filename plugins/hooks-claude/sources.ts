@@ -24,6 +24,8 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'UserPromptSubmit',
   'UserPromptExpansion',
   'PreToolUse',
+  'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
   'PostToolBatch',
