@@ -4,12 +4,14 @@
 // Opened from a search result, it scrolls to the matching event instead and marks it.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { nextTask } from '../app/next-task'
 import { isRewound } from './build-transcript'
 import { markWords, rowIndexForSeq } from './search-hit'
 import { useSessionStore } from './session-store'
 import { estimateRowHeight, TranscriptRow, type TranscriptRowItem } from './TranscriptRow'
 
 const STICK_PX = 48
+const OVERSCAN = 6
 
 export function Transcript() {
   const items = useSessionStore((state) => state.transcript.items)
@@ -32,16 +34,28 @@ export function Transcript() {
   const stick = useRef(true)
   const [atBottom, setAtBottom] = useState(true)
   const focus = useSessionStore((state) => state.focus)
+  // Read once: window.innerHeight can force a layout, and this component renders every streamed frame.
+  const [initialRect] = useState(() => ({ width: 0, height: viewportHeight() }))
+  // The first render lays out only the rows in view; the rows kept beyond them for smooth scrolling
+  // (overscan) follow a task later, so opening a session's longest task holds the visible rows only.
+  const [overscan, setOverscan] = useState(0)
+  useEffect(() => {
+    let mounted = true
+    void nextTask().then(() => mounted && setOverscan(OVERSCAN))
+    return () => {
+      mounted = false
+    }
+  }, [])
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => estimateRowHeight(i < count ? rowAt(i) : undefined),
     getItemKey: (i) => (i < count ? rowAt(i).key : i),
-    overscan: 6,
+    overscan,
     // A session opens at its bottom (unless a search hit is to be shown): starting there, the first
     // render lays out the last rows only, instead of the first ones and then, after the scroll to
     // the bottom, the last ones (for a long session that render is the longest task of the open).
-    initialRect: { width: 0, height: viewportHeight() },
+    initialRect,
     initialOffset: () => (focus ? 0 : Math.max(0, estimatedHeight(count, rowAt) - viewportHeight()))
   })
 
