@@ -26,7 +26,7 @@ beforeEach(() => {
   resetStores()
   trusted = false
   items = [{ source: 'claude', file: '/w/.claude/settings.json', event: 'PreToolUse', command: './scripts/guard.sh --strict', hash: HASH, status: 'new' }]
-  grants = [{ id: 'g1', sessionId: 's1', createdAt: 1, tool: 'Bash', pattern: { command: 'npm test' }, description: 'Bash commands exactly "npm test"' }]
+  grants = [{ id: 'g1', sessionId: 's1', createdAt: 1, tool: 'Bash', pattern: {}, description: 'Bash(npm test:*)', rules: ['Bash(npm test:*)'] }]
   appActions.setStatus(status)
   sessionActions.begin('s1')
   host = new FakeHost({
@@ -93,7 +93,9 @@ describe('SettingsPage', () => {
     expect(host.callsOf('settings/set')[1]).toEqual({ maxParallelToolCalls: 4, maxSteps: 80, hookConcurrency: 8 })
 
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Revoke Bash commands exactly "npm test"' }))
+      // The grant shows the rule it is (issue 24), and can be removed.
+      expect(screen.getByRole('list', { name: 'Session grants' }).querySelector('code')?.textContent).toBe('Bash(npm test:*)')
+      fireEvent.click(screen.getByRole('button', { name: 'Revoke Bash(npm test:*)' }))
     })
     expect(host.callsOf('grants/revoke')).toEqual([{ sessionId: 's1', grantId: 'g1' }])
     expect(screen.getByText('No grants in this session.')).toBeTruthy()
