@@ -20,7 +20,7 @@ let items: Array<{ source: string; file: string; event: string; command: string;
 let host: FakeHost
 let trusted: boolean
 let treeEntries: PluginTreeEntry[]
-let grants: Array<{ id: string; sessionId: string; createdAt: number; tool: string; pattern: Record<string, string>; description: string }>
+let grants: Array<{ id: string; sessionId: string; createdAt: number; tool: string; pattern: Record<string, string>; description: string; rules?: string[] }>
 
 beforeEach(() => {
   resetStores()
