@@ -2,8 +2,9 @@
 // (a) one turn of 200 steps with one call each (every step re-derives the request from the log),
 // (b) one turn of one step with 200 calls (concurrent tool, default cap of 10),
 // each against ToolRegistry.execute() of the same no-op tool alone (the tool pipeline) in the
-// same run. The session log is real (JSON Lines in a temp dir). Reports microseconds per call;
-// ratio = value / baseline.
+// same run. The session log is real (JSON Lines in a temp dir). Reports microseconds per call,
+// wall time and CPU time (process.cpuUsage, user + system): on a loaded machine the wall time is
+// mostly waiting for a core, the CPU time is the work; ratio = value / baseline.
 import { z } from 'zod'
 import type { ToolCallRequest, ToolDefinition, ToolOutput } from '../src-shared/host/tools'
 import type { ScriptedReply } from '../test-support/scripted-model'
@@ -13,7 +14,7 @@ import { line as benchLine, type BenchLine } from './measure'
 
 const CALLS = 200
 const WARMUP_RUNS = 2
-const TIMED_RUNS = 5
+const TIMED_RUNS = 7
 
 const OUTPUT: ToolOutput = { content: 'ok' }
 const noop: ToolDefinition<Record<string, never>> = {
@@ -35,24 +36,43 @@ export async function run(): Promise<BenchLine[]> {
     await loopTurn(oneStep)
     await pipelineAlone()
   }
-  const steps: number[] = []
-  const batch: number[] = []
-  const alone: number[] = []
+  const steps: Cost[] = []
+  const batch: Cost[] = []
+  const alone: Cost[] = []
   // Interleaved so the loop and its baseline see the same machine state.
   for (let i = 0; i < TIMED_RUNS; i++) {
     alone.push(await pipelineAlone())
     steps.push(await loopTurn(manySteps))
     batch.push(await loopTurn(oneStep))
   }
-  const baseline = median(alone)
+  const wall = (costs: Cost[]) => median(costs.map((c) => c.wall))
+  const cpu = (costs: Cost[]) => median(costs.map((c) => c.cpu))
   return [
-    line(`loop per tool call, 1 turn of ${CALLS} steps x 1 call`, median(steps), baseline),
-    line(`loop per tool call, 1 turn of 1 step x ${CALLS} calls`, median(batch), baseline)
+    line(`loop per tool call, 1 turn of ${CALLS} steps x 1 call`, wall(steps), wall(alone)),
+    line(`loop per tool call, 1 turn of 1 step x ${CALLS} calls`, wall(batch), wall(alone)),
+    line(`loop CPU per tool call, 1 turn of ${CALLS} steps x 1 call`, cpu(steps), cpu(alone), 'us CPU/call'),
+    line(`loop CPU per tool call, 1 turn of 1 step x ${CALLS} calls`, cpu(batch), cpu(alone), 'us CPU/call')
   ]
 }
 
-/** Microseconds per tool call for one whole turn (send to idle), session setup excluded. */
-async function loopTurn(shape: Shape): Promise<number> {
+/** Microseconds per call: wall time, and CPU time of the whole process (user + system). */
+interface Cost {
+  wall: number
+  cpu: number
+}
+
+/** Runs `work` (which makes `calls` tool calls) and returns its cost per call. */
+async function costOf(calls: number, work: () => Promise<void>): Promise<Cost> {
+  const cpuStart = process.cpuUsage()
+  const started = performance.now()
+  await work()
+  const elapsed = performance.now() - started
+  const used = process.cpuUsage(cpuStart)
+  return { wall: (elapsed * 1000) / calls, cpu: (used.user + used.system) / calls }
+}
+
+/** Cost per tool call of one whole turn (send to idle), session setup excluded. */
+async function loopTurn(shape: Shape): Promise<Cost> {
   const fixture = await createLoopFixture({
     script: (_request, index) => shape(index),
     settings: { maxSteps: CALLS + 1 },
@@ -60,26 +80,26 @@ async function loopTurn(shape: Shape): Promise<number> {
     setup: (_kernel, tools) => void tools.register(noop)
   })
   try {
-    const started = performance.now()
-    fixture.agent.send('go')
-    await fixture.agent.whenIdle()
-    const elapsed = performance.now() - started
+    const cost = await costOf(CALLS, async () => {
+      fixture.agent.send('go')
+      await fixture.agent.whenIdle()
+    })
     const results = fixture.ofType('tool/result').length
     if (results !== CALLS) throw new Error(`expected ${CALLS} tool results, got ${results}`)
-    return (elapsed * 1000) / CALLS
+    return cost
   } finally {
     await fixture.cleanup()
   }
 }
 
-/** Microseconds per ToolRegistry.execute() of the same tool, nothing else. */
-async function pipelineAlone(): Promise<number> {
+/** Cost per ToolRegistry.execute() of the same tool, nothing else. */
+async function pipelineAlone(): Promise<Cost> {
   const fixture = await createLoopFixture({ setup: (_kernel, tools) => void tools.register(noop) })
   try {
     const request: ToolCallRequest = { name: 'Noop', args: {}, callId: 'bench', sessionId: fixture.log.id, turnId: 'turn-1', cwd: fixture.dir }
-    const started = performance.now()
-    for (let i = 0; i < CALLS * 10; i++) await fixture.tools.execute(request)
-    return ((performance.now() - started) * 1000) / (CALLS * 10)
+    return await costOf(CALLS * 10, async () => {
+      for (let i = 0; i < CALLS * 10; i++) await fixture.tools.execute(request)
+    })
   } finally {
     await fixture.cleanup()
   }
@@ -90,6 +110,6 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]
 }
 
-function line(metric: string, value: number, baseline: number): BenchLine {
-  return benchLine('agent-loop', metric, value, 'us/call', baseline)
+function line(metric: string, value: number, baseline: number, unit = 'us/call'): BenchLine {
+  return benchLine('agent-loop', metric, value, unit, baseline)
 }
