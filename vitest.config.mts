@@ -8,6 +8,8 @@ export default defineConfig({
     // e2e/ holds Playwright specs; vitest must not pick them up.
     include: ['src-shared/**/*.test.{ts,tsx}', 'src-main/**/*.test.{ts,tsx}', 'src-renderer/**/*.test.{ts,tsx}', 'plugins/**/*.test.{ts,tsx}', 'test-support/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/**/*.test.ts', 'packaging/**/*.test.ts', 'packages/**/*.test.ts'],
     environment: 'node',
+    // SessionLog.appendOwn checks the host's own events against the schemas in every test.
+    env: { SEAM_CHECK_OWN_EVENTS: '1' },
     // Written for an idle machine; scaled by how loaded or slow this one is (scripts/time-factor.mjs).
     testTimeout: scaledTimeout(20_000),
     hookTimeout: scaledTimeout(20_000)

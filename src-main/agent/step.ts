@@ -108,7 +108,7 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
   if (reply.error !== undefined) {
     // Keep what arrived. Tool calls of an unfinished stream never run, so they are not logged.
     if (reply.text || reply.thinking) {
-      log.append({
+      log.appendOwn({
         type: 'assistant/message',
         turnId,
         step,
@@ -123,7 +123,9 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
   }
 
   reply.toolCalls = uniqueCallIds(reply.toolCalls)
-  log.append({
+  // The loop's own events skip the per-event zod pass (SessionLog.appendOwn): every field here was
+  // checked where it came in (readModelStream, the tool pipeline's seal and normalization).
+  log.appendOwn({
     type: 'assistant/message',
     turnId,
     step,
@@ -160,7 +162,7 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
   })
   const options: HostExecuteOptions = {
     onSealed: async (sealed) => {
-      log.append({
+      log.appendOwn({
         type: 'tool/call',
         turnId,
         callId: sealed.callId,
@@ -200,7 +202,7 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
   outcome.results.forEach((result, index) => {
     if (!result) return
     results.push(result)
-    log.append({
+    log.appendOwn({
       type: 'tool/result',
       turnId,
       callId: calls[index].id,

@@ -98,8 +98,8 @@ function applyEvent(reply: StreamedReply, event: unknown, onDelta: (kind: 'text'
 
 function checkToolCall(value: unknown): ModelToolCall {
   const call = value as Partial<ModelToolCall> | undefined
-  if (!call || typeof call.id !== 'string' || typeof call.name !== 'string' || typeof call.args !== 'object' || call.args === null) {
-    throw new Error('the model stream sent a malformed tool call (id, name and args are required)')
+  if (!call || typeof call.id !== 'string' || typeof call.name !== 'string' || typeof call.args !== 'object' || call.args === null || Array.isArray(call.args)) {
+    throw new Error('the model stream sent a malformed tool call (id, name and args, an object, are required)')
   }
   return call.argsError === undefined
     ? { id: call.id, name: call.name, args: call.args }

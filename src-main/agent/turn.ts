@@ -69,7 +69,7 @@ export class Turn implements TurnControl {
 
   async run(): Promise<TurnEnd> {
     const { log, kernel } = this.deps
-    log.append({ type: 'turn/start', turnId: this.id })
+    log.appendOwn({ type: 'turn/start', turnId: this.id })
     let end: TurnEnd
     try {
       // turn/start is not synced: nothing outside the log depends on it, and the next sync covers it.
@@ -85,7 +85,7 @@ export class Turn implements TurnControl {
     }
     this.phase = 'closing'
     this.revokeAllowedTools?.()
-    log.append({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
+    log.appendOwn({ type: 'turn/end', turnId: this.id, reason: end.reason, ...(end.error !== undefined ? { error: end.error } : {}), steps: end.steps })
     // Written now (listeners hear of turn/end); synced off the loop's path: the next turn need not
     // wait for the device, close() waits for the sync, and a failed sync fails the log (onFailure).
     await log.flush({ durable: 'background' })

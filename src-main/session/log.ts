@@ -9,10 +9,11 @@
 // which: README "Durability".
 import { close as closeFd, closeSync, constants, fdatasync, fsync, open as openFd, openSync, truncateSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { promisify } from 'node:util'
+import { isDeepStrictEqual, promisify } from 'node:util'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { checkSessionEvent } from './event-check'
+import { eventCopy, NOT_PLAIN } from './event-copy'
 import type { FileRepair } from './load'
 
 export type SessionAppendListener = (event: SessionEvent) => void
@@ -56,6 +57,9 @@ export type SessionFailureListener = (error: Error) => void
 
 // Appending without O_CREAT: a deleted file fails loudly instead of restarting headerless.
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND
+
+/** `appendOwn` validates too (the test suite sets it): a drift between its callers and the schemas fails tests. */
+const CHECK_OWN_EVENTS = process.env.SEAM_CHECK_OWN_EVENTS === '1'
 
 const fdatasyncAsync = promisify(fdatasync)
 const fsyncAsync = promisify(fsync)
@@ -146,22 +150,58 @@ export class SessionLog {
    * Throws `InvalidSessionEventError` (naming the field) for an invalid event; nothing is recorded then.
    */
   append(input: SessionEventInput): SessionEvent {
+    const seq = this.nextSeq(input)
+    const check = checkSessionEvent({ ...input, seq, ts: Date.now() })
+    if (!check.ok) throw new InvalidSessionEventError(this.id, check.field, check.message)
+    return this.record(check.event, check.event.seq, check.event.ts)
+  }
+
+  /**
+   * `append` for the host's own events (the agent loop's turn, message and tool events), built by
+   * typed code from values already checked where they entered (the model stream, the tool
+   * pipeline): no zod pass per event. With SEAM_CHECK_OWN_EVENTS=1 (the test suite sets it) each
+   * is validated too, and must serialise exactly as `append` would write it.
+   */
+  appendOwn(input: SessionEventInput): SessionEvent {
+    const seq = this.nextSeq(input)
+    const ts = Date.now()
+    if (CHECK_OWN_EVENTS) this.checkOwn(input, seq, ts)
+    return this.record(input, seq, ts)
+  }
+
+  private nextSeq(input: SessionEventInput): number {
     if (this.closing !== undefined) throw new Error(`session ${this.id}: append after close`)
     if (this.failure !== undefined) throw new Error(`session ${this.id}: the log can no longer be written (${this.failure.message})`)
     const type: unknown = (input as { type?: unknown }).type
     if (type === 'session/header') throw new InvalidSessionEventError(this.id, 'type', 'session/header is written only when the session is created')
-    const last = this.recorded[this.recorded.length - 1]
-    const check = checkSessionEvent({ ...input, seq: (last?.seq ?? 0) + 1, ts: Date.now() })
+    return (this.recorded[this.recorded.length - 1]?.seq ?? 0) + 1
+  }
+
+  private checkOwn(input: SessionEventInput, seq: number, ts: number): void {
+    const check = checkSessionEvent({ ...input, seq, ts })
     if (!check.ok) throw new InvalidSessionEventError(this.id, check.field, check.message)
+    const own = eventCopy(input, seq, ts)
+    // The same value as append would record (zod drops unknown keys; key order aside).
+    if (own === NOT_PLAIN || !isDeepStrictEqual(own, eventCopy(check.event, seq, ts))) {
+      throw new InvalidSessionEventError(this.id, '(root)', `appendOwn would write ${own === NOT_PLAIN ? 'a non-plain value' : JSON.stringify(own)}, append ${JSON.stringify(check.event)}`)
+    }
+  }
+
+  /** Records the event with `seq` and `ts` and queues its line. */
+  private record(fields: object, seq: number, ts: number): SessionEvent {
+    // Keep what the file holds, not the caller's object: the same value a reload yields (no
+    // `undefined` keys, no non-JSON values) and a copy that later mutation of the input cannot
+    // reach. A plain copy is that value (event-copy.ts); anything else is re-read from its line.
+    let event: SessionEvent | typeof NOT_PLAIN = eventCopy(fields, seq, ts)
     let line: string
     try {
-      line = this.redactLine(`${JSON.stringify(check.event)}\n`)
+      const json = `${JSON.stringify(event === NOT_PLAIN ? { type: (fields as { type?: unknown }).type, seq, ts, ...fields } : event)}\n`
+      line = this.redactLine(json)
+      if (line !== json) event = NOT_PLAIN // a key was redacted: memory holds the redacted line
     } catch (error) {
       throw new InvalidSessionEventError(this.id, '(root)', `not serializable as JSON (${(error as Error).message})`)
     }
-    // Keep what the file holds, not the caller's object: the same value a reload yields (no
-    // `undefined` keys, no non-JSON values) and a copy that later mutation of the input cannot reach.
-    const event = JSON.parse(line) as SessionEvent
+    if (event === NOT_PLAIN) event = JSON.parse(line) as SessionEvent
     this.recorded.push(event)
     this.pending.push(line)
     this.pendingEvents.push(event)
