@@ -321,6 +321,8 @@ export class Turn implements TurnControl {
 
   private async afterToolBatch(results: readonly ToolExecutionResult[]): Promise<void> {
     const { kernel, log, handle } = this.deps
+    // Nobody listening decides `continue`: skip the waterfall and its abort race (a cancel is seen at the top of the next step).
+    if (kernel.listenerCount('agent/tool-batch') === 0) return
     const decision = checkToolBatchDecision(
       await this.unlessCancelled(kernel.waterfall('agent/tool-batch', handle, results, async () => ({ action: 'continue' as const })))
     )
