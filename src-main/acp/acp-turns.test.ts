@@ -52,7 +52,7 @@ describe('session/prompt', () => {
     expect(call).toMatchObject({ toolCallId: 'turn-1/c1', kind: 'edit', title: 'Edit notes.txt', status: 'pending', locations: [{ path: file }] })
     expect(asked).toHaveLength(1)
     expect(asked[0]!.toolCall.toolCallId).toBe('turn-1/c1')
-    expect(asked[0]!.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once'])
+    expect(asked[0]!.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'allow_always', 'reject_once'])
     const statuses = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status).map((u) => (u as { status: string }).status)
     expect(statuses).toEqual(['in_progress', 'completed'])
     const done = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed') as Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call_update' }>
