@@ -57,6 +57,12 @@ const CASES: Array<[rule: string, tool: string, input: Record<string, unknown>, 
   ['Bash(rm *)', 'Bash', { command: 'echo $(rm x)' }, true],
   ['Bash(rm *)', 'Bash', { command: 'echo "rm x" && ls' }, false],
   ['Bash(echo *)', 'Bash', { command: 'echo a && touch b' }, true],
+  // Seen through an absolute path, a quoted name and sudo/doas/run0, as deny and ask rules are.
+  ['Bash(rm *)', 'Bash', { command: 'echo a && /bin/rm -f x' }, true],
+  ['Bash(rm *)', 'Bash', { command: 'sudo -u bob rm x' }, true],
+  ['Bash(rm *)', 'Bash', { command: 'doas rm x' }, true],
+  ['Bash(rm *)', 'Bash', { command: '"rm" x' }, true],
+  ['Bash(rm *)', 'Bash', { command: './rm x' }, false],
   // A line that cannot be read matches every Bash pattern: the hook decides.
   ['Bash(git *)', 'Bash', { command: '$CMD status' }, true],
   ['Bash(git *)', 'Bash', { command: 'echo "unbalanced' }, true],

@@ -43,8 +43,9 @@ function parseRule(rule: string): ParsedPermissionRule {
 
 /**
  * Whether a tool call matches `rule` (the hook `if` filter). A malformed rule matches nothing. A
- * Bash pattern matches when the whole line or any of its simple commands matches it, and always
- * when the line cannot be read (the filter must not let a command slip past the hook it guards).
+ * Bash pattern matches when the whole line or any of its simple commands matches it (also as seen
+ * through `sudo` and an absolute command path: `SimpleCommand.alternatives`), and always when the
+ * line cannot be read (the filter must not let a command slip past the hook it guards).
  */
 export function matchesPermissionRule(rule: string, toolName: string, toolInput: Record<string, unknown>, context: PermissionRuleContext = {}): boolean {
   const parsed = parsePermissionRule(rule)
@@ -92,7 +93,8 @@ function specifierMatches(specifier: string, toolName: string, input: Record<str
 function bashLineMatches(specifier: string, command: string): boolean {
   if (commandMatches(specifier, command)) return true
   const split = splitBashCommandSync(command)
-  return !split.readable || split.commands.some((part) => commandMatches(specifier, part.text))
+  // As deny and ask rules, the filter also sees what a part runs: `/bin/rm x`, `sudo rm x`.
+  return !split.readable || split.commands.some((part) => commandMatches(specifier, part.text) || (part.alternatives?.some((a) => commandMatches(specifier, a.text)) ?? false))
 }
 
 /** Whether a Bash rule's specifier matches one command's text (a part of a line, wrappers stripped). */

@@ -2,7 +2,7 @@
 // as Claude Code's do: `cat secret.txt` reads it, `echo x > out`, `cp a b`, `sed -i`, `rm` write.
 // A path word the shell computes (`$F`, `*.txt`) or words xargs adds are "unknown": a rule about
 // files cannot be checked against them.
-import type { SimpleCommand } from '../hook-protocol/index'
+import type { Alternative } from '../hook-protocol/index'
 
 export interface FileAccess {
   reads: string[]
@@ -30,7 +30,7 @@ const READ_REDIRECTS = new Set(['<', '<>'])
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&'])
 
 /** The files `part` reads and writes, as written in it (relative paths unresolved). */
-export function fileAccess(part: SimpleCommand): FileAccess {
+export function fileAccess(part: Alternative): FileAccess {
   const access: FileAccess = { reads: [], writes: [] }
   for (const redirect of part.redirects) {
     if (redirect.computed) access.unknown = `${redirect.op} ${redirect.target}`
@@ -75,7 +75,7 @@ interface Operand {
 }
 
 /** Operands (words that are not options), files named by options (`-f FILE`), and a few flags. */
-function operandsOf(part: SimpleCommand) {
+function operandsOf(part: Alternative) {
   const name = part.argv[0]
   const operands: Operand[] = []
   const optionFiles: string[] = []

@@ -94,6 +94,80 @@ describe('Bash deny and ask rules match any part of the line', () => {
   })
 })
 
+describe('deny and ask rules see through absolute paths, quotes and sudo/doas/run0; allow rules do not', () => {
+  it.each([
+    ['echo a && /bin/rm -f x', 'deny'],
+    ['/usr/bin/rm x', 'deny'],
+    ['"/bin/rm" x', 'deny'],
+    ['./rm x', 'allow'], // a local program that happens to be called rm, not /bin/rm
+    ['bin/rm x', 'allow'],
+    ['sudo rm x', 'deny'],
+    ['sudo -u bob -E rm x', 'deny'],
+    ['sudo -u bob -- rm x', 'deny'],
+    ['sudo HOME=/tmp rm x', 'deny'],
+    ['sudo /bin/rm x', 'deny'],
+    ['/usr/bin/sudo timeout 5 rm x', 'deny'],
+    ['sudo sudo -n rm x', 'deny'],
+    ["sudo bash -c 'echo a && rm x'", 'deny'],
+    ['doas rm x', 'deny'],
+    ['doas -u bob rm x', 'deny'],
+    ['run0 --user=bob rm x', 'deny'],
+    ['run0 -u bob rm x', 'deny'],
+    ['command rm x', 'deny'],
+    ['\\rm x', 'deny'],
+    ['"rm" x', 'deny'],
+    ["'r''m' x", 'deny'],
+    ['echo sudo rm x', 'allow'],
+    ['sudo ls', 'allow'],
+    ['sudo -l', 'allow']
+  ])('deny Bash(rm:*) in never-ask: %j -> %s', async (command, expected) => {
+    const { run } = setup({ deny: ['Bash(rm:*)'] }, { mode: 'never-ask' })
+    expect(await run(command)).toBe(expected)
+  })
+
+  it('an ask rule too: sudo git push asks under Bash(git push:*)', async () => {
+    const { run } = setup({ ask: ['Bash(git push:*)'], allow: ['Bash'] }, { mode: 'never-ask' })
+    expect(await run('sudo -u deploy git push origin')).toBe('ask')
+    expect(await run('/usr/bin/git push')).toBe('ask')
+    expect(await run('sudo git status')).toBe('allow')
+  })
+
+  it('a computed command behind sudo cannot be read: asks under a deny rule; a computed option value is no hiding place', async () => {
+    const { verdict, run } = setup({ deny: ['Bash(rm:*)'] }, { mode: 'never-ask' })
+    expect(await verdict('sudo $CMD x')).toMatchObject({ action: 'ask', reason: expect.stringMatching(/^cannot read the command: an option of `sudo` is computed when it runs: sudo \$CMD x/) })
+    expect(await run('sudo -u bob $CMD x')).toBe('ask')
+    expect(await run('sudo -u $U rm x')).toBe('deny')
+  })
+
+  it.each([
+    ['rm x', 'allow'],
+    ['/bin/rm x', 'ask'],
+    ['sudo rm x', 'ask'],
+    ['"rm" x', 'ask'] // its text is "rm" x, which Bash(rm:*) does not match: allow rules match the text as written
+  ])('allow Bash(rm:*) stays literal: %j -> %s', async (command, expected) => {
+    const { run } = setup({ allow: ['Bash(rm:*)'] })
+    expect(await run(command)).toBe(expected)
+  })
+
+  it.each([
+    ['sudo cat secret.txt', 'deny'],
+    ['sudo -u bob head -n 1 secret.txt', 'deny'],
+    ['/bin/cat secret.txt', 'deny'],
+    ["doas sh -c 'cat secret.txt'", 'deny'],
+    ['sudo cat other.txt', 'allow']
+  ])('deny Read(./secret.txt) in never-ask: %j -> %s', async (command, expected) => {
+    const { run } = setup({ deny: ['Read(./secret.txt)'] }, { mode: 'never-ask' })
+    expect(await run(command)).toBe(expected)
+  })
+
+  it('Edit rules see sudo rm and sudo tee', async () => {
+    const { run } = setup({ deny: ['Edit(./locked/**)'] }, { mode: 'never-ask' })
+    expect(await run('sudo rm locked/a')).toBe('deny')
+    expect(await run('echo x | sudo tee locked/b')).toBe('deny')
+    expect(await run('sudo rm other/a')).toBe('allow')
+  })
+})
+
 describe('allow rules cover a line only when every part is allowed', () => {
   it.each([
     ['echo ok', 'allow'],

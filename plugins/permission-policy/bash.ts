@@ -5,7 +5,7 @@
 import { posix } from 'node:path'
 import { bashPatternMatches, parsePermissionRule, pathPatternMatcher, splitBashCommandSync, type PermissionRuleContext, type SimpleCommand } from '../hook-protocol/index'
 import type { PreToolDecision } from '@seam/sdk'
-import { fileAccess } from './bash-files'
+import { fileAccess, type FileAccess } from './bash-files'
 import type { RuleInForce } from './in-force'
 
 export interface BashContext extends PermissionRuleContext {
@@ -86,7 +86,7 @@ function locate(parts: readonly SimpleCommand[], cwd: string, home: string | und
   const cwds = [cwd]
   let lost: string | undefined
   return parts.map((part) => {
-    const access = fileAccess(part)
+    const access = filesOf(part)
     const here = lost ? [] : cwds.slice()
     const resolve = (files: string[]) => files.flatMap((file) => here.map((dir) => posix.resolve(dir, expandHome(file, home))))
     const absolute = { reads: resolve(access.reads), writes: resolve(access.writes) }
@@ -102,13 +102,28 @@ function locate(parts: readonly SimpleCommand[], cwd: string, home: string | und
   })
 }
 
+/** The files a part reads and writes, and those of what it runs seen through (`sudo cat x` reads `x`). */
+function filesOf(part: SimpleCommand): FileAccess {
+  const own = fileAccess(part)
+  if (!part.alternatives) return own
+  const all = [own, ...part.alternatives.map((a) => fileAccess(a))]
+  const unknown = all.find((a) => a.unknown !== undefined)?.unknown
+  return {
+    reads: [...new Set(all.flatMap((a) => a.reads))],
+    writes: [...new Set(all.flatMap((a) => a.writes))],
+    ...(unknown !== undefined ? { unknown } : {})
+  }
+}
+
 /** Why a deny/ask rule matches the line (`""` for a plain command match), or undefined. */
 function refusalMatch(rule: string, command: string, parts: readonly LocatedPart[] | undefined, context: BashContext): string | undefined {
   const parsed = parsePermissionRule(rule)
   if (!parsed.ok) return undefined
   if (parsed.tool === 'Bash') {
     if (parsed.specifier === undefined || bashPatternMatches(parsed.specifier, command)) return ''
-    return parts?.some((p) => bashPatternMatches(parsed.specifier!, p.part.text)) ? '' : undefined
+    // Deny and ask rules also see what a part runs: `/bin/rm x`, `sudo rm x` and `"rm" x` are `rm x`.
+    const texts = (part: SimpleCommand) => [part.text, ...(part.alternatives ?? []).map((a) => a.text)]
+    return parts?.some((p) => texts(p.part).some((text) => bashPatternMatches(parsed.specifier!, text))) ? '' : undefined
   }
   if (parsed.specifier === undefined || !parts) return undefined
   const kind = parsed.tool === 'Read' ? 'reads' : parsed.tool === 'Edit' || parsed.tool === 'Write' ? 'writes' : undefined

@@ -6,7 +6,7 @@ import { bashParserLoaded, loadBashParser } from './parser'
 import { splitLoaded, type BashSplit } from './split'
 
 export { loadBashParser, bashParserLoaded, MAX_COMMAND_CHARS, PARSE_BUDGET_MS } from './parser'
-export { MAX_NESTING, type BashSplit, type SimpleCommand, type Redirect } from './split'
+export { MAX_NESTING, type BashSplit, type SimpleCommand, type Alternative, type Redirect } from './split'
 
 /** Loads the parser (once) and splits `command`. */
 export async function splitBashCommand(command: string): Promise<BashSplit> {

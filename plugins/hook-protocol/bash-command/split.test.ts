@@ -187,6 +187,48 @@ describe('splitBashCommand', () => {
     expect(split.readable && split.commands.map((c) => [c.text, c.moreArgs])).toEqual([['rm -rf "a b"', false], ['ls', false], ['rm', true]])
   })
 
+  // What deny and ask rules also judge of a part: [text, alternatives' texts] for each part.
+  it.each<[string, Array<[string, string[]]>]>([
+    ['echo a && /bin/rm -f x', [['echo a', []], ['/bin/rm -f x', ['rm -f x']]]],
+    ['/usr/bin/rm x', [['/usr/bin/rm x', ['rm x']]]],
+    ['"/bin/rm" x', [['"/bin/rm" x', ['rm x']]]],
+    ['./rm x', [['./rm x', []]]],
+    ['sudo rm x', [['sudo rm x', ['rm x']]]],
+    ['sudo -u bob -E rm x', [['sudo -u bob -E rm x', ['rm x']]]],
+    ['sudo --user=bob -- VAR=1 nice -n 5 /bin/rm x', [['sudo --user=bob -- VAR=1 nice -n 5 /bin/rm x', ['rm x']]]],
+    ['doas -u bob rm x', [['doas -u bob rm x', ['rm x']]]],
+    ['run0 --setenv A=1 rm x', [['run0 --setenv A=1 rm x', ['rm x']]]],
+    ["sudo sh -c 'cd /tmp && rm x'", [["sudo sh -c 'cd /tmp && rm x'", ['cd /tmp', 'rm x']]]],
+    ['/usr/bin/env A=1 rm x', [['/usr/bin/env A=1 rm x', ['rm x']]]],
+    ['command rm x', [['rm x', []]]],
+    ['\\rm x', [['\\rm x', ['rm x']]]],
+    ['"rm" x', [['"rm" x', ['rm x']]]],
+    ["'r''m' x", [["'r''m' x", ['rm x']]]],
+    ['sudo', [['sudo', []]]],
+    ['rm x', [['rm x', []]]]
+  ])('alternatives of %j', async (command, expected) => {
+    const split = await splitBashCommand(command)
+    expect(split.readable && split.commands.map((c) => [c.text, (c.alternatives ?? []).map((a) => a.text)])).toEqual(expected)
+  })
+
+  it("an alternative has its own argv and the part's redirections; xargs behind sudo still adds words", async () => {
+    const split = await splitBashCommand('sudo -u bob cat secret.txt > out && find . | sudo xargs rm')
+    expect(split.readable && split.commands.flatMap((c) => c.alternatives ?? [])).toEqual([
+      { argv: ['cat', 'secret.txt'], computed: [], moreArgs: false, text: 'cat secret.txt', redirects: [{ op: '>', target: 'out' }] },
+      { argv: ['rm'], computed: [], moreArgs: true, text: 'rm', redirects: [] }
+    ])
+  })
+
+  it.each([
+    ['sudo $CMD x', /an option of `sudo` is computed/],
+    ['sudo -u bob $CMD x', /computed when it runs/],
+    ['sudo eval "rm x"', /eval/],
+    ['sudo bash -c "$X"', /payload is computed/]
+  ])('unreadable behind sudo: %j', async (command, reason) => {
+    const split = await splitBashCommand(command)
+    expect(split).toMatchObject({ readable: false, reason: expect.stringMatching(reason) })
+  })
+
   it('non-ASCII text keeps its offsets', async () => {
     const split = await splitBashCommand('echo é😀 && rm "ü x"')
     expect(split.readable && split.commands.map((c) => c.text)).toEqual(['echo é😀', 'rm "ü x"'])

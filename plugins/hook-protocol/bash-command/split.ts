@@ -3,7 +3,7 @@
 // `bash -c` payloads) against MAX_NESTING.
 import type { Node } from 'web-tree-sitter'
 import { parseBash } from './parser'
-import { unwrap, type ShellWord } from './wrappers'
+import { seeThrough, unwrap, type ShellWord } from './wrappers'
 import { wordValue } from './words'
 
 export interface Redirect {
@@ -26,7 +26,18 @@ export interface SimpleCommand {
   text: string
   /** Files this part reads from or writes to through redirections (its own and its enclosing statement's). */
   redirects: Redirect[]
+  /**
+   * Present when the part runs a command other than its text says: the command name reduced to
+   * its basename when given as an absolute path (`/bin/rm x` -> `rm x`), quotes removed from the
+   * name (`"rm" x`, `\rm x` -> `rm x`), and what `sudo`/`doas`/`run0` run (`sudo -u bob rm x` ->
+   * `rm x`; a `-c` payload's parts). Deny and ask rules (and file rules) also judge these; allow
+   * rules match `text` only.
+   */
+  alternatives?: Alternative[]
 }
+
+/** Another reading of a part: what it runs, seen through. */
+export type Alternative = Omit<SimpleCommand, 'alternatives'>
 
 export type BashSplit = { readable: true; commands: SimpleCommand[] } | { readable: false; reason: string }
 
@@ -132,17 +143,53 @@ function commandParts(node: Node, source: string, depth: number, inherited: Redi
       return splitSource(unwrapped.payload, depth + 1).map((part) => ({ ...part, redirects: [...part.redirects, ...redirects] }))
     case 'command': {
       const kept = unwrapped.words
-      return [
-        {
-          argv: kept.map((w) => (w.value.literal ? w.value.value : source.slice(w.start, w.end))),
-          computed: kept.flatMap((w, i) => (w.value.literal ? [] : [i])),
-          moreArgs: unwrapped.unknownArgs,
-          text: source.slice(kept[0].start, kept[kept.length - 1].end),
-          redirects
-        }
-      ]
+      const part: SimpleCommand = { ...partOf(kept, source, unwrapped.unknownArgs), redirects }
+      const alternatives = alternativesOf(kept, source, depth, part)
+      return [alternatives.length > 0 ? { ...part, alternatives } : part]
     }
   }
+}
+
+function partOf(words: ShellWord[], source: string, moreArgs: boolean): Omit<SimpleCommand, 'redirects'> {
+  const head = words[0]
+  const last = words[words.length - 1]
+  return {
+    argv: words.map((w) => (w.value.literal ? w.value.value : source.slice(w.start, w.end))),
+    computed: words.flatMap((w, i) => (w.value.literal ? [] : [i])),
+    moreArgs,
+    text: (head.shown ?? source.slice(head.start, head.end)) + source.slice(head.end, last.end)
+  }
+}
+
+/** The command name shown as the shell reads it, quotes removed. */
+function named([head, ...rest]: ShellWord[]): ShellWord[] {
+  return [head.value.literal ? { ...head, shown: head.shown ?? head.value.value } : head, ...rest]
+}
+
+/** What deny and ask rules also judge of a part: see `SimpleCommand.alternatives`. */
+function alternativesOf(words: ShellWord[], source: string, depth: number, part: SimpleCommand): Alternative[] {
+  const seen = seeThrough(words)
+  let found: Alternative[] = []
+  switch (seen.kind) {
+    case 'unreadable':
+      throw new Unreadable(`${seen.reason}: ${clip(part.text)}`)
+    case 'shell':
+      found = splitSource(seen.payload, depth + 1).flatMap(({ alternatives, ...inner }) =>
+        [inner, ...(alternatives ?? [])].map((a) => ({ ...a, moreArgs: a.moreArgs || part.moreArgs, redirects: [...a.redirects, ...part.redirects] }))
+      )
+      break
+    case 'command':
+      found = [{ ...partOf(named(seen.words), source, seen.unknownArgs || part.moreArgs), redirects: part.redirects }]
+      break
+    case 'none': {
+      // A quoted or escaped command name (`"rm" x`, `\rm x`): the name as the shell reads it.
+      const head = words[0]
+      if (head.value.literal && source.slice(head.start, head.end) !== head.value.value) {
+        found = [{ ...partOf(named(words), source, part.moreArgs), redirects: part.redirects }]
+      }
+    }
+  }
+  return found.filter((a) => a.text !== part.text)
 }
 
 /** `export A=1 B=$(x)`, `local x`, `unset y`: a part named by its keyword. */

@@ -2,10 +2,13 @@
 // rules match, as Claude Code strips `timeout`, `time`, `nice`, `nohup` and `stdbuf` (and bare
 // `xargs`) before matching. Seam also strips `env`, `command`, `builtin`, `exec` and `xargs` with
 // options, and reads `bash -c '…'` payloads, so a deny rule sees the command wherever it sits.
+// `seeThrough` goes further for deny and ask rules only: `sudo`/`doas`/`run0` and absolute paths.
 import type { WordValue } from './words'
 
 export interface ShellWord {
   value: WordValue
+  /** Shown in a part's text instead of the source (a command name reduced to its basename). */
+  shown?: string
   /** Where the word is in the source, for the part's own text. */
   start: number
   end: number
@@ -29,6 +32,17 @@ const WRAPPERS: Readonly<Record<string, { valued: readonly string[]; positional?
   builtin: { valued: [] },
   exec: { valued: ['-a'] },
   xargs: { valued: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'] }
+}
+
+/**
+ * Commands that run another command as another user, with their valued options. Not stripped from
+ * a part's text (an allow rule matches `sudo rm x` as written); deny and ask rules also see the
+ * command they run (`seeThrough`).
+ */
+const ELEVATORS: Readonly<Record<string, readonly string[]>> = {
+  sudo: ['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-C', '--close-from', '-D', '--chdir', '-r', '--role', '-t', '--type', '-T', '--command-timeout', '-U', '--other-user'],
+  doas: ['-u', '-C'],
+  run0: ['-u', '--user', '-g', '--group', '-D', '--chdir', '--setenv', '--unit', '--property', '--description', '--slice', '--slice-inherit', '--nice', '--machine', '-M', '--background']
 }
 
 /** Shells whose `-c` payload is itself a command line. */
@@ -104,4 +118,39 @@ function shellPayload(words: ShellWord[]): { kind: 'shell'; payload: string } | 
     if (word.value === '-o' || word.value === '+o' || word.value === '-O' || word.value === '+O') i++
   }
   return undefined
+}
+
+/**
+ * What a command (wrappers already stripped) runs, seen through what only changes how it runs: a
+ * command name given as an absolute path (`/bin/rm` is `rm`) and `sudo`/`doas`/`run0` with their
+ * options (and the wrappers after them). `none` when there is nothing to see through.
+ */
+export function seeThrough(words: ShellWord[]): Unwrapped {
+  let current = words
+  let changed = false
+  let unknownArgs = false
+  for (let round = 0; round < MAX_WRAPPERS; round++) {
+    const head = current[0]
+    if (!head || !head.value.literal) break
+    const name = head.value.value
+    let next: ShellWord[]
+    if (name.startsWith('/') && name.length > 1 && !name.endsWith('/')) {
+      const base = name.slice(name.lastIndexOf('/') + 1)
+      next = [{ ...head, value: { literal: true, value: base }, shown: base }, ...current.slice(1)]
+    } else if (ELEVATORS[name] !== undefined) {
+      const after = skipOptions(name, current.slice(1), ELEVATORS[name], 0)
+      if ('reason' in after) return { kind: 'unreadable', reason: after.reason }
+      let skip = 0 // `sudo VAR=value cmd`
+      while (skip < after.rest.length && after.rest[skip].value.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test((after.rest[skip].value as { value: string }).value)) skip++
+      const rest = after.rest.slice(skip)
+      if (rest.length === 0) break
+      next = rest
+    } else break
+    const inner = unwrap(next)
+    if (inner.kind !== 'command') return inner
+    current = inner.words
+    unknownArgs ||= inner.unknownArgs
+    changed = true
+  }
+  return changed ? { kind: 'command', words: current, unknownArgs } : { kind: 'none' }
 }
