@@ -27,6 +27,7 @@ import { ToolRegistryImpl } from '../tools/registry'
 import { projectCommandTrustItems } from '../commands/trust'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
 import { createTurnPermissions } from '../../src-shared/host/services'
+import { setDefaultChildEnvPolicy } from '../process/guarded-spawn'
 
 export type { TrustItem } from '../security/trust-pins'
 
@@ -384,6 +385,8 @@ export class PluginHost {
     const rpcMethods = this.rpcMethods
     const namespaceOf = (ctx: Context) => this.rpcNamespace(ctx)
     kernel.context.provide('keys', this.runtime.keys)
+    // A child spawned without an explicit environment (a plugin's own process) loses the keys too.
+    setDefaultChildEnvPolicy((env) => this.runtime.keys.childEnv(env))
     // An installed bundle that was refused (its files changed since install, a broken manifest)
     // is said in every session, not only in the plugin list: a headless run would otherwise go
     // on without it in silence. The session's notice reaches the UI, `seam run`'s stderr and the log.

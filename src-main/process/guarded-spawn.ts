@@ -11,6 +11,7 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { prepareWatcher, unwatchGroup, watchGroup } from './host-death-watcher'
+import { defaultKeyGuard } from '../security/keys'
 
 export { killWatchedGroups } from './host-death-watcher'
 
@@ -25,9 +26,23 @@ export interface GuardedProcess {
   release(): void
 }
 
+type ChildEnvPolicy = (env: Readonly<Record<string, string | undefined>>) => Record<string, string>
+
+/** Without a host: the default key variables and their values are stripped. */
+let childEnvPolicy: ChildEnvPolicy = (env) => defaultKeyGuard.childEnv(env)
+
+/**
+ * The environment a child gets when its caller passes none: this process's, through the host's key
+ * guard (set by the host at start), so a plugin that spawns without thinking of keys leaks none.
+ */
+export function setDefaultChildEnvPolicy(policy: ChildEnvPolicy): void {
+  childEnvPolicy = policy
+}
+
 /** `spawn`'s options that apply (`detached` is always true here: the child leads its own group). */
 export interface GuardedSpawnOptions {
   cwd?: string
+  /** Default: this process's environment without provider keys (the host's key guard). */
   env?: NodeJS.ProcessEnv | Record<string, string | undefined>
   stdio?: StdioOptions
 }
@@ -38,7 +53,7 @@ export interface GuardedSpawnOptions {
  */
 export function spawnGuarded(file: string, args: readonly string[], options: GuardedSpawnOptions): GuardedProcess {
   prepareWatcher()
-  const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: options.stdio, detached: true })
+  const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? childEnvPolicy(process.env), stdio: options.stdio, detached: true })
   // Registered in the same synchronous step as the spawn (see host-death-watcher.ts, races).
   const pgid = child.pid
   if (pgid !== undefined) watchGroup(pgid)
