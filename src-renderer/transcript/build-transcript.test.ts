@@ -215,6 +215,20 @@ describe('hook rows sit where the hook ran (issue 17)', () => {
   })
 })
 
+describe('a PreToolUse hook written when it starts, after the model announced the call', () => {
+  it('moves above the card when its result brings the call token', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'user/message', turnId: 't1', content: 'go', source: 'user' })
+    log.add({ type: 'assistant/message', turnId: 't1', step: 0, text: '', toolCalls: [{ id: 'c1', name: 'Bash', args: { command: 'ls' } }] })
+    log.add({ type: 'hook/invoked', invocationId: 'h1', source: 'claude', event: 'PreToolUse', command: 'check.sh', sourceFile: '/w/.claude/settings.json', input: '{}', inputTruncated: false })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'tok1', name: 'Bash', args: { command: 'ls' } })
+    log.add({ type: 'hook/result', invocationId: 'h1', source: 'claude', event: 'PreToolUse', toolCallToken: 'tok1', exitCode: 0, signal: null, durationMs: 5, outcomeKind: 'ok', stdout: '', stdoutTruncated: false, stderr: '', stderrTruncated: false })
+    const t = buildTranscript(log.all)
+    expect(kinds(t.items)).toEqual(['user', 'hook', 'tool'])
+  })
+})
+
 describe('a call to a tool that is not there (issue 17)', () => {
   it('is an error with the pipeline\'s reason, not a denial', () => {
     const log = callTurn('Gone', { x: 1 })

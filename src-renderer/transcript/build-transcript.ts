@@ -275,6 +275,8 @@ function onHookResult(draft: Draft, event: SessionEventOf<'hook/result'>): void 
   if (at !== undefined && existing?.kind === 'hook') {
     // A PreToolUse hook is written when it starts, before its call has a token; its result brings it.
     draft.items[at] = { ...existing, result, ...(existing.toolCallToken === undefined ? opt('toolCallToken', event.toolCallToken) : {}) }
+    // Its card may already be on screen (asked for approval): the row moves up above it now.
+    if (existing.event === 'PreToolUse' && existing.toolCallToken === undefined && event.toolCallToken) hoistPreToolHooks(draft, event.toolCallToken)
     return
   }
   draft.index.set(`hook:${event.invocationId}`, draft.items.length)
