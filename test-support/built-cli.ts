@@ -42,3 +42,28 @@ export function useCliScratch(name: string, ready: (dirs: CliScratch) => void): 
   })
 }
 
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs the built `seam` with `args` in `cwd`, its home and Seam home under `home`, without a
+ * controlling terminal (setsid): an ask that reaches the user is refused, as headless. A non-zero
+ * exit is a result, not a throw.
+ */
+export async function runSeamHeadless(args: string[], dirs: { cwd: string; home: string }): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
+      cwd: dirs.cwd,
+      env: { ...process.env, SEAM_HOME: join(dirs.home, 'seam'), HOME: dirs.home, FAKE_KEY: 'sk-test' },
+      timeout: 60_000
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout, stderr: e.stderr }
+  }
+}

@@ -1,16 +1,13 @@
 // Issue 24 end to end: permission rules that cannot be walked around. The built `seam` as a real
 // process, real `.claude/settings.json` files in a trusted workspace, a real PreToolUse hook process,
 // real files, and a loopback server speaking the Anthropic wire protocol as the model.
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeAnthropic, type AnthropicRequestBody } from '../../test-support/fake-anthropic.mjs'
-import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
+import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
 
-const run = promisify(execFile)
 
 let home: string
 let workspace: string
@@ -22,19 +19,8 @@ afterEach(async () => {
   for (const file of ['victim.txt', 'other.txt', 'secret.txt', 'kept.txt', 'ran.txt']) await rm(join(workspace, file), { force: true })
 })
 
-async function seam(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    // No terminal on stdin: an ask has nobody to answer it and is refused (headless).
-    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
-      cwd: workspace,
-      env: { ...process.env, SEAM_HOME: join(home, 'seam'), HOME: home, FAKE_KEY: 'sk-test' },
-      timeout: 60_000
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout, stderr: e.stderr }
-  }
+function seam(args: string[]): Promise<CliResult> {
+  return runSeamHeadless(args, { cwd: workspace, home })
 }
 
 async function projectSettings(settings: Record<string, unknown>): Promise<void> {

@@ -1,15 +1,12 @@
 // Claude Code hook events end to end: the built `seam` as a real process, hooks from a real
 // ~/.claude/settings.json run as real processes recording the JSON they got on stdin, and a
 // loopback server speaking the Anthropic wire protocol (errors included, as HTTP statuses).
-import { execFile } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { errorBody, startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
-import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
+import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
 
-const run = promisify(execFile)
 
 let home: string
 let workspace: string
@@ -20,24 +17,8 @@ afterEach(async () => {
   await rm(join(home, 'records'), { recursive: true, force: true })
 })
 
-interface CliResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-async function seam(args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
-      cwd: workspace,
-      env: { ...process.env, SEAM_HOME: join(home, 'seam'), HOME: home, FAKE_KEY: 'sk-test' },
-      timeout: 60_000
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout, stderr: e.stderr }
-  }
+function seam(args: string[]): Promise<CliResult> {
+  return runSeamHeadless(args, { cwd: workspace, home })
 }
 
 /** A hook command appending its stdin (one JSON object) as a line of records/<name>. */

@@ -2,16 +2,13 @@
 // with no terminal to ask on (so an ask nobody answers is refused), hooks from a real
 // ~/.claude/settings.json run as real processes, and a loopback server speaking the Anthropic
 // wire protocol. Rules a hook saves land in the workspace's real .claude/settings.local.json.
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
-import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
+import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
 
-const run = promisify(execFile)
 
 let home: string
 let workspace: string
@@ -22,25 +19,8 @@ afterEach(async () => {
   for (const file of ['a.txt', 'b.txt', 'c.txt', 'marker.txt']) await rm(join(workspace, file), { force: true })
 })
 
-interface CliResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-async function seam(args: string[]): Promise<CliResult> {
-  try {
-    // setsid: no controlling terminal, so an ask that reaches the user is refused (headless).
-    const { stdout, stderr } = await run('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
-      cwd: workspace,
-      env: { ...process.env, SEAM_HOME: join(home, 'seam'), HOME: home, FAKE_KEY: 'sk-test' },
-      timeout: 60_000
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout, stderr: e.stderr }
-  }
+function seam(args: string[]): Promise<CliResult> {
+  return runSeamHeadless(args, { cwd: workspace, home })
 }
 
 /** A hook script that records its stdin as a line of records/<name> and prints `answer`. */
