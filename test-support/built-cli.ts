@@ -54,11 +54,11 @@ export interface CliResult {
  * controlling terminal (setsid): an ask that reaches the user is refused, as headless. A non-zero
  * exit is a result, not a throw.
  */
-export async function runSeamHeadless(args: string[], dirs: { cwd: string; home: string }): Promise<CliResult> {
+export async function runSeamHeadless(args: string[], dirs: { cwd: string; home: string; env?: Record<string, string> }): Promise<CliResult> {
   try {
     const { stdout, stderr } = await promisify(execFile)('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
       cwd: dirs.cwd,
-      env: { ...process.env, SEAM_HOME: join(dirs.home, 'seam'), HOME: dirs.home, FAKE_KEY: 'sk-test' },
+      env: { ...process.env, SEAM_HOME: join(dirs.home, 'seam'), HOME: dirs.home, FAKE_KEY: 'sk-test', ...dirs.env },
       timeout: 60_000
     })
     return { code: 0, stdout, stderr }

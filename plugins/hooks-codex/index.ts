@@ -8,6 +8,7 @@ import { registerAgentStages } from './agent-stages'
 import { registerCompactionAndEnd } from './compact-and-end'
 import { CodexBridge } from './bridge'
 import { CodexHooksConfigSchema } from './config'
+import { registerPermissionRequest } from './permission-request'
 import { registerToolStages } from './tool-stages'
 
 export { CodexHooksConfigSchema, type CodexHooksConfig } from './config'
@@ -26,6 +27,7 @@ const codexHooks = definePlugin({
     registerAgentStages(bridge)
     registerCompactionAndEnd(bridge)
     registerToolStages(bridge)
+    registerPermissionRequest(bridge)
   }
 })
 
