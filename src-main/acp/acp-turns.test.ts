@@ -163,6 +163,32 @@ describe('session/prompt', () => {
     expect(s.server.requests).toHaveLength(0)
   })
 
+  it("a TodoWrite is the plan update, live and when the session is loaded again (the list is in the log)", async () => {
+    const todos = [
+      { content: 'Read the code', status: 'completed', activeForm: 'Reading the code' },
+      { content: 'Fix the bug', status: 'in_progress', activeForm: 'Fixing the bug' }
+    ]
+    const s = await setup([{ toolCalls: [{ id: 't1', name: 'TodoWrite', args: { todos } }] }, { text: 'planned' }])
+    const proc = agent(s, providerArgs(s))
+    await connect(proc)
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan the fix' }] })
+    const plan = {
+      sessionUpdate: 'plan',
+      entries: [
+        { content: 'Read the code', status: 'completed', priority: 'medium' },
+        { content: 'Fix the bug', status: 'in_progress', priority: 'medium' }
+      ]
+    }
+    expect(updatesOf(proc, sessionId).filter((u) => u.sessionUpdate === 'plan')).toEqual([plan])
+    await proc.agent.request('session/close', { sessionId })
+
+    const again = agent(s, providerArgs(s))
+    await connect(again)
+    await again.agent.request('session/load', { sessionId, cwd: s.workspace, mcpServers: [] })
+    expect(updatesOf(again, sessionId).filter((u) => u.sessionUpdate === 'plan')).toEqual([plan])
+  })
+
   it('stop reasons (S21): max_steps ends max_turn_requests, a length cut max_tokens, a content filter refusal', async () => {
     const s = await setup([
       { toolCalls: [{ id: 'g1', name: 'Glob', args: { pattern: '*' } }] },

@@ -76,16 +76,17 @@ describe('diffs and plans', () => {
     expect(diffOf('Bash', { stdout: '' })).toBeUndefined()
   })
 
-  it("a TodoWrite list (Claude Code's shape) is the plan; anything else is not", () => {
-    expect(planOf('TodoWrite', { todos: [{ content: 'a', status: 'in_progress', activeForm: 'Doing a' }, { content: 'b', status: 'pending', priority: 'high' }] })).toEqual({
+  it("the list a TodoWrite result wrote (Claude Code's newTodos) is the plan; anything else is not", () => {
+    expect(planOf('TodoWrite', { oldTodos: [], newTodos: [{ content: 'a', status: 'in_progress', activeForm: 'Doing a' }, { content: 'b', status: 'pending', priority: 'high' }] })).toEqual({
       sessionUpdate: 'plan',
       entries: [
         { content: 'a', status: 'in_progress', priority: 'medium' },
         { content: 'b', status: 'pending', priority: 'high' }
       ]
     })
-    expect(planOf('TodoWrite', { todos: [{ content: 'a', status: 'done' }] })).toBeUndefined()
-    expect(planOf('Write', { todos: [] })).toBeUndefined()
+    expect(planOf('TodoWrite', { newTodos: [{ content: 'a', status: 'done' }] })).toBeUndefined()
+    expect(planOf('TodoWrite', 'text')).toBeUndefined()
+    expect(planOf('Write', { newTodos: [] })).toBeUndefined()
   })
 
   it('tool views: Bash shows its description or command, searches their pattern, paths outside the workspace stay absolute', () => {

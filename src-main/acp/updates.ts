@@ -92,8 +92,6 @@ export class UpdateMapper {
       this.announced.add(toolCallId)
       updates.push({ sessionUpdate: 'tool_call', toolCallId, status: 'pending', rawInput: event.args, ...view, ...meta })
     }
-    const plan = planOf(event.name, event.args)
-    if (plan) updates.push(plan)
     return updates
   }
 
@@ -116,6 +114,8 @@ export class UpdateMapper {
       ...(diff?.line !== undefined ? { locations: [{ path: diff.content.path, line: diff.line }] } : {}),
       ...(event.code ? { _meta: { seam: { code: event.code } } } : {})
     })
+    const plan = event.isError ? undefined : planOf(event.name, event.structured)
+    if (plan) updates.push(plan)
     return updates
   }
 
@@ -172,11 +172,16 @@ function firstChangedLine(patch: unknown): number | undefined {
 const PLAN_STATUS = new Set(['pending', 'in_progress', 'completed'])
 const PLAN_PRIORITY = new Set(['high', 'medium', 'low'])
 
-/** Claude Code's TodoWrite list, where a plugin provides that tool, is the agent's plan. */
-export function planOf(tool: string, args: Readonly<Record<string, unknown>>): SessionUpdate | undefined {
-  if (tool !== 'TodoWrite' || !Array.isArray(args.todos)) return undefined
+/**
+ * The list a successful TodoWrite wrote (its result's `newTodos`, Claude Code's tool_response) is
+ * the agent's plan. Read from the result, not the call: a refused or blocked write is not the plan.
+ */
+export function planOf(tool: string, structured: unknown): SessionUpdate | undefined {
+  if (tool !== 'TodoWrite' || !structured || typeof structured !== 'object') return undefined
+  const todos = (structured as Record<string, unknown>).newTodos
+  if (!Array.isArray(todos)) return undefined
   const entries = []
-  for (const todo of args.todos as unknown[]) {
+  for (const todo of todos as unknown[]) {
     if (!todo || typeof todo !== 'object') return undefined
     const t = todo as Record<string, unknown>
     if (typeof t.content !== 'string' || typeof t.status !== 'string' || !PLAN_STATUS.has(t.status)) return undefined

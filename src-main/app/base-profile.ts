@@ -16,6 +16,7 @@ import hooksClaude from '../../plugins/hooks-claude/index'
 import { claudePermissionMode } from '../../plugins/hook-protocol/index'
 import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
+import todo from '../../plugins/todo/index'
 import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
@@ -68,6 +69,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
+    ['builtin:todo', todo as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
   ]
@@ -133,6 +135,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
       }
     },
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } },
-    { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} }
+    { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} },
+    { id: 'todo', plugin: 'builtin:todo' }
   ]
 }

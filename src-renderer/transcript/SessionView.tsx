@@ -1,6 +1,7 @@
-// The open session: trust banner, transcript and composer.
+// The open session: trust banner, transcript, the agent's plan (pinned above the composer) and composer.
 import { TrustBanner } from '../settings/TrustBanner'
 import { Composer } from '../composer/Composer'
+import { TodoChecklist } from '../todo/TodoChecklist'
 import { useSessionStore } from './session-store'
 import { Transcript } from './Transcript'
 
@@ -23,6 +24,7 @@ export function SessionView() {
           Working…{agent.steering > 0 ? ` · ${agent.steering} steering` : ''}{agent.queued > 0 ? ` · ${agent.queued} queued` : ''}
         </div>
       )}
+      <TodoChecklist />
       <Composer />
     </section>
   )
