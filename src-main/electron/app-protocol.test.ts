@@ -63,7 +63,7 @@ describe('seam://app protocol', () => {
     const session = new FakeSession()
     handleAppProtocol(session as never, rendererDir)
     const handler = session.protocolHandlers.get('seam')!
-    const response = (await handler({ url: APP_URL })) as Response
+    const response = (await handler(new Request(APP_URL))) as Response
     expect(response.status).toBe(200)
   })
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { BrowserWindow as ElectronWindow, IpcMain } from 'electron'
 import { IPC_INVOKE_CHANNEL, IPC_PUSH_CHANNEL } from '../../src-shared/contract/channels'
 import { createTestHostCore } from '../transport/test-host-core'
-import { BrowserWindow, FakeIpcMain, FakeWebContents } from './fake-electron'
+import { BrowserWindow, FakeIpcMain, FakeWebContents, invokeEvent } from './fake-electron'
 import { registerIpc } from './ipc'
 import type { AppPage } from './security'
 
@@ -19,7 +19,7 @@ function setup() {
   window.webContents.finishLoad(appUrl)
   const handler = ipcMain.handlers.get(IPC_INVOKE_CHANNEL)!
   const invoke = (request: unknown, frame: { url: string; parent: unknown } | null = { url: appUrl, parent: null }, sender: FakeWebContents = window.webContents) =>
-    handler({ sender, senderFrame: frame }, request) as Promise<Record<string, unknown>>
+    handler(invokeEvent(sender, frame), request) as Promise<Record<string, unknown>>
   return { ipcMain, core, bridge, window, invoke, logged }
 }
 

@@ -14,6 +14,8 @@ async function fresh(): Promise<Fake> {
   fake.app.calls.length = 0
   fake.app.paths.clear()
   fake.app.lockGranted = true
+  fake.app.ready = false
+  fake.protocol.privileged.length = 0
   fake.dialog.errorBoxes.length = 0
   return fake
 }

@@ -22,10 +22,13 @@ const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
 const packaged = app.isPackaged
 const devServerUrl = devServerUrlFor({ isPackaged: packaged, env: process.env })
 
-const log = (message: string, error?: unknown) =>
-  console.error(`[seam] ${message}${error === undefined ? '' : `: ${describeUncaught(error, true)}`}`)
-
 let host: Host | undefined
+/** The terminal (stderr) and, once the Host runs, its log (the app's Logs view). */
+const log = (message: string, error?: unknown) => {
+  console.error(`[seam] ${message}${error === undefined ? '' : `: ${describeUncaught(error, true)}`}`)
+  host?.runtime.kernel.log({ level: 'warn', plugin: 'desktop', message, ...(error === undefined ? {} : { detail: describeUncaught(error, true) }), time: Date.now() })
+}
+
 let dialogsShown = 0
 installProcessGuards({
   report(kind, error) {
@@ -78,7 +81,7 @@ async function start(): Promise<void> {
   host = await createHost({ mode: 'electron', platform: await createElectronPlatform(() => mainWindow) })
   const running = host
   handleAppProtocol(session.defaultSession, rendererDir)
-  handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running), devServerUrl ? (appOriginOf(devServerUrl) ?? APP_ORIGIN) : APP_ORIGIN)
+  handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running), devServerUrl ? (appOriginOf(devServerUrl) ?? APP_ORIGIN) : APP_ORIGIN, log)
   const ipc: IpcBridge = registerIpc({ ipcMain, core: running, page })
   const stopNotifications = installDesktopNotifications({
     onAppended: (listener) => running.runtime.sessions.onAppended(listener),
@@ -112,7 +115,7 @@ async function start(): Promise<void> {
   }
 
   function openWindow(): void {
-    const window = createMainWindow({ preloadPath, devServerUrl, page, packaged })
+    const window = createMainWindow({ preloadPath, devServerUrl, page, packaged, log })
     mainWindow = window
     ipc.attachWindow(window)
     lifecycle.watchWindow(window)

@@ -12,7 +12,7 @@ import { loopbackOrigins } from '../transport/origins'
 import { JSON_NORMALIZED_METHODS } from '../transport/router'
 import { createTestHostCore } from '../transport/test-host-core'
 import { attachWebSocket } from '../transport/ws-server'
-import { BrowserWindow, FakeIpcMain } from './fake-electron'
+import { BrowserWindow, FakeIpcMain, invokeEvent } from './fake-electron'
 import { registerIpc } from './ipc'
 import type { AppPage } from './security'
 
@@ -36,7 +36,7 @@ async function viaIpc(result: () => unknown, input: unknown = {}): Promise<unkno
   const handler = ipcMain.handlers.get(IPC_INVOKE_CHANNEL)!
   // Electron clones the request into the main process and the reply back to the renderer.
   const request = structuredClone({ method: 'plugins/call', input: { plugin: 'p', method: 'm', input } })
-  const reply = await handler({ sender: window.webContents, senderFrame: { url: 'seam://app/index.html', parent: null } }, request)
+  const reply = await handler(invokeEvent(window.webContents, { url: 'seam://app/index.html', parent: null }), request)
   return structuredClone(reply)
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', () => import('./fake-electron'))
 
+import type { HeadersReceivedResponse, WebContents } from 'electron'
 import { BrowserWindow, FakeEvent, defaultSession, shell } from './fake-electron'
 import type { AppPage } from './security'
 import { createMainWindow, loadAppPage } from './window'
@@ -9,9 +10,11 @@ import { createMainWindow, loadAppPage } from './window'
 const preloadPath = '/opt/seam/out/preload/index.cjs'
 const page: AppPage = { kind: 'app' }
 const appUrl = 'seam://app/index.html'
+const logged: string[] = []
+const log = (message: string) => logged.push(message)
 
 function openWindow(packaged = true) {
-  const window = createMainWindow({ preloadPath, page, packaged })
+  const window = createMainWindow({ preloadPath, page, packaged, log })
   void loadAppPage(window, {})
   return { fake: window as unknown as BrowserWindow, appUrl }
 }
@@ -53,7 +56,7 @@ describe('main window', () => {
 
   it('loads the dev server when given one, and trusts only its origin', () => {
     const devServerUrl = 'http://localhost:5173/'
-    const window = createMainWindow({ preloadPath, devServerUrl, page: { kind: 'server', origin: devServerUrl }, packaged: false })
+    const window = createMainWindow({ preloadPath, devServerUrl, page: { kind: 'server', origin: devServerUrl }, packaged: false, log })
     void loadAppPage(window, { devServerUrl })
     const fake = window as unknown as BrowserWindow
     expect(fake.loadedUrl).toBe('http://localhost:5173/')
@@ -95,29 +98,42 @@ describe('main window', () => {
     const handler = fake.webContents.windowOpenHandler!
     shell.opened.length = 0
     for (const url of ['https://docs.example.com/a', 'http://example.com', 'javascript:alert(1)', 'file:///etc/passwd', 'https://u:p@example.com/']) {
-      expect(handler({ url })).toEqual({ action: 'deny' })
+      expect(handler({ url, frameName: '', features: '', disposition: 'new-window', referrer: { url: appUrl, policy: 'no-referrer' } })).toEqual({ action: 'deny' })
     }
     expect(shell.opened).toEqual(['https://docs.example.com/a'])
   })
 
-  it('denies every permission request and check', () => {
-    openWindow()
-    const granted: boolean[] = []
-    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read']) {
-      defaultSession.permissionRequestHandler!({}, permission, (ok: boolean) => granted.push(ok), {})
-      expect(defaultSession.permissionCheckHandler!({}, permission, 'file://', {})).toBe(false)
-    }
-    expect(granted).toEqual([false, false, false, false, false])
+  it("installs the permission handlers on the window's session: the app page may copy, other pages get nothing (issue 30)", () => {
+    const { fake } = openWindow()
+    const contents = fake.webContents as unknown as WebContents
+    const answers: boolean[] = []
+    defaultSession.permissionRequestHandler!(contents, 'clipboard-sanitized-write', (ok) => answers.push(ok), { isMainFrame: true, requestingUrl: appUrl })
+    defaultSession.permissionRequestHandler!(contents, 'media', (ok) => answers.push(ok), { isMainFrame: true, requestingUrl: appUrl })
+    defaultSession.permissionRequestHandler!(contents, 'clipboard-sanitized-write', (ok) => answers.push(ok), { isMainFrame: true, requestingUrl: 'file:///opt/seam/out/renderer/index.html' })
+    expect(answers).toEqual([true, false, false])
+    expect(defaultSession.permissionCheckHandler!(contents, 'clipboard-sanitized-write', 'seam://app', { isMainFrame: true, requestingUrl: appUrl })).toBe(true)
+    expect(defaultSession.permissionCheckHandler!(contents, 'geolocation', 'seam://app', { isMainFrame: true, requestingUrl: appUrl })).toBe(false)
+    expect(logged.some((line) => line.includes('media') && line.includes('seam://app'))).toBe(true)
   })
 
   it('sets the CSP header on responses, replacing any other', () => {
     openWindow()
-    let result: { responseHeaders: Record<string, string[]> } | undefined
+    let result: HeadersReceivedResponse | undefined
     defaultSession.headersListener!(
-      { responseHeaders: { 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] } },
-      (response: { responseHeaders: Record<string, string[]> }) => (result = response)
+      {
+        id: 1,
+        url: appUrl,
+        method: 'GET',
+        resourceType: 'mainFrame',
+        referrer: '',
+        timestamp: 0,
+        statusLine: 'HTTP/1.1 200 OK',
+        statusCode: 200,
+        responseHeaders: { 'content-security-policy': ['default-src *'], 'Content-Type': ['text/html'] }
+      },
+      (response) => (result = response)
     )
-    const headers = result!.responseHeaders
+    const headers = result!.responseHeaders as Record<string, string[]>
     expect(headers['content-security-policy']).toBeUndefined()
     expect(headers['Content-Security-Policy']![0]).toContain("default-src 'self'")
     const scriptSrc = headers['Content-Security-Policy']![0]!.split(';').find((d) => d.trim().startsWith('script-src'))

@@ -1,10 +1,12 @@
 // The one app window, hardened per Electron's security checklist: isolated, sandboxed, no Node
-// in the renderer, a CSP, no navigation away from the app, no new windows, no permissions. The
+// in the renderer, a CSP, no navigation away from the app, no new windows, only the permissions
+// the UI uses (permissions.ts). The
 // page is seam://app/index.html (app-protocol.ts), never a file:// URL; DevTools exist only in
 // development.
 import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron'
 import { contentSecurityPolicy } from '../transport/csp'
 import { APP_URL } from './app-origin'
+import { permissionHandlers, type PermissionLog } from './permissions'
 import { isAppUrl, isSafeExternalUrl, type AppPage } from './security'
 
 export interface MainWindowOptions {
@@ -16,6 +18,8 @@ export interface MainWindowOptions {
   packaged: boolean
   /** The page IPC senders and navigations are checked against (appPageFor). */
   page: AppPage
+  /** Where refusals (permissions) are reported. */
+  log: PermissionLog
 }
 
 export function hardenedWebPreferences(preloadPath: string, options: { devTools: boolean }): WebPreferences {
@@ -38,8 +42,8 @@ export function hardenedWebPreferences(preloadPath: string, options: { devTools:
 
 const hardenedSessions = new WeakSet<Session>()
 
-/** CSP header on every response, and no permission is ever granted. Idempotent per session. */
-export function hardenSession(session: Session, options: { dev: boolean }): void {
+/** CSP header on every response; permissions only for the app page (permissions.ts). Idempotent per session. */
+export function hardenSession(session: Session, options: { dev: boolean; page: AppPage; log: PermissionLog }): void {
   if (hardenedSessions.has(session)) return
   hardenedSessions.add(session)
   const policy = contentSecurityPolicy({ dev: options.dev })
@@ -52,8 +56,9 @@ export function hardenSession(session: Session, options: { dev: boolean }): void
     headers['X-Content-Type-Options'] = ['nosniff']
     callback({ responseHeaders: headers })
   })
-  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false))
-  session.setPermissionCheckHandler(() => false)
+  const permissions = permissionHandlers(options.page, options.log)
+  session.setPermissionRequestHandler(permissions.request)
+  session.setPermissionCheckHandler(permissions.check)
 }
 
 /**
@@ -89,7 +94,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     backgroundColor: '#1e1e1e',
     webPreferences: hardenedWebPreferences(options.preloadPath, { devTools: !options.packaged })
   })
-  hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl) })
+  hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl), page: options.page, log: options.log })
   hardenWebContents(window.webContents, options.page, { packaged: options.packaged })
   window.once('ready-to-show', () => window.show())
   return window
