@@ -1,14 +1,26 @@
 // One MCP server: its transport, the SDK client over it, its state as the UI shows it, its
 // stderr, its tools, and the restart of a stdio server that crashed (with backoff). Calls in
 // flight when the connection ends fail at once, with the reason the transport knows.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { McpServerSpec } from './config'
-import { ProcessTransport } from './stdio-transport'
+
+type SdkRuntime = typeof import('./sdk-runtime')
+let runtime: Promise<SdkRuntime> | undefined
+/** Set once the SDK is loaded: a transport or an SDK error can only exist after that. */
+let loaded: SdkRuntime | undefined
+const loadRuntime = (): Promise<SdkRuntime> => (runtime ??= import('./sdk-runtime').then((module) => (loaded = module)))
+
+function isProcessTransport(transport: Transport | undefined): transport is InstanceType<SdkRuntime['ProcessTransport']> {
+  return loaded !== undefined && transport instanceof loaded.ProcessTransport
+}
+
+/** An McpError with this code (ErrorCode.ConnectionClosed, RequestTimeout). */
+function isMcpError(error: unknown, code: (sdk: SdkRuntime) => number): boolean {
+  return loaded !== undefined && error instanceof loaded.McpError && error.code === code(loaded)
+}
 
 export type McpServerState = 'stopped' | 'starting' | 'connected' | 'failed' | 'disabled' | 'untrusted'
 
@@ -96,7 +108,7 @@ export class ServerConnection {
   kill(): void {
     this.generation++
     clearTimeout(this.restartTimer)
-    if (this.transport instanceof ProcessTransport) this.transport.kill()
+    if (isProcessTransport(this.transport)) this.transport.kill()
     else void this.transport?.close().catch(() => undefined)
     this.transport = undefined
     this.client = undefined
@@ -160,10 +172,10 @@ export class ServerConnection {
 
   /** An error in words: a closed connection says why it closed. */
   private explain(error: unknown, timeoutMs?: number): Error {
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (isMcpError(error, (sdk) => sdk.ErrorCode.ConnectionClosed)) {
       return new Error(`MCP server "${this.name}" closed the connection during the call: ${this.reason ?? 'the connection ended'}`)
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && timeoutMs !== undefined) {
+    if (isMcpError(error, (sdk) => sdk.ErrorCode.RequestTimeout) && timeoutMs !== undefined) {
       return new Error(`MCP server "${this.name}" did not answer within ${timeoutMs} ms (MCP_TOOL_TIMEOUT)`)
     }
     return error instanceof Error ? error : new Error(String(error))
@@ -174,13 +186,16 @@ export class ServerConnection {
     clearTimeout(this.restartTimer)
     if (this.spec.error !== undefined) return this.setState('failed', this.spec.error)
     this.setState('starting', undefined)
+    let sdk: SdkRuntime
     let transport: Transport
     try {
-      transport = this.createTransport()
+      sdk = await loadRuntime()
+      if (generation !== this.generation) return
+      transport = this.createTransport(sdk)
     } catch (error) {
       return this.setState('failed', (error as Error).message)
     }
-    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: {} })
+    const client = new sdk.Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: {} })
     this.transport = transport
     this.client = client
     const timeoutMs = this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs
@@ -191,7 +206,7 @@ export class ServerConnection {
       client.onerror = (error) => this.options.log('warn', `MCP server "${this.name}": ${error.message}`)
       this.hasResources = client.getServerCapabilities()?.resources !== undefined
       if (client.getServerCapabilities()?.tools?.listChanged) {
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(generation))
+        client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.refreshTools(generation))
       }
       await this.listTools(client, generation, timeoutMs)
       if (generation !== this.generation) return
@@ -216,7 +231,7 @@ export class ServerConnection {
   }
 
   private startFailure(error: unknown, timeoutMs: number, transport: Transport): string {
-    const fault = transport instanceof ProcessTransport ? transport.fault : undefined
+    const fault = isProcessTransport(transport) ? transport.fault : undefined
     const lastStderr = this.stderr.at(-1)
     const stderrNote = lastStderr ? `; last stderr line: ${lastStderr}` : ''
     if (isTimeout(error)) {
@@ -226,12 +241,12 @@ export class ServerConnection {
     return `${(error as Error).message ?? String(error)}${stderrNote}`
   }
 
-  private createTransport(): Transport {
+  private createTransport(sdk: SdkRuntime): Transport {
     const spec = this.spec
     if (spec.transport === 'stdio') {
       // The declaration's own `env` (.mcp.json, Codex's env and env_vars, ACP's) applies over it, as Claude Code does.
       const env = { ...this.options.childEnv(spec.name), ...spec.env }
-      return new ProcessTransport({
+      return new sdk.ProcessTransport({
         command: spec.command as string,
         args: spec.args ?? [],
         env,
@@ -242,7 +257,7 @@ export class ServerConnection {
     }
     const url = new URL(spec.url as string)
     const requestInit = { headers: spec.headers ?? {} }
-    return spec.transport === 'http' ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit })
+    return spec.transport === 'http' ? new sdk.StreamableHTTPClientTransport(url, { requestInit }) : new sdk.SSEClientTransport(url, { requestInit })
   }
 
   private async listTools(client: Client, generation: number, timeoutMs: number): Promise<void> {
@@ -281,7 +296,7 @@ export class ServerConnection {
   /** The connection ended without Seam closing it: a crash. Stdio servers are restarted with backoff. */
   private connectionEnded(generation: number): void {
     if (generation !== this.generation) return
-    const fault = this.transport instanceof ProcessTransport ? this.transport.fault : undefined
+    const fault = isProcessTransport(this.transport) ? this.transport.fault : undefined
     const lastStderr = this.stderr.at(-1)
     const reason = `${fault ?? 'the connection closed'}${lastStderr ? `; last stderr line: ${lastStderr}` : ''}`
     // The tools stay listed while a restart is pending: a call waits for the new connection.
@@ -317,7 +332,7 @@ export class ServerConnection {
 }
 
 function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout
+  return isMcpError(error, (sdk) => sdk.ErrorCode.RequestTimeout)
 }
 
 /**

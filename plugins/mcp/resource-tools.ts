@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { ToolDefinition } from '@seam/sdk'
 import type { ServerConnection } from './connection'
 import { capText, type ResultLimits } from './tool-adapter'
-import { formatBytes } from './stdio-transport'
+import { formatBytes } from './bytes'
 
 export function resourceTools(connections: () => ServerConnection[], limits: ResultLimits): Array<ToolDefinition<never>> {
   const find = (server: string): ServerConnection => {

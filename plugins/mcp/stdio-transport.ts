@@ -10,6 +10,7 @@
 // it, and a host killed with SIGKILL takes the server and its children down too.
 import type { ChildProcess } from 'node:child_process'
 import { spawnGuarded, type GuardedProcess } from '@seam/sdk/node'
+import { formatBytes } from './bytes'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
@@ -197,9 +198,6 @@ export function exitFault(code: number | null, signal: NodeJS.Signals | null, cl
   return `the server process exited with code ${code}`
 }
 
-export function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`
-}
 
 function firstLine(text: string): string {
   const line = text.split('\n')[0] ?? text

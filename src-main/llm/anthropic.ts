@@ -3,7 +3,7 @@
 // tool results go back as `tool_result` blocks in a user message (consecutive results, and any
 // user text right after them, share one user message so roles keep alternating).
 
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
@@ -21,6 +21,7 @@ import {
   type ProviderConfig
 } from '../../src-shared/model'
 import { retryingClient, sdkOptions } from './client-shell'
+import { loadAnthropicSdk } from './sdk-modules'
 import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
 
@@ -28,11 +29,12 @@ import { parseToolArgs } from './tool-args'
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192
 
 export function createAnthropicClient(cfg: ProviderConfig): ModelClient {
-  const sdk = new Anthropic(sdkOptions(cfg))
-  return retryingClient(cfg, (request) => streamOnce(sdk, cfg, request))
+  let sdk: Promise<Anthropic> | undefined
+  const client = () => (sdk ??= loadAnthropicSdk().then((module) => new module.default(sdkOptions(cfg))))
+  return retryingClient(cfg, (request) => streamOnce(client, cfg, request))
 }
 
-async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+async function* streamOnce(client: () => Promise<Anthropic>, cfg: ProviderConfig, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
   const ctx = { signal: request.signal, baseUrl: cfg.baseUrl }
   const watch = watchStall(request.signal, cfg.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS)
   const toolBlocks = new Map<number, { id: string; name: string; json: string; startInput: Record<string, unknown> }>()
@@ -41,6 +43,7 @@ async function* streamOnce(sdk: Anthropic, cfg: ProviderConfig, request: ModelRe
   let hadToolCalls = false
   const wire: WireUsage = {}
   try {
+    const sdk = await client()
     const stream = await sdk.messages.create(buildRequestBody(cfg, request), { signal: watch.signal })
     watch.beat()
     for await (const raw of stream) {

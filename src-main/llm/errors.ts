@@ -5,8 +5,7 @@
 // its message. The SDKs' built-in retries are switched off; `withRetries` is the only retry
 // policy, so what happens on a 429 or a 5xx is explicit and testable.
 
-import * as OpenAISdk from 'openai'
-import * as AnthropicSdk from '@anthropic-ai/sdk'
+import { loadedSdks } from './sdk-modules'
 import { ModelError, type ModelErrorKind, type ModelStreamEvent } from '../../src-shared/model'
 
 export const DEFAULT_MAX_RETRIES = 2
@@ -72,7 +71,7 @@ export function toModelError(err: unknown, ctx: ErrorContext = {}): ModelError {
   if (err instanceof ModelError) return err
   if (ctx.signal?.aborted || isUserAbort(err)) return abortedError()
   if (isConnectionError(err)) {
-    const timedOut = err instanceof OpenAISdk.APIConnectionTimeoutError || err instanceof AnthropicSdk.APIConnectionTimeoutError
+    const timedOut = loadedSdks().some((sdk) => err instanceof sdk.APIConnectionTimeoutError)
     return new ModelError('network', networkMessage(err, ctx.baseUrl, timedOut))
   }
   if (isSdkApiError(err)) {
@@ -144,16 +143,16 @@ interface SdkApiError extends Error {
 }
 
 function isSdkApiError(err: unknown): err is SdkApiError {
-  return err instanceof OpenAISdk.APIError || err instanceof AnthropicSdk.APIError
+  return loadedSdks().some((sdk) => err instanceof sdk.APIError)
 }
 
 function isUserAbort(err: unknown): boolean {
-  if (err instanceof OpenAISdk.APIUserAbortError || err instanceof AnthropicSdk.APIUserAbortError) return true
+  if (loadedSdks().some((sdk) => err instanceof sdk.APIUserAbortError)) return true
   return err instanceof Error && err.name === 'AbortError'
 }
 
 function isConnectionError(err: unknown): err is Error {
-  return err instanceof OpenAISdk.APIConnectionError || err instanceof AnthropicSdk.APIConnectionError
+  return loadedSdks().some((sdk) => err instanceof sdk.APIConnectionError)
 }
 
 function headersOf(err: SdkApiError): HeaderReader | undefined {

@@ -3,7 +3,7 @@
 // arrive, tool-call fragments are gathered by `index` (several calls can be in flight at once)
 // and each finished call is emitted once, with parsed arguments, when the stream ends.
 
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionCreateParamsStreaming,
@@ -22,13 +22,15 @@ import {
   type ProviderConfig
 } from '../../src-shared/model'
 import { retryingClient, sdkOptions } from './client-shell'
+import { loadOpenAISdk } from './sdk-modules'
 import { DEFAULT_STALL_TIMEOUT_MS, watchStall } from './stall'
 import { parseToolArgs } from './tool-args'
 
 export function createOpenAICompatibleClient(cfg: ProviderConfig): ModelClient {
-  const sdk = new OpenAI({ ...sdkOptions(cfg), organization: null, project: null })
+  let sdk: Promise<OpenAI> | undefined
+  const client = () => (sdk ??= loadOpenAISdk().then((module) => new module.default({ ...sdkOptions(cfg), organization: null, project: null })))
   const wire: WireState = { askUsage: true }
-  return retryingClient(cfg, (request) => streamOnce(sdk, cfg, request, wire))
+  return retryingClient(cfg, (request) => streamOnce(client, cfg, request, wire))
 }
 
 /** What this client has learnt about its server: whether it takes `stream_options`. */
@@ -45,7 +47,7 @@ async function openStream(sdk: OpenAI, cfg: ProviderConfig, request: ModelReques
   try {
     return await sdk.chat.completions.create(buildRequestBody(cfg, request, wire.askUsage), { signal })
   } catch (err) {
-    const refused = err instanceof OpenAI.APIError && (err.status === 400 || err.status === 422)
+    const refused = err instanceof (await loadOpenAISdk()).APIError && (err.status === 400 || err.status === 422)
     if (!refused || !wire.askUsage || cfg.provider !== 'openai-compatible') throw err
     const stream = await sdk.chat.completions.create(buildRequestBody(cfg, request, false), { signal })
     wire.askUsage = false
@@ -53,14 +55,14 @@ async function openStream(sdk: OpenAI, cfg: ProviderConfig, request: ModelReques
   }
 }
 
-async function* streamOnce(sdk: OpenAI, cfg: ProviderConfig, request: ModelRequest, wire: WireState): AsyncGenerator<ModelStreamEvent> {
+async function* streamOnce(client: () => Promise<OpenAI>, cfg: ProviderConfig, request: ModelRequest, wire: WireState): AsyncGenerator<ModelStreamEvent> {
   const ctx = { signal: request.signal, baseUrl: cfg.baseUrl }
   const watch = watchStall(request.signal, cfg.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS)
   const calls = new ToolCallAccumulator()
   let finishReason: string | undefined
   let usage: ModelUsage | undefined
   try {
-    const stream = await openStream(sdk, cfg, request, wire, watch.signal)
+    const stream = await openStream(await client(), cfg, request, wire, watch.signal)
     watch.beat()
     for await (const raw of stream) {
       watch.beat()
