@@ -17,6 +17,7 @@ import { claudePermissionMode } from '../../plugins/hook-protocol/index'
 import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
 import todo from '../../plugins/todo/index'
+import claudePlugins from '../../plugins/claude-plugins/index'
 import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
@@ -66,6 +67,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:tool-timeout', toolTimeout as Plugin<never>],
     ['builtin:checkpoints', checkpointsPlugin as Plugin<never>],
     ['builtin:instructions', instructions as Plugin<never>],
+    ['builtin:claude-plugins', claudePlugins as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
@@ -121,6 +123,8 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'checkpoints', plugin: 'builtin:checkpoints' },
     { id: 'approval', plugin: options.answererKey },
     { id: 'instructions', plugin: 'builtin:instructions' },
+    // Before the readers of its plugins' hooks, servers and commands (they look it up at start).
+    { id: 'claude-plugins', plugin: 'builtin:claude-plugins', config: claudeUser },
     ...(options.extra ?? []),
     {
       id: 'hooks-claude',

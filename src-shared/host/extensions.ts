@@ -17,10 +17,41 @@ export interface InstalledPlugin {
   root: string
   /** Absolute path of its data folder, kept across updates: `${CLAUDE_PLUGIN_DATA}`. */
   dataDir: string
-  /** Absolute folders (or `.md` files) holding each kind of component: the defaults or the manifest's paths. */
+  /**
+   * Absolute folders (or `.md` files) holding each kind of component: the defaults or the manifest's paths.
+   * The fields added in SDK 0.5 (hooks, servers, bin, env) are optional so a catalog written against 0.4 still type-checks.
+   */
   commands: readonly string[]
   agents: readonly string[]
   skills: readonly string[]
+  /**
+   * The hooks it declares (`hooks/hooks.json` and the manifest's `hooks`), each the `hooks` object
+   * of Claude Code's settings shape, with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}`
+   * already substituted in commands, args and URLs. `file` names where it came from, for messages.
+   */
+  hooks?: readonly PluginHooks[]
+  /**
+   * Its MCP servers (`.mcp.json` and the manifest's `mcpServers`) in `.mcp.json`'s entry shape,
+   * keyed by the plugin's own server name (the tools are `mcp__plugin_<plugin>_<server>__<tool>`),
+   * with the plugin variables substituted in command, args, env, url and headers.
+   */
+  mcpServers?: readonly PluginMcpServers[]
+  /** Its `bin/` folder, when it has one: added to the Bash tool's PATH. */
+  binDir?: string
+  /** What Claude Code exports to the plugin's hooks and servers: CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA. */
+  env?: Readonly<Record<string, string>>
+  /** sha256 of the installed files, as pinned at install (absent for a plugin loaded from a folder in place). */
+  contentHash?: string
+}
+
+export interface PluginHooks {
+  file: string
+  hooks: Readonly<Record<string, unknown>>
+}
+
+export interface PluginMcpServers {
+  file: string
+  servers: Readonly<Record<string, unknown>>
 }
 
 /** The enabled plugins, for the loaders of commands, agents and skills to read their components from. */
@@ -29,6 +60,8 @@ export interface PluginCatalogService {
   list(workspace: string): readonly InstalledPlugin[]
   /** Called after plugins are installed, updated, enabled, disabled or removed. */
   onChange(listener: () => void): Disposable
+  /** Problems found while loading (a bad manifest, a changed installed copy), each naming the file and field. */
+  warnings?(workspace: string): readonly string[]
 }
 
 /** One agent type a subagent can be started as. */

@@ -1,0 +1,108 @@
+// @seam/claude-plugins: Claude Code (and Codex) plugins, installed from marketplaces into Seam's
+// home or loaded from folders, offered to the loaders of commands, agents, skills, hooks and MCP
+// servers through the `claudePlugins` service. See README.md.
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@seam/sdk'
+import { PluginCatalog, toInstalledPlugin, type CatalogSnapshot, type WorkspaceView } from './catalog'
+import { PluginManager } from './manager'
+import { PluginStore } from './store'
+
+export type { CatalogEntry, CatalogSnapshot, PluginState } from './catalog'
+export { describeRuns } from './catalog'
+export { PluginManager, PluginManagerError, parseMarketplaceArg, describeMarketplaceSource } from './manager'
+export type { InstallResult } from './manager'
+export type { PluginLayout } from './manifest'
+
+export const ClaudePluginsConfigSchema = z.object({
+  /** Claude Code's user settings file (its `enabledPlugins`, `extraKnownMarketplaces`). */
+  userSettingsPath: z.string().optional(),
+  /** Plugin folders loaded in place, as Claude Code's `--plugin-dir` (not copied, not pinned). */
+  pluginDirs: z.array(z.string()).default([]),
+  /** Where installed plugins and marketplaces are kept; default: `<Seam home>/claude-plugins`. */
+  seamHome: z.string().optional()
+})
+export type ClaudePluginsConfigInput = z.input<typeof ClaudePluginsConfigSchema>
+
+/** What the CLI and the plugin manager use: the catalog with every plugin's state, and the install operations. */
+export interface ClaudePluginManagerService {
+  /** Every plugin this workspace knows: installed, folder, or enabled by a settings file and not installed. */
+  catalog(): CatalogSnapshot
+  manager: PluginManager
+}
+
+declare module '@seam/sdk' {
+  interface Services {
+    claudePluginManager: ClaudePluginManagerService
+  }
+}
+
+export default definePlugin({
+  name: 'claude-plugins',
+  schema: ClaudePluginsConfigSchema,
+  inject: ['workspace'],
+  apply(ctx, config) {
+    const workspace = ctx.get('workspace')
+    const store = new PluginStore(config.seamHome ?? workspace.seamHome)
+    const catalog = new PluginCatalog({
+      store,
+      userSettingsPath: config.userSettingsPath ?? join(homedir(), '.claude', 'settings.json'),
+      pluginDirs: config.pluginDirs.map((dir) => resolve(dir))
+    })
+    const view = (root: string | null): WorkspaceView => ({
+      root,
+      // Only the host's own workspace can be trusted here: another folder's settings are not read.
+      trusted: root !== null && root === workspace.root && workspace.trusted,
+      approved: (item) => workspace.isApproved(item)
+    })
+    const listeners = new Set<() => void>()
+    const changed = () => {
+      catalog.invalidate()
+      for (const listener of [...listeners]) {
+        try {
+          listener()
+        } catch (error) {
+          ctx.logger.error('claude-plugins: a change listener failed', error)
+        }
+      }
+    }
+    const manager = new PluginManager(store, () => catalog.snapshot(view(workspace.root)).declaredMarketplaces, () => {
+      changed()
+      workspace.itemsChanged()
+    })
+
+    const logged = new Set<string>()
+    const snapshotFor = (root: string | null): CatalogSnapshot => {
+      const snapshot = catalog.snapshot(view(root))
+      for (const warning of snapshot.warnings) {
+        if (logged.has(warning)) continue
+        logged.add(warning)
+        ctx.logger.warn(warning)
+      }
+      return snapshot
+    }
+
+    const service: PluginCatalogService = {
+      list(root: string): readonly InstalledPlugin[] {
+        return snapshotFor(root)
+          .entries.filter((entry) => entry.state === 'enabled' && entry.layout !== undefined)
+          .map((entry) => toInstalledPlugin(entry, store.dataDir(entry.name, entry.marketplace), root))
+      },
+      onChange(listener) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      warnings: (root) => snapshotFor(root).warnings
+    }
+    ctx.provide('claudePlugins', service)
+    ctx.provide('claudePluginManager', { catalog: () => snapshotFor(workspace.root), manager })
+    workspace.contributeTrustItems(ctx, (root) => catalog.trustItems(root))
+
+    // Plugins announced to each session: what is loaded, and what could not be.
+    ctx.on('agent/session-start', (agent) => {
+      if (workspace.root === null) return
+      for (const warning of snapshotFor(workspace.root).warnings) agent.notify('warn', warning, 'claude-plugins')
+    })
+  }
+})

@@ -1,0 +1,209 @@
+// One plugin folder read as Claude Code reads it (claude-code-extensions.md §1(c)): the manifest
+// `.claude-plugin/plugin.json` is optional (then the folder's name is the plugin's), only `name` is
+// required, and its component fields override the default folders: `commands`, `agents` replace
+// `commands/`, `agents/`; `skills` adds to `skills/`; `hooks` and `mcpServers` (a path, an inline
+// object, or a list of those) add to `hooks/hooks.json` and `.mcp.json`. A Codex plugin
+// (`.codex-plugin/plugin.json`) has `skills/` and `.mcp.json` the same way. Unknown fields are ignored.
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import { z } from 'zod'
+import { formatZodError } from '@seam/sdk'
+import { isWithin } from '@seam/sdk/node'
+
+export type PluginFormat = 'claude' | 'codex'
+
+/** Kebab-case, as Claude Code requires: the plugin's namespace (`/name:command`). */
+export const PluginNameSchema = z
+  .string()
+  .min(1)
+  .regex(/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i, 'a plugin name is kebab-case: letters, digits and "-" (it becomes the namespace, as in /name:command)')
+
+const Paths = z.union([z.string().min(1), z.array(z.string().min(1))])
+const PathOrInline = z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())]))])
+
+/** plugin.json as Claude Code documents it; the fields Seam acts on are typed, others pass through. */
+export const PluginManifestSchema = z
+  .object({
+    name: PluginNameSchema,
+    version: z.string().min(1).optional(),
+    displayName: z.string().optional(),
+    description: z.string().optional(),
+    author: z.object({ name: z.string(), email: z.string().optional(), url: z.string().optional() }).partial({ name: true }).optional(),
+    homepage: z.string().optional(),
+    repository: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    license: z.string().optional(),
+    keywords: z.array(z.string()).optional(),
+    defaultEnabled: z.boolean().optional(),
+    commands: Paths.optional(),
+    agents: Paths.optional(),
+    skills: Paths.optional(),
+    hooks: PathOrInline.optional(),
+    mcpServers: PathOrInline.optional()
+  })
+  .passthrough()
+export type PluginManifest = z.output<typeof PluginManifestSchema>
+
+/** A plugin folder, read: what each component holds, and what went wrong reading it. */
+export interface PluginLayout {
+  name: string
+  format: PluginFormat
+  root: string
+  /** The manifest file, when there is one. */
+  manifestFile?: string
+  version?: string
+  description?: string
+  defaultEnabled?: boolean
+  commands: string[]
+  agents: string[]
+  skills: string[]
+  hooks: Array<{ file: string; hooks: Record<string, unknown> }>
+  mcpServers: Array<{ file: string; servers: Record<string, unknown> }>
+  binDir?: string
+  /** Problems that leave out a component (the rest of the plugin loads), naming the file and field. */
+  problems: string[]
+}
+
+export class PluginManifestError extends Error {}
+
+/** The manifest file of a plugin folder and its format, or undefined when it has none. */
+export function manifestFileOf(root: string): { file: string; format: PluginFormat } | undefined {
+  const claude = join(root, '.claude-plugin', 'plugin.json')
+  if (existsSync(claude)) return { file: claude, format: 'claude' }
+  const codex = join(root, '.codex-plugin', 'plugin.json')
+  if (existsSync(codex)) return { file: codex, format: 'codex' }
+  return undefined
+}
+
+/**
+ * Reads the plugin at `root`. A manifest that is not JSON or fails the schema throws (the plugin
+ * cannot load; the message names the file and the field); a bad component is a `problem`.
+ * `fallback` gives the name (and metadata) when the folder has no manifest: a marketplace entry.
+ */
+export function readPluginFolder(root: string, fallback?: Partial<PluginManifest> & { name: string }): PluginLayout {
+  const found = manifestFileOf(root)
+  let manifest: PluginManifest
+  if (found) {
+    let raw: unknown
+    try {
+      raw = JSON.parse(readFileSync(found.file, 'utf8'))
+    } catch (error) {
+      throw new PluginManifestError(`${found.file}: not valid JSON: ${(error as Error).message}`)
+    }
+    const parsed = PluginManifestSchema.safeParse(raw)
+    if (!parsed.success) throw new PluginManifestError(formatZodError(found.file, parsed.error))
+    manifest = parsed.data
+  } else {
+    const name = PluginNameSchema.safeParse(fallback?.name ?? basename(root))
+    if (!name.success) throw new PluginManifestError(formatZodError(`${root} (no .claude-plugin/plugin.json: the folder name)`, name.error))
+    manifest = { ...fallback, name: name.data }
+  }
+  const format: PluginFormat = found?.format ?? 'claude'
+  const problems: string[] = []
+  const where = found?.file ?? root
+  const paths = (field: string, value: string | string[] | undefined): string[] => {
+    if (value === undefined) return []
+    const out: string[] = []
+    for (const [i, rel] of (Array.isArray(value) ? value : [value]).entries()) {
+      const path = insideRoot(root, rel)
+      if (path === undefined) problems.push(`${where}: ${field}${Array.isArray(value) ? `[${i}]` : ''}: "${rel}" is outside the plugin folder; ignored`)
+      else out.push(path)
+    }
+    return out
+  }
+  const defaultDir = (name: string): string[] => (isDirectory(join(root, name)) ? [join(root, name)] : [])
+
+  const layout: PluginLayout = {
+    name: manifest.name,
+    format,
+    root,
+    commands: manifest.commands !== undefined ? paths('commands', manifest.commands) : format === 'claude' ? defaultDir('commands') : [],
+    agents: manifest.agents !== undefined ? paths('agents', manifest.agents) : format === 'claude' ? defaultDir('agents') : [],
+    skills: unique([...defaultDir('skills'), ...paths('skills', manifest.skills)]),
+    hooks: [],
+    mcpServers: [],
+    problems
+  }
+  if (found) layout.manifestFile = found.file
+  if (manifest.version !== undefined) layout.version = manifest.version
+  if (manifest.description !== undefined) layout.description = manifest.description
+  if (manifest.defaultEnabled !== undefined) layout.defaultEnabled = manifest.defaultEnabled
+  if (isDirectory(join(root, 'bin'))) layout.binDir = join(root, 'bin')
+
+  readComponent(root, where, 'hooks', join(root, 'hooks', 'hooks.json'), manifest.hooks, problems, (file, value) => {
+    const hooks = unwrap(value, 'hooks')
+    if (hooks === undefined) problems.push(`${file}: hooks: expected an object of events (Claude Code's settings shape); ignored`)
+    else layout.hooks.push({ file, hooks })
+  })
+  readComponent(root, where, 'mcpServers', join(root, '.mcp.json'), manifest.mcpServers, problems, (file, value) => {
+    const servers = unwrap(value, 'mcpServers')
+    if (servers === undefined) problems.push(`${file}: mcpServers: expected an object of servers; ignored`)
+    else layout.mcpServers.push({ file, servers })
+  })
+  return layout
+}
+
+/** `{hooks: {...}}` (a hooks.json) or `{...}` (inline in the manifest): the inner object. */
+function unwrap(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (!isRecord(value)) return undefined
+  const inner = value[key]
+  if (inner !== undefined) return isRecord(inner) ? inner : undefined
+  return value
+}
+
+/** The default file (when present) plus the manifest's paths and inline objects, each read once. */
+function readComponent(
+  root: string,
+  where: string,
+  field: string,
+  defaultFile: string,
+  declared: unknown,
+  problems: string[],
+  take: (file: string, value: unknown) => void
+): void {
+  const seen = new Set<string>()
+  const readFile = (file: string, label: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    try {
+      take(file, JSON.parse(readFileSync(file, 'utf8')))
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      problems.push(code === 'ENOENT' ? `${label}: ${file} does not exist; ignored` : `${file}: not valid JSON: ${(error as Error).message}; ignored`)
+    }
+  }
+  if (existsSync(defaultFile)) readFile(defaultFile, defaultFile)
+  if (declared === undefined) return
+  const items = Array.isArray(declared) ? declared : [declared]
+  for (const [i, item] of items.entries()) {
+    const label = `${where}: ${field}${Array.isArray(declared) ? `[${i}]` : ''}`
+    if (typeof item === 'string') {
+      const file = insideRoot(root, item)
+      if (file === undefined) problems.push(`${label}: "${item}" is outside the plugin folder; ignored`)
+      else readFile(file, label)
+    } else {
+      take(`${where} (${field})`, item)
+    }
+  }
+}
+
+/** `rel` resolved against `root`, or undefined when it leaves it (`../x`, an absolute path elsewhere). */
+function insideRoot(root: string, rel: string): string | undefined {
+  const path = resolve(root, rel)
+  return path === root || isWithin(root, path) ? path : undefined
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)]
+}
