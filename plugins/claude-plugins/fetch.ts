@@ -3,7 +3,6 @@
 // process group, the host-death watcher, the key-stripped environment).
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { extract } from 'tar'
 import { spawnGuarded } from '@seam/sdk/node'
 
 export interface ProcessResult {
@@ -79,6 +78,8 @@ export async function npmFetch(spec: string, dest: string, registry?: string): P
     if (!info?.filename) throw new Error(`npm pack ${spec} printed no file name`)
     mkdirSync(dest, { recursive: true })
     // npm tarballs hold everything under `package/`.
+    // Loaded here: only an npm source needs it, and Seam's start should not pay for it.
+    const { extract } = await import('tar')
     await extract({ file: join(work, info.filename), cwd: dest, strip: 1 })
   } finally {
     rmSync(work, { recursive: true, force: true })
