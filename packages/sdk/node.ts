@@ -18,6 +18,20 @@ export {
   type GuardedSpawnOptions,
   type ShellCommandOptions
 } from '../../src-main/process/guarded-spawn'
+/**
+ * The shell for `-c` commands: the given POSIX one on Linux and macOS, Git for Windows' bash.exe
+ * on Windows (CLAUDE_CODE_GIT_BASH_PATH, the install places, PATH), as Claude Code finds it; and
+ * Windows paths in the forms Claude Code accepts there (`/c/Users/me`).
+ */
+export {
+  commandShell,
+  findGitBash,
+  gitBashInstallPlaces,
+  nativePath,
+  PosixShellMissingError,
+  GIT_BASH_SETTING,
+  type ShellLookup
+} from '../../src-main/process/command-shell'
 /** Which environment variables hold provider keys, so child processes do not inherit them. */
 export { defaultKeyGuard, type KeyGuard, type ChildEnvFor } from '../../src-main/security/keys'
 /** Seam's own version (the install's package.json), e.g. for a protocol's clientInfo. */

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
 import { BoundedOutput } from './output-buffer'
-import { spawnShellCommand, type GuardedProcess } from '@seam/sdk/node'
+import { commandShell, spawnShellCommand, type GuardedProcess } from '@seam/sdk/node'
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 600_000
 export const DEFAULT_KILL_GRACE_MS = 500
@@ -19,7 +19,7 @@ export interface CommandHookOptions {
   command: string
   /** Written to stdin, then stdin is closed. Usually the event JSON. */
   stdin: string
-  /** Default `/bin/sh` (Claude Code); Codex uses `/bin/bash`. */
+  /** Default `/bin/sh` (Claude Code); Codex uses `/bin/bash`. On Windows Git for Windows' bash.exe (commandShell). */
   shell?: string
   /** The whole environment of the hook; default: this process's environment. */
   env?: Record<string, string | undefined>
@@ -113,7 +113,7 @@ class CommandRun {
     let child: ChildProcess
     try {
       // Own process group (the whole tree can be signalled), killed if this process dies.
-      this.group = spawnShellCommand({ shell: opts.shell ?? '/bin/sh', command: opts.command, cwd: opts.cwd, env: opts.env, stdin: 'pipe' })
+      this.group = spawnShellCommand({ shell: opts.shell ?? commandShell('/bin/sh'), command: opts.command, cwd: opts.cwd, env: opts.env, stdin: 'pipe' })
       child = this.group.child
     } catch (error) {
       this.spawnFailed(error)

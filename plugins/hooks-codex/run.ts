@@ -19,7 +19,7 @@ import {
   type HookOutcome
 } from '../hook-protocol'
 import type { Logger } from '@seam/sdk'
-import { defaultKeyGuard, type KeyGuard } from '@seam/sdk/node'
+import { commandShell, defaultKeyGuard, type KeyGuard } from '@seam/sdk/node'
 import type { SessionEventInput } from '@seam/sdk'
 import { CodexRollout } from './rollout'
 import type { SessionState } from './sessions'
@@ -92,7 +92,7 @@ export class CodexHookRunner {
       const execution = await runCommandHook({
         command: handler.command,
         stdin,
-        shell: '/bin/bash',
+        shell: commandShell('/bin/bash'),
         cwd: target.cwd,
         env: this.keys().childEnv({ ...process.env, ...(target.state?.agent.env ?? {}) }),
         // A session that ends (closing Seam included) waits at most a minute for a SessionEnd hook.

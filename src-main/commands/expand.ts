@@ -10,6 +10,7 @@
 //   and only in a trusted workspace: otherwise nothing runs and the command fails.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { commandShell } from '../process/command-shell'
 import { spawnGuarded } from '../process/guarded-spawn'
 import type { CustomCommand } from './custom'
 
@@ -175,7 +176,7 @@ function runShellLine(command: string, cwd: string, env: Record<string, string> 
   return new Promise((resolvePromise, reject) => {
     // stdin closed, not a socket: bash sources ~/.bashrc when its stdin looks like a remote shell's.
     // Its own process group, killed with Seam; the deadline ends the whole group.
-    const guarded = spawnGuarded('bash', ['-c', command], { cwd, env: env ?? {}, stdio: ['ignore', 'pipe', 'pipe'] })
+    const guarded = spawnGuarded(commandShell('bash'), ['-c', command], { cwd, env: env ?? {}, stdio: ['ignore', 'pipe', 'pipe'] })
     const { child } = guarded
     const deadline = setTimeout(() => guarded.signalGroup('SIGTERM'), SHELL_TIMEOUT_MS)
     let stdout = ''

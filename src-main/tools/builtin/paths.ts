@@ -3,16 +3,20 @@
 import os from 'node:os'
 import path from 'node:path'
 import { isDynamicPattern } from 'tinyglobby'
+import { nativePath } from '../../process/command-shell'
 
 /**
  * Resolves `input` against `cwd`: `~` and `~/...` expand to the home directory; relative paths are
  * accepted (Claude Code requires absolute ones) and resolved lexically, so `..` never survives.
+ * On Windows, Git Bash's `/c/...` form and forward slashes are accepted as Claude Code does there
+ * (nativePath), and the result is a Windows path.
  */
-export function resolveToolPath(cwd: string, input: string): string {
+export function resolveToolPath(cwd: string, input: string, platform: NodeJS.Platform = process.platform): string {
+  const paths = platform === 'win32' ? path.win32 : path.posix
   let value = input
   if (value === '~') value = os.homedir()
-  else if (value.startsWith('~/')) value = path.join(os.homedir(), value.slice(2))
-  return path.resolve(cwd, value)
+  else if (value.startsWith('~/') || (platform === 'win32' && value.startsWith('~\\'))) value = paths.join(os.homedir(), value.slice(2))
+  return paths.resolve(cwd, nativePath(value, platform))
 }
 
 export interface GlobRoot {

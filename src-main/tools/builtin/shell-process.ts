@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import { HeadTailBuffer } from './output-limit'
+import { commandShell } from '../../process/command-shell'
 import { spawnShellCommand, type GuardedProcess } from '../../process/guarded-spawn'
 
 export interface ShellRunOptions {
@@ -46,8 +47,9 @@ export const STDIO_DRAIN_MS = 500
 /** After SIGKILL, how long to wait for the pipes before giving up on them. */
 const AFTER_KILL_MS = 1_000
 
+/** bash (sh without it); on Windows Git for Windows' bash.exe, or throws saying what to install. */
 export function shellPath(): string {
-  return existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'
+  return commandShell(existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh')
 }
 
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
