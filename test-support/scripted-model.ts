@@ -31,7 +31,8 @@ export interface ScriptedReply {
   stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'other'
 }
 
-export type ScriptStep = ScriptedReply | ((request: ModelRequest, index: number) => ScriptedReply)
+/** A function step may answer later (a test that waits for something the turn started before replying). */
+export type ScriptStep = ScriptedReply | ((request: ModelRequest, index: number) => ScriptedReply | Promise<ScriptedReply>)
 export type Script = readonly ScriptStep[] | ((request: ModelRequest, index: number) => ScriptedReply | undefined)
 
 export interface ScriptedModelOptions {
@@ -97,7 +98,7 @@ export class ScriptedModel implements ModelClient {
   }
 
   private async *play(request: ModelRequest, index: number): AsyncGenerator<ModelStreamEvent> {
-    const reply = this.replyFor(request, index)
+    const reply = await this.replyFor(request, index)
     const signal = request.signal
     const pause = async () => {
       if (reply.delayMs) await sleep(reply.delayMs, signal)
@@ -130,7 +131,7 @@ export class ScriptedModel implements ModelClient {
     yield { type: 'done', stopReason: reply.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'), ...(reply.usage ? { usage: reply.usage } : {}) }
   }
 
-  private replyFor(request: ModelRequest, index: number): ScriptedReply {
+  private replyFor(request: ModelRequest, index: number): ScriptedReply | Promise<ScriptedReply> {
     const step = this.generator ? this.generator(request, index) : this.steps[index]
     if (step === undefined) throw new ModelError('bad_request', `scripted model: no reply scripted for request ${index + 1}`)
     return typeof step === 'function' ? step(request, index) : step

@@ -92,7 +92,7 @@ const builtinToolsPlugin = definePlugin({
   name: 'test-builtin-tools',
   inject: ['tools'],
   apply(ctx) {
-    for (const tool of builtinTools()) ctx.tools.register(tool as ToolDefinition<unknown>)
+    for (const tool of builtinTools({}, undefined, () => ctx.maybe('backgroundTasks'))) ctx.tools.register(tool as ToolDefinition<unknown>)
   }
 })
 

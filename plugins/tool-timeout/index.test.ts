@@ -82,6 +82,17 @@ describe('tool-timeout', () => {
     expect(out.result).toEqual({ content: 'stopped by caller', isError: true })
   })
 
+  it('S13: a tool that ends its own run at its deadline (endsAtOwnDeadline, Bash) is not raced: the wrapper backstops it ownDeadlineSlackMs later', async () => {
+    const { tools } = setup({ defaultTimeoutMs: 10_000, graceMs: 0, ownDeadlineSlackMs: 200 })
+    tools.register({
+      ...tool('SelfTimed', (args, exec) => new Promise((resolve) => setTimeout(() => resolve({ content: exec.signal.aborted ? 'aborted' : 'moved on at my own deadline' }), args.timeout))),
+      endsAtOwnDeadline: true
+    })
+    tools.register({ ...tool('Stuck', () => new Promise(() => {})), endsAtOwnDeadline: true })
+    expect((await tools.execute(request('SelfTimed', { timeout: 30 }))).result).toEqual({ content: 'moved on at my own deadline', isError: false })
+    expect((await tools.execute(request('Stuck', { timeout: 30 }))).result.content).toBe('Tool Stuck timed out after 230 ms')
+  })
+
   it('misconfiguration fails at load, naming the field', () => {
     const kernel = new Kernel()
     kernel.plugin(toolsPlugin)

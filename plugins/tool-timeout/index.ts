@@ -15,7 +15,9 @@ export const ToolTimeoutConfigSchema = z
     /** Upper bound for a per-call `timeout` argument. */
     maxTimeoutMs: z.number().int().positive().default(600_000),
     /** After the deadline aborts the signal: how long a tool may take to return its partial output. */
-    graceMs: z.number().int().min(0).default(2_500)
+    graceMs: z.number().int().min(0).default(2_500),
+    /** For a tool that ends its own run at its deadline (`endsAtOwnDeadline`, Bash): how long after that deadline this one backstops it. */
+    ownDeadlineSlackMs: z.number().int().min(0).default(5_000)
   })
   .strict()
   .prefault({})
@@ -29,7 +31,8 @@ export default definePlugin({
   apply(ctx, config) {
     const tools = ctx.get('tools')
     ctx.on('tools/execute', (call, control, next) => {
-      const ms = deadlineFor(call, tools.get(call.name)?.timeoutMs, config)
+      const tool = tools.get(call.name)
+      const ms = deadlineFor(call, tool?.timeoutMs, config) + (tool?.endsAtOwnDeadline ? config.ownDeadlineSlackMs : 0)
       return withDeadline(call, control, next, ms, config.graceMs)
     })
   }

@@ -18,6 +18,7 @@ import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
 import todo from '../../plugins/todo/index'
 import claudePlugins from '../../plugins/claude-plugins/index'
+import backgroundTasks from '../../plugins/background-tasks/index'
 import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
@@ -28,7 +29,7 @@ const builtinToolsPlugin = definePlugin({
   apply(ctx, config) {
     // Read on every call: the host's guard (settings may change what it strips).
     const keys = { childEnv: (env: Record<string, string | undefined>) => (ctx.maybe('keys') ?? defaultKeyGuard).childEnv(env) }
-    for (const tool of builtinTools(config, keys)) ctx.tools.register(tool)
+    for (const tool of builtinTools(config, keys, () => ctx.maybe('backgroundTasks'))) ctx.tools.register(tool)
   }
 })
 
@@ -68,6 +69,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:checkpoints', checkpointsPlugin as Plugin<never>],
     ['builtin:instructions', instructions as Plugin<never>],
     ['builtin:claude-plugins', claudePlugins as Plugin<never>],
+    ['builtin:background-tasks', backgroundTasks as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
@@ -125,6 +127,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'instructions', plugin: 'builtin:instructions' },
     // Before the readers of its plugins' hooks, servers and commands (they look it up at start).
     { id: 'claude-plugins', plugin: 'builtin:claude-plugins', config: claudeUser },
+    { id: 'background-tasks', plugin: 'builtin:background-tasks' },
     ...(options.extra ?? []),
     {
       id: 'hooks-claude',

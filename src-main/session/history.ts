@@ -311,6 +311,8 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
     case 'revert':
     case 'rewind':
     case 'restore/journal':
+    case 'task/started':
+    case 'task/ended':
       break
     default: {
       const unhandled: never = event

@@ -142,8 +142,10 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'usage/step':
     case 'file/changed':
     case 'restore/journal':
+    case 'task/started':
+    case 'task/ended':
       // Usage: the context meter in the header. File results: the changes card at the turn's end.
-      // A restore's journal: only its commit (`revert`/`rewind`) is shown.
+      // A restore's journal: only its commit (`revert`/`rewind`) is shown. Background tasks: the tasks panel.
       return
     case 'model/switched':
       push(draft, { kind: 'notice', key, seq: event.seq, level: 'info', text: `Model switched to ${event.model} (${event.provider})${event.from ? `, was ${event.from.model}` : ''}`, source: 'model' })

@@ -74,6 +74,11 @@ export interface ToolDefinition<A = Record<string, unknown>> {
   execute(args: A, exec: ToolExec): ToolOutput | Promise<ToolOutput>
   /** Deadline enforced by the tool-timeout wrapper; a per-call `timeout` arg may override it where the tool says so. */
   readonly timeoutMs?: number
+  /**
+   * The tool ends its own run at its deadline (Bash moves the command to the background then): the
+   * tool-timeout wrapper's deadline becomes a backstop some slack after it, so it does not race it.
+   */
+  readonly endsAtOwnDeadline?: boolean
   /** Whether calls may overlap with other calls of the same step (S19). */
   readonly concurrent?: boolean
   /** Changes the world (files, processes): the approval mode "ask before side effects" asks for it. */

@@ -7,6 +7,7 @@ import { HookInvokedEvent, HookResultEvent } from './hook-events'
 import { ImageAttachmentShape } from './attachments'
 import { FileChangedEvent, FileCheckpointEvent, RestoreJournalEvent, RevertEvent, RewindEvent } from './checkpoint-events'
 import { MentionsAttachedEvent } from './mention-events'
+import { TaskEndedEvent, TaskStartedEvent } from './task-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 const Json: z.ZodType<unknown> = z.unknown()
@@ -230,7 +231,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   RevertEvent,
   RewindEvent,
   RestoreJournalEvent,
-  MentionsAttachedEvent
+  MentionsAttachedEvent,
+  TaskStartedEvent,
+  TaskEndedEvent
 ])
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>

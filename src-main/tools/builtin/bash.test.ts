@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { bashTool, createBashTool, expectsNoOutput, type BashStructured } from './bash'
+import { bashTool, createBashTool, expectsNoOutput, movesToBackground, type BashStructured } from './bash'
 import { makeExec, makeTempDir } from './test-exec'
 
 let dir: string
@@ -191,10 +191,22 @@ describe('Bash', () => {
     expect(out.content).toMatch(/\[\d+ characters truncated\]/)
   })
 
-  it('rejects run_in_background with a clear error', async () => {
+  it('without the background-tasks service, rejects run_in_background with a clear error', async () => {
     const out = await bashTool.execute({ command: 'echo hi', run_in_background: true }, makeExec(dir))
     expect(out).toMatchObject({ isError: true })
-    expect(out.content).toContain('run_in_background is not supported yet')
+    expect(out.content).toContain('run_in_background is not available: the background-tasks plugin is disabled')
+  })
+
+  it.each([
+    ['npm run dev', true],
+    ['sleep 5 && echo done', false],
+    ['  sleep 1', false],
+    ['git fetch origin', false],
+    ['cd repo && git pull', false],
+    ['echo legit-name', true],
+    ['./digits', true]
+  ])('a command at its timeout is moved to the background unless it starts with sleep or runs git: %s -> %s', (command, moved) => {
+    expect(movesToBackground(command)).toBe(moved)
   })
 
   it('reports a missing working directory instead of a spawn error', async () => {

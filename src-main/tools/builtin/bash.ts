@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
+import type { BackgroundTaskInfo, BackgroundTaskService, RunningCommand } from '../../../src-shared/host/background-tasks'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { defaultKeyGuard, type KeyGuard } from '../../security/keys'
 import { resolveBuiltinToolOptions, type BuiltinToolOptionsInput } from './options'
@@ -20,12 +21,15 @@ export function bashInputSchema(maxTimeoutMs: number) {
       .positive()
       .max(maxTimeoutMs)
       .optional()
-      .describe(`Optional deadline in milliseconds (at most ${maxTimeoutMs}). When it passes, the command and everything it started are killed.`),
+      .describe(`Optional timeout in milliseconds (at most ${maxTimeoutMs}). When it passes, the command is moved to the background (commands starting with sleep, or running git, are killed instead).`),
     description: z
       .string()
       .optional()
       .describe('A short (5-10 word) description of what the command does, shown to the user, e.g. "List files in the current directory".'),
-    run_in_background: z.boolean().optional().describe('Not supported yet: must be omitted or false.')
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe('Set to true to run this command in the background. Its output goes to a file you can Read, or read with TaskOutput; stop it with TaskStop. You are told when it ends.')
   })
 }
 
@@ -44,20 +48,34 @@ export interface BashStructured {
   /** The command is one that prints nothing when it works (mkdir, touch, a redirect to a file, ...). */
   noOutputExpected: boolean
   output: string
+  /** Claude Code's: the task the command runs on as, when it runs in the background. */
+  backgroundTaskId?: string
+  /** Claude Code's: the timeout after which a foreground command was moved to the background. */
+  timedOutAfterMs?: number
+  /** Where a background command's output is written. */
+  persistedOutputPath?: string
 }
 
 /**
  * `keys` strips Seam's provider keys from the command's environment (the host's guard; without
  * a host, the default key variables).
  */
-export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<KeyGuard, 'childEnv'> = defaultKeyGuard): ToolDefinition<BashArgs> {
+/** Where Bash hands background commands (the background-tasks plugin's service; absent when it is disabled). */
+export type BackgroundTasksAccess = () => BackgroundTaskService | undefined
+
+export function createBashTool(
+  input: BuiltinToolOptionsInput = {},
+  keys: Pick<KeyGuard, 'childEnv'> = defaultKeyGuard,
+  background: BackgroundTasksAccess = () => undefined
+): ToolDefinition<BashArgs> {
   const options = resolveBuiltinToolOptions(input)
   return {
     name: 'Bash',
     description: [
       `Runs a shell command (bash -c, or sh when bash is missing) in the session's working directory and returns its stdout, stderr and exit code.`,
       `- The working directory carries over to the next call (cd inside the workspace); exported variables and shell options do not.`,
-      `- The command is killed with everything it started after ${options.bashDefaultTimeoutMs} ms unless \`timeout\` (ms, at most ${options.bashMaxTimeoutMs}) says otherwise.`,
+      `- A command still running after ${options.bashDefaultTimeoutMs} ms (or \`timeout\`, at most ${options.bashMaxTimeoutMs}) is moved to the background when background tasks are on, else killed with everything it started.`,
+      `- \`run_in_background: true\` starts a long-running command (a dev server, a watcher) and returns its task id and output file at once.`,
       `- Standard input is closed: interactive commands (editors, pagers, prompts) cannot be answered; pass flags such as --yes or --no-pager.`,
       `- Output beyond ${options.maxOutputChars} characters keeps its beginning and end, with a marker where text was cut.`,
       `- Prefer the Read, Edit, Write, Glob and Grep tools over cat, sed, echo >, find and grep for files.`,
@@ -67,16 +85,40 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
     sideEffects: true,
     concurrent: false,
     timeoutMs: options.bashDefaultTimeoutMs,
+    endsAtOwnDeadline: true,
     async execute(args: BashArgs, exec: ToolExec): Promise<ToolOutput> {
+      const tasks = background()
       if (args.run_in_background) {
-        return failure('run_in_background is not supported yet. Run the command in the foreground (give it a `timeout` if it is slow), or start it with nohup ... & and redirect its output to a file.')
+        if (!tasks) return failure('run_in_background is not available: the background-tasks plugin is disabled. Run the command in the foreground (give it a `timeout` if it is slow).')
+        const refused = tasks.refusal(exec.sessionId)
+        if (refused) return failure(refused)
       }
       const cwdProblem = await checkDirectory(exec.cwd)
       if (cwdProblem) return failure(cwdProblem)
       if (exec.signal.aborted) return failure('The command was not started: the call was aborted.')
       const timeoutMs = args.timeout ?? options.bashDefaultTimeoutMs
+      let task: BackgroundTaskInfo | undefined
+      const handOverWhen: 'start' | 'deadline' | undefined = args.run_in_background ? 'start' : tasks && movesToBackground(args.command) ? 'deadline' : undefined
+      const handOver = handOverWhen && tasks
+        ? {
+            when: handOverWhen,
+            take: (running: RunningCommand, outputSoFar: string) => {
+              // At the deadline the cap may have been reached since the call started: then it is killed as before.
+              if (handOverWhen === 'deadline' && tasks.refusal(exec.sessionId) !== undefined) return false
+              task = tasks.adopt({
+                sessionId: exec.sessionId,
+                command: args.command,
+                ...(args.description !== undefined ? { description: args.description } : {}),
+                outputSoFar,
+                running: removingOnExit(running, cwdFile),
+                ...(handOverWhen === 'deadline' ? { movedAfterTimeoutMs: timeoutMs } : {})
+              })
+              return true
+            }
+          }
+        : undefined
       // Where the shell ended up is written to a file, so the session can continue there (Claude Code keeps the cwd).
-      const cwdFile = exec.moveCwd ? path.join(tmpdir(), `seam-cwd-${randomUUID()}`) : undefined
+      const cwdFile = exec.moveCwd && !args.run_in_background ? path.join(tmpdir(), `seam-cwd-${randomUUID()}`) : undefined
       const run = await runShellCommand({
         command: cwdFile ? trackingCwd(args.command, cwdFile) : args.command,
         cwd: exec.cwd,
@@ -85,6 +127,7 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
         signal: exec.signal,
         maxCaptureChars: options.maxOutputChars,
         killGraceMs: options.bashKillGraceMs,
+        ...(handOver ? { handOver } : {}),
         onOutput: (stream, text) => {
           try {
             exec.progress({ stream, text })
@@ -93,6 +136,7 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
           }
         }
       })
+      if (run.handedOver && task) return backgroundOutput(run, task, args.command)
       const output = bashOutput(run, timeoutMs, options.maxOutputChars, args.command)
       if (!cwdFile || !exec.moveCwd) return output
       const ended = readEndCwd(cwdFile)
@@ -102,6 +146,50 @@ export function createBashTool(input: BuiltinToolOptionsInput = {}, keys: Pick<K
       return now === ended ? output : { ...output, content: `${output.content}\nShell cwd was reset to ${now}` }
     }
   }
+}
+
+/**
+ * Whether a command that reaches its timeout is moved to the background. As in Claude Code, not
+ * one that starts with `sleep` (waiting is what it was asked to do) nor one that runs git (a git
+ * command left running holds the repository's lock).
+ */
+export function movesToBackground(command: string): boolean {
+  return !/^\s*sleep\b/.test(command) && !/(?:^|[\s;&|(`$])git(?:\s|$|[;&|)])/.test(command)
+}
+
+/** The command, whose cwd-tracking file (written when it ends) is removed then: nobody reads it after a hand-over. */
+function removingOnExit(running: RunningCommand, file: string | undefined): RunningCommand {
+  if (file === undefined) return running
+  return {
+    ...running,
+    attach: (sink) =>
+      running.attach({
+        output: (text) => sink.output(text),
+        exit: (code) => {
+          rmSync(file, { force: true })
+          sink.exit(code)
+        }
+      })
+  }
+}
+
+/** Claude Code's answer for a command that runs on in the background. */
+function backgroundOutput(run: ShellRun, task: BackgroundTaskInfo, command: string): ToolOutput {
+  const where = `Command running in background with ID: ${task.id}. Output is being written to: ${task.outputPath}`
+  const timedOut = task.movedAfterTimeoutMs
+  const content = timedOut === undefined ? where : `Command did not complete within its ${timedOut / 1000}s timeout and was moved to the background.\n${where}`
+  const structured: BashStructured = {
+    stdout: stripBlankLines(run.stdout),
+    stderr: stripBlankLines(run.stderr),
+    interrupted: false,
+    isImage: false,
+    noOutputExpected: expectsNoOutput(command),
+    output: run.output,
+    backgroundTaskId: task.id,
+    persistedOutputPath: task.outputPath,
+    ...(timedOut !== undefined ? { timedOutAfterMs: timedOut } : {})
+  }
+  return { content, isError: false, structured }
 }
 
 /** The command, then its final directory written to `file`; the command's own exit status is kept. */

@@ -2,7 +2,7 @@
 // and scripts reading `tool_input.command` / `tool_input.file_path` work unchanged.
 import type { ToolDefinition } from '../../../src-shared/host/tools'
 import type { KeyGuard } from '../../security/keys'
-import { createBashTool } from './bash'
+import { createBashTool, type BackgroundTasksAccess } from './bash'
 import { createEditTool } from './edit'
 import { createGlobTool } from './glob'
 import { createGrepTool } from './grep'
@@ -10,7 +10,7 @@ import { resolveBuiltinToolOptions, type BuiltinToolOptionsInput } from './optio
 import { createReadTool } from './read'
 import { createWriteTool } from './write'
 
-export { bashTool, createBashTool, bashInputSchema, type BashArgs, type BashStructured } from './bash'
+export { bashTool, createBashTool, bashInputSchema, movesToBackground, type BashArgs, type BashStructured, type BackgroundTasksAccess } from './bash'
 export { readTool, createReadTool, ReadInputSchema, type ReadArgs, type ReadStructured } from './read'
 export { writeTool, createWriteTool, WriteInputSchema, type WriteArgs, type WriteStructured } from './write'
 export { editTool, createEditTool, EditInputSchema, replaceExact, type EditArgs, type EditStructured } from './edit'
@@ -22,12 +22,13 @@ export type { PatchHunk } from './line-diff'
 
 /**
  * Bash, Read, Write, Edit, Glob and Grep, built with `options` (validated; throws naming the bad
- * field). `keys` keeps provider keys out of Bash's environment.
+ * field). `keys` keeps provider keys out of Bash's environment; `background` is where Bash hands
+ * background commands.
  */
-export function builtinTools(options: BuiltinToolOptionsInput = {}, keys?: Pick<KeyGuard, 'childEnv'>): ToolDefinition[] {
+export function builtinTools(options: BuiltinToolOptionsInput = {}, keys?: Pick<KeyGuard, 'childEnv'>, background?: BackgroundTasksAccess): ToolDefinition[] {
   const resolved = resolveBuiltinToolOptions(options)
   return [
-    createBashTool(resolved, keys),
+    createBashTool(resolved, keys, background),
     createReadTool(resolved),
     createWriteTool(),
     createEditTool(),

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { watcherState } from '../../process/host-death-watcher'
 import { isAlive, waitUntilDead } from '../../process/liveness'
+import type { RunningCommand } from '../../../src-shared/host/background-tasks'
 import { runShellCommand, type ShellRun } from './shell-process'
 
 const strays: number[] = []
@@ -91,5 +92,48 @@ describe('runShellCommand delivers the result', () => {
     strays.push(child)
     expect(result.interruptedBy).toBe('abort')
     expect(await waitUntilDead(child)).toBe(true)
+  })
+})
+
+describe('runShellCommand hands a running command over (background tasks)', () => {
+  function handOverRun(command: string, when: 'start' | 'deadline', take: (running: RunningCommand, soFar: string) => boolean): Promise<ShellRun> {
+    return runShellCommand({
+      command,
+      cwd: process.cwd(),
+      env: process.env,
+      timeoutMs: 200,
+      signal: new AbortController().signal,
+      maxCaptureChars: 1_000_000,
+      killGraceMs: 500,
+      onOutput: () => undefined,
+      handOver: { when, take }
+    })
+  }
+
+  it('at the deadline: the run resolves at once with what was printed; later output and the exit code reach the taker; the group stays watched until it exits', async () => {
+    const later: string[] = []
+    let exited: number | undefined
+    let pid = 0
+    const run = await handOverRun('echo before; sleep 0.5; echo after; exit 7', 'deadline', (running, soFar) => {
+      pid = running.pid
+      expect(soFar).toBe('before\n')
+      running.attach({ output: (text) => later.push(text), exit: (code) => (exited = code) })
+      return true
+    })
+    expect(run).toMatchObject({ handedOver: true, output: 'before\n', stdout: 'before\n' })
+    expect(isAlive(pid)).toBe(true)
+    expect(watcherState().groups).toContain(pid)
+    await waitUntilDead(pid, 5_000)
+    const deadline = Date.now() + 5_000
+    while (exited === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(exited).toBe(7)
+    expect(later.join('')).toBe('after\n')
+    expect(watcherState().groups).not.toContain(pid)
+  })
+
+  it('a taker that declines: the command is killed at its deadline as without one', async () => {
+    const run = await handOverRun('sleep 30', 'deadline', () => false)
+    expect(run.interruptedBy).toBe('timeout')
+    expect(run.handedOver).toBeUndefined()
   })
 })

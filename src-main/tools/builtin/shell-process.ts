@@ -8,6 +8,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
+import type { RunningCommand } from '../../../src-shared/host/background-tasks'
 import { HeadTailBuffer } from './output-limit'
 import { commandShell } from '../../process/command-shell'
 import { spawnShellCommand, type GuardedProcess } from '../../process/guarded-spawn'
@@ -22,6 +23,13 @@ export interface ShellRunOptions {
   maxCaptureChars: number
   killGraceMs: number
   onOutput(stream: 'stdout' | 'stderr', text: string): void
+  /**
+   * Hands the running command over instead of waiting for it: right after it starts (`start`), or
+   * when its deadline passes instead of killing it (`deadline`). `take` gets the command and what
+   * it printed so far; when it returns true, the run resolves at once with `handedOver` and the
+   * command's output, exit and process group are the taker's. False: the run goes on as without.
+   */
+  handOver?: { when: 'start' | 'deadline'; take(running: RunningCommand, outputSoFar: string): boolean }
 }
 
 export interface ShellRun {
@@ -40,6 +48,8 @@ export interface ShellRun {
    * open after STDIO_DRAIN_MS: the run ended without the rest of that output.
    */
   outputHeldOpen?: true
+  /** The command was handed over (ShellRunOptions.handOver) and runs on. */
+  handedOver?: true
 }
 
 /** How long to wait for the pipes to close once the shell exited on its own (a backgrounded `cmd &` can hold them). */
@@ -107,24 +117,55 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
       }, options.killGraceMs)
     }
 
-    const onAbort = (): void => interrupt('abort')
-    const deadline = setTimeout(() => interrupt('timeout'), options.timeoutMs)
+    // After a hand-over, output and the exit go to the taker instead.
+    let taker: { output(text: string): void; exit(exitCode: number): void } | undefined
+    let takerTold = false
+    const tellTaker = (): void => {
+      if (takerTold || !taker) return
+      takerTold = true
+      for (const timer of timers) clearTimeout(timer)
+      group.release()
+      child.stdout?.destroy()
+      child.stderr?.destroy()
+      taker.exit(exitCode ?? 1)
+    }
 
+    const handOver = (): boolean => {
+      if (!options.handOver || settled || interruptedBy || exitCode !== undefined || pid === undefined) return false
+      const running: RunningCommand = {
+        pid,
+        signalGroup: (signal) => group.signalGroup(signal),
+        attach: (sink) => {
+          taker = sink
+        }
+      }
+      if (!options.handOver.take(running, output.text()) || !taker) return false
+      settled = true
+      options.signal.removeEventListener('abort', onAbort)
+      clearTimeout(deadline)
+      resolve({ stdout: stdout.text(), stderr: stderr.text(), output: output.text(), exitCode: 0, handedOver: true })
+      return true
+    }
+
+    const onAbort = (): void => interrupt('abort')
+    const deadline = setTimeout(() => {
+      if (options.handOver?.when !== 'deadline' || !handOver()) interrupt('timeout')
+    }, options.timeoutMs)
+
+    const onData = (stream: 'stdout' | 'stderr', buffer: HeadTailBuffer) => (text: string) => {
+      if (taker) return taker.output(text)
+      buffer.push(text)
+      output.push(text)
+      options.onOutput(stream, text)
+    }
     child.stdout?.setEncoding('utf8')
     child.stderr?.setEncoding('utf8')
-    child.stdout?.on('data', (text: string) => {
-      stdout.push(text)
-      output.push(text)
-      options.onOutput('stdout', text)
-    })
-    child.stderr?.on('data', (text: string) => {
-      stderr.push(text)
-      output.push(text)
-      options.onOutput('stderr', text)
-    })
+    child.stdout?.on('data', onData('stdout', stdout))
+    child.stderr?.on('data', onData('stderr', stderr))
 
     child.on('error', (error) => {
       exitCode = 127
+      if (taker) return tellTaker()
       finish({ spawnError: error.message })
     })
     child.on('exit', (code, signal) => {
@@ -132,12 +173,14 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
       // Normally 'close' follows at once and this timer never fires. It does when a background
       // job holds the pipes. Interrupted: keep waiting for 'close' (or the post-SIGKILL fallback)
       // so the whole group is gone.
-      if (!interruptedBy) later(STDIO_DRAIN_MS, () => finish({ outputHeldOpen: true }))
+      if (taker) later(STDIO_DRAIN_MS, tellTaker)
+      else if (!interruptedBy) later(STDIO_DRAIN_MS, () => finish({ outputHeldOpen: true }))
     })
     // Exited and both pipes closed: the run is complete.
-    child.on('close', () => finish())
+    child.on('close', () => (taker ? tellTaker() : finish()))
 
     if (options.signal.aborted) onAbort()
     else options.signal.addEventListener('abort', onAbort, { once: true })
+    if (options.handOver?.when === 'start' && !handOver()) interrupt('abort')
   })
 }
