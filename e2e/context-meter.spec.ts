@@ -17,6 +17,7 @@ test('the header shows the context fill and the cost after a turn with reported 
   // 400 prompt + 100 answer tokens of a 1000-token window.
   await expect(meter).toHaveAttribute('aria-valuenow', '50')
   // 400 × $10 + 100 × $20 per million tokens.
-  await expect(app.getByLabel('Context and cost')).toContainText('50% context · $0.0060')
+  await expect(app.getByLabel('Context and cost')).toContainText('50% context · <$0.01')
+  await expect(app.getByLabel('Context and cost')).toHaveAttribute('title', /Cost: \$0\.006000/)
   await snap(app, testInfo, 'context-meter')
 })

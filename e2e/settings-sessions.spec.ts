@@ -103,6 +103,10 @@ test('the plugin tree: switching an entry off removes its tools from the next mo
 
   const toggle = entry.getByRole('switch', { name: 'builtin-tools enabled' })
   await toggle.click()
+  // builtin-tools provides every built-in tool: switching it off is confirmed first (issue 31).
+  const confirm = app.getByRole('dialog', { name: 'Turn off builtin-tools?' })
+  await expect(confirm).toContainText('Every built-in tool')
+  await confirm.getByRole('button', { name: 'Turn off builtin-tools' }).click()
   await expect(toggle).toHaveAttribute('aria-checked', 'false')
   await expect(entry).toContainText('disabled')
   await expect(entry).toContainText('from your patch file')

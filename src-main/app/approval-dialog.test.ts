@@ -2,7 +2,7 @@
 // cancelled or when the last UI goes away, and leave nothing behind on the turn's signal.
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { Kernel } from '../../src-shared/kernel'
+import { definePlugin, Kernel } from '../../src-shared/kernel'
 import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
 import { ConnectionTracker } from '../transport/connections'
 import { PushHub } from '../transport/router'
@@ -79,6 +79,32 @@ describe('ApprovalDialogs', () => {
     turn.abort()
     expect(await answer).toMatchObject({ outcome: 'cancelled' })
     expect(dialogs.pending()).toEqual([])
+    kernel.dispose()
+  })
+
+  it('marks a dangerous call with its risks, judged against the workspace root (writes outside it, rm -rf)', async () => {
+    const { connections, dialogs, ask, kernel } = setup()
+    kernel.plugin(
+      definePlugin({
+        name: 'workspace-stub',
+        apply: (ctx) => {
+          ctx.provide('workspace', { root: '/w/proj', trusted: true, seamHome: '/h', contributeTrustItems: () => () => {}, isApproved: () => true, itemsChanged: () => {}, approveItems: () => {} })
+        }
+      })
+    )
+    connections.acquire()
+    const turn = new AbortController()
+    const risky = { ...request(turn.signal), args: { command: 'rm -rf build && echo x > /etc/y' }, cwd: '/w/proj' }
+    const answer = ask(risky)
+    await settled(() => dialogs.pending().length === 1)
+    expect(dialogs.pending()[0]!.risks?.map((r) => r.kind).sort()).toEqual(['outside-workspace', 'recursive-delete'])
+    dialogs.answer(risky.id, { outcome: 'denied' })
+    await answer
+    const plain = ask({ ...request(turn.signal), cwd: '/w/proj' })
+    await settled(() => dialogs.pending().length === 1)
+    expect(dialogs.pending()[0]!.risks).toBeUndefined()
+    dialogs.answer(dialogs.pending()[0]!.id, { outcome: 'denied' })
+    await plain
     kernel.dispose()
   })
 })

@@ -6,6 +6,7 @@ import { definePlugin } from '../../src-shared/kernel'
 import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
 import type { ApprovalRequestPublic, PushName, PushPayload } from '../../src-shared/contract/ipc'
 import '../../src-shared/host/tools'
+import { callRisks } from '../../src-shared/host/call-risks'
 import { filePreview } from './approval-preview'
 
 export interface ConnectionCount {
@@ -37,7 +38,7 @@ export class ApprovalDialogs {
       const mine = new Set<string>()
       ctx.on('approval/request', (request) => {
         mine.add(request.id)
-        return this.ask(request).finally(() => mine.delete(request.id))
+        return this.ask(request, ctx.maybe('workspace')?.root ?? null).finally(() => mine.delete(request.id))
       })
       ctx.effect(() =>
         // Every open dialog is shown in every connected UI. When one of them goes away (a closed
@@ -65,7 +66,7 @@ export class ApprovalDialogs {
     return true
   }
 
-  private ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+  private ask(request: ApprovalRequest, workspace: string | null): Promise<ApprovalAnswer> {
     if (this.connections.count === 0) {
       return Promise.resolve({ outcome: 'unavailable', by: 'desktop', note: 'no window is open to ask the user' })
     }
@@ -78,7 +79,8 @@ export class ApprovalDialogs {
           id: rest.id, sessionId: rest.sessionId, tool: rest.tool, args: { ...rest.args }, token: rest.token, reason: rest.reason, scope: rest.scope,
           ...(rest.cwd !== undefined ? { cwd: rest.cwd } : {}),
           ...(rest.askedBy !== undefined ? { askedBy: rest.askedBy } : {}),
-          ...optional('file', filePreview(rest.tool, rest.args, rest.cwd))
+          ...optional('file', filePreview(rest.tool, rest.args, rest.cwd)),
+          ...optional('risks', nonEmpty(callRisks(rest.tool, rest.args, { workspace, ...(rest.cwd !== undefined ? { cwd: rest.cwd } : {}) })))
         },
         resolve,
         release: () => signal.removeEventListener('abort', onAbort)
@@ -99,6 +101,10 @@ export class ApprovalDialogs {
   private settleAll(answer: ApprovalAnswer): void {
     for (const [id, pending] of [...this.open]) this.finish(id, pending, answer)
   }
+}
+
+function nonEmpty<T>(list: T[]): T[] | undefined {
+  return list.length > 0 ? list : undefined
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -16,6 +16,7 @@ import { sessionPage } from './session-pages'
 import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/service'
 import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
+import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 
 
 export interface HandlerDeps {
@@ -36,7 +37,8 @@ export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Pr
     trustChanges: runtime.plugins.pendingTrustChanges(),
     trustNeeded: runtime.plugins.trustNeeded(),
     provider: await providerPublic(runtime),
-    approvalMode: runtime.approvalMode()
+    approvalMode: runtime.approvalMode(),
+    safetyOff: runtime.plugins.tree().entries.filter((entry) => entry.state === 'disabled' && isSafetyEntry(entry.id)).map((entry) => entry.id)
   }
 }
 

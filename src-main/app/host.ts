@@ -41,7 +41,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   forwardLiveEvents(runtime, pushes)
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
-  runtime.onPluginsChanged(() => pushes.publish('plugins/changed', {}))
+  runtime.onPluginsChanged(() => {
+    pushes.publish('plugins/changed', {})
+    // The status says which safety entries are off (the header's warning badge).
+    publishStatus()
+  })
   // A hook file changed under a trusted workspace: the status carries the count of unapproved items.
   runtime.onTrustItemsChanged(() => publishStatus())
   forwardMcpChanges(runtime, pushes)

@@ -1,7 +1,7 @@
 // The headless CLI end to end: the built `seam` command as a real process, against a loopback
 // server speaking the OpenAI or Anthropic wire protocol.
 import { execFile, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -95,7 +95,7 @@ describe('seam run', () => {
         let step = 0
         child.stdout.on('data', (chunk: Buffer) => {
           output += chunk.toString()
-          if (step === 0 && output.includes('[n] deny:')) {
+          if (step === 0 && output.includes('[n] deny (Enter):')) {
             step = 1
             child.stdin.write('n\r')
           }
@@ -108,9 +108,58 @@ describe('seam run', () => {
         return { code, output }
       }
     )
-    expect(result.output).toContain('Bash wants to run: {"command":"touch asked.txt"}')
+    expect(result.output).toMatch(/Bash\S* wants to run/)
+    expect(result.output).toContain('touch asked.txt')
+    expect(result.output).toContain(`in ${workspace}`)
     expect(result.output).toMatch(/model saw: .*not today/)
     expect(existsSync(join(workspace, 'asked.txt'))).toBe(false)
+    expect(result.code).toBe(0)
+  })
+
+  it('the terminal approval shows a Write as a coloured unified diff, and marks rm -rf as dangerous with Enter denying it', async () => {
+    writeFileSync(join(workspace, 'notes.txt'), 'one\ntwo\n')
+    mkdirSync(join(workspace, 'build'), { recursive: true })
+    const result = await withOpenAI(
+      [
+        { toolCalls: [{ name: 'Write', args: { file_path: join(workspace, 'notes.txt'), content: 'one\n2\n' } }] },
+        { toolCalls: [{ name: 'Bash', args: { command: 'rm -rf build' } }] },
+        { text: 'done' }
+      ],
+      async (url) => {
+        const command = [process.execPath, SEAM_BIN, 'run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'tidy']
+          .map((a) => `'${a}'`)
+          .join(' ')
+        const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: workspace, env: { ...process.env, SEAM_HOME: home, NO_COLOR: '' } })
+        let output = ''
+        let asked = 0
+        let noted = false
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString()
+          const asks = output.split('[n] deny (Enter):').length - 1
+          if (asks > asked) {
+            asked = asks
+            // The Write is allowed; the rm -rf gets a bare Enter.
+            child.stdin.write(asked === 1 ? 'y\r' : '\r')
+          }
+          if (!noted && output.includes('note for the model (optional):')) {
+            noted = true
+            child.stdin.write('\r')
+          }
+        })
+        const code = await new Promise<number>((resolveExit) => child.on('exit', (c) => resolveExit(c ?? 1)))
+        return { code, output }
+      }
+    )
+    const path = join(workspace, 'notes.txt')
+    expect(result.output).toContain(`\u001b[31m--- ${path}\u001b[0m`)
+    expect(result.output).toContain(`\u001b[32m+++ ${path}\u001b[0m`)
+    expect(result.output).toContain('\u001b[36m@@ -1,2 +1,2 @@\u001b[0m')
+    expect(result.output).toContain('\u001b[31m-two\u001b[0m')
+    expect(result.output).toContain('\u001b[32m+2\u001b[0m')
+    expect(readFileSync(path, 'utf8')).toBe('one\n2\n')
+    expect(result.output).toContain('(DANGEROUS)')
+    expect(result.output).toContain('recursive delete: rm -rf build')
+    expect(existsSync(join(workspace, 'build'))).toBe(true)
     expect(result.code).toBe(0)
   })
 

@@ -6,6 +6,7 @@ import { ReadStream, WriteStream } from 'node:tty'
 import { definePlugin } from '../../src-shared/kernel'
 import type { ApprovalAnswer, ApprovalRequest } from '../../src-shared/host/tools'
 import '../../src-shared/host/tools'
+import { approvalText, wantsColor } from './approval-text'
 
 export type ApproveMode = 'ask' | 'allow' | 'deny'
 
@@ -16,7 +17,7 @@ export function terminalApprovalPlugin(mode: ApproveMode, out: NodeJS.WritableSt
       ctx.on('approval/request', async (request) => {
         if (mode === 'allow') return { outcome: 'allowed-once', by: 'cli --approve allow' }
         if (mode === 'deny') return { outcome: 'denied', by: 'cli --approve deny', note: 'denied by --approve deny' }
-        return askOnTerminal(request, out)
+        return askOnTerminal(request, out, ctx.maybe('workspace')?.root ?? null)
       })
     }
   })
@@ -28,13 +29,13 @@ const ALWAYS_FILE = '.claude/settings.local.json'
 let queue: Promise<unknown> = Promise.resolve()
 
 /** One question at a time, on the controlling terminal (stdin may be a pipe of prompts). */
-function askOnTerminal(request: ApprovalRequest, out: NodeJS.WritableStream): Promise<ApprovalAnswer> {
-  const next = queue.then(() => askOnce(request, out))
+function askOnTerminal(request: ApprovalRequest, out: NodeJS.WritableStream, workspace: string | null): Promise<ApprovalAnswer> {
+  const next = queue.then(() => askOnce(request, out, workspace))
   queue = next.catch(() => undefined)
   return next
 }
 
-async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream): Promise<ApprovalAnswer> {
+async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream, workspace: string | null): Promise<ApprovalAnswer> {
   // The controlling terminal, not stdin: prompts may arrive on a pipe. tty streams (not fs
   // streams) so that no blocking read outlives the question.
   let inFd: number
@@ -54,11 +55,11 @@ async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream): Pr
   const output = new WriteStream(outFd)
   const rl = createInterface({ input, output })
   try {
-    out.write(`\n? ${request.tool} wants to run: ${JSON.stringify(request.args)}\n  reason: ${request.reason}\n`)
+    out.write(`\n${approvalText(request, { color: wantsColor(out), workspace })}`)
     // The rules [s] and [a] add, shown before anything is saved.
     const rules = request.scope.rules ?? []
     if (rules.length > 0) out.write(`  [s] and [a] allow: ${rules.join(', ')}\n  [a] saves ${rules.length === 1 ? 'it' : 'them'} in ${ALWAYS_FILE}\n`)
-    const choices = rules.length > 0 ? '[y] allow once  [s] allow for this session  [a] always allow  [n] deny: ' : `[y] allow once  [s] allow for this session (${request.scope.description})  [n] deny: `
+    const choices = rules.length > 0 ? '[y] allow once  [s] allow for this session  [a] always allow  [n] deny (Enter): ' : `[y] allow once  [s] allow for this session (${request.scope.description})  [n] deny (Enter): `
     const answer = (await rl.question(`  ${choices}`, { signal: request.signal })).trim().toLowerCase()
     if (answer === 'y' || answer === 'yes') return { outcome: 'allowed-once', by: 'cli' }
     if (answer === 's') return { outcome: 'allowed-session', by: 'cli' }

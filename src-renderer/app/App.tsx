@@ -15,6 +15,7 @@ import { appActions, needsSetup, useAppStore, type ConnectionState } from './app
 import { CommandPalette } from './CommandPalette'
 import { Header } from './Header'
 import { HostProvider } from './host-context'
+import { useLayoutStore } from './layout-store'
 import { StatusLine } from './StatusLine'
 import { wireHost } from './wire-host'
 
@@ -62,6 +63,7 @@ function AppShell() {
   const page = useAppStore((state) => state.page)
   const inspectorOpen = useAppStore((state) => state.inspector.open)
   const approvalOpen = useApprovalStore((state) => state.queue.length > 0)
+  const sidebarOpen = useLayoutStore((state) => state.sidebarOpen)
   return (
     <div className="app">
       <div className="app-frame" inert={approvalOpen}>
@@ -73,7 +75,7 @@ function AppShell() {
             <SetupScreen />
           ) : (
             <>
-              <SessionsSidebar />
+              {sidebarOpen && <SessionsSidebar />}
               <main className="page" aria-label={page === 'chat' ? 'Chat' : page === 'settings' ? 'Settings page' : 'Plugins page'}>
                 {page === 'chat' ? <SessionView /> : page === 'settings' ? <SettingsPage /> : <PluginManagerPage />}
               </main>

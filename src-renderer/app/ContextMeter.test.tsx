@@ -6,7 +6,7 @@ import type { SessionEvent } from '../../src-shared/session/events'
 import { buildTranscript } from '../transcript/build-transcript'
 import { useSessionStore } from '../transcript/session-store'
 import { TranscriptRow } from '../transcript/TranscriptRow'
-import { ContextMeter } from './ContextMeter'
+import { ContextMeter, formatCost } from './ContextMeter'
 
 afterEach(cleanup)
 
@@ -20,7 +20,25 @@ describe('ContextMeter', () => {
     useSessionStore.setState({ events: [usage(1, 300, 50, 0.01), usage(2, 800, 50, 0.02)] })
     render(<ContextMeter />)
     expect(screen.getByRole('meter', { name: 'Context window used' }).getAttribute('aria-valuenow')).toBe('85')
-    expect(screen.getByLabelText('Context and cost').textContent).toContain('85% context · $0.0300')
+    expect(screen.getByLabelText('Context and cost').textContent).toContain('85% context · $0.03')
+    expect(screen.getByLabelText('Context and cost').getAttribute('title')).toContain('Cost: $0.030000')
+  })
+
+  it('formats the cost as dollars and cents, with no "+" for unpriced requests (they are counted in the title)', () => {
+    expect([0, 0.0014, 0.01, 0.126, 12.5, 1234.4].map(formatCost)).toEqual(['$0.00', '<$0.01', '$0.01', '$0.13', '$12.50', '$1,234'])
+    useSessionStore.setState({ events: [usage(1, 300, 50, 0.0014), usage(2, 400, 50)] })
+    render(<ContextMeter />)
+    const meter = screen.getByLabelText('Context and cost')
+    expect(meter.textContent).toContain('45% context · <$0.01')
+    expect(meter.getAttribute('title')).toContain('1 request(s) have no price')
+  })
+
+  it('forgets the old window after a model switch: tokens until the new model reports its window', () => {
+    const switched: SessionEvent = { type: 'model/switched', seq: 2, ts: 2, provider: 'p', model: 'big', from: { provider: 'p', model: 'm' } }
+    useSessionStore.setState({ events: [usage(1, 800, 50, 0.01), switched] })
+    render(<ContextMeter />)
+    expect(screen.queryByRole('meter')).toBeNull()
+    expect(screen.getByLabelText('Context and cost').textContent).toContain('850 tokens · $0.01')
   })
 
   it('shows nothing before the first counted request', () => {

@@ -11,9 +11,10 @@ export function ContextMeter() {
   if (totals.requests === 0) return null
   const window = totals.contextWindow
   const percent = window ? Math.min(100, Math.round((totals.contextTokens / window) * 100)) : undefined
-  const cost = totals.unpriced === totals.requests ? 'no price' : `$${totals.costUsd.toFixed(totals.costUsd < 1 ? 4 : 2)}${totals.unpriced > 0 ? '+' : ''}`
+  const cost = totals.unpriced === totals.requests ? 'no price' : formatCost(totals.costUsd)
   const title =
-    `Context: ${totals.contextTokens} tokens${window ? ` of ${window}` : ''}\n` +
+    `Context: ${totals.contextTokens} tokens${window ? ` of ${window}` : ' (the window of this model is known after its first request)'}\n` +
+    (totals.unpriced === totals.requests ? '' : `Cost: $${totals.costUsd.toFixed(6)}\n`) +
     `Session: ${totals.requests} requests, ${totals.inputTokens} input (${totals.cachedInputTokens} cached), ${totals.outputTokens} output (${totals.reasoningTokens} reasoning) tokens` +
     (totals.unpriced > 0 ? `\n${totals.unpriced} request(s) have no price in the model table` : '')
   return (
@@ -28,6 +29,14 @@ export function ContextMeter() {
       </span>
     </span>
   )
+}
+
+/** Dollars and cents; below a cent, "<$0.01" (the exact figure is in the title). */
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0.00'
+  if (usd < 0.01) return '<$0.01'
+  if (usd < 1000) return `$${usd.toFixed(2)}`
+  return `$${Math.round(usd).toLocaleString('en-US')}`
 }
 
 function formatTokens(n: number): string {

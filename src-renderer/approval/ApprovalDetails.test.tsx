@@ -38,10 +38,19 @@ describe('ApprovalDetails', () => {
     expect(screen.getByRole('group', { name: 'Change that will be applied' }).textContent).toContain('new file')
   })
 
-  it('names the folder a Bash call runs in and shows its arguments', () => {
-    render(<ApprovalDetails request={{ ...base, tool: 'Bash', args: { command: 'ls' } }} />)
+  it('shows a Bash call as its command line (a bash code block) with the folder it runs in and its description, the JSON folded', () => {
+    render(<ApprovalDetails request={{ ...base, tool: 'Bash', args: { command: 'rm -rf build', description: 'Clean the build' } }} />)
     expect(screen.getByLabelText('Runs in').textContent).toBe('/w')
+    const command = screen.getByRole('group', { name: 'Command that will run' })
+    expect(command.querySelector('pre')?.textContent).toBe('rm -rf build')
+    expect(command.querySelector('.code-lang')?.textContent).toBe('bash')
+    expect(screen.getByText('Clean the build')).toBeTruthy()
+    expect(screen.getByText('Arguments (JSON)').closest('details')?.open).toBe(false)
+  })
+
+  it('shows the raw arguments of a call it has no better view for', () => {
+    render(<ApprovalDetails request={{ ...base, tool: 'mcp__s__t', args: { q: 1 } }} />)
     expect(screen.getByText('Arguments that will run')).toBeTruthy()
-    expect(document.querySelector('pre')?.textContent).toContain('"command": "ls"')
+    expect(document.querySelector('pre')?.textContent).toContain('"q": 1')
   })
 })

@@ -1,34 +1,20 @@
 // What an approval dialog shows of the call itself: for Write/Edit the diff it would apply to
-// the file as it is now (with the absolute path and the working folder), for Bash the folder it
-// runs in, and the raw arguments (folded away when a diff says it better).
+// the file as it is now (with the absolute path and the working folder), for Bash the command
+// line, highlighted, with the folder it runs in, and the raw arguments (folded away when a diff
+// or the command line says it better).
 import { useMemo } from 'react'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
-import { applyEdit } from '../transcript/line-diff'
+import { proposedContent } from '../../src-shared/host/proposed-content'
 import { FileDiff } from '../transcript/ToolDiff'
+import { CodeBlock } from '../markdown/CodeBlock'
 
-/** The file's text after the call, or null when the arguments do not say (then the JSON shows). */
-export function proposedContent(tool: string, args: Readonly<Record<string, unknown>>, before: string): string | null {
-  if (tool === 'Write') return typeof args.content === 'string' ? args.content : null
-  if (tool === 'Edit') {
-    const { old_string: oldString, new_string: newString, replace_all: replaceAll } = args
-    if (typeof oldString !== 'string' || typeof newString !== 'string') return null
-    return applyEdit(before, oldString, newString, replaceAll === true)
-  }
-  if (tool === 'MultiEdit' && Array.isArray(args.edits)) {
-    let text = before
-    for (const edit of args.edits as Array<Record<string, unknown>>) {
-      if (typeof edit?.old_string !== 'string' || typeof edit.new_string !== 'string') return null
-      text = applyEdit(text, edit.old_string, edit.new_string, edit.replace_all === true)
-    }
-    return text
-  }
-  return null
-}
+export { proposedContent }
 
 export function ApprovalDetails({ request }: { request: ApprovalRequestPublic }) {
   const file = request.file
   const after = useMemo(() => (file ? proposedContent(request.tool, request.args, file.before ?? '') : null), [file, request.tool, request.args])
   const json = JSON.stringify(request.args, null, 2)
+  const command = request.tool === 'Bash' && typeof request.args.command === 'string' ? request.args.command : null
   return (
     <>
       {file && (
@@ -49,7 +35,19 @@ export function ApprovalDetails({ request }: { request: ApprovalRequestPublic })
           <dd><code className="path" aria-label="Runs in">{request.cwd}</code></dd>
         </dl>
       )}
-      {file && after !== null ? (
+      {command !== null ? (
+        <>
+          <div className="field-label">Command that will run</div>
+          {typeof request.args.description === 'string' && request.args.description && <p className="approval-description">{request.args.description}</p>}
+          <div className="approval-command" aria-label="Command that will run" role="group">
+            <CodeBlock code={command} info="bash" />
+          </div>
+          <details className="approval-json">
+            <summary>Arguments (JSON)</summary>
+            <pre className="code-block approval-args" tabIndex={0}>{json}</pre>
+          </details>
+        </>
+      ) : file && after !== null ? (
         <>
           <div className="field-label">Change that will be applied</div>
           <div className="approval-diff">

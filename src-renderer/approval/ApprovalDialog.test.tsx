@@ -44,7 +44,7 @@ describe('ApprovalDialog', () => {
     act(() => host.emit('approval/requested', request('r1', 'git push --force')))
     const d = within(dialog())
     expect(d.getByText('Bash')).toBeTruthy()
-    expect(d.getByText(/"command": "git push --force"/)).toBeTruthy()
+    expect(d.getByRole('group', { name: 'Command that will run' }).querySelector('pre')?.textContent).toBe('git push --force')
     expect(d.getByText('Bash runs commands (ask before side effects)')).toBeTruthy()
     const session = d.getByRole('button', { name: 'Allow for this session' })
     expect(session.getAttribute('aria-describedby')).toBeTruthy()
@@ -138,6 +138,22 @@ describe('ApprovalDialog', () => {
     expect(host.callsOf('approval/answer')).toEqual([{ requestId: 'r1', outcome: 'allowed-session' }])
   })
 
+  it('marks a dangerous call (S11): its risks are listed, Deny has the focus and Enter denies it', async () => {
+    const now = Date.now()
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now)
+    act(() => host.emit('approval/requested', { ...request('r1', 'rm -rf build'), risks: [{ kind: 'recursive-delete', text: 'recursive delete: rm -rf build' }] }))
+    const risks = within(dialog()).getByRole('group', { name: 'Dangerous call' })
+    expect(within(risks).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['recursive delete: rm -rf build'])
+    expect(document.activeElement).toBe(within(dialog()).getByRole('button', { name: 'Deny' }))
+    expect(within(dialog()).getByText('Enter: deny (dangerous call) · Esc: deny')).toBeTruthy()
+    clock.mockReturnValue(now + ENTER_GUARD_MS * 10)
+    await act(async () => {
+      fireEvent.keyDown(dialog(), { key: 'Enter' })
+    })
+    clock.mockRestore()
+    expect(host.callsOf('approval/answer')).toEqual([{ requestId: 'r1', outcome: 'denied' }])
+  })
+
   it('closes when the host settles the shown ask elsewhere, and shows the next', () => {
     act(() => {
       host.emit('approval/requested', request('r1', 'ls'))
@@ -166,8 +182,8 @@ describe('ApprovalDialog', () => {
     const last = buttons[buttons.length - 1]
     last.focus()
     fireEvent.keyDown(last, { key: 'Tab' })
-    // The first focusable element: the arguments (a scrollable region keyboard users can scroll).
-    expect(document.activeElement).toBe(dialog().querySelector('pre'))
+    // The first focusable element: the command block's Copy button.
+    expect(document.activeElement).toBe(dialog().querySelector('.approval-command button'))
   })
 
   it('wraps long argument lines, so the end of a long command is on screen (not scrolled off to the right)', () => {

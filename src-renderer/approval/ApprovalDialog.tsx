@@ -3,8 +3,10 @@
 // elsewhere (cancelled, unavailable, answered in another window), the store drops it and the
 // next ask shows. "Allow for this session" and "Always allow" grant the Claude Code rules the
 // dialog lists, shown before anything is saved; "Always allow" also saves them (in this
-// workspace's .claude/settings.local.json, or everywhere in Seam's user rules).
-import { useId, useRef, useState, type KeyboardEvent } from 'react'
+// workspace's .claude/settings.local.json, or everywhere in Seam's user rules). A dangerous call
+// (request.risks: rm -rf, sudo, curl | sh, force push, a write outside the workspace) is marked,
+// its Deny has the focus and Enter denies it.
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
@@ -36,6 +38,12 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
   const [saveTo, setSaveTo] = useState<SaveTo>('workspace')
   const busyRef = useRef(false)
   const rules = request.scope.rules ?? []
+  const risks = request.risks ?? []
+  const denyRef = useRef<HTMLButtonElement>(null)
+  // Runs after the modal's focus trap placed the focus: a dangerous call starts on Deny.
+  useEffect(() => {
+    if (risks.length > 0) denyRef.current?.focus()
+  }, [risks.length])
   // When the dialog appeared: an Enter meant for the message box, pressed as the dialog pops up,
   // must not approve a call the user has not read.
   const shownAt = useRef(Date.now())
@@ -76,6 +84,10 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
     // In the note, Enter is a new line; on a button, Enter presses that button.
     if (target.closest('textarea, button, input, select, a')) return false
     event.preventDefault()
+    if (risks.length > 0) {
+      void answer('denied')
+      return true
+    }
     if (Date.now() - shownAt.current < ENTER_GUARD_MS) return true
     void answer('allowed-once')
     return true
@@ -93,6 +105,16 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
         {request.reason}
         {request.askedBy && <span className="muted"> (asked by {request.askedBy})</span>}
       </p>
+      {risks.length > 0 && (
+        <div className="approval-risks" role="group" aria-label="Dangerous call">
+          <p className="approval-risks-title">Dangerous: check before allowing</p>
+          <ul>
+            {risks.map((risk) => (
+              <li key={risk.kind + risk.text}>{risk.text}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <ApprovalDetails request={request} />
       <label className="field">
         <span className="field-label">Note for the model (sent with Deny, optional)</span>
@@ -100,12 +122,12 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
       </label>
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="modal-actions approval-actions">
-        <button type="button" className="primary" disabled={busy} onClick={() => void answer('allowed-once')}>Allow once</button>
+        <button type="button" className={risks.length > 0 ? '' : 'primary'} disabled={busy} onClick={() => void answer('allowed-once')}>Allow once</button>
         <button type="button" disabled={busy} aria-describedby={scopeId} onClick={() => void answer('allowed-session')}>Allow for this session</button>
         {rules.length > 0 && (
           <button type="button" disabled={busy} aria-describedby={scopeId} onClick={() => void answer('allowed-always')}>Always allow</button>
         )}
-        <button type="button" className="danger" disabled={busy} onClick={() => void answer('denied')}>Deny</button>
+        <button type="button" ref={denyRef} className="danger" disabled={busy} onClick={() => void answer('denied')}>Deny</button>
       </div>
       <div id={scopeId} className="approval-scope muted">
         {rules.length === 0 ? (
@@ -128,7 +150,7 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
           </>
         )}
       </div>
-      <p className="muted keys-hint">Enter: allow once · Esc: deny</p>
+      <p className="muted keys-hint">{risks.length > 0 ? 'Enter: deny (dangerous call) · Esc: deny' : 'Enter: allow once · Esc: deny'}</p>
     </Modal>
   )
 }

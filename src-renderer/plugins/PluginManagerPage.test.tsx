@@ -79,6 +79,25 @@ describe('PluginManagerPage', () => {
     expect(screen.getByRole('button', { name: 'Enable tools' })).toBeTruthy()
   })
 
+  it.each([
+    ['permission-policy', 'Edit, Write and Bash will run without asking you'],
+    ['approval', 'every tool call that needs your approval is refused'],
+    ['workspace-guard', 'anywhere on this computer'],
+    ['builtin-tools', 'Every built-in tool']
+  ])('Disable %s asks first, naming the consequence', async (name, consequence) => {
+    installed = [{ id: name, name, source: 'base profile', kind: 'builtin', state: 'active', missing: [], parts: { host: true, client: false } }]
+    await renderPage()
+    fireEvent.click(screen.getByRole('button', { name: `Disable ${name}` }))
+    const dialog = screen.getByRole('dialog', { name: `Turn off ${name}?` })
+    expect(dialog.textContent).toContain(consequence)
+    expect(host.callsOf('plugins/disable')).toEqual([])
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: `Turn off ${name}` }))
+    })
+    expect(host.callsOf('plugins/disable')).toEqual([{ name }])
+    expect(screen.getByRole('button', { name: `Enable ${name}` })).toBeTruthy()
+  })
+
   it('install from a file: inspect first, a dialog lists the declaration and the trusted-code warning, then install', async () => {
     await renderPage()
     fireEvent.change(screen.getByLabelText('Bundle path or package name'), { target: { value: '/p/weather.tgz' } })

@@ -1,7 +1,9 @@
 // One installed plugin: state (with the missing services or the error), parts, and actions.
 import { useState } from 'react'
 import type { PluginInfo } from '../../src-shared/contract/ipc'
+import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { ConfirmDialog } from '../app/ConfirmDialog'
+import { SafetyConfirm } from '../app/SafetyConfirm'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { useClientPluginsStore } from './client-runtime'
@@ -12,6 +14,7 @@ export function PluginRow({ plugin }: { plugin: PluginInfo }) {
   const client = useClientPluginsStore((state) => state.plugins[plugin.name])
   const [error, setError] = useState<string | null>(null)
   const [removing, setRemoving] = useState(false)
+  const [disabling, setDisabling] = useState(false)
   const enabled = plugin.state !== 'disabled'
   const parts = [plugin.parts.host && 'host', plugin.parts.client && 'client'].filter(Boolean).join(' + ') || '—'
 
@@ -46,13 +49,14 @@ export function PluginRow({ plugin }: { plugin: PluginInfo }) {
       <td>{parts}</td>
       <td className="plugin-actions">
         {enabled ? (
-          <button type="button" aria-label={`Disable ${plugin.name}`} onClick={() => void act('plugins/disable').catch(() => undefined)}>Disable</button>
+          <button type="button" aria-label={`Disable ${plugin.name}`} onClick={() => (plugin.kind === 'builtin' && isSafetyEntry(plugin.name) ? setDisabling(true) : void act('plugins/disable').catch(() => undefined))}>Disable</button>
         ) : (
           <button type="button" aria-label={`Enable ${plugin.name}`} onClick={() => void act('plugins/enable').catch(() => undefined)}>Enable</button>
         )}
         {plugin.kind === 'bundle' && (
           <button type="button" className="danger" aria-label={`Remove ${plugin.name}`} onClick={() => setRemoving(true)}>Remove</button>
         )}
+        {disabling && <SafetyConfirm id={plugin.name} onConfirm={() => act('plugins/disable')} onClose={() => setDisabling(false)} />}
         {removing && (
           <ConfirmDialog label="Remove plugin?" confirm="Remove" danger onConfirm={() => act('plugins/remove')} onClose={() => setRemoving(false)}>
             <p>Remove {plugin.name}{plugin.version ? ` ${plugin.version}` : ''}? Its files are deleted from the Seam home.</p>

@@ -32,7 +32,7 @@ export function SessionsSidebar() {
   }
 
   return (
-    <nav className="sidebar" aria-label="Sessions">
+    <nav className="sidebar" id="sessions-sidebar" aria-label="Sessions">
       <div className="sidebar-head">
         <h2 className="panel-title">Sessions</h2>
         <button type="button" className="primary small" onClick={create}>New session</button>

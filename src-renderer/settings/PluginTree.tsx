@@ -4,7 +4,9 @@
 // YAML of the whole tree (config/dump) is behind "View as YAML".
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { PluginTreeEntry } from '../../src-shared/contract/ipc'
+import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { errorText } from '../app/errors'
+import { SafetyConfirm } from '../app/SafetyConfirm'
 import { useHost } from '../app/host-context'
 import { useHostQuery } from '../app/use-host-query'
 import { treeMove, type TreeNode } from './tree-nav'
@@ -157,6 +159,7 @@ function EntryLine({ entry, open, tabbable, onToggleOpen, onChanged }: {
   const host = useHost()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState(false)
   const enabled = entry.state !== 'disabled'
   const toggle = async () => {
     setBusy(true)
@@ -165,6 +168,7 @@ function EntryLine({ entry, open, tabbable, onToggleOpen, onChanged }: {
       await host.invoke(enabled ? 'plugins/disable' : 'plugins/enable', { name: entry.id })
     } catch (e) {
       setError(errorText(e))
+      throw e
     } finally {
       setBusy(false)
       await onChanged()
@@ -194,12 +198,14 @@ function EntryLine({ entry, open, tabbable, onToggleOpen, onChanged }: {
           disabled={busy}
           onClick={(event) => {
             event.stopPropagation()
-            void toggle()
+            if (enabled && isSafetyEntry(entry.id)) setConfirming(true)
+            else void toggle().catch(() => undefined)
           }}
         >
           {enabled ? 'On' : 'Off'}
         </button>
       </div>
+      {confirming && <SafetyConfirm id={entry.id} onConfirm={toggle} onClose={() => setConfirming(false)} />}
       {entry.error && <p className="small form-error tree-detail">{entry.error}</p>}
       {error && <p className="small form-error tree-detail" role="alert">{error}</p>}
     </>

@@ -157,12 +157,22 @@ describe('SettingsPage', () => {
     expect(document.activeElement).toBe(item('lint'))
 
     // The switch: off writes through plugins/disable; a refusal (a later layer decides) shows why.
+    // builtin-tools provides every built-in tool: switching it off is confirmed first, naming that.
     const on = within(item('builtin-tools')).getByRole('switch', { name: 'builtin-tools enabled' })
     expect(on.getAttribute('aria-checked')).toBe('true')
+    fireEvent.click(on)
+    const confirm = screen.getByRole('dialog', { name: 'Turn off builtin-tools?' })
+    expect(confirm.textContent).toContain('Every built-in tool (Read, Write, Edit, Bash, Glob, Grep and the rest) is removed')
+    expect(host.callsOf('plugins/disable')).toEqual([])
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }))
+    expect(host.callsOf('plugins/disable')).toEqual([])
+    expect(on.getAttribute('aria-checked')).toBe('true')
+    fireEvent.click(on)
     await act(async () => {
-      fireEvent.click(on)
+      fireEvent.click(within(screen.getByRole('dialog', { name: 'Turn off builtin-tools?' })).getByRole('button', { name: 'Turn off builtin-tools' }))
     })
     expect(host.callsOf('plugins/disable')).toEqual([{ name: 'builtin-tools' }])
+    expect(screen.queryByRole('dialog')).toBeNull()
     expect(within(item('builtin-tools')).getByRole('switch').getAttribute('aria-checked')).toBe('false')
     expect(item('builtin-tools').textContent).toContain('from your patch file (/h/cordis.patch.yml:1)')
     await act(async () => {

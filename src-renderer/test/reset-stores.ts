@@ -1,5 +1,6 @@
 // Puts every renderer store back to its initial state between tests.
 import { appActions } from '../app/app-store'
+import { layoutActions } from '../app/layout-store'
 import { approvalActions } from '../approval/approval-store'
 import { providerHealthActions } from '../app/provider-health'
 import { useComposerStore } from '../composer/composer-store'
@@ -18,4 +19,5 @@ export function resetStores(): void {
   useComposerStore.setState({ draft: '', focusRequest: 0 })
   providerHealthActions.reset()
   globalThis.localStorage?.clear()
+  layoutActions.reload()
 }

@@ -84,9 +84,4 @@ export function diffHunks(lines: readonly DiffLine[], context = 3): DiffHunk[] {
 }
 
 /** The file after an Edit: the first (or every) occurrence of oldString replaced, literally. */
-export function applyEdit(original: string, oldString: string, newString: string, replaceAll: boolean): string {
-  if (oldString === '') return newString
-  if (replaceAll) return original.split(oldString).join(newString)
-  const at = original.indexOf(oldString)
-  return at < 0 ? original : original.slice(0, at) + newString + original.slice(at + oldString.length)
-}
+export { applyEdit } from '../../src-shared/host/proposed-content'

@@ -60,7 +60,9 @@ export const AppStatusSchema = z.object({
    */
   trustNeeded: z.number().int().nonnegative().optional(),
   provider: ProviderPublicSchema.nullable(),
-  approvalMode: ApprovalModeSchema
+  approvalMode: ApprovalModeSchema,
+  /** Safety entries of the plugin tree that are switched off (src-shared/host/safety-entries.ts): the header's warning badge. */
+  safetyOff: z.array(z.string()).optional()
 })
 
 export const AgentStateSchema = z.object({
@@ -108,7 +110,9 @@ export const ApprovalRequestPublicSchema = z.object({
   /** The plugin whose rule or hook asked. */
   askedBy: z.string().optional(),
   /** For a file-changing call: the target's absolute path and its content now (null: no such file). */
-  file: z.object({ path: z.string(), before: z.string().nullable(), truncated: z.boolean() }).optional()
+  file: z.object({ path: z.string(), before: z.string().nullable(), truncated: z.boolean() }).optional(),
+  /** Why the call is dangerous (src-shared/host/call-risks.ts): the dialog marks it and defaults to Deny. */
+  risks: z.array(z.object({ kind: z.string(), text: z.string() })).optional()
 })
 
 export const GrantSchema = GrantScopeShape.extend({ id: z.string(), sessionId: z.string(), createdAt: z.number() })

@@ -22,6 +22,9 @@ export function usageTotals(events: readonly SessionEvent[]): UsageTotals {
   const totals: UsageTotals = { requests: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unpriced: 0, contextTokens: 0 }
   for (const event of events) {
     if (event.type === 'compaction') totals.contextTokens = event.tokensAfter ?? 0
+    // Another model has another window: the last one's percentage no longer says anything, until
+    // the next request reports the new window.
+    if (event.type === 'model/switched') delete totals.contextWindow
     if (event.type !== 'usage/step') continue
     const u = event.usage
     totals.requests++
