@@ -92,7 +92,7 @@ test.describe('approvals', () => {
     const dialog = ui.approvalDialog(app)
     await expect(dialog).toBeVisible()
     await expect(dialog.locator('.tool-name')).toHaveText('Bash')
-    await expect(dialog.locator('pre')).toContainText('"command": "echo hello-from-bash"')
+    await expect(dialog.getByRole('group', { name: 'Command that will run' }).locator('pre')).toHaveText('echo hello-from-bash')
     await expect(dialog).toContainText('Why:')
     const firstCard = ui.toolCards(app, 'Bash').first()
     await snap(app, testInfo, 'approval-dialog')
@@ -108,7 +108,8 @@ test.describe('approvals', () => {
     const note = 'not now: move it to the trash instead'
     await send(app, 'clean the build folder')
     await expect(dialog).toBeVisible()
-    await expect(dialog.locator('pre')).toContainText('"command": "rm -rf build"')
+    await expect(dialog.getByRole('group', { name: 'Command that will run' }).locator('pre')).toHaveText('rm -rf build')
+    await expect(dialog.getByRole('group', { name: 'Dangerous call' })).toContainText('recursive delete')
     await dialog.getByRole('textbox', { name: 'Note for the model' }).fill(note)
     await snap(app, testInfo, 'deny-with-note')
     await dialog.getByRole('button', { name: 'Deny' }).click()
