@@ -2,7 +2,7 @@
 // `out/` is missing (a fresh checkout running one test file), and a scratch Seam home and workspace.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -66,4 +66,16 @@ export async function runSeamHeadless(args: string[], dirs: { cwd: string; home:
     const e = error as { code: number; stdout: string; stderr: string }
     return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout, stderr: e.stderr }
   }
+}
+
+/** A hook command appending its stdin (one JSON object) as a line of `<home>/records/<name>`. */
+export function hookRecorder(home: string, name: string): string {
+  const file = join(home, 'records', name)
+  return `mkdir -p ${join(home, 'records')}; cat >> ${file}; echo >> ${file}`
+}
+
+/** The inputs a `hookRecorder` hook recorded, in order. */
+export async function hookRecords(home: string, name: string): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(join(home, 'records', name), 'utf8').catch(() => '')
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
 }

@@ -27,6 +27,7 @@ import { onTurnContinuation } from './stop'
 import { onTurnFailure } from './stop-failure'
 import { ToolCallStates } from './tool-calls'
 import { onToolBatch } from './tool-batch'
+import { onWorktreeCreate, onWorktreeRemove } from './worktree'
 import { showReloadNotices, workspaceTrustItems } from './trust'
 
 export { HooksClaudeConfigSchema, type HooksClaudeConfig, type HooksClaudeConfigInput } from './config'
@@ -117,6 +118,8 @@ export default definePlugin({
     ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
     ctx.on('compaction/prepare', onPreCompact(bridge))
     ctx.on('compaction/done', onPostCompact(bridge))
+    ctx.on('worktree/create', onWorktreeCreate(bridge, workspace.seamHome))
+    ctx.on('worktree/remove', onWorktreeRemove(bridge, workspace.seamHome))
     watchNotifications(ctx, bridge)
 
     ctx.provide('claudeHooks', {

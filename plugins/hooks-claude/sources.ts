@@ -35,7 +35,9 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'InstructionsLoaded',
   'PreCompact',
   'PostCompact',
-  'Notification'
+  'Notification',
+  'WorktreeCreate',
+  'WorktreeRemove'
 ])
 
 export interface SourceSettings {

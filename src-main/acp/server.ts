@@ -14,7 +14,8 @@ import { SessionStore } from '../session/store'
 import { DEFAULT_KEY_ENV } from '../cli/provider-flags'
 import { attachClientMcpServers, checkClientMcpServers, MCP_TRANSPORTS, type ClientMcpServerState } from './mcp-servers'
 import { promptContent, PromptContentError, type PromptContent } from './prompt-content'
-import { AcpSession, type AcpProcess } from './session'
+import { AcpSession, WorktreeOptionSchema, type AcpProcess, type WorktreeOption } from './session'
+import { formatZodError } from '../../src-shared/validation'
 
 export const AUTH_METHOD_ID = 'seam-provider-key'
 
@@ -166,8 +167,9 @@ export class AcpServer {
   private async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
     const cwd = checkCwd(params.cwd)
     checkClientMcpServers(params.mcpServers)
+    const worktree = worktreeOption(params._meta)
     await this.checkReady()
-    const session = await this.track(AcpSession.open(this.proc, cwd))
+    const session = await this.track(AcpSession.open(this.proc, cwd, undefined, worktree))
     const mcp = await this.attach(session, params.mcpServers)
     this.sessions.set(session.id, session)
     session.follow(false)
@@ -192,11 +194,12 @@ export class AcpServer {
     }
     if (!summary) throw new RequestError(-32002, `no stored session "${params.sessionId}" in the Seam home`, { sessionId: params.sessionId })
     if (summary.error) throw RequestError.internalError({ sessionId: params.sessionId }, `session ${params.sessionId} cannot be opened: ${summary.error}`)
-    if (summary.workspace !== cwd) {
+    // A worktree session is loaded from its worktree or from the repository it was made from.
+    if (summary.workspace !== cwd && summary.worktree?.repo !== cwd) {
       throw RequestError.invalidParams({ sessionId: params.sessionId, cwd }, `cwd: session ${params.sessionId} belongs to the workspace ${summary.workspace}, not ${cwd}`)
     }
     await this.checkReady()
-    const session = await this.track(AcpSession.open(this.proc, cwd, params.sessionId))
+    const session = await this.track(AcpSession.open(this.proc, summary.workspace, params.sessionId))
     const mcp = await this.attach(session, params.mcpServers)
     this.sessions.set(session.id, session)
     session.follow(true)
@@ -263,4 +266,14 @@ function checkCwd(cwd: string): string {
   }
   if (!isDir) throw RequestError.invalidParams({ cwd }, `cwd: "${cwd}" is not a folder`)
   return cwd
+}
+
+/** `_meta.seam.worktree` of session/new (`true` or `{name?, base?}`): the session runs in a new git worktree. */
+function worktreeOption(meta: unknown): WorktreeOption | undefined {
+  const seam = (meta as { seam?: { worktree?: unknown } } | null | undefined)?.seam
+  if (seam?.worktree === undefined || seam.worktree === false) return undefined
+  if (seam.worktree === true) return {}
+  const parsed = WorktreeOptionSchema.safeParse(seam.worktree)
+  if (!parsed.success) throw RequestError.invalidParams({ worktree: seam.worktree }, formatZodError('_meta.seam.worktree', parsed.error))
+  return parsed.data
 }

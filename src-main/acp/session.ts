@@ -20,6 +20,12 @@ import { APPROVAL_MODES, type ApprovalMode } from '../../plugins/permission-poli
 import { dispatch, sessionCommands, type DispatchResult } from '../commands/dispatch'
 import { CommandError } from '../commands/expand'
 import { parseSlash } from '../commands/registry'
+import { z } from 'zod'
+import { createWorktreeSession } from '../app/worktree-sessions'
+
+/** `session/new`'s `_meta.seam.worktree`: run the session in a new git worktree of `cwd`'s repository. */
+export const WorktreeOptionSchema = z.object({ name: z.string().optional(), base: z.string().optional() }).strict()
+export type WorktreeOption = z.infer<typeof WorktreeOptionSchema>
 
 /** Built-ins an editor session does not offer: `/clear` opens a new Seam session, which over ACP is the editor's `session/new`. */
 const NOT_OVER_ACP: ReadonlySet<string> = new Set(['clear'])
@@ -80,7 +86,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
   }
 
   /** Starts the session's host and creates (or opens) the Seam session in `cwd`. */
-  static async open(proc: AcpProcess, cwd: string, existing?: string): Promise<AcpSession> {
+  static async open(proc: AcpProcess, cwd: string, existing?: string, worktree?: WorktreeOption): Promise<AcpSession> {
     let session: AcpSession | undefined
     const runtime = await HostRuntime.start({
       mode: 'headless',
@@ -103,10 +109,20 @@ export class AcpSession implements EditorSide, PermissionChannel {
       // A patch layer that does not compose (it may disable a tool) must not be silently dropped.
       const composeError = runtime.plugins.dump().error
       if (composeError) throw RequestError.internalError(undefined, `the plugin tree does not compose: ${composeError}`)
-      const live = existing ? await runtime.sessions.open(existing) : await runtime.sessions.create(cwd)
+      let live
+      if (existing) live = await runtime.sessions.open(existing)
+      else if (worktree) {
+        try {
+          live = (await createWorktreeSession(runtime, { workspace: cwd, ...worktree })).session
+        } catch (error) {
+          throw RequestError.invalidParams({ cwd }, `_meta.seam.worktree: ${(error as Error).message}`)
+        }
+      } else live = await runtime.sessions.create(cwd)
+      // A worktree session runs in its worktree: tools, hooks and the editor's paths are the worktree's.
+      const folder = live.workspace
       // The kernel of the session's own workspace tree (held while the session is open): its policy and MCP client.
-      const kernel = (await runtime.kernelOf(cwd)) ?? runtime.kernel
-      session = new AcpSession(runtime, kernel, live.log, live.agent, cwd, proc)
+      const kernel = (await runtime.kernelOf(folder)) ?? runtime.kernel
+      session = new AcpSession(runtime, kernel, live.log, live.agent, folder, proc)
       return session
     } catch (error) {
       await runtime.close().catch(() => undefined)

@@ -32,6 +32,8 @@ export interface AgentOptions {
   modelInfo?: (model: string) => ModelInfo
   /** A client for another model of the same provider (a custom command's `model` runs its turn with it). */
   modelClientFor?: (model: string) => ModelClient
+  /** Set when the session cannot run turns (its worktree was deleted outside Seam): every send is refused with this text. */
+  refuseTurns?: string
 }
 
 export interface SendResult {
@@ -71,7 +73,10 @@ export class Agent {
   private lastState = ''
   private turnCount: number
 
+  private readonly refuseTurns: string | undefined
+
   constructor(options: AgentOptions) {
+    this.refuseTurns = options.refuseTurns
     this.settings = parseAgentSettings(options.settings)
     this.kernel = options.kernel
     this.log = options.log
@@ -126,6 +131,7 @@ export class Agent {
    */
   send(content: string, source: PromptOrigin = 'user', expansion?: CommandExpansion, images?: ImageAttachment[]): SendResult {
     if (this.closing) throw new Error(`session ${this.log.id}: the agent is closed`)
+    if (this.refuseTurns !== undefined) throw new Error(this.refuseTurns)
     const input = parseOrThrow(SendInput, { content, source, ...(images?.length ? { images } : {}) }, 'agent.send')
     // A slash command opens its own turn (its model applies to a whole turn), never steers.
     if (expansion) {

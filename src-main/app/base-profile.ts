@@ -19,6 +19,7 @@ import mcp from '../../plugins/mcp/index'
 import todo from '../../plugins/todo/index'
 import claudePlugins from '../../plugins/claude-plugins/index'
 import backgroundTasks from '../../plugins/background-tasks/index'
+import worktrees from '../../plugins/worktrees/index'
 import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
@@ -74,6 +75,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
     ['builtin:todo', todo as Plugin<never>],
+    ['builtin:worktrees', worktrees as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
   ]
@@ -143,6 +145,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     },
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } },
     { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} },
-    { id: 'todo', plugin: 'builtin:todo' }
+    { id: 'todo', plugin: 'builtin:todo' },
+    { id: 'worktrees', plugin: 'builtin:worktrees', config: {} }
   ]
 }

@@ -38,7 +38,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('plugin host', () => {
   it('every built-in part is a profile entry, active after start', () => {
-    for (const id of ['models', 'model-openai', 'model-anthropic', 'tools', 'builtin-tools', 'permission-policy', 'workspace-guard', 'tool-timeout', 'approval', 'hooks-claude', 'hooks-codex', 'mcp']) {
+    for (const id of ['models', 'model-openai', 'model-anthropic', 'tools', 'builtin-tools', 'permission-policy', 'workspace-guard', 'tool-timeout', 'approval', 'hooks-claude', 'hooks-codex', 'mcp', 'worktrees']) {
       expect(stateOf(id), id).toBe('active')
     }
   })

@@ -90,6 +90,8 @@ export class PluginHost {
   async pinLegacyTrust(): Promise<void> {
     const workspace = this.root
     if (!workspace || !this.runtime.isTrusted(workspace)) return
+    // A worktree session's worktree has its repository's approvals: nothing is pinned for it here.
+    if (this.runtime.trustRoot(workspace) !== workspace) return
     const items = this.trustItems(workspace)
     if (this.runtime.options.trustWorkspace && workspace === this.runtime.options.workspace) {
       this.pins.approveForSession(workspace, items)
@@ -411,7 +413,7 @@ export class PluginHost {
       const trusted = this.runtime.isTrusted(root)
       const providers = this.trustProviders
       // The approvals as of now: a change re-provides the service, so dependents reload.
-      const approved = root && trusted ? this.pins.approvedHashes(root) : new Set<string>()
+      const approved = root && trusted ? this.runtime.approvedHashes(root) : new Set<string>()
       const next = kernel.context.provide('workspace', {
         root,
         trusted,
@@ -421,7 +423,7 @@ export class PluginHost {
           return ctx.onDispose(() => providers.delete(items))
         },
         // Items approved since this service was provided (approveItems) count at once, without a reload.
-        isApproved: (item) => root !== null && trusted && (approved.has(trustItemHash(item, root)) || this.pins.approvedHashes(root).has(trustItemHash(item, root))),
+        isApproved: (item) => root !== null && trusted && (approved.has(trustItemHash(item, root)) || this.runtime.approvedHashes(root).has(trustItemHash(item, root))),
         itemsChanged: () => this.notifyTrust(),
         approveItems: (items) => {
           if (root === null || !trusted) return

@@ -72,6 +72,8 @@ export class HostRuntime {
   private readonly logSinks = new Set<(record: LogRecord) => void>()
   /** Per workspace root (`''`: none chosen): its tree, once started. */
   private readonly trees = new Map<string, Promise<WorkspaceTree>>()
+  /** Worktree folder -> the main worktree of its repository (the trust it inherits). */
+  private readonly worktreeOrigins = new Map<string, string>()
   private windowTree!: WorkspaceTree
   private readonly kernelSetups = new Set<(kernel: Kernel) => () => void>()
   private readonly kernelTeardowns = new Map<Kernel, Array<() => void>>()
@@ -117,7 +119,8 @@ export class HostRuntime {
         compaction: this.settings.value.compaction
       }),
       modelInfo: (model) => modelInfo(model, this.settings.value.models),
-      modelClientFor: (model) => this.model.withModel(model)
+      modelClientFor: (model) => this.model.withModel(model),
+      worktreeOpened: (worktree) => this.worktreeOrigins.set(worktree.path, worktree.repo)
     })
   }
 
@@ -335,8 +338,25 @@ export class HostRuntime {
     return this.options.workspace ?? this.settings.value.workspace
   }
 
+  /**
+   * Where a workspace's trust comes from: a worktree session's worktree has its repository's
+   * (trusted with it, the same approved items pinned: items are hashed by their path inside the
+   * workspace, so an item the branch changed is new there until approved).
+   */
+  trustRoot(workspace: string): string {
+    return this.worktreeOrigins.get(workspace) ?? workspace
+  }
+
+  /** Approved trust items of `workspace`, a worktree's repository's included (PluginHost.approvedHashes). */
+  approvedHashes(workspace: string): ReadonlySet<string> {
+    const root = this.trustRoot(workspace)
+    const own = this.pins.approvedHashes(workspace)
+    return root === workspace ? own : new Set([...own, ...this.pins.approvedHashes(root)])
+  }
+
   isTrusted(workspace: string | null = this.workspace()): boolean {
     if (!workspace) return false
+    workspace = this.trustRoot(workspace)
     if (this.options.trustWorkspace && workspace === this.options.workspace) return true
     return this.settings.value.trustedWorkspaces.includes(workspace)
   }

@@ -6,6 +6,7 @@ import type { Kernel } from '../../src-shared/kernel'
 import type { ModelClient } from '../../src-shared/model'
 import type { ModelInfo } from '../llm/model-table'
 import type { AgentStatePublic } from '../../src-shared/contract/ipc'
+import type { WorktreeRecord } from '../../src-shared/host/worktrees'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { Agent, type AgentSettings, type SessionEndReason } from '../agent'
 import { SessionStore, type SessionLog } from '../session/store'
@@ -26,6 +27,17 @@ interface LiveSession {
   detach: () => void
   /** Reverts and rewinds a crash interrupted, finished when this host loaded the session (each also logged as a notice). */
   recovered: readonly RecoveredRestore[]
+  /** A worktree session's worktree (from its header). */
+  worktree?: WorktreeRecord
+  /** Why the session cannot run turns: its worktree was deleted outside Seam. */
+  detached?: string
+}
+
+/** What a new session may carry beyond its workspace. */
+export interface CreateSessionExtras {
+  /** An id made beforehand (a worktree session's hooks get it before the log exists). */
+  id?: string
+  worktree?: WorktreeRecord
 }
 
 /** Where sessions get their workspace's kernel: held from open to close. */
@@ -45,6 +57,8 @@ export interface SessionHubOptions {
   modelInfo?: (model: string) => ModelInfo
   /** A client for another model of the provider in use (a custom command's `model`). */
   modelClientFor?: (model: string) => ModelClient
+  /** A worktree session is opening: its worktree's trust is its repository's (registered before its tree starts). */
+  worktreeOpened?: (worktree: WorktreeRecord) => void
 }
 
 export class SessionHub {
@@ -85,9 +99,9 @@ export class SessionHub {
   }
 
   /** A new session; `source` is what its SessionStart says (`clear`: the one `/clear` opened). */
-  async create(workspace: string, title?: string, source: 'startup' | 'clear' = 'startup'): Promise<LiveSession> {
+  async create(workspace: string, title?: string, source: 'startup' | 'clear' = 'startup', extras: CreateSessionExtras = {}): Promise<LiveSession> {
     const { model } = this.options
-    const log = await this.options.store.create({ workspace, title, model: { provider: model.provider, model: model.model } })
+    const log = await this.options.store.create({ workspace, title, model: { provider: model.provider, model: model.model }, ...extras })
     const session = await this.attach(log, source)
     this.live.set(log.id, Promise.resolve(session))
     this.notifyChanged()
@@ -240,7 +254,18 @@ export class SessionHub {
 
   private async attach(log: SessionLog, source: 'startup' | 'resume' | 'clear', recovered: readonly RecoveredRestore[] = []): Promise<LiveSession> {
     const header = log.events[0]
-    const workspace = header && header.type === 'session/header' ? header.workspace : process.cwd()
+    let workspace = header && header.type === 'session/header' ? header.workspace : process.cwd()
+    const worktree = header && header.type === 'session/header' ? header.worktree : undefined
+    let detached: string | undefined
+    if (worktree) {
+      this.options.worktreeOpened?.(worktree)
+      if (!existsSync(worktree.path)) {
+        // Its history stays readable on the repository's tree; no turn runs anywhere else than its worktree.
+        detached = detachedText(worktree)
+        workspace = worktree.repo
+        log.append({ type: 'notice', level: 'warn', text: detached, source: 'worktrees' })
+      }
+    }
     let kernel: Kernel
     try {
       kernel = await this.options.workspaces.acquire(workspace)
@@ -251,12 +276,27 @@ export class SessionHub {
     const { modelInfo, modelClientFor } = this.options
     const forChoice = this.options.modelFor ?? (() => this.options.model)
     const model = new SessionModel(this.options.model, forChoice, choiceFromLog(log.events))
-    const agent = new Agent({ kernel, log, model, workspace, settings: this.options.settings(), source, ...(modelInfo ? { modelInfo } : {}), ...(modelClientFor ? { modelClientFor } : {}) })
+    const agent = new Agent({
+      kernel,
+      log,
+      model,
+      workspace,
+      settings: this.options.settings(),
+      source,
+      ...(modelInfo ? { modelInfo } : {}),
+      ...(modelClientFor ? { modelClientFor } : {}),
+      ...(detached !== undefined ? { refuseTurns: detached } : {})
+    })
     const unsubscribe = log.onAppend((event) => {
       kernel.emit('session/appended', log.id, event)
       for (const listener of this.appended) listener(log.id, event)
       if (event.type === 'turn/end') this.notifyChanged()
     })
-    return { log, agent, model, workspace, kernel, detach: unsubscribe, recovered }
+    return { log, agent, model, workspace, kernel, detach: unsubscribe, recovered, ...(worktree ? { worktree } : {}), ...(detached !== undefined ? { detached } : {}) }
   }
+}
+
+/** What a worktree session deleted outside Seam says, in its log and to every prompt. */
+export function detachedText(worktree: WorktreeRecord): string {
+  return `This session is detached: its worktree ${worktree.path} no longer exists (deleted outside Seam, or discarded), so it cannot run. Its history is kept${worktree.branch ? `; the branch ${worktree.branch} is still in ${worktree.repo} unless it was discarded` : ''}.`
 }

@@ -1,11 +1,11 @@
 // Claude Code hook events end to end: the built `seam` as a real process, hooks from a real
 // ~/.claude/settings.json run as real processes recording the JSON they got on stdin, and a
 // loopback server speaking the Anthropic wire protocol (errors included, as HTTP statuses).
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { errorBody, startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
-import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
+import { runSeamHeadless, useCliScratch, type CliResult, hookRecorder, hookRecords } from '../../test-support/built-cli'
 
 
 let home: string
@@ -21,16 +21,8 @@ function seam(args: string[]): Promise<CliResult> {
   return runSeamHeadless(args, { cwd: workspace, home })
 }
 
-/** A hook command appending its stdin (one JSON object) as a line of records/<name>. */
-function recorder(name: string): string {
-  const file = join(home, 'records', name)
-  return `mkdir -p ${join(home, 'records')}; cat >> ${file}; echo >> ${file}`
-}
-
-async function records(name: string): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(home, 'records', name), 'utf8').catch(() => '')
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
-}
+const recorder = (name: string) => hookRecorder(home, name)
+const records = (name: string) => hookRecords(home, name)
 
 async function userHooks(hooks: Record<string, unknown[]>): Promise<void> {
   await mkdir(join(home, '.claude'), { recursive: true })

@@ -16,10 +16,20 @@ import { checkpointCommand, reportRecovered } from './checkpoint-command'
 import { exitWhenDrained, ignoreClosedReaders } from '../app/process-exit'
 import { onStopSignal } from '../app/stop-signals'
 import { killWatchedGroups } from '../process/guarded-spawn'
+import { createWorktreeSession } from '../app/worktree-sessions'
+import { takeWorktreeFlag } from './worktree-flag'
+import { worktreeCommand } from './worktree-command'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
                                       slash command ("/help", "/usage", "/review 12", "/prompts:x K=v")
+  seam run --worktree [NAME] [--worktree-base BRANCH] [options] PROMPT...
+                                      run in a new git worktree of the workspace's repository, on a
+                                      new branch seam/NAME (default: a generated name) from HEAD or BRANCH
+  seam worktree list | diff ID | commit ID [--message M] | merge ID [--mode fast-forward|merge|squash]
+                | pr ID [--message M] | discard ID [--force]
+                                      review and land a worktree session (discard --force: even with
+                                      uncommitted changes or unmerged commits)
   seam resume ID [options] PROMPT...  continue a session
   seam compact ID [INSTRUCTIONS...]   summarise a session's history (as /compact does)
   seam sessions                       list sessions
@@ -73,6 +83,9 @@ const OPTIONS = {
   'dump-config': { type: 'boolean', default: false },
   'max-steps': { type: 'string' },
   'plugin-dev': { type: 'string', multiple: true },
+  'worktree-base': { type: 'string' },
+  message: { type: 'string' },
+  mode: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false }
 } as const satisfies ParseArgsConfig['options']
@@ -84,6 +97,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   // The author's commands take their own flags and need no Host.
   if (argv[0] === 'plugin' && (argv[1] === 'new' || argv[1] === 'pack')) return authorCommand(argv.slice(1), io)
   if (argv[0] === 'plugin' && argv[1] === 'dev') return devCommand(argv.slice(2), io)
+  const worktreeFlag = takeWorktreeFlag(argv)
+  argv = worktreeFlag.argv
   const { values, positionals } = parseFlags({
     args: argv,
     allowPositionals: true,
@@ -91,6 +106,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     options: OPTIONS
   })
   const [command, ...rest] = values['dump-config'] ? ['config', ...positionals] : positionals
+  if ((worktreeFlag.worktree || values['worktree-base'] !== undefined) && command !== 'run') throw new UsageError('--worktree and --worktree-base go with seam run')
+  if (values['worktree-base'] !== undefined && !worktreeFlag.worktree) throw new UsageError('--worktree-base needs --worktree')
   if (values['dump-config']) values.dump = true
   if (values.version) {
     io.stdout.write(`${(await import('../app/runtime')).SEAM_VERSION}\n`)
@@ -142,7 +159,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     for (const { sessionId, notice } of runtime.restoresFinishedOnLoad) if (sessionId !== target) io.stderr.write(`seam: session ${sessionId}: ${notice}\n`)
     let code: number
     try {
-      code = await runCommand(runtime, command, rest, values, io, stop.signal)
+      code = await runCommand(runtime, command, rest, values, io, stop.signal, worktreeFlag.worktree)
     } finally {
       await runtime.close()
       // Stopped by a signal: a process group that outlived the clean close (a tool's background
@@ -155,7 +172,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   }
 }
 
-async function runCommand(runtime: HostRuntime, command: string, rest: string[], values: Flags, io: Io, stop: AbortSignal): Promise<number> {
+async function runCommand(runtime: HostRuntime, command: string, rest: string[], values: Flags, io: Io, stop: AbortSignal, worktreeFlag?: { name?: string }): Promise<number> {
   switch (command) {
     case 'run':
     case 'resume': {
@@ -174,7 +191,8 @@ async function runCommand(runtime: HostRuntime, command: string, rest: string[],
           io.stderr.write(`seam: ${dev.error}\n`)
           return 1
         }
-        return await runPrompts(runtime, id, rest, values.json, io, stop)
+        const worktree = worktreeFlag ? { ...worktreeFlag, ...(values['worktree-base'] !== undefined ? { base: values['worktree-base'] } : {}) } : undefined
+        return await runPrompts(runtime, id, rest, values.json, io, stop, worktree)
       } finally {
         await Promise.all(dev.sessions.map((s) => s.close()))
       }
@@ -204,6 +222,8 @@ async function runCommand(runtime: HostRuntime, command: string, rest: string[],
       return await pluginCommand(runtime, rest, io, { force: values.force })
     case 'mcp':
       return await mcpCommand(runtime, rest, values.json, io)
+    case 'worktree':
+      return await worktreeCommand(runtime, rest, { json: values.json, force: values.force, ...(values.message !== undefined ? { message: values.message } : {}), ...(values.mode !== undefined ? { mode: values.mode } : {}) }, io)
     default:
       throw new UsageError(`unknown command "${command}"`)
   }
@@ -215,10 +235,25 @@ async function runPrompts(
   prompts: string[],
   json: boolean,
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
-  stop: AbortSignal
+  stop: AbortSignal,
+  worktree?: { name?: string; base?: string }
 ): Promise<number> {
   if (stop.aborted) return 1
-  let session = id ? await runtime.sessions.open(id) : await runtime.sessions.create(runtime.workspace()!)
+  let session: Awaited<ReturnType<typeof runtime.sessions.open>>
+  if (id) session = await runtime.sessions.open(id)
+  else if (worktree) {
+    try {
+      const made = await createWorktreeSession(runtime, { workspace: runtime.workspace()!, ...worktree })
+      session = made.session
+      if (!json) {
+        io.stderr.write(`worktree ${made.worktree.path}${made.worktree.branch ? ` (branch ${made.worktree.branch} from ${made.worktree.base})` : ''}\n`)
+        for (const notice of made.notices) io.stderr.write(`seam: ${notice}\n`)
+      }
+    } catch (error) {
+      io.stderr.write(`seam: cannot start a worktree session: ${(error as Error).message}\n`)
+      return 1
+    }
+  } else session = await runtime.sessions.create(runtime.workspace()!)
   // A revert or rewind a crash interrupted was finished on open: say so (its notice is in the log too).
   reportRecovered(session.recovered, io)
   // --json shows every event of a new session: those already written (the header) now, the rest

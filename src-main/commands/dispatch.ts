@@ -73,7 +73,7 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
     throw new CommandError(`Unknown slash command: /${name} (/help lists the commands)`)
   }
   const item = commandTrustItem(command)
-  const approved = !item || runtime.pins.approvedHashes(session.workspace).has(trustItemHash(item, session.workspace))
+  const approved = !item || runtime.approvedHashes(session.workspace).has(trustItemHash(item, session.workspace))
   const content = await expandCommand(command, args, {
     workspace: session.workspace,
     trusted: runtime.isTrusted(session.workspace),

@@ -5,7 +5,7 @@ import { chmodSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { SessionEvent } from '../../src-shared/session/events'
+import { WorktreeShape, type SessionEvent } from '../../src-shared/session/events'
 import { parseOrThrow } from '../../src-shared/validation'
 import { checkSessionEvent } from './event-check'
 import { checkpointFolderOf } from './checkpoint-store'
@@ -24,7 +24,10 @@ export { SessionFileError } from './load'
 export const CreateSessionOptionsSchema = z.object({
   workspace: z.string().min(1),
   title: z.string().optional(),
-  model: z.object({ provider: z.string(), model: z.string() }).optional()
+  model: z.object({ provider: z.string(), model: z.string() }).optional(),
+  /** An id made beforehand (`newSessionId`): a worktree session's hooks learn it before the log exists. */
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/).optional(),
+  worktree: WorktreeShape.optional()
 })
 export type CreateSessionOptions = z.infer<typeof CreateSessionOptionsSchema>
 
@@ -60,11 +63,10 @@ export class SessionStore {
 
   /** Creates the file with its header (event seq 1) on disk before returning. */
   create(options: CreateSessionOptions): SessionLog {
-    const { workspace, title, model } = parseOrThrow(CreateSessionOptionsSchema, options, 'session options')
-    const id = newSessionId()
+    const { workspace, title, model, worktree, id = newSessionId() } = parseOrThrow(CreateSessionOptionsSchema, options, 'session options')
     const path = this.pathOf(id)
     const now = Date.now()
-    const check = checkSessionEvent({ type: 'session/header', seq: 1, ts: now, sessionId: id, version: 1, workspace, createdAt: now, title, model })
+    const check = checkSessionEvent({ type: 'session/header', seq: 1, ts: now, sessionId: id, version: 1, workspace, createdAt: now, title, model, worktree })
     if (!check.ok) throw new Error(`session header: ${check.field}: ${check.message}`)
     this.ensureDir()
     const line = `${JSON.stringify(check.event)}\n`

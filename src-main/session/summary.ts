@@ -4,7 +4,7 @@
 // parsed: the header, `session/renamed` lines, the first `user/message`, and the last event.
 import { open, type FileHandle } from 'node:fs/promises'
 import { z } from 'zod'
-import { SessionHeaderEvent, SessionRenamedEvent, UserMessageEvent, type SessionEvent } from '../../src-shared/session/events'
+import { SessionHeaderEvent, SessionRenamedEvent, UserMessageEvent, WorktreeShape, type SessionEvent } from '../../src-shared/session/events'
 import { formatZodError } from '../../src-shared/validation'
 
 export interface SessionSummary {
@@ -16,6 +16,8 @@ export interface SessionSummary {
   /** `ts` of the last event. */
   lastActivity: number
   eventCount: number
+  /** A worktree session's worktree (its header's). */
+  worktree?: z.infer<typeof WorktreeShape>
   /** Set when the file's header could not be read; the session cannot be opened as it is. */
   error?: string
 }
@@ -34,8 +36,10 @@ export function summarizeEvents(id: string, events: readonly SessionEvent[]): Se
   let headerTitle: string | undefined
   let renamedTitle: string | undefined
   let promptTitle: string | undefined
+  let worktree: z.infer<typeof WorktreeShape> | undefined
   for (const event of events) {
     if (event.type === 'session/header') {
+      worktree = event.worktree
       workspace = event.workspace
       createdAt = event.createdAt
       headerTitle = event.title
@@ -43,7 +47,9 @@ export function summarizeEvents(id: string, events: readonly SessionEvent[]): Se
     else if (event.type === 'user/message' && promptTitle === undefined) promptTitle = titleFromPrompt(event.originalContent ?? event.content)
   }
   const last = events[events.length - 1]
-  return { id, title: renamedTitle ?? headerTitle ?? promptTitle ?? '', workspace, createdAt, lastActivity: last?.ts ?? createdAt, eventCount: last?.seq ?? 0 }
+  const summary: SessionSummary = { id, title: renamedTitle ?? headerTitle ?? promptTitle ?? '', workspace, createdAt, lastActivity: last?.ts ?? createdAt, eventCount: last?.seq ?? 0 }
+  if (worktree) summary.worktree = worktree
+  return summary
 }
 
 /** What a scan learned about one file, and how far it got. Persisted by the summary cache. */
@@ -59,6 +65,7 @@ export const FileScanSchema = z.object({
   promptTitle: z.string().optional(),
   lastTs: z.number(),
   lastSeq: z.number(),
+  worktree: WorktreeShape.optional(),
   error: z.string().optional()
 })
 export type FileScan = z.infer<typeof FileScanSchema>
@@ -72,6 +79,7 @@ export function summaryFromScan(id: string, scan: FileScan): SessionSummary {
     lastActivity: scan.lastTs,
     eventCount: scan.lastSeq
   }
+  if (scan.worktree !== undefined) summary.worktree = scan.worktree
   if (scan.error !== undefined) summary.error = scan.error
   return summary
 }
@@ -176,6 +184,7 @@ function readHeader(line: Buffer, scan: FileScan): void {
   scan.lastTs = header.data.ts
   scan.lastSeq = header.data.seq
   if (header.data.title !== undefined) scan.headerTitle = header.data.title
+  if (header.data.worktree !== undefined) scan.worktree = header.data.worktree
 }
 
 /** Calls `visit` for each line of `lines` containing `needle`, while it returns true. */

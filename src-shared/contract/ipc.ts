@@ -2,7 +2,7 @@
 // output schemas, every push to a payload schema. Both transports (Electron IPC, WebSocket)
 // carry exactly this; the Host validates every request (the renderer is untrusted input).
 import { z } from 'zod'
-import { SessionEventSchema, GrantScopeShape } from '../session/events'
+import { SessionEventSchema, GrantScopeShape, WorktreeShape } from '../session/events'
 import { APPROVAL_MODES } from '../host/approval-modes'
 import { ImageAttachmentsSchema } from '../session/attachments'
 import { CheckpointMethods } from './checkpoints'
@@ -79,7 +79,8 @@ export const SessionSummarySchema = z.object({
   workspace: z.string(),
   createdAt: z.number(),
   lastActivity: z.number(),
-  eventCount: z.number().int().nonnegative()
+  eventCount: z.number().int().nonnegative(),
+  worktree: WorktreeShape.optional()
 })
 
 /** A session found by sessions/search: its summary, whether the title matched, and where its content did. */

@@ -26,6 +26,17 @@ export const VerdictShape = z.object({
   approval: z.enum(['allowed-once', 'allowed-session', 'allowed-always', 'denied', 'cancelled', 'unavailable']).optional()
 })
 
+/** The git worktree a worktree session runs in (src-shared/host/worktrees.ts `WorktreeRecord`). */
+export const WorktreeShape = z.object({
+  name: z.string(),
+  repo: z.string(),
+  path: z.string(),
+  branch: z.string(),
+  base: z.string(),
+  baseCommit: z.string(),
+  createdBy: z.enum(['git', 'hook'])
+})
+
 export const SessionHeaderEvent = z.object({
   type: z.literal('session/header'),
   ...base,
@@ -34,7 +45,9 @@ export const SessionHeaderEvent = z.object({
   workspace: z.string(),
   createdAt: z.number(),
   title: z.string().optional(),
-  model: z.object({ provider: z.string(), model: z.string() }).optional()
+  model: z.object({ provider: z.string(), model: z.string() }).optional(),
+  /** A worktree session: `workspace` is the worktree's folder, made from `worktree.repo`. */
+  worktree: WorktreeShape.optional()
 })
 
 export const SessionRenamedEvent = z.object({ type: z.literal('session/renamed'), ...base, title: z.string() })
