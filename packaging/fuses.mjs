@@ -30,19 +30,35 @@ export const SEAM_FUSES = {
 }
 
 /** Flips SEAM_FUSES in the Electron binary at `executable` (a macOS .app bundle works too). */
-export function flipSeamFuses(executable) {
-  return flipFuses(executable, SEAM_FUSES)
+export function flipSeamFuses(executable, options = {}) {
+  return flipFuses(executable, { ...SEAM_FUSES, resetAdHocDarwinSignature: options.resetAdHocDarwinSignature === true })
 }
 
-/** electron-builder's afterPack hook: the packaged executable in `appOutDir`. */
-export default async function afterPack(context) {
+// electron-builder's Arch enum (builder-util): arm64 = 3, universal = 4 (it holds an arm64 slice).
+const ARCHES_WITH_ARM64 = new Set([3, 4])
+
+/**
+ * Flipping fuses changes the binary, which breaks its signature; on Apple silicon a binary
+ * without a valid signature is killed at start, so the app is re-signed ad hoc (a real identity,
+ * when configured, signs it again after this hook).
+ */
+export function needsAdHocResign(context) {
+  return context.electronPlatformName === 'darwin' && ARCHES_WITH_ARM64.has(context.arch)
+}
+
+/** The packaged executable electron-builder left in `appOutDir` for this platform. */
+export function packagedExecutable(context) {
   const name = context.packager.appInfo.productFilename
-  const executable =
-    context.electronPlatformName === 'darwin'
-      ? path.join(context.appOutDir, `${name}.app`)
-      : path.join(context.appOutDir, context.electronPlatformName === 'win32' ? `${name}.exe` : context.packager.executableName ?? name)
+  if (context.electronPlatformName === 'darwin') return path.join(context.appOutDir, `${name}.app`)
+  if (context.electronPlatformName === 'win32') return path.join(context.appOutDir, `${name}.exe`)
+  return path.join(context.appOutDir, context.packager.executableName ?? name)
+}
+
+/** electron-builder's afterPack hook: the fuses of the packaged executable in `appOutDir`. */
+export default async function afterPack(context) {
+  const executable = packagedExecutable(context)
   if (!existsSync(executable)) throw new Error(`fuses: no packaged executable at ${executable}`)
-  await flipSeamFuses(executable)
+  await flipSeamFuses(executable, { resetAdHocDarwinSignature: needsAdHocResign(context) })
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -51,7 +67,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error('usage: node packaging/fuses.mjs <packaged Seam executable or Seam.app>')
     process.exit(2)
   }
-  flipSeamFuses(path.resolve(target)).then(
+  flipSeamFuses(path.resolve(target), { resetAdHocDarwinSignature: process.platform === 'darwin' && process.arch === 'arm64' }).then(
     () => console.log(`fuses set in ${target}`),
     (error) => {
       console.error(`fuses: ${error instanceof Error ? error.message : String(error)}`)

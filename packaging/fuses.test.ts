@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { flipSeamFuses, SEAM_FUSES } from './fuses.mjs'
+import afterPack, { flipSeamFuses, needsAdHocResign, packagedExecutable, SEAM_FUSES } from './fuses.mjs'
 
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
 let dir: string
@@ -48,5 +48,21 @@ describe('Electron fuses of the packaged app', () => {
     // The bytes around the wire are untouched.
     const bytes = await readFile(binary)
     expect(bytes.subarray(0, 1024).every((b) => b === 7)).toBe(true)
+  })
+
+  it('as the afterPack hook: flips the packaged executable, re-signs ad hoc only for macOS arm64, and fails clearly without one (issue 30)', async () => {
+    const context = (electronPlatformName: string, arch: number) => ({ appOutDir: dir, electronPlatformName, arch, packager: { appInfo: { productFilename: 'Seam' }, executableName: 'seam' } })
+    // electron-builder's Arch: x64 = 1, arm64 = 3, universal = 4.
+    expect(needsAdHocResign(context('darwin', 3))).toBe(true)
+    expect(needsAdHocResign(context('darwin', 4))).toBe(true)
+    expect(needsAdHocResign(context('darwin', 1))).toBe(false)
+    expect(needsAdHocResign(context('linux', 3))).toBe(false)
+    expect(packagedExecutable(context('win32', 1))).toBe(join(dir, 'Seam.exe'))
+    expect(packagedExecutable(context('darwin', 3))).toBe(join(dir, 'Seam.app'))
+    const wire = Buffer.from([1, 9, ...'101100001'].map((c) => (typeof c === 'number' ? c : c.charCodeAt(0))))
+    await writeFile(join(dir, 'seam'), Buffer.concat([Buffer.from(SENTINEL), wire]))
+    await afterPack(context('linux', 1))
+    expect((await getCurrentFuseWire(join(dir, 'seam')))[FuseV1Options.RunAsNode]).toBe(FuseState.DISABLE)
+    await expect(afterPack(context('win32', 1))).rejects.toThrow(`fuses: no packaged executable at ${join(dir, 'Seam.exe')}`)
   })
 })

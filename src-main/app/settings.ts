@@ -19,6 +19,8 @@ export const SeamSettingsSchema = z.object({
   desktopNotifications: z.boolean().default(true),
   /** Seconds a finished turn waits for the user before Claude Code's Notification hook fires with `idle_prompt` (Claude Code: 60). */
   idlePromptSeconds: z.number().positive().max(86_400).default(60),
+  /** The desktop app checks its release feed for a newer version (packaged builds with a feed only). Off unless turned on. */
+  autoUpdate: z.boolean().default(false),
   workspace: z.string().nullable().default(null),
   trustedWorkspaces: z.array(z.string()).default([]),
   provider: z

@@ -16,6 +16,8 @@ import { keepWindowAlive, type RecoveryChoice } from './recovery'
 import { userDataOverride } from './user-data'
 import { createMainWindow, hardenWebContents, loadAppPage } from './window'
 import { installDesktopNotifications } from './notifications'
+import { APP_ID } from './app-id'
+import { startUpdates } from './updates'
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
 const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
@@ -49,6 +51,8 @@ function fail(title: string, message: string): void {
 
 registerAppSchemes()
 app.enableSandbox()
+// Windows shows and routes notifications by this ID; the installer's shortcut carries the same one.
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID)
 
 const page = appPageFor({ devServerUrl })
 // Any web contents created later gets the same navigation rules.
@@ -126,6 +130,7 @@ async function start(): Promise<void> {
     void recovery.loadNow()
   }
   openWindow()
+  void startUpdates({ enabled: running.runtime.settings.value.autoUpdate, packaged, log })
 
   // Ctrl+C in the terminal of `npm start`, or a service manager: close the Host like a quit.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit())
