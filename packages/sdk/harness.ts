@@ -9,6 +9,8 @@ import { z } from 'zod'
 import { Kernel, definePlugin, type Plugin, type PluginRuntime } from '../../src-shared/kernel'
 import type { ToolDefinition } from '../../src-shared/host/tools'
 import type { RpcService, TrustItem, WorkspaceService } from '../../src-shared/host/workspace'
+import { createTurnPermissions } from '../../src-shared/host/services'
+import { createSlashCommandRegistry } from '../../src-shared/host/slash-commands'
 import type { SessionEventOf, SessionEventType } from '../../src-shared/session/events'
 import { Agent, promptPlugin, type AgentSettingsInput } from '../../src-main/agent'
 import { toolsPlugin } from '../../src-main/tools'
@@ -84,6 +86,8 @@ const hostServices = definePlugin({
     }
     ctx.provide('workspace', workspace)
     ctx.provide('rpc', rpc)
+    ctx.provide('turnPermissions', createTurnPermissions())
+    ctx.provide('slashCommands', createSlashCommandRegistry())
   }
 })
 const sharedOf = new WeakMap<Kernel, Shared>()

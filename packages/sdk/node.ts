@@ -38,3 +38,11 @@ export { defaultKeyGuard, type KeyGuard, type ChildEnvFor } from '../../src-main
 export { SEAM_VERSION } from '../../src-main/app/seam-version'
 /** Writes a whole file so that a crash leaves the old content or the new, never half of it. */
 export { writeFileAtomic } from '../../src-main/app/atomic-file'
+/**
+ * Claude Code's slash command text, as custom commands and skills share it: argument substitution
+ * (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`, `$name`), shell-like argument splitting, and the
+ * `` !`cmd` `` lines (found, run through the guarded process service, replaced by their output).
+ */
+export { substituteClaude, splitArguments, shellLinesOf, replaceShellLines, runShellLine } from '../../src-main/commands/expand'
+/** Claude Code's Markdown files (commands, skills): front matter checked against a zod schema (`argument-hint: [x]` kept as text), `allowed-tools` split at top-level commas. */
+export { parseFrontMatter, splitRules } from '../../src-main/commands/custom'

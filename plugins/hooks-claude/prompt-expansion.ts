@@ -15,7 +15,8 @@ const BY = 'hook:UserPromptExpansion'
 const COMMAND_SOURCE: Record<PromptExpansionInfo['commandSource'], string> = {
   project: 'projectSettings',
   user: 'userSettings',
-  codex: 'codexPrompts'
+  codex: 'codexPrompts',
+  plugin: 'plugin'
 }
 
 export function onPromptExpansion(bridge: Bridge) {

@@ -52,7 +52,8 @@ const SendInput = z.object({ content: z.string(), source: z.enum(['user', 'cli']
 export class Agent {
   readonly settings: AgentSettings
   readonly handle: AgentHandle
-  private readonly kernel: Kernel
+  /** The plugin tree the session runs on (its services: tools, slash command providers). */
+  readonly kernel: Kernel
   private readonly log: SessionLog
   private readonly source: SessionStartSource
   private readonly inbox: Inbox

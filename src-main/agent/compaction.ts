@@ -129,6 +129,7 @@ function visibleChars(event: SessionEvent): number {
     case 'context/message':
     case 'steering/message':
     case 'instructions/loaded':
+    case 'skill/loaded':
       return event.text.length
     case 'mentions/attached':
       return event.files.reduce((sum, file) => sum + (file.content?.length ?? 0), 0)

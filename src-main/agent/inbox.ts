@@ -13,7 +13,7 @@ export type PromptOrigin = 'user' | 'cli'
 export interface CommandExpansion {
   /** The expanded prompt the model gets. */
   content: string
-  command: { name: string; args: string; source: 'user' | 'project' | 'codex' }
+  command: { name: string; args: string; source: 'user' | 'project' | 'codex' | 'plugin' }
   /** The model of the turn the command opens (front matter `model`). */
   model?: string
   /** Permission rules whose calls run without asking during that turn (front matter `allowed-tools`). */

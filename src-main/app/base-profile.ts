@@ -20,6 +20,7 @@ import todo from '../../plugins/todo/index'
 import claudePlugins from '../../plugins/claude-plugins/index'
 import backgroundTasks from '../../plugins/background-tasks/index'
 import worktrees from '../../plugins/worktrees/index'
+import skills from '../../plugins/skills/index'
 import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
@@ -76,6 +77,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:mcp', mcp as Plugin<never>],
     ['builtin:todo', todo as Plugin<never>],
     ['builtin:worktrees', worktrees as Plugin<never>],
+    ['builtin:skills', skills as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
   ]
@@ -89,6 +91,9 @@ export interface BaseProfileOptions {
   approvalModeFromCommandLine?: boolean
   /** Claude Code's user settings file (`$HOME/.claude/settings.json` of the host's environment). */
   claudeUserSettingsPath?: string
+  /** The host environment's HOME and CODEX_HOME, where user skills are read (default: the process's). */
+  userHome?: string
+  codexHome?: string
   workspace: string | null
   hookConcurrency: number
   /** Seconds after a turn ends before the Notification hook's `idle_prompt` (Seam settings `idlePromptSeconds`). */
@@ -146,6 +151,11 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } },
     { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} },
     { id: 'todo', plugin: 'builtin:todo' },
-    { id: 'worktrees', plugin: 'builtin:worktrees', config: {} }
+    { id: 'worktrees', plugin: 'builtin:worktrees', config: {} },
+    {
+      id: 'skills',
+      plugin: 'builtin:skills',
+      config: { ...(options.userHome ? { home: options.userHome } : {}), ...(options.codexHome ? { codexHome: options.codexHome } : {}) }
+    }
   ]
 }

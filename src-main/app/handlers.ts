@@ -237,8 +237,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return { queued: 'turn' as const, command: { name: result.name, ok: result.ok, message: result.message, ...(result.sessionId ? { sessionId: result.sessionId } : {}) } }
     },
     'commands/list': async ({ sessionId }) => {
-      const workspace = sessionId ? (await sessions.open(sessionId)).workspace : runtime.workspace()
-      const set = sessionCommands(runtime, workspace)
+      const session = sessionId ? await sessions.open(sessionId) : undefined
+      const workspace = session ? session.workspace : runtime.workspace()
+      const set = sessionCommands(runtime, workspace, session ? session.agent.kernel : runtime.kernel)
       return { commands: set.commands, problems: set.problems.map(({ name, file, field, message }) => ({ name, file, message, ...(field !== undefined ? { field } : {}) })), notices: set.notices }
     },
     'model/options': async ({ sessionId }) => modelOptions(runtime, sessionId),

@@ -27,6 +27,7 @@ import { ToolRegistryImpl } from '../tools/registry'
 import { projectCommandTrustItems } from '../commands/trust'
 import { TrustPins, trustItemHash, type ReviewedTrustItem, type TrustItem } from '../security/trust-pins'
 import { createTurnPermissions } from '../../src-shared/host/services'
+import { createSlashCommandRegistry } from '../../src-shared/host/slash-commands'
 import { setDefaultChildEnvPolicy } from '../process/guarded-spawn'
 
 export type { TrustItem } from '../security/trust-pins'
@@ -339,6 +340,8 @@ export class PluginHost {
         approvalMode: this.runtime.approvalMode(),
         approvalModeFromCommandLine: this.runtime.approvalModeChosen(),
         claudeUserSettingsPath: claudeUserSettingsPath(this.runtime.options.env),
+        ...(this.runtime.options.env?.HOME ? { userHome: this.runtime.options.env.HOME } : {}),
+        ...(this.runtime.options.env?.CODEX_HOME ? { codexHome: this.runtime.options.env.CODEX_HOME } : {}),
         workspace: this.root,
         hookConcurrency: settings.hookConcurrency,
         idlePromptSeconds: settings.idlePromptSeconds,
@@ -398,6 +401,7 @@ export class PluginHost {
       }
     })
     kernel.context.provide('turnPermissions', createTurnPermissions())
+    kernel.context.provide('slashCommands', createSlashCommandRegistry())
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)

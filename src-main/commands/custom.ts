@@ -10,12 +10,13 @@ import { z } from 'zod'
 import { formatIssuePath } from '../../src-shared/validation'
 import { parsePermissionRule } from '../../plugins/hook-protocol/index'
 
-export type CommandSource = 'builtin' | 'user' | 'project' | 'codex'
+/** `plugin`: contributed by a plugin through the `slashCommands` service (a skill). */
+export type CommandSource = 'builtin' | 'user' | 'project' | 'codex' | 'plugin'
 
 export interface CustomCommand {
   /** Without the slash: `review`, `frontend:component` (a subfolder), `prompts:draft` (Codex). */
   name: string
-  source: Exclude<CommandSource, 'builtin'>
+  source: Exclude<CommandSource, 'builtin' | 'plugin'>
   file: string
   description: string
   argumentHint?: string
@@ -122,29 +123,39 @@ export function readCommandFile(root: string, file: string, source: CustomComman
   } catch (error) {
     return { name, source, file, message: `cannot be read: ${(error as Error).message}` }
   }
+  const parsed = parseFrontMatter(text, source === 'codex' ? CodexFrontMatter : ClaudeFrontMatter)
+  if ('message' in parsed) return { name, source, file, ...parsed }
+  const front = parsed.front as z.output<typeof ClaudeFrontMatter>
+  const command: CustomCommand = { name, source, file, description: front.description?.trim() || firstLine(parsed.body) || `/${name}`, body: parsed.body }
+  if (front['argument-hint']) command.argumentHint = front['argument-hint'].trim()
+  if (front['allowed-tools']?.length) command.allowedTools = front['allowed-tools']
+  if (front.model) command.model = front.model.trim()
+  if (front.arguments?.length) command.argumentNames = front.arguments
+  return command
+}
+
+/**
+ * A Markdown file's front matter checked against `schema`, and its body; or what is wrong (the
+ * message names the field when one is at fault). Commands and skills read their files with it.
+ */
+export function parseFrontMatter<S extends z.ZodType>(text: string, schema: S): { front: z.output<S>; body: string } | { field?: string; message: string } {
   const split = splitFrontMatter(text)
   let data: unknown = {}
   if (split.frontMatter !== undefined) {
     try {
       data = parseYaml(quoteArgumentHint(split.frontMatter)) ?? {}
     } catch (error) {
-      return { name, source, file, message: `front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}` }
+      return { message: `front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}` }
     }
-    if (typeof data !== 'object' || Array.isArray(data)) return { name, source, file, message: 'front matter must be a YAML mapping' }
+    if (typeof data !== 'object' || Array.isArray(data)) return { message: 'front matter must be a YAML mapping' }
   }
-  const parsed = (source === 'codex' ? CodexFrontMatter : ClaudeFrontMatter).safeParse(data)
+  const parsed = schema.safeParse(data)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const field = formatIssuePath(issue.path)
-    return { name, source, file, field, message: `front matter field "${field}": ${issue.message}` }
+    return { field, message: `front matter field "${field}": ${issue.message}` }
   }
-  const front = parsed.data as z.output<typeof ClaudeFrontMatter>
-  const command: CustomCommand = { name, source, file, description: front.description?.trim() || firstLine(split.body) || `/${name}`, body: split.body }
-  if (front['argument-hint']) command.argumentHint = front['argument-hint'].trim()
-  if (front['allowed-tools']?.length) command.allowedTools = front['allowed-tools']
-  if (front.model) command.model = front.model.trim()
-  if (front.arguments?.length) command.argumentNames = front.arguments
-  return command
+  return { front: parsed.data, body: split.body }
 }
 
 /** `frontend/component.md` -> `frontend:component` (Claude Code's namespacing); Codex: `prompts:<file name>`. */

@@ -3,6 +3,7 @@
 // else goes to the model as it is. An unknown `/name` is refused (Claude Code answers "Unknown
 // slash command" too); text whose first word is a path (`/usr/bin/env …`) is not a command.
 import { homedir } from 'node:os'
+import type { Kernel } from '../../src-shared/kernel'
 import { usageTotals } from '../../src-shared/session/usage-totals'
 import { runCompact } from '../agent/commands'
 import type { Agent } from '../agent'
@@ -13,6 +14,7 @@ import { CommandError, expandCommand } from './expand'
 import { resolveModelName } from './model-alias'
 import { commandSet, helpText, parseSlash, type CommandSet } from './registry'
 import { commandTrustItem } from './trust'
+import type { PluginCommand, PluginCommandResult, SlashCommandProvider } from '../../src-shared/host/slash-commands'
 import { trustItemHash } from '../security/trust-pins'
 
 export interface CommandSession {
@@ -35,10 +37,11 @@ export interface DispatchOptions {
   awaitCompaction: boolean
 }
 
-/** The commands a session's workspace offers now (read from disk at each call). */
-export function sessionCommands(runtime: HostRuntime, workspace: string | null): CommandSet {
+/** The commands a session's workspace offers now (read from disk at each call); `kernel` brings its plugins' commands (skills). */
+export function sessionCommands(runtime: HostRuntime, workspace: string | null, kernel?: Kernel): CommandSet {
   const env = runtime.options.env ?? process.env
-  return commandSet({ workspace, env, home: env.HOME || homedir() })
+  const providers = kernel?.getService('slashCommands')?.providers()
+  return commandSet({ workspace, env, home: env.HOME || homedir(), ...(providers ? { providers } : {}) })
 }
 
 export async function dispatch(runtime: HostRuntime, session: CommandSession, text: string, options: DispatchOptions): Promise<DispatchResult> {
@@ -63,9 +66,11 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
     case 'usage':
       return reply(true, usageText(session.agent))
     case 'help':
-      return reply(true, helpText(sessionCommands(runtime, session.workspace)))
+      return reply(true, helpText(sessionCommands(runtime, session.workspace, session.agent.kernel)))
   }
-  const set = sessionCommands(runtime, session.workspace)
+  const set = sessionCommands(runtime, session.workspace, session.agent.kernel)
+  const contributed = set.plugin.get(name)
+  if (contributed) return runPluginCommand(runtime, session, contributed, { name, args, text, source: options.source })
   const command = set.custom.get(name)
   if (!command) {
     const problem = set.problems.find((p) => p.name === name)
@@ -87,6 +92,34 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
     command: { name, args, source: command.source },
     ...(model ? { model } : {}),
     ...(command.allowedTools ? { allowedTools: command.allowedTools } : {})
+  })
+  return { kind: 'sent', name, queued }
+}
+
+/** A plugin's command (a skill): the plugin expands it, or runs it itself and says what happened. */
+async function runPluginCommand(
+  runtime: HostRuntime,
+  session: CommandSession,
+  { command, provider }: { command: PluginCommand; provider: SlashCommandProvider },
+  typed: { name: string; args: string; text: string; source: PromptOrigin }
+): Promise<DispatchResult> {
+  const { name, args } = typed
+  const where = command.file ?? command.origin
+  if (command.userInvocable === false) throw new CommandError(`/${name} can only be used by the model (user-invocable: false in ${where})`)
+  let result: PluginCommandResult
+  try {
+    result = await provider.invoke({ sessionId: session.id, workspace: session.workspace, name, args, typed: typed.text.trim() })
+  } catch (error) {
+    throw new CommandError((error as Error).message)
+  }
+  if (result.kind === 'done') return { kind: 'builtin', name, ok: result.ok, message: result.message }
+  if (!result.content.trim()) throw new CommandError(`/${name} expands to an empty prompt (${where})`)
+  const model = result.model ? modelFor(runtime, result.model, `/${name} (${where}): model`) : undefined
+  const { queued } = session.agent.send(typed.text.trim(), typed.source, {
+    content: result.content,
+    command: { name, args, source: result.source },
+    ...(model ? { model } : {}),
+    ...(result.allowedTools?.length ? { allowedTools: [...result.allowedTools] } : {})
   })
   return { kind: 'sent', name, queued }
 }

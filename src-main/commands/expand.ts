@@ -46,6 +46,12 @@ export function shellLinesOf(text: string): string[] {
   return [...text.matchAll(SHELL_LINE)].map((match) => match[2])
 }
 
+/** `text` with its shell lines replaced, in order, by `outputs` (one per line `shellLinesOf` found). */
+export function replaceShellLines(text: string, outputs: readonly string[]): string {
+  let index = 0
+  return text.replace(SHELL_LINE, (_match, before: string) => `${before}${outputs[index++] ?? ''}`)
+}
+
 export async function expandCommand(command: CustomCommand, args: string, options: ExpandOptions): Promise<string> {
   const substituted = command.source === 'codex' ? substituteCodex(command, args) : substituteClaude(command.body, args, command.argumentNames)
   const shellLines = command.source === 'codex' ? [] : shellLinesOf(substituted)
@@ -67,8 +73,7 @@ export async function expandCommand(command: CustomCommand, args: string, option
         throw new CommandError(`/${command.name}: the shell command \`${line}\` failed: ${(error as Error).message}`)
       }
     }
-    let index = 0
-    text = text.replace(SHELL_LINE, (_match, before: string) => `${before}${outputs[index++]}`)
+    text = replaceShellLines(text, outputs)
   }
   const blocks = files.map(({ path, text: contents }) => `Contents of ${path}:\n\`\`\`\n${contents}\n\`\`\``)
   return [text.trimEnd(), ...blocks].join('\n\n')
@@ -172,7 +177,11 @@ function existingPath(ref: string, workspace: string): string | undefined {
   return undefined
 }
 
-function runShellLine(command: string, cwd: string, env: Record<string, string> | undefined): Promise<string> {
+/**
+ * Runs one `` !`cmd` `` line with `bash -c` in `cwd` through the guarded child-process service (its
+ * own process group, killed with Seam; 30 s); resolves with its output, rejects with why it failed.
+ */
+export function runShellLine(command: string, cwd: string, env: Record<string, string> | undefined): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     // stdin closed, not a socket: bash sources ~/.bashrc when its stdin looks like a remote shell's.
     // Its own process group, killed with Seam; the deadline ends the whole group.

@@ -1,6 +1,9 @@
-// The slash commands of a workspace: Seam's built-ins, then the custom commands read from disk at
-// each call (so edits, new and deleted files apply at once). Built-ins win a name clash.
+// The slash commands of a workspace: Seam's built-ins, the commands plugins contribute (skills),
+// then the custom commands read from disk at each call (so edits, new and deleted files apply at
+// once). Built-ins win a name clash; a plugin's command wins over a command file (Claude Code: a
+// skill `x` and `.claude/commands/x.md` both make `/x`, and the skill wins).
 import { homedir } from 'node:os'
+import type { PluginCommand, SlashCommandProvider } from '../../src-shared/host/slash-commands'
 import { commandDirs, loadCustomCommands, type CommandProblem, type CommandSource, type CustomCommand } from './custom'
 
 export interface CommandInfo {
@@ -13,6 +16,9 @@ export interface CommandInfo {
   runsWithoutArguments: boolean
   /** The file that defines it (custom commands). */
   file?: string
+  /** A plugin's command (source `plugin`): what it is (`skill`) and where it was found. */
+  kind?: string
+  origin?: string
 }
 
 export interface BuiltinCommand {
@@ -33,6 +39,8 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
 export interface CommandSet {
   commands: CommandInfo[]
   custom: Map<string, CustomCommand>
+  /** Commands plugins contribute, with the provider that runs them. */
+  plugin: Map<string, { command: PluginCommand; provider: SlashCommandProvider }>
   /** Malformed command files (path and field); invoking one reports its problem. */
   problems: CommandProblem[]
   notices: string[]
@@ -43,6 +51,8 @@ export interface RegistryOptions {
   env: NodeJS.ProcessEnv
   /** Default: `env.HOME`, else the OS's home folder. */
   home?: string
+  /** The session's plugin command providers (the `slashCommands` service). */
+  providers?: readonly SlashCommandProvider[]
 }
 
 export function commandSet(options: RegistryOptions): CommandSet {
@@ -51,10 +61,35 @@ export function commandSet(options: RegistryOptions): CommandSet {
   const builtins = new Set<string>(BUILTIN_COMMANDS.map((c) => c.name))
   const notices = [...loaded.notices]
   const custom = new Map<string, CustomCommand>()
+  const plugin = new Map<string, { command: PluginCommand; provider: SlashCommandProvider }>()
+  const problems: CommandProblem[] = []
   const commands: CommandInfo[] = BUILTIN_COMMANDS.map((c) => ({ ...c, source: 'builtin' as const }))
+  for (const provider of options.providers ?? []) {
+    const listing = provider.list(options.workspace ?? '')
+    notices.push(...listing.notices)
+    for (const p of listing.problems) problems.push({ name: p.name, source: 'plugin', file: p.file, message: p.message, ...(p.field !== undefined ? { field: p.field } : {}) })
+    for (const command of listing.commands) {
+      if (builtins.has(command.name)) {
+        notices.push(`/${command.name}: the built-in command is used; the ${command.kind} ${command.file ?? command.origin} is ignored`)
+        continue
+      }
+      if (plugin.has(command.name)) continue
+      plugin.set(command.name, { command, provider })
+      if (command.userInvocable === false) continue
+      const info: CommandInfo = { name: command.name, description: command.description, source: 'plugin', runsWithoutArguments: false, kind: command.kind, origin: command.origin }
+      if (command.argumentHint) info.argumentHint = command.argumentHint
+      if (command.file) info.file = command.file
+      commands.push(info)
+    }
+  }
   for (const command of loaded.commands) {
     if (builtins.has(command.name)) {
       notices.push(`/${command.name}: the built-in command is used; ${command.file} is ignored`)
+      continue
+    }
+    const shadow = plugin.get(command.name)?.command
+    if (shadow) {
+      notices.push(`/${command.name}: the ${shadow.kind} ${shadow.file ?? shadow.origin} is used; the ${command.source} command ${command.file} is ignored`)
       continue
     }
     custom.set(command.name, command)
@@ -63,7 +98,8 @@ export function commandSet(options: RegistryOptions): CommandSet {
     commands.push(info)
   }
   commands.sort((a, b) => a.name.localeCompare(b.name))
-  return { commands, custom, problems: loaded.problems.filter((p) => !builtins.has(p.name)), notices }
+  problems.push(...loaded.problems.filter((p) => !builtins.has(p.name) && !plugin.has(p.name)))
+  return { commands, custom, plugin, problems, notices }
 }
 
 /** `/name args` split, when `text` starts like a command name; else undefined (a path such as `/usr/bin` is not one). */
@@ -75,9 +111,9 @@ export function parseSlash(text: string): { name: string; args: string } | undef
 
 /** The `/help` text: every command with its hint and description, then the problems. */
 export function helpText(set: CommandSet): string {
-  const label = (source: CommandSource) => (source === 'builtin' ? '' : ` (${source})`)
+  const label = (c: CommandInfo) => (c.source === 'builtin' ? '' : c.source === 'plugin' ? ` (${c.kind ?? 'plugin'}, ${c.origin ?? 'a plugin'})` : ` (${c.source})`)
   const lines = ['Slash commands:']
-  for (const c of set.commands) lines.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}${label(c.source)}`)
+  for (const c of set.commands) lines.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}${label(c)}`)
   for (const p of set.problems) lines.push(`  (broken) /${p.name}: ${p.file}: ${p.message}`)
   for (const n of set.notices) lines.push(`  note: ${n}`)
   return lines.join('\n')

@@ -1,6 +1,6 @@
 // The model's history, derived from the session log alone ("Model-visible means logged").
 // Visible: user/message, assistant/message, tool/result, context/message, steering/message,
-// instructions/loaded, mentions/attached (the files mentioned with @path); a compaction replaces
+// instructions/loaded, skill/loaded, mentions/attached (the files mentioned with @path); a compaction replaces
 // everything before it with its summary; a rewind takes out everything from the user message it
 // rewound to up to itself (`liveEvents`).
 // Everything else (headers, turns, approvals, grants, hooks, notices, blocked prompts) is not.
@@ -277,6 +277,10 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
       break
     case 'instructions/loaded':
       userSide(systemReminder(event.text))
+      break
+    case 'skill/loaded':
+      // One message of its own, as typed skills are (the user/message of their command).
+      userSide(event.text)
       break
     case 'mentions/attached': {
       const text = mentionedFilesText(event.files)

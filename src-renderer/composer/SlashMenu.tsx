@@ -125,7 +125,7 @@ export function useSlashMenu(options: {
               <span className="slash-name">/{command.name}</span>
               {command.argumentHint && <span className="slash-hint"> {command.argumentHint}</span>}
               <span className="slash-description"> {command.description}</span>
-              {command.source !== 'builtin' && <span className="slash-source"> ({command.source})</span>}
+              {command.source !== 'builtin' && <span className="slash-source"> ({command.source === 'plugin' ? `${command.kind ?? 'plugin'}: ${command.origin ?? ''}` : command.source})</span>}
             </li>
           ))}
         </ul>

@@ -123,6 +123,9 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'model/context':
       push(draft, { kind: 'context', key, seq: event.seq, text: modelContextText(event), source: 'model/context' })
       return
+    case 'skill/loaded':
+      push(draft, { kind: 'context', key, seq: event.seq, text: event.text, source: `skill ${event.skill}${event.trigger === 'compact' ? ' (re-attached after compaction)' : ''}` })
+      return
     case 'instructions/loaded':
       push(draft, { kind: 'instructions', key, seq: event.seq, files: event.files, removed: event.removed ?? [] })
       return

@@ -63,7 +63,7 @@ export interface UserItem {
   content: string
   originalContent?: string
   /** A custom slash command: `originalContent` is the text as typed, `content` its expansion. */
-  slashCommand?: { name: string; source: 'user' | 'project' | 'codex' }
+  slashCommand?: { name: string; source: 'user' | 'project' | 'codex' | 'plugin' }
   source: 'user' | 'cli' | 'steering'
   /** Images sent with the prompt (base64, shown as thumbnails). */
   images?: ImageAttachment[]

@@ -292,10 +292,13 @@ export const CommandInfoSchema = z.object({
   name: z.string(),
   description: z.string(),
   argumentHint: z.string().optional(),
-  source: z.enum(['builtin', 'user', 'project', 'codex']),
+  source: z.enum(['builtin', 'user', 'project', 'codex', 'plugin']),
   /** Enter runs it at once (a built-in that takes nothing) instead of inserting it. */
   runsWithoutArguments: z.boolean(),
-  file: z.string().optional()
+  file: z.string().optional(),
+  /** A plugin's command (source `plugin`): what it is (`skill`) and where it was found (`project .claude/skills`). */
+  kind: z.string().optional(),
+  origin: z.string().optional()
 })
 export const CommandListSchema = z.object({
   commands: z.array(CommandInfoSchema),

@@ -57,7 +57,8 @@ export interface PromptExpansionInfo {
   /** Without the slash (`review`, `frontend:component`, `prompts:draft`). */
   commandName: string
   commandArgs: string
-  commandSource: 'user' | 'project' | 'codex'
+  /** `plugin`: a command (a skill) of an installed plugin. */
+  commandSource: 'user' | 'project' | 'codex' | 'plugin'
   /** The text as typed (unexpanded). */
   prompt: string
   /** What the model gets unless a listener changes it. */

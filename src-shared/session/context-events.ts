@@ -92,4 +92,26 @@ export const CompactionEvent = z.object({
   tokensAfter: z.number().int().nonnegative().optional()
 })
 
-export const ContextSessionEvents = [InstructionsLoadedEvent, UsageStepEvent, CompactionEvent] as const
+/**
+ * A skill's instructions entered the conversation (Agent Skills, `SKILL.md`): the model called the
+ * `Skill` tool, or a compaction re-attached a skill loaded before it. `text` is exactly what the
+ * model gets, as one user-side message; it stays in the history until a compaction replaces it.
+ * (A skill the user typed as `/name` is the `user/message` of its command instead.)
+ */
+export const SkillLoadedEvent = z.object({
+  type: z.literal('skill/loaded'),
+  ...base,
+  turnId: z.string().optional(),
+  /** The name the skill is invoked by (`deploy`, `plugin:skill`). */
+  skill: z.string().min(1),
+  /** Its SKILL.md (absolute). */
+  file: z.string().min(1),
+  args: z.string(),
+  /** `model`: the Skill tool; `compact`: re-attached after a compaction. */
+  trigger: z.enum(['model', 'compact']),
+  /** The Skill tool call it answers (trigger `model`). */
+  callId: z.string().optional(),
+  text: z.string()
+})
+
+export const ContextSessionEvents = [InstructionsLoadedEvent, UsageStepEvent, CompactionEvent, SkillLoadedEvent] as const

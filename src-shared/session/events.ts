@@ -2,7 +2,7 @@
 // model request contains is derived from these events; anything the model sees is one of them.
 // Every event carries `seq` (1-based position in the log) and `ts` (epoch ms).
 import { z } from 'zod'
-import { CompactionEvent, InstructionsLoadedEvent, UsageStepEvent } from './context-events'
+import { CompactionEvent, InstructionsLoadedEvent, SkillLoadedEvent, UsageStepEvent } from './context-events'
 import { HookInvokedEvent, HookResultEvent } from './hook-events'
 import { ImageAttachmentShape } from './attachments'
 import { FileChangedEvent, FileCheckpointEvent, RestoreJournalEvent, RevertEvent, RewindEvent } from './checkpoint-events'
@@ -63,6 +63,9 @@ export const TurnEndEvent = z.object({
   steps: z.number().int().nonnegative().optional()
 })
 
+/** Where a typed slash command came from: Claude Code's user or project files, Codex prompts, an installed plugin (its skills). */
+export const CommandSourceSchema = z.enum(['user', 'project', 'codex', 'plugin'])
+
 export const UserMessageEvent = z.object({
   type: z.literal('user/message'),
   ...base,
@@ -71,7 +74,7 @@ export const UserMessageEvent = z.object({
   /** The prompt as typed, when prompt policy rewrote it or a slash command was expanded. */
   originalContent: z.string().optional(),
   /** Present when the message was a custom slash command: `content` is its expansion, `originalContent` the text as typed. */
-  command: z.object({ name: z.string(), args: z.string(), source: z.enum(['user', 'project', 'codex']) }).optional(),
+  command: z.object({ name: z.string(), args: z.string(), source: CommandSourceSchema }).optional(),
   source: z.enum(['user', 'cli', 'steering']),
   /** Images sent with the prompt (attachments.ts: base64 in the log, so a request is rebuilt from it alone). */
   images: z.array(ImageAttachmentShape).optional()
@@ -239,6 +242,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   InstructionsLoadedEvent,
   UsageStepEvent,
   CompactionEvent,
+  SkillLoadedEvent,
   FileCheckpointEvent,
   FileChangedEvent,
   RevertEvent,
