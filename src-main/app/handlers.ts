@@ -17,6 +17,7 @@ import { oneAtATime, revertTurn, rewindTo, turnChanges } from '../checkpoints/se
 import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 import { isSafetyEntry } from '../../src-shared/host/safety-entries'
+import { worktreeHandlers } from './worktree-handlers'
 
 
 export interface HandlerDeps {
@@ -121,6 +122,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const sessions = runtime.sessions
   const fileSearch = new WorkspaceFileSearch()
   return {
+    ...worktreeHandlers(runtime, dialogs),
     'app/status': () => status(runtime, deps.mode),
 
     'workspace/choose': async () => {

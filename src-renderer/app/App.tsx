@@ -8,6 +8,7 @@ import { HookInspector } from '../hooks/HookInspector'
 import type { ModuleLoader } from '../plugins/client-runtime'
 import { PluginManagerPage } from '../plugins/PluginManagerPage'
 import { SessionsSidebar } from '../sessions/SessionsSidebar'
+import { BoardPage } from '../board/BoardPage'
 import { SettingsPage } from '../settings/SettingsPage'
 import { SetupScreen } from '../setup/SetupScreen'
 import { SessionView } from '../transcript/SessionView'
@@ -76,8 +77,8 @@ function AppShell() {
           ) : (
             <>
               {sidebarOpen && <SessionsSidebar />}
-              <main className="page" aria-label={page === 'chat' ? 'Chat' : page === 'settings' ? 'Settings page' : 'Plugins page'}>
-                {page === 'chat' ? <SessionView /> : page === 'settings' ? <SettingsPage /> : <PluginManagerPage />}
+              <main className="page" aria-label={page === 'chat' ? 'Chat' : page === 'board' ? 'Board' : page === 'settings' ? 'Settings page' : 'Plugins page'}>
+                {page === 'chat' ? <SessionView /> : page === 'board' ? <BoardPage /> : page === 'settings' ? <SettingsPage /> : <PluginManagerPage />}
               </main>
               {inspectorOpen && <HookInspector />}
             </>

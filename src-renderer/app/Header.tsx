@@ -13,6 +13,7 @@ import { useModelStore } from '../model/model-store'
 
 const PAGES: Array<{ page: Page; label: string }> = [
   { page: 'chat', label: 'Chat' },
+  { page: 'board', label: 'Board' },
   { page: 'settings', label: 'Settings' },
   { page: 'plugins', label: 'Plugins' }
 ]

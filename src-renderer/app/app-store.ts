@@ -4,7 +4,7 @@ import { create } from 'zustand'
 import type { AppStatus, PushPayload } from '../../src-shared/contract/ipc'
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed'
-export type Page = 'chat' | 'settings' | 'plugins'
+export type Page = 'chat' | 'board' | 'settings' | 'plugins'
 export type LogRecord = PushPayload<'log'>
 
 const MAX_LOGS = 200

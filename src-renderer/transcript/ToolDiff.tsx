@@ -1,7 +1,7 @@
 // The change an Edit or Write made, from its structured result: a line diff with context.
 import { memo, useMemo } from 'react'
 import { z } from 'zod'
-import { applyEdit, diffHunks, diffLines, splitLines, type DiffHunk } from './line-diff'
+import { applyEdit, diffHunks, diffLines, patchHunks, splitLines, type DiffHunk } from './line-diff'
 
 const EditResult = z.object({ filePath: z.string(), oldString: z.string(), newString: z.string(), originalFile: z.string(), replaceAll: z.boolean().optional() })
 const WriteResult = z.object({ type: z.enum(['create', 'update']), filePath: z.string(), content: z.string(), originalFile: z.string().nullable() })
@@ -38,6 +38,17 @@ export const FileDiff = memo(function FileDiff({ filePath, before, after, label 
     <div className="diff" aria-label={label ?? `Changes to ${filePath}`} role="group">
       <div className="diff-file">{created ? 'new file ' : ''}<code>{filePath}</code></div>
       {hunks.length === 0 ? <div className="muted small">no changes</div> : <Hunks hunks={hunks} />}
+    </div>
+  )
+})
+
+/** A file's unified patch from git (a worktree session's review), in the same viewer. */
+export const PatchDiff = memo(function PatchDiff({ filePath, patch, label }: { filePath: string; patch: string; label?: string }) {
+  const hunks = useMemo(() => patchHunks(patch), [patch])
+  return (
+    <div className="diff" aria-label={label ?? `Changes to ${filePath}`} role="group">
+      <div className="diff-file"><code>{filePath}</code></div>
+      {hunks.length === 0 ? <div className="muted small">no textual changes</div> : <Hunks hunks={hunks} />}
     </div>
   )
 })

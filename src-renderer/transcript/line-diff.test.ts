@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyEdit, diffHunks, diffLines } from './line-diff'
+import { applyEdit, diffHunks, diffLines, patchHunks } from './line-diff'
 import { fileChange } from './ToolDiff'
 
 const signs = (before: string, after: string) => diffLines(before, after).map((l) => `${l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}${l.text}`)
@@ -46,5 +46,29 @@ describe('line diff', () => {
     expect(fileChange('Write', { type: 'create', filePath: '/g', content: 'hi', originalFile: null })).toEqual({ filePath: '/g', before: '', after: 'hi' })
     expect(fileChange('Write', { filePath: '/g' })).toBeNull()
     expect(fileChange('Bash', { stdout: '' })).toBeNull()
+  })
+})
+
+describe('patchHunks (a worktree review: git\'s unified patch in the same viewer)', () => {
+  it('numbers lines as the patch does and counts the unchanged lines skipped between hunks', () => {
+    const patch = [
+      'diff --git a/f.txt b/f.txt',
+      'index 1111111..2222222 100644',
+      '--- a/f.txt',
+      '+++ b/f.txt',
+      '@@ -1,2 +1,2 @@',
+      '-one',
+      '+ONE',
+      ' two',
+      '@@ -10,2 +10,3 @@',
+      ' ten',
+      '+ten and a half',
+      ' eleven',
+      ''
+    ].join('\n')
+    expect(patchHunks(patch)).toEqual([
+      { skipped: 0, lines: [{ kind: 'del', text: 'one', oldNo: 1 }, { kind: 'add', text: 'ONE', newNo: 1 }, { kind: 'same', text: 'two', oldNo: 2, newNo: 2 }] },
+      { skipped: 7, lines: [{ kind: 'same', text: 'ten', oldNo: 10, newNo: 10 }, { kind: 'add', text: 'ten and a half', newNo: 11 }, { kind: 'same', text: 'eleven', oldNo: 11, newNo: 12 }] }
+    ])
   })
 })

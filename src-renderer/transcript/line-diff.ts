@@ -1,6 +1,6 @@
 // The line diff behind Edit and Write cards: jsdiff's Myers diff over the lines (a missing final
 // newline is not a change), numbered. Past an edit cap the changed middle shows as removed-then-added.
-import { diffArrays, type ArrayChange } from 'diff'
+import { diffArrays, parsePatch, type ArrayChange } from 'diff'
 
 export interface DiffLine {
   kind: 'same' | 'add' | 'del'
@@ -85,3 +85,26 @@ export function diffHunks(lines: readonly DiffLine[], context = 3): DiffHunk[] {
 
 /** The file after an Edit: the first (or every) occurrence of oldString replaced, literally. */
 export { applyEdit } from '../../src-shared/host/proposed-content'
+
+/** The hunks of a unified patch (git's), numbered as the patch numbers them. */
+export function patchHunks(patch: string): DiffHunk[] {
+  const hunks: DiffHunk[] = []
+  let nextOld = 1
+  for (const file of parsePatch(patch)) {
+    for (const hunk of file.hunks) {
+      let oldNo = hunk.oldStart
+      let newNo = hunk.newStart
+      const lines: DiffLine[] = []
+      for (const line of hunk.lines) {
+        const sign = line[0]
+        const text = line.slice(1)
+        if (sign === '+') lines.push({ kind: 'add', text, newNo: newNo++ })
+        else if (sign === '-') lines.push({ kind: 'del', text, oldNo: oldNo++ })
+        else if (sign === ' ') lines.push({ kind: 'same', text, oldNo: oldNo++, newNo: newNo++ })
+      }
+      hunks.push({ skipped: Math.max(0, hunk.oldStart - nextOld), lines })
+      nextOld = hunk.oldStart + hunk.oldLines
+    }
+  }
+  return hunks
+}

@@ -3,6 +3,7 @@
 // carry exactly this; the Host validates every request (the renderer is untrusted input).
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape, WorktreeShape } from '../session/events'
+import { WorktreeMethods } from './worktrees'
 import { APPROVAL_MODES } from '../host/approval-modes'
 import { ImageAttachmentsSchema } from '../session/attachments'
 import { CheckpointMethods } from './checkpoints'
@@ -447,7 +448,8 @@ export const Methods = {
   'compaction/set': { input: CompactionSettingsSchema, output: ModelTableViewSchema },
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
   'logs/recent': { input: Empty, output: z.array(LogRecordSchema) },
-  ...CheckpointMethods
+  ...CheckpointMethods,
+  ...WorktreeMethods
 } as const
 
 /** Push name -> payload. */

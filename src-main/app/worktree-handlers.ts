@@ -1,0 +1,130 @@
+// The contract's `worktrees/*` methods and `sessions/board` (src-shared/contract/worktrees.ts):
+// worktree sessions from the UI, their review and landing, and the board of every session of the
+// window's workspace. The git work is the `worktrees` service's (plugins/worktrees).
+import type { BoardRow } from '../../src-shared/contract/worktrees'
+import type { WorktreeRecord } from '../../src-shared/host/worktrees'
+import type { SessionEvent } from '../../src-shared/session/events'
+import type { Handlers } from '../transport/router'
+import type { ApprovalDialogs } from './approval-dialog'
+import type { HostRuntime } from './runtime'
+import { createWorktreeSession, worktreeService } from './worktree-sessions'
+
+type WorktreeHandlerNames =
+  | 'worktrees/availability'
+  | 'worktrees/create'
+  | 'worktrees/diff'
+  | 'worktrees/commit-message'
+  | 'worktrees/commit'
+  | 'worktrees/merge'
+  | 'worktrees/pull-request'
+  | 'worktrees/discard'
+  | 'sessions/board'
+
+/** How many of the most recent closed sessions the board lists beside the open ones. */
+const RECENT_CLOSED = 20
+
+export function worktreeHandlers(runtime: HostRuntime, dialogs: ApprovalDialogs): Pick<Handlers, WorktreeHandlerNames> {
+  const workspace = (): string => {
+    const current = runtime.workspace()
+    if (!current) throw Object.assign(new Error('Choose a workspace folder first.'), { code: 'NO_WORKSPACE' })
+    return current
+  }
+  /** The session's worktree, or a clear refusal for a plain session. */
+  const worktreeOf = async (sessionId: string): Promise<WorktreeRecord> => {
+    const summary = (await runtime.sessions.store.list()).find((s) => s.id === sessionId)
+    if (!summary) throw Object.assign(new Error(`no session ${sessionId}`), { code: 'NOT_FOUND', field: 'sessionId' })
+    if (!summary.worktree) throw Object.assign(new Error(`session ${sessionId} does not run in a worktree`), { code: 'INVALID_INPUT', field: 'sessionId' })
+    return summary.worktree
+  }
+  const serviceFor = (worktree: WorktreeRecord) => worktreeService(runtime, worktree.repo)
+  const clear = <T>(run: Promise<T>): Promise<T> => run.catch((error: unknown) => Promise.reject(Object.assign(error as Error, { code: (error as { code?: string }).code ?? 'WORKTREE' })))
+
+  return {
+    'worktrees/availability': async () => {
+      const current = runtime.workspace()
+      if (!current) return { available: false as const, reason: 'Choose a workspace folder first.' }
+      return (await worktreeService(runtime, current)).availability(current)
+    },
+    'worktrees/create': async ({ name, base, title }) => {
+      const made = await clear(createWorktreeSession(runtime, { workspace: workspace(), ...(name !== undefined ? { name } : {}), ...(base !== undefined ? { base } : {}), ...(title !== undefined ? { title } : {}) }))
+      return { id: made.session.log.id, worktree: made.worktree, notices: made.notices }
+    },
+    'worktrees/diff': async ({ sessionId }) => {
+      const worktree = await worktreeOf(sessionId)
+      return clear((await serviceFor(worktree)).diff(worktree))
+    },
+    'worktrees/commit-message': async ({ sessionId }) => {
+      const worktree = await worktreeOf(sessionId)
+      return { message: await clear((await serviceFor(worktree)).suggestCommitMessage(worktree)) }
+    },
+    'worktrees/commit': async ({ sessionId, message }) => {
+      const worktree = await worktreeOf(sessionId)
+      return { commit: await clear((await serviceFor(worktree)).commit(worktree, message)) }
+    },
+    'worktrees/merge': async ({ sessionId, mode, message }) => {
+      const worktree = await worktreeOf(sessionId)
+      return clear((await serviceFor(worktree)).merge(worktree, mode, message))
+    },
+    'worktrees/pull-request': async ({ sessionId, title, body }) => {
+      const worktree = await worktreeOf(sessionId)
+      return { url: await clear((await serviceFor(worktree)).pullRequest(worktree, title, body)) }
+    },
+    'worktrees/discard': async ({ sessionId, confirmed }) => {
+      const worktree = await worktreeOf(sessionId)
+      const service = await serviceFor(worktree)
+      // Checked before the session closes: a refused discard leaves it running.
+      if (!confirmed) {
+        const diff = service.exists(worktree) ? await clear(service.diff(worktree)) : undefined
+        if (diff?.uncommitted) throw Object.assign(new Error('The worktree has uncommitted changes: confirm to discard them.'), { code: 'UNCOMMITTED' })
+      }
+      if (runtime.sessions.isOpen(sessionId)) await runtime.sessions.close(sessionId, 'closed')
+      await clear(service.discard(worktree, { sessionId, confirmed }))
+      return { ok: true as const }
+    },
+    'sessions/board': async () => boardRows(runtime, dialogs, workspace())
+  }
+}
+
+/** The sessions of `workspace` (and of its worktrees): the open ones, then the most recent closed ones. */
+async function boardRows(runtime: HostRuntime, dialogs: ApprovalDialogs, workspace: string): Promise<BoardRow[]> {
+  const asking = new Set(dialogs.pending().map((request) => request.sessionId))
+  const rows: BoardRow[] = []
+  let closed = 0
+  for (const summary of await runtime.sessions.store.list()) {
+    const belongs = summary.workspace === workspace || summary.worktree?.repo === workspace
+    if (!belongs || summary.error) continue
+    const open = runtime.sessions.isOpen(summary.id)
+    if (!open && ++closed > RECENT_CLOSED) continue
+    const row: BoardRow = { id: summary.id, title: summary.title, status: 'closed', lastMessage: '', filesChanged: 0, costUsd: 0, createdAt: summary.createdAt, lastActivity: summary.lastActivity }
+    if (summary.worktree) row.worktree = summary.worktree
+    if (open) {
+      const live = await runtime.sessions.open(summary.id)
+      Object.assign(row, activityOf(live.log.events))
+      row.status = live.detached ? 'detached' : asking.has(summary.id) ? 'waiting' : live.agent.state.running ? 'running' : lastTurnFailed(live.log.events) ? 'failed' : 'idle'
+    } else if (summary.worktree && !(await worktreeService(runtime, summary.worktree.repo)).exists(summary.worktree)) {
+      row.status = 'detached'
+    }
+    rows.push(row)
+  }
+  return rows
+}
+
+function activityOf(events: readonly SessionEvent[]): Pick<BoardRow, 'lastMessage' | 'filesChanged' | 'costUsd'> {
+  let lastMessage = ''
+  let costUsd = 0
+  const files = new Set<string>()
+  for (const event of events) {
+    if (event.type === 'assistant/message' && event.text.trim() !== '') lastMessage = event.text
+    else if (event.type === 'usage/step') costUsd += event.costUsd ?? 0
+    else if (event.type === 'file/changed') files.add(event.path)
+  }
+  return { lastMessage: lastMessage.slice(0, 300), filesChanged: files.size, costUsd }
+}
+
+function lastTurnFailed(events: readonly SessionEvent[]): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]
+    if (event.type === 'turn/end') return event.reason === 'error'
+  }
+  return false
+}
