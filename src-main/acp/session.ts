@@ -224,7 +224,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
   /** The workspace's slash commands as ACP lists them (read from disk now, as the app does). */
   availableCommands(): AvailableCommand[] {
     return sessionCommands(this.runtime, this.cwd, this.agent.kernel)
-      .commands.filter((command) => !NOT_OVER_ACP.has(command.name))
+      .commands.filter((command) => !NOT_OVER_ACP.has(command.name) && command.userInvocable !== false)
       .map((command) => ({ name: command.name, description: command.description, ...(command.argumentHint ? { input: { hint: command.argumentHint } } : {}) }))
   }
 

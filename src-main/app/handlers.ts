@@ -242,7 +242,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const session = sessionId ? await sessions.open(sessionId) : undefined
       const workspace = session ? session.workspace : runtime.workspace()
       const set = sessionCommands(runtime, workspace, session ? session.agent.kernel : runtime.kernel)
-      return { commands: set.commands, problems: set.problems.map(({ name, file, field, message }) => ({ name, file, message, ...(field !== undefined ? { field } : {}) })), notices: set.notices }
+      return { commands: set.commands, problems: set.problems.map(({ name, file, field, message, source }) => ({ name, file, message, source, ...(field !== undefined ? { field } : {}) })), notices: set.notices }
     },
     'model/options': async ({ sessionId }) => modelOptions(runtime, sessionId),
     'model/select': async (input) => {

@@ -10,6 +10,7 @@ import { pluginCommand } from './plugin-command'
 import { authorCommand } from './plugin-author'
 import { devCommand, DevSession } from './plugin-dev'
 import { mcpCommand } from './mcp-command'
+import { skillsCommand } from './skills-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
 import { checkpointCommand, reportRecovered } from './checkpoint-command'
@@ -49,6 +50,8 @@ const USAGE = `Usage:
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
   seam mcp list | enable NAME | disable NAME | restart NAME
                                       MCP servers: state, tools, stderr (list starts them)
+  seam skills [--json]                the skills sessions get here, where each was found, skipped
+                                      SKILL.md files (file and field) and name clashes
 
 Options:
   --workspace DIR          workspace folder (default: the current directory)
@@ -222,6 +225,8 @@ async function runCommand(runtime: HostRuntime, command: string, rest: string[],
       return await pluginCommand(runtime, rest, io, { force: values.force })
     case 'mcp':
       return await mcpCommand(runtime, rest, values.json, io)
+    case 'skills':
+      return skillsCommand(runtime, values.json, io)
     case 'worktree':
       return await worktreeCommand(runtime, rest, { json: values.json, force: values.force, ...(values.message !== undefined ? { message: values.message } : {}), ...(values.mode !== undefined ? { mode: values.mode } : {}) }, io)
     default:

@@ -19,6 +19,10 @@ export interface CommandInfo {
   /** A plugin's command (source `plugin`): what it is (`skill`) and where it was found. */
   kind?: string
   origin?: string
+  /** False: only the model may run it (a skill's `user-invocable: false`): listed for settings, left out of menus and /help. */
+  userInvocable?: boolean
+  /** False: only the user may run it (a skill's `disable-model-invocation`). */
+  modelInvocable?: boolean
 }
 
 export interface BuiltinCommand {
@@ -75,8 +79,9 @@ export function commandSet(options: RegistryOptions): CommandSet {
       }
       if (plugin.has(command.name)) continue
       plugin.set(command.name, { command, provider })
-      if (command.userInvocable === false) continue
       const info: CommandInfo = { name: command.name, description: command.description, source: 'plugin', runsWithoutArguments: false, kind: command.kind, origin: command.origin }
+      if (command.userInvocable === false) info.userInvocable = false
+      if (command.modelInvocable === false) info.modelInvocable = false
       if (command.argumentHint) info.argumentHint = command.argumentHint
       if (command.file) info.file = command.file
       commands.push(info)
@@ -113,7 +118,7 @@ export function parseSlash(text: string): { name: string; args: string } | undef
 export function helpText(set: CommandSet): string {
   const label = (c: CommandInfo) => (c.source === 'builtin' ? '' : c.source === 'plugin' ? ` (${c.kind ?? 'plugin'}, ${c.origin ?? 'a plugin'})` : ` (${c.source})`)
   const lines = ['Slash commands:']
-  for (const c of set.commands) lines.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}${label(c)}`)
+  for (const c of set.commands.filter((command) => command.userInvocable !== false)) lines.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}${label(c)}`)
   for (const p of set.problems) lines.push(`  (broken) /${p.name}: ${p.file}: ${p.message}`)
   for (const n of set.notices) lines.push(`  note: ${n}`)
   return lines.join('\n')

@@ -17,6 +17,7 @@ export function slashQuery(text: string): string | undefined {
 /** Commands whose name contains the query, those starting with it first. */
 export function filterCommands(commands: readonly CommandInfo[], query: string): CommandInfo[] {
   const q = query.toLowerCase()
+  commands = commands.filter((c) => c.userInvocable !== false)
   const starts = commands.filter((c) => c.name.toLowerCase().startsWith(q))
   const contains = commands.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q))
   return [...starts, ...contains]

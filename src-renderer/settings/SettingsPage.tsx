@@ -9,6 +9,7 @@ import { ApprovalModeForm } from './ApprovalModeForm'
 import { GrantsList } from './GrantsList'
 import { LimitsForm } from './LimitsForm'
 import { McpServers } from './McpServers'
+import { SkillsList } from './SkillsList'
 import { ModelTableForm } from './ModelTableForm'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
@@ -34,6 +35,7 @@ export function SettingsPage() {
       </Section>
       <Section title="Notifications"><NotificationsForm /></Section>
       <Section title="MCP servers"><McpServers /></Section>
+      <Section title="Skills"><SkillsList /></Section>
       <Section title="This session's grants"><GrantsList /></Section>
       <Section title="Plugin tree"><PluginTree /></Section>
       <PluginSettingsPages />

@@ -299,12 +299,15 @@ export const CommandInfoSchema = z.object({
   file: z.string().optional(),
   /** A plugin's command (source `plugin`): what it is (`skill`) and where it was found (`project .claude/skills`). */
   kind: z.string().optional(),
-  origin: z.string().optional()
+  origin: z.string().optional(),
+  /** False: only the model may run it (not offered in the menu); `modelInvocable` false: only the user. */
+  userInvocable: z.boolean().optional(),
+  modelInvocable: z.boolean().optional()
 })
 export const CommandListSchema = z.object({
   commands: z.array(CommandInfoSchema),
   /** Command files that could not be read or whose front matter is invalid (path and field). */
-  problems: z.array(z.object({ name: z.string(), file: z.string(), field: z.string().optional(), message: z.string() })),
+  problems: z.array(z.object({ name: z.string(), file: z.string(), field: z.string().optional(), message: z.string(), source: z.enum(['user', 'project', 'codex', 'plugin']).optional() })),
   notices: z.array(z.string())
 })
 export type CommandInfo = z.output<typeof CommandInfoSchema>
