@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestHost, type TestHost } from '@seam/sdk/testing'
+import claudePlugins from '../claude-plugins/index'
 import skills, { TRUST_SOURCE } from './index'
 import { put, skillFile } from './test-host'
 
@@ -38,5 +39,35 @@ describe('skills plugin registrations', () => {
     expect(host.kernel.getService('tools')!.get('Skill')).toBeUndefined()
     expect(registry.providers()).toHaveLength(0)
     expect(host.trustItems()).toEqual([])
+  })
+})
+
+describe('skills from installed Claude Code plugins and forked skills', () => {
+  it('a plugin folder\'s skills/ (through the real claude-plugins plugin) are plugin:skill, listed, and load with ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} substituted', async () => {
+    host = await createTestHost({
+      plugins: [skills],
+      script: [{ toolCalls: [{ name: 'Skill', args: { skill: 'helper-kit:lint', args: 'src' } }] }, { text: 'done' }]
+    })
+    const pluginDir = join(host.workspace, '..', 'helper-kit')
+    await put(join(pluginDir, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'helper-kit', version: '1.0.0' }))
+    await put(join(pluginDir, 'skills', 'lint', 'SKILL.md'), skillFile('description: Lint with the kit', 'Run ${CLAUDE_PLUGIN_ROOT}/bin/lint $0 (cache ${CLAUDE_PLUGIN_DATA}).'))
+    host.kernel.plugin(claudePlugins, { pluginDirs: [pluginDir], seamHome: join(host.workspace, '..', 'seam-home') })
+    await host.run('lint it')
+    const told = host.events('context/message').find((e) => e.source === 'skills')
+    expect(told?.text).toContain('- helper-kit:lint: Lint with the kit')
+    const loaded = host.events('skill/loaded')
+    expect(loaded).toHaveLength(1)
+    const data = host.kernel.getService('claudePlugins')!.list(host.workspace)[0].dataDir
+    expect(loaded[0].text).toContain(`<command-name>/helper-kit:lint</command-name>`)
+    expect(loaded[0].text).toContain(`Run ${pluginDir}/bin/lint src (cache ${data}).`)
+  })
+
+  it('context: fork without a subagents service fails the call saying so, and nothing is loaded', async () => {
+    host = await createTestHost({ plugins: [skills], script: [{ toolCalls: [{ name: 'Skill', args: { skill: 'research' } }] }, { text: 'ok' }] })
+    await put(join(host.workspace, '.claude', 'skills', 'research', 'SKILL.md'), skillFile('description: Research in a subagent\ncontext: fork\nagent: Explore', 'Research $ARGUMENTS.'))
+    await host.run('research')
+    const [result] = host.events('tool/result')
+    expect(result).toMatchObject({ isError: true, content: expect.stringContaining('sets context: fork (run as a subagent), and no subagents service is loaded') })
+    expect(host.events('skill/loaded')).toHaveLength(0)
   })
 })
