@@ -2,7 +2,7 @@
 // home or loaded from folders, offered to the loaders of commands, agents, skills, hooks and MCP
 // servers through the `claudePlugins` service. See README.md.
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { delimiter, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@seam/sdk'
 import { PluginCatalog, toInstalledPlugin, type CatalogSnapshot, type WorkspaceView } from './catalog'
@@ -101,8 +101,12 @@ export default definePlugin({
 
     // Plugins announced to each session: what is loaded, and what could not be.
     ctx.on('agent/session-start', (agent) => {
-      if (workspace.root === null) return
-      for (const warning of snapshotFor(workspace.root).warnings) agent.notify('warn', warning, 'claude-plugins')
+      const root = workspace.root ?? agent.workspace
+      for (const warning of snapshotFor(root).warnings) agent.notify('warn', warning, 'claude-plugins')
+      // Each enabled plugin's bin/ joins the PATH of the session's commands, after what is there
+      // (appended, so a plugin cannot shadow git or ls: see README).
+      const bins = service.list(root).flatMap((plugin) => (plugin.binDir !== undefined ? [plugin.binDir] : []))
+      if (bins.length > 0) agent.setEnv('PATH', [agent.env.PATH ?? process.env.PATH ?? '', ...bins].filter((part) => part !== '').join(delimiter))
     })
   }
 })

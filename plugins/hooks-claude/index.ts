@@ -63,7 +63,11 @@ export default definePlugin({
         workspaceRoot: workspace.root,
         trusted: workspace.trusted,
         approved: (item) => workspace.isApproved(item),
-        seamHooks: config.seamHooks
+        seamHooks: config.seamHooks,
+        pluginHooks: () =>
+          workspace.root === null
+            ? []
+            : (ctx.maybe('claudePlugins')?.list(workspace.root) ?? []).flatMap((plugin) => (plugin.hooks ?? []).map((h) => ({ file: h.file, hooks: h.hooks, ...(plugin.env ? { env: plugin.env } : {}) })))
       },
       (snapshot, previous) => {
         ctx.logger.info('Claude Code hooks: settings changed, reloaded')
@@ -74,6 +78,8 @@ export default definePlugin({
     )
     logWarnings(ctx.logger, sources.snapshot)
     ctx.effect(() => sources.watch())
+    // A plugin installed, enabled or disabled while Seam runs: its hooks apply from the next event.
+    ctx.effect(() => ctx.maybe('claudePlugins')?.onChange(() => sources.reload()) ?? (() => {}))
 
     const limiter = sharedHookLimiter(ctx.kernel, config.concurrency)
     const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, defaultTimeoutSec: config.defaultTimeoutSec, home })

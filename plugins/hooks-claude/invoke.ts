@@ -184,8 +184,9 @@ export class HookInvoker {
         })
       }
       if (definition.type !== 'command') throw new Error(`"${definition.type}" hooks are not supported`)
-      const command = definition.args ? execFormCommand(definition.command, definition.args, occurrence.env) : definition.command
-      return await runCommandHook({ command, stdin, env: occurrence.env, cwd: occurrence.cwd, timeoutMs, ...(signal ? { signal } : {}) })
+      const env = handler.env ? { ...occurrence.env, ...handler.env } : occurrence.env
+      const command = definition.args ? execFormCommand(definition.command, definition.args, env) : definition.command
+      return await runCommandHook({ command, stdin, env, cwd: occurrence.cwd, timeoutMs, ...(signal ? { signal } : {}) })
     } catch (error) {
       // Only invalid options get here (a malformed URL, an empty cwd): the hook could not start.
       const message = error instanceof Error ? error.message : String(error)

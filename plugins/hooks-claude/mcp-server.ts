@@ -27,6 +27,9 @@ export function claudeMcpSource(source: McpServerStatus['source']): ClaudeMcpSou
     case 'seam':
     case 'codex-user':
       return 'user'
+    // A Claude Code plugin's server: installed by the user (the spec does not record the value Claude Code sends here).
+    case 'plugin':
+      return 'user'
     case 'session':
       return 'dynamic'
   }

@@ -16,6 +16,7 @@ const COMMAND_SOURCE: Record<PromptExpansionInfo['commandSource'], string> = {
   project: 'projectSettings',
   user: 'userSettings',
   codex: 'codexPrompts',
+  // Not recorded by the spec: Claude Code's value for a plugin's command is taken to be `plugin`.
   plugin: 'plugin'
 }
 

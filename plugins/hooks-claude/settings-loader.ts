@@ -10,7 +10,7 @@ import { formatIssuePath } from '@seam/sdk'
 import { GroupSchema, HandlerSchema, SettingsFileSchema, type HandlerDefinition } from './settings-schema'
 
 /** Where a handler was declared; also the configuration order of the sources. */
-export type SourceKind = 'user' | 'project' | 'local' | 'seam'
+export type SourceKind = 'user' | 'project' | 'local' | 'plugin' | 'seam'
 
 export interface ConfiguredHandler {
   event: ClaudeHookEvent
@@ -27,6 +27,8 @@ export interface ConfiguredHandler {
   label: string
   /** Set when the handler can never run here (unsupported type or shell, malformed `if`). */
   unsupported?: string
+  /** A Claude Code plugin's hook: the variables exported to it (CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA). */
+  env?: Readonly<Record<string, string>>
 }
 
 export interface LoadedSource {
@@ -75,6 +77,13 @@ export function loadSettingsJson(json: unknown, path: string, source: SourceKind
   if (!top.success) return invalid(source, path, issueText(top.error, []))
   const loaded = readHooks(top.data.hooks ?? {}, source, path, ['hooks'])
   loaded.disableAllHooks = top.data.disableAllHooks === true
+  return loaded
+}
+
+/** A Claude Code plugin's hooks (`hooks/hooks.json`, its manifest's `hooks`), run with the plugin's variables exported. */
+export function loadPluginHooks(hooks: Readonly<Record<string, unknown>>, file: string, env: Readonly<Record<string, string>> | undefined): LoadedSource {
+  const loaded = readHooks({ ...hooks }, 'plugin', file, ['hooks'])
+  if (env !== undefined) for (const handler of loaded.handlers) handler.env = env
   return loaded
 }
 

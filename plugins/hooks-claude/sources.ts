@@ -1,12 +1,12 @@
 // The four sources of hooks, merged as Claude Code merges them (every matching hook runs), with
 // Seam's trust gate on the workspace files, and live reload when a file changes.
 //
-// Configuration order (which decides ties, see README): user, project, local, Seam settings.
+// Configuration order (which decides ties, see README): user, project, local, enabled plugins, Seam settings.
 import { existsSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
 import type { TrustItem } from '@seam/sdk'
-import { loadHooksObject, loadSettingsFile, type ConfiguredHandler, type LoadedSource } from './settings-loader'
+import { loadHooksObject, loadPluginHooks, loadSettingsFile, type ConfiguredHandler, type LoadedSource } from './settings-loader'
 
 /** How the trust dialog names these items. */
 export const TRUST_SOURCE = 'Claude Code hooks'
@@ -49,6 +49,8 @@ export interface SourceSettings {
   /** In a trusted workspace, whether this hook is what the user approved (new and changed ones are not); default: all are. */
   approved?: (item: TrustItem) => boolean
   seamHooks?: Record<string, unknown>
+  /** The enabled Claude Code plugins' hooks (the `claudePlugins` service), read at each load. */
+  pluginHooks?: () => ReadonlyArray<{ file: string; hooks: Readonly<Record<string, unknown>>; env?: Readonly<Record<string, string>> }>
 }
 
 export interface HooksSnapshot {
@@ -88,7 +90,9 @@ export function loadSnapshot(settings: SourceSettings): HooksSnapshot {
         return kept.length === source.handlers.length ? source : { ...source, handlers: kept }
       })
     : []
-  const active = [user, ...trusted, seam]
+  // A plugin's hooks run with the user's (cc:hooks.md "Hook locations"), after the settings files.
+  const plugins = (settings.pluginHooks?.() ?? []).map((p) => loadPluginHooks(p.hooks, p.file, p.env))
+  const active = [user, ...trusted, ...plugins, seam]
   const disabling = active.find((source) => source.status === 'loaded' && source.disableAllHooks)
 
   const byEvent = new Map<ClaudeHookEvent, ConfiguredHandler[]>()
@@ -114,7 +118,7 @@ export function loadSnapshot(settings: SourceSettings): HooksSnapshot {
   }
   const snapshot: HooksSnapshot = {
     byEvent,
-    sources: [user, ...workspace, seam],
+    sources: [user, ...workspace, ...plugins, seam],
     untrusted: settings.trusted ? [] : workspace.flatMap((source) => source.handlers),
     unapproved,
     warnings,

@@ -17,7 +17,7 @@ import { formatZodError } from '@seam/sdk'
 import { Expander } from './expand'
 
 export type McpTransport = 'stdio' | 'http' | 'sse'
-export type McpSourceKind = 'session' | 'project' | 'codex-project' | 'seam' | 'codex-user'
+export type McpSourceKind = 'session' | 'project' | 'codex-project' | 'seam' | 'codex-user' | 'plugin'
 
 /** One server, resolved: variables expanded, ready to start (or carrying why it cannot). */
 export interface McpServerSpec {
@@ -214,6 +214,18 @@ export function loadServers(paths: SourcePaths, seamServers: Record<string, unkn
   all.push(...fromCodexToml(join(paths.codexHome, 'config.toml'), 'codex-user', env, warnings))
   const merged = mergeByPrecedence(all)
   return { servers: merged.servers, warnings: [...warnings, ...merged.warnings] }
+}
+
+/** A Claude Code plugin's server is named `plugin_<plugin>_<server>`, so its tools are `mcp__plugin_<plugin>_<server>__<tool>` (cc:mcp.md). */
+export function pluginServerName(plugin: string, server: string): string {
+  return `plugin_${plugin}_${server}`
+}
+
+/** The servers of the enabled Claude Code plugins (`.mcp.json`-shaped, plugin variables already written in by the catalog). */
+export function pluginServerSpecs(plugins: ReadonlyArray<{ name: string; mcpServers?: ReadonlyArray<{ file: string; servers: Readonly<Record<string, unknown>> }> }>, env: Env): McpServerSpec[] {
+  return plugins.flatMap((plugin) =>
+    (plugin.mcpServers ?? []).flatMap((source) => Object.entries(source.servers).map(([name, entry]) => claudeEntryToSpec(pluginServerName(plugin.name, name), entry, 'plugin', source.file, env)))
+  )
 }
 
 /** Keeps the first declaration of each name (the list is in precedence order) and reports the rest. */

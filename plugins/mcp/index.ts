@@ -9,7 +9,7 @@ import { definePlugin, type Disposable } from '@seam/sdk'
 import { defaultKeyGuard } from '@seam/sdk/node'
 import type { TrustItem } from '@seam/sdk'
 import { SEAM_CLIENT_VERSION } from './client-info'
-import { isWorkspaceCode, loadServers, targetOf, type McpServerSpec } from './config'
+import { isWorkspaceCode, loadServers, mergeByPrecedence, pluginServerSpecs, targetOf, type McpServerSpec } from './config'
 import { McpManager, type McpServerStatus, type McpSessionServer } from './manager'
 
 export type { McpServerStatus, McpToolStatus, McpSessionServer } from './manager'
@@ -106,7 +106,11 @@ export default definePlugin({
     const workspace = ctx.get('workspace')
     const env = process.env
     const codexHome = config.codexHome ?? env.CODEX_HOME ?? join(homedir(), '.codex')
-    const loaded = loadServers({ workspace: workspace.root, codexHome }, config.servers, config.settingsFile, env)
+    const fromSettings = loadServers({ workspace: workspace.root, codexHome }, config.servers, config.settingsFile, env)
+    // Claude Code plugins' servers come last: a name the user declared keeps the user's server.
+    const pluginSpecs = () => (workspace.root === null ? [] : pluginServerSpecs(ctx.maybe('claudePlugins')?.list(workspace.root) ?? [], env))
+    const merged = mergeByPrecedence([...fromSettings.servers, ...pluginSpecs()])
+    const loaded = { servers: merged.servers, warnings: [...fromSettings.warnings, ...merged.warnings] }
     for (const warning of loaded.warnings) ctx.logger.warn(warning)
 
     const listeners = new Set<() => void>()
@@ -143,6 +147,8 @@ export default definePlugin({
       env
     }, sessionsOf(ctx.kernel))
     ctx.effect(() => () => manager.dispose())
+    // A plugin installed, enabled or disabled while Seam runs: its servers start or stop.
+    ctx.effect(() => ctx.maybe('claudePlugins')?.onChange(() => void manager.replacePluginServers(pluginSpecs()).catch((error) => ctx.logger.error('MCP: applying the plugins\' servers failed', error))) ?? (() => {}))
 
     workspace.contributeTrustItems(ctx, workspaceTrustItems(codexHome))
 

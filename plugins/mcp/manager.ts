@@ -131,6 +131,34 @@ export class McpManager {
     return started.map((entry) => this.statusOf(entry))
   }
 
+  /**
+   * Makes the Claude Code plugins' servers (source `plugin`) those of `specs`: a new one is added
+   * (and started while a session is open), one that is gone or changed is stopped and its tools
+   * removed. A name another source already holds keeps that declaration.
+   */
+  async replacePluginServers(specs: readonly McpServerSpec[]): Promise<void> {
+    const wanted = new Map(specs.map((spec) => [spec.name, spec]))
+    const stops: Array<Promise<void>> = []
+    for (const [name, entry] of this.entries) {
+      if (entry.connection.spec.source !== 'plugin') continue
+      const next = wanted.get(name)
+      if (next !== undefined && JSON.stringify(next) === JSON.stringify(entry.connection.spec)) {
+        wanted.delete(name)
+        continue
+      }
+      this.entries.delete(name)
+      this.unregister(entry)
+      stops.push(entry.connection.stop())
+    }
+    await Promise.all(stops)
+    for (const spec of wanted.values()) {
+      if (this.entries.has(spec.name) || this.disposed) continue
+      const entry = this.add(spec)
+      if (this.sessions.size > 0) void entry.connection.ensureStarted()
+    }
+    this.options.changed()
+  }
+
   async setEnabled(name: string, enabled: boolean): Promise<McpServerStatus> {
     const entry = this.require(name)
     if (!enabled) await entry.connection.stop('disabled', 'disabled by the user')

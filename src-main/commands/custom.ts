@@ -4,19 +4,19 @@
 // so an edit applies to the next invocation. A malformed file is reported (path and field), and
 // invoking it gives that error instead of "unknown command".
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { basename, join, relative, sep } from 'node:path'
+import { basename, dirname, join, relative, sep } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { formatIssuePath } from '../../src-shared/validation'
 import { parsePermissionRule } from '../../plugins/hook-protocol/index'
 
-/** `plugin`: contributed by a plugin through the `slashCommands` service (a skill). */
+/** `plugin`: contributed by a plugin through the `slashCommands` service (a skill), or a Claude Code plugin's command file (`/plugin:command`). */
 export type CommandSource = 'builtin' | 'user' | 'project' | 'codex' | 'plugin'
 
 export interface CustomCommand {
   /** Without the slash: `review`, `frontend:component` (a subfolder), `prompts:draft` (Codex). */
   name: string
-  source: Exclude<CommandSource, 'builtin' | 'plugin'>
+  source: Exclude<CommandSource, 'builtin'>
   file: string
   description: string
   argumentHint?: string
@@ -54,6 +54,16 @@ export interface CommandDirs {
   project?: string
   /** `$CODEX_HOME/prompts` (Codex custom prompts). */
   codex?: string
+  /** Enabled Claude Code plugins' command folders (or `.md` files): `/plugin:command`. */
+  plugins?: ReadonlyArray<PluginCommandDirs>
+}
+
+export interface PluginCommandDirs {
+  /** The plugin's name: the namespace of its commands. */
+  name: string
+  paths: readonly string[]
+  /** Written into the body where it says `${NAME}` (CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA). */
+  vars?: Readonly<Record<string, string>>
 }
 
 /** Where commands live for `workspace`, with the same home conventions as the rest of Seam (`~/.claude`, `$CODEX_HOME` else `~/.codex`). */
@@ -111,12 +121,19 @@ export function loadCustomCommands(dirs: CommandDirs): CustomCommandSet {
   if (dirs.project) for (const file of markdownFiles(dirs.project, true)) add(readCommandFile(dirs.project, file, 'project'))
   if (dirs.user) for (const file of markdownFiles(dirs.user, true)) add(readCommandFile(dirs.user, file, 'user'))
   if (dirs.codex) for (const file of markdownFiles(dirs.codex, false)) add(readCommandFile(dirs.codex, file, 'codex'))
+  for (const plugin of dirs.plugins ?? []) {
+    for (const path of plugin.paths) {
+      const single = /\.md$/i.test(path)
+      const root = single ? dirname(path) : path
+      for (const file of single ? [path] : markdownFiles(path, true)) add(withPluginVars(readCommandFile(root, file, 'plugin', plugin.name), plugin.vars))
+    }
+  }
   return set
 }
 
 /** One command file, or the problem that keeps it from being one. */
-export function readCommandFile(root: string, file: string, source: CustomCommand['source']): CustomCommand | CommandProblem {
-  const name = commandName(root, file, source)
+export function readCommandFile(root: string, file: string, source: CustomCommand['source'], plugin?: string): CustomCommand | CommandProblem {
+  const name = plugin !== undefined ? `${plugin}:${commandName(root, file, source)}` : commandName(root, file, source)
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -156,6 +173,12 @@ export function parseFrontMatter<S extends z.ZodType>(text: string, schema: S): 
     return { field, message: `front matter field "${field}": ${issue.message}` }
   }
   return { front: parsed.data, body: split.body }
+}
+
+/** A plugin command's body with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` written in, as Claude Code does. */
+function withPluginVars(entry: CustomCommand | CommandProblem, vars: Readonly<Record<string, string>> | undefined): CustomCommand | CommandProblem {
+  if (!('body' in entry) || vars === undefined) return entry
+  return { ...entry, body: entry.body.replace(/\$\{([A-Z_]+)\}/g, (all, name: string) => vars[name] ?? all) }
 }
 
 /** `frontend/component.md` -> `frontend:component` (Claude Code's namespacing); Codex: `prompts:<file name>`. */

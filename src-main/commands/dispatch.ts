@@ -41,7 +41,9 @@ export interface DispatchOptions {
 export function sessionCommands(runtime: HostRuntime, workspace: string | null, kernel?: Kernel): CommandSet {
   const env = runtime.options.env ?? process.env
   const providers = kernel?.getService('slashCommands')?.providers()
-  return commandSet({ workspace, env, home: env.HOME || homedir(), ...(providers ? { providers } : {}) })
+  // The enabled Claude Code plugins' command files (`/plugin:command`).
+  const plugins = workspace === null ? [] : (kernel?.getService('claudePlugins')?.list(workspace) ?? [])
+  return commandSet({ workspace, env, home: env.HOME || homedir(), ...(providers ? { providers } : {}), plugins: plugins.map((p) => ({ name: p.name, paths: p.commands, vars: { ...p.env } })) })
 }
 
 export async function dispatch(runtime: HostRuntime, session: CommandSession, text: string, options: DispatchOptions): Promise<DispatchResult> {

@@ -4,7 +4,7 @@
 // skill `x` and `.claude/commands/x.md` both make `/x`, and the skill wins).
 import { homedir } from 'node:os'
 import type { PluginCommand, SlashCommandProvider } from '../../src-shared/host/slash-commands'
-import { commandDirs, loadCustomCommands, type CommandProblem, type CommandSource, type CustomCommand } from './custom'
+import { commandDirs, loadCustomCommands, type CommandProblem, type CommandSource, type CustomCommand, type PluginCommandDirs } from './custom'
 
 export interface CommandInfo {
   /** Without the slash. */
@@ -57,11 +57,13 @@ export interface RegistryOptions {
   home?: string
   /** The session's plugin command providers (the `slashCommands` service). */
   providers?: readonly SlashCommandProvider[]
+  /** The enabled Claude Code plugins' commands (the `claudePlugins` service). */
+  plugins?: ReadonlyArray<PluginCommandDirs>
 }
 
 export function commandSet(options: RegistryOptions): CommandSet {
   const home = options.home ?? (options.env.HOME || homedir())
-  const loaded = loadCustomCommands(commandDirs(options.workspace, options.env, home))
+  const loaded = loadCustomCommands({ ...commandDirs(options.workspace, options.env, home), ...(options.plugins ? { plugins: options.plugins } : {}) })
   const builtins = new Set<string>(BUILTIN_COMMANDS.map((c) => c.name))
   const notices = [...loaded.notices]
   const custom = new Map<string, CustomCommand>()
@@ -99,8 +101,15 @@ export function commandSet(options: RegistryOptions): CommandSet {
     }
     custom.set(command.name, command)
     const info: CommandInfo = { name: command.name, description: command.description, source: command.source, runsWithoutArguments: false, file: command.file }
+    if (command.source === 'plugin') Object.assign(info, { kind: 'command', origin: `plugin ${command.name.slice(0, command.name.indexOf(':'))}` })
     if (command.argumentHint) info.argumentHint = command.argumentHint
     commands.push(info)
+  }
+  // A plugin's `/plugin:command` also answers to the bare `/command` while nothing else holds that name (Claude Code).
+  for (const command of loaded.commands) {
+    if (command.source !== 'plugin') continue
+    const bare = command.name.slice(command.name.indexOf(':') + 1)
+    if (!builtins.has(bare) && !custom.has(bare) && !plugin.has(bare) && !loaded.problems.some((p) => p.name === bare)) custom.set(bare, command)
   }
   commands.sort((a, b) => a.name.localeCompare(b.name))
   problems.push(...loaded.problems.filter((p) => !builtins.has(p.name) && !plugin.has(p.name)))

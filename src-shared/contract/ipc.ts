@@ -274,7 +274,7 @@ export const LogRecordSchema = z.object({
 
 export const McpServerStatusSchema = z.object({
   name: z.string(),
-  source: z.enum(['session', 'project', 'codex-project', 'seam', 'codex-user']),
+  source: z.enum(['session', 'project', 'codex-project', 'seam', 'codex-user', 'plugin']),
   file: z.string(),
   transport: z.enum(['stdio', 'http', 'sse']),
   /** The exact command line or URL. */
