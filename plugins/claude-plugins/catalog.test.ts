@@ -149,7 +149,7 @@ describe('claude-plugins catalog (issue 29)', () => {
     expect(trusted.kernel.getService('claudePlugins')!.list(trusted.workspace).map((p) => p.name)).toEqual(['kit'])
     // Enabled by the project: the trust dialog lists what it runs, pinned by its content hash.
     const [item] = trusted.trustItems().filter((i) => i.source === 'Claude Code plugins')
-    expect(item.command).toMatch(/^kit@team-tools 1\.0\.0: hook PreToolUse: .*guard\.sh; MCP server tools: .*bin\/server --data \$\{CLAUDE_PLUGIN_DATA\}; bin\/ on the Bash PATH$/)
+    expect(item.command).toMatch(/^kit@team-tools 1\.0\.0: hook PreToolUse: .*guard\.sh; MCP server tools: .*bin\/server --data .*data\/kit-team-tools; bin\/ on the Bash PATH$/)
 
     writeFiles(join(dir, 'claude-home'), { 'settings.json': JSON.stringify({ enabledPlugins: { 'kit@team-tools': false } }) })
     rmSync(join(trusted.workspace, '.claude'), { recursive: true })

@@ -83,7 +83,17 @@ export class PluginCatalog {
   /** The trust dialog's items: each installed plugin the workspace's own settings enable, pinned by its content. */
   trustItems(workspace: string): TrustItem[] {
     const snapshot = this.snapshot({ root: workspace, trusted: true, approved: () => true })
-    return snapshot.entries.flatMap((entry) => (entry.state === 'enabled' && isWorkspaceDecision(entry.decidedBy, workspace) ? [trustItemOf(entry)] : []))
+    return snapshot.entries.flatMap((entry) => (entry.state === 'enabled' && isWorkspaceDecision(entry.decidedBy, workspace) ? [this.trustItemOf(entry)] : []))
+  }
+
+  /** What the trust dialog shows for a plugin a workspace enables: what it will run, hashed with its content. */
+  trustItemOf(entry: CatalogEntry): TrustItem {
+    return { source: TRUST_SOURCE, file: entry.decidedBy, event: 'plugin', command: describeRuns(entry, this.pluginVars(entry)), content: entry.contentHash ?? entry.root ?? entry.id }
+  }
+
+  /** CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA of an entry. */
+  pluginVars(entry: CatalogEntry): Record<string, string> {
+    return entry.root !== undefined ? { CLAUDE_PLUGIN_ROOT: entry.root, CLAUDE_PLUGIN_DATA: this.options.store.dataDir(entry.name, entry.marketplace) } : {}
   }
 
   private read(view: WorkspaceView, settings: PluginSettingsFile[]): CatalogSnapshot {
@@ -108,7 +118,7 @@ export class PluginCatalog {
       }
     }
     for (const entry of entries) {
-      if (entry.state === 'enabled' && view.root !== null && isWorkspaceDecision(entry.decidedBy, view.root) && !view.approved(trustItemOf(entry))) {
+      if (entry.state === 'enabled' && view.root !== null && isWorkspaceDecision(entry.decidedBy, view.root) && !view.approved(this.trustItemOf(entry))) {
         entry.state = 'unapproved'
         entry.problem = `${entry.decidedBy} enables it, and it is new or changed since the workspace was trusted: approve it in the workspace trust dialog`
       }
@@ -181,15 +191,17 @@ function splitId(id: string): [string, string] {
   return [id.slice(0, at), id.slice(at + 1)]
 }
 
-/** What the trust dialog shows for a plugin a workspace enables: what it will run, hashed with its content. */
-export function trustItemOf(entry: CatalogEntry): TrustItem {
-  return { source: TRUST_SOURCE, file: entry.decidedBy, event: 'plugin', command: describeRuns(entry), content: entry.contentHash ?? entry.root ?? entry.id }
-}
-
-/** `name@mk 1.0.0: hooks PreToolUse [cmd]; MCP server x: cmd args; bin/` — what enabling it runs. */
-export function describeRuns(entry: CatalogEntry): string {
+/**
+ * `name@mk 1.0.0: hook PreToolUse: cmd; MCP server x: cmd args; bin/ on the Bash PATH`: what
+ * enabling it runs, with the plugin's variables (`vars`) written in as they will be.
+ */
+export function describeRuns(entry: CatalogEntry, vars: Readonly<Record<string, string>> = {}): string {
   const parts: string[] = []
-  const layout = entry.layout
+  const layout = entry.layout && {
+    ...entry.layout,
+    hooks: entry.layout.hooks.map((h) => ({ ...h, hooks: substitute(h.hooks, vars) as Record<string, unknown> })),
+    mcpServers: entry.layout.mcpServers.map((m) => ({ ...m, servers: substitute(m.servers, vars) as Record<string, unknown> }))
+  }
   for (const source of layout?.hooks ?? []) {
     for (const [event, groups] of Object.entries(source.hooks)) {
       for (const group of Array.isArray(groups) ? groups : []) {

@@ -5,7 +5,7 @@ import { homedir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@seam/sdk'
-import { PluginCatalog, toInstalledPlugin, type CatalogSnapshot, type WorkspaceView } from './catalog'
+import { PluginCatalog, toInstalledPlugin, type CatalogEntry, type CatalogSnapshot, type WorkspaceView } from './catalog'
 import { PluginManager } from './manager'
 import { PluginStore } from './store'
 
@@ -30,6 +30,8 @@ export interface ClaudePluginManagerService {
   /** Every plugin this workspace knows: installed, folder, or enabled by a settings file and not installed. */
   catalog(): CatalogSnapshot
   manager: PluginManager
+  /** `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` of a plugin, as its hooks and servers get them. */
+  pluginVars(entry: CatalogEntry): Record<string, string>
 }
 
 declare module '@seam/sdk' {
@@ -96,7 +98,7 @@ export default definePlugin({
       warnings: (root) => snapshotFor(root).warnings
     }
     ctx.provide('claudePlugins', service)
-    ctx.provide('claudePluginManager', { catalog: () => snapshotFor(workspace.root), manager })
+    ctx.provide('claudePluginManager', { catalog: () => snapshotFor(workspace.root), manager, pluginVars: (entry) => catalog.pluginVars(entry) })
     workspace.contributeTrustItems(ctx, (root) => catalog.trustItems(root))
 
     // Plugins announced to each session: what is loaded, and what could not be.

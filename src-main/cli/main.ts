@@ -46,6 +46,9 @@ const USAGE = `Usage:
   seam plugin search [QUERY]          find bundles (keyword seam-plugin) in the registry
   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts by default)
   seam plugin pack [DIR] [--out DIR]  check a bundle's package.json and pack it for install
+  seam plugin marketplace add SOURCE | list | update [NAME] | remove NAME   Claude Code marketplaces
+                                      (a folder, a git URL or path, owner/repo, a URL to marketplace.json, npm:PACKAGE)
+  seam plugin install NAME@MARKETPLACE | update | enable | disable | uninstall NAME@MARKETPLACE   Claude Code plugins
   seam plugin dev PATH                build PATH, load it in every running Seam, rebuild and reload on change
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
   seam mcp list | enable NAME | disable NAME | restart NAME

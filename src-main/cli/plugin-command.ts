@@ -1,8 +1,10 @@
 // `seam plugin install PATH|NAME[@RANGE] [--force] | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME`
+// and, for Claude Code plugins, `install|update|enable|disable|uninstall NAME@MARKETPLACE` and `marketplace …`
 import { resolve } from 'node:path'
 import type { HostRuntime } from '../app/runtime'
 import { UsageError } from './usage-error'
 import { installByName, isBundlePath, registryUsage, searchCommand, updateCommand } from './plugin-registry-command'
+import { claudePluginAction, isClaudePluginId, listClaudePlugins, marketplaceCommand } from './claude-plugin-command'
 
 export async function pluginCommand(
   runtime: HostRuntime,
@@ -14,6 +16,12 @@ export async function pluginCommand(
   const needTarget = (what: string) => {
     if (!target) throw new UsageError(`seam plugin ${action} needs ${what}`)
     return target
+  }
+  if (action === 'marketplace') return marketplaceCommand(runtime, args.slice(1), io)
+  // NAME@MARKETPLACE is a Claude Code plugin; a bundle's NAME@RANGE names no marketplace.
+  if (action !== undefined && ['install', 'update', 'enable', 'disable', 'uninstall', 'remove'].includes(action) && isClaudePluginId(runtime, target)) {
+    if (args.length > 2) throw new UsageError(`seam plugin ${action} NAME@MARKETPLACE`)
+    return claudePluginAction(runtime, action, target as string, io)
   }
   switch (action) {
     case 'install': {
@@ -37,6 +45,7 @@ export async function pluginCommand(
       for (const p of runtime.plugins.list()) {
         io.stdout.write(`${p.id}  ${p.kind}  ${p.version ?? ''}  ${p.state}${p.error ? `  ${p.error}` : ''}\n`)
       }
+      listClaudePlugins(runtime, io)
       return 0
     }
     case 'enable':
@@ -44,11 +53,13 @@ export async function pluginCommand(
       await runtime.plugins.setEnabled(needTarget('a bundle name'), action === 'enable')
       io.stdout.write(`${action}d ${target}\n`)
       return 0
+    case 'uninstall':
+      throw new UsageError(`seam plugin uninstall NAME@MARKETPLACE: "${target ?? ''}" is not an installed Claude Code plugin (a bundle is removed with seam plugin remove NAME)`)
     case 'remove':
       await runtime.plugins.remove(needTarget('a bundle name'))
       io.stdout.write(`removed ${target}\n`)
       return 0
     default:
-      throw new UsageError('seam plugin install PATH|NAME[@RANGE] | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME')
+      throw new UsageError('seam plugin install PATH|NAME[@RANGE]|NAME@MARKETPLACE | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME | uninstall NAME@MARKETPLACE | marketplace add|list|update|remove')
   }
 }
