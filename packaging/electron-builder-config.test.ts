@@ -106,6 +106,9 @@ describe('electron-builder configuration (issue 30: installers)', () => {
       expect(sizes).toContain(16)
     }
     expect((await stat(join(root, 'packaging/icons/seam.svg'))).isFile()).toBe(true)
+    // The running window's icon (main.ts: <resources>/icon.png).
+    expect(config.extraResources).toEqual([{ from: 'packaging/icons/png/512x512.png', to: 'icon.png' }])
+    expect(await pngSize(join(root, 'packaging/icons/png/512x512.png'))).toEqual([512, 512])
   })
 
   it('stops before building where Electron cannot be fetched, with the message npm start gives', () => {

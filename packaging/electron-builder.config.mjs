@@ -34,6 +34,8 @@ export const config = {
   // loaded by emscripten's loader) and any native addon.
   asarUnpack: ['**/*.wasm', '**/*.node'],
   afterPack,
+  // The window icon on Linux and Windows (main.ts reads it from process.resourcesPath).
+  extraResources: [{ from: 'packaging/icons/png/512x512.png', to: 'icon.png' }],
   icon: 'packaging/icons/icon.png',
   publish: publishFor(),
   linux: {

@@ -33,7 +33,12 @@ export class FakeEvent {
   }
 }
 
-export class FakeSession implements Pick<Electron.Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'> {
+export class FakeSession implements Pick<Electron.Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'addWordToSpellCheckerDictionary'> {
+  dictionary: string[] = []
+  addWordToSpellCheckerDictionary(word: string): boolean {
+    this.dictionary.push(word)
+    return true
+  }
   headersListener: HeadersListener | null = null
   permissionRequestHandler: PermissionRequestHandler | null = null
   permissionCheckHandler: PermissionCheckHandler | null = null
@@ -98,6 +103,9 @@ export class FakeWebContents extends EventEmitter implements WebContentsPart {
   }
   forcefullyCrashRenderer(): void {
     this.commands.push('crash')
+    // Like Electron: the renderer is killed and the contents hear of it.
+    const details: Electron.RenderProcessGoneDetails = { reason: 'killed', exitCode: 9 }
+    this.emit('render-process-gone', new FakeEvent(), details)
   }
   copy(): void {
     this.commands.push('copy')
@@ -257,6 +265,14 @@ export class Menu implements Pick<Electron.Menu, 'popup'> {
     this.popups.push(options)
   }
 }
+
+const written: string[] = []
+export const clipboard = faking<Pick<ElectronModule['clipboard'], 'writeText'>>()({
+  written,
+  async writeText(text: string): Promise<void> {
+    written.push(text)
+  }
+})
 
 export const shell = faking<Pick<ElectronModule['shell'], 'openExternal'>>()({
   opened: [] as string[],
@@ -418,6 +434,7 @@ export default {
   BrowserWindow,
   Notification,
   Menu,
+  clipboard,
   shell,
   dialog,
   safeStorage,

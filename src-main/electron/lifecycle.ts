@@ -17,13 +17,17 @@ export interface LifecycleOptions {
   log(message: string, error?: unknown): void
   /** How long close() may take before the app quits anyway. Default 10 s. */
   closeTimeoutMs?: number
+  /** What runs now ("a turn is running"), or null: quitting then asks first (confirmQuit). */
+  running?(): string | null
+  /** Asks whether to quit although `what` is running; true to quit. */
+  confirmQuit?(what: string): Promise<boolean>
 }
 
 export interface Lifecycle {
   readonly quitting: boolean
   /** Closes the Host once (later calls get the same promise); never rejects. */
   shutdown(): Promise<void>
-  /** Per-window events that end the app: Windows' session-end. */
+  /** Per-window events: Windows' session-end ends the app; closing the last window asks first while something runs. */
   watchWindow(window: BrowserWindow): void
 }
 
@@ -54,7 +58,36 @@ export function installLifecycle(options: LifecycleOptions): Lifecycle {
     return closing
   }
 
-  app.on('before-quit', () => {
+  // Quitting while a turn or a background task runs stops it: ask first (once; a second quit while
+  // the question is up waits for its answer). The OS ending the session does not ask.
+  let confirmed = false
+  let asking = false
+  /** True when the quit may go on now; otherwise the question is (or already was) put, and a yes quits. */
+  function mayQuit(): boolean {
+    if (confirmed || quitting || !options.running || !options.confirmQuit) return true
+    const what = options.running()
+    if (what === null) return true
+    if (!asking) {
+      asking = true
+      options.confirmQuit(what).then(
+        (yes) => {
+          asking = false
+          if (!yes) return log(`quit cancelled: ${what}`)
+          confirmed = true
+          log(`quitting although ${what}`)
+          app.quit()
+        },
+        (error: unknown) => {
+          asking = false
+          log('the quit question failed', error)
+        }
+      )
+    }
+    return false
+  }
+
+  app.on('before-quit', (event) => {
+    if (!mayQuit()) return event.preventDefault()
     quitting = true
   })
   // On macOS an app stays running without windows; the dock icon ('activate') opens a new one.
@@ -82,7 +115,13 @@ export function installLifecycle(options: LifecycleOptions): Lifecycle {
     watchWindow(window) {
       // Windows does not emit will-quit on shutdown or log-off; this is the last word we get.
       window.on('session-end', () => {
+        confirmed = true
         void shutdown().then(() => app.quit())
+      })
+      // On Linux and Windows closing the last window quits: ask before the window is gone.
+      window.on('close', (event) => {
+        if (options.platform === 'darwin' || options.windows().length > 1) return
+        if (!mayQuit()) event.preventDefault()
       })
     }
   }

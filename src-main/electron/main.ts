@@ -1,8 +1,9 @@
 // Entry of the desktop app (out/main/index.js): the Host in Electron's main process and one
 // hardened window that reaches it through the preload bridge.
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, screen, session } from 'electron'
 import { createHost, type Host } from '../app/host'
 import { describeUncaught, installProcessGuards } from '../app/process-guards'
 import { appPageFor } from './app-page'
@@ -12,9 +13,11 @@ import { installLifecycle } from './lifecycle'
 import { APP_ORIGIN, appOriginOf, devServerUrlFor } from './app-origin'
 import { handleAppProtocol, registerAppSchemes } from './app-protocol'
 import { handlePluginProtocol } from './plugin-protocol'
-import { keepWindowAlive, type RecoveryChoice } from './recovery'
+import { keepWindowAlive, type HungChoice, type RecoveryChoice } from './recovery'
+import { ActivityTracker, describeActivity } from './activity'
+import { loadWindowState, placeOnDisplays, trackWindowState } from './window-state'
 import { userDataOverride } from './user-data'
-import { createMainWindow, hardenWebContents, loadAppPage } from './window'
+import { createMainWindow, hardenWebContents, loadAppPage, windowIcon } from './window'
 import { installDesktopNotifications } from './notifications'
 import { APP_ID } from './app-id'
 import { startUpdates } from './updates'
@@ -87,10 +90,13 @@ async function start(): Promise<void> {
   handleAppProtocol(session.defaultSession, rendererDir)
   handlePluginProtocol(session.defaultSession, running.resolvePluginFile?.bind(running), devServerUrl ? (appOriginOf(devServerUrl) ?? APP_ORIGIN) : APP_ORIGIN, log)
   const ipc: IpcBridge = registerIpc({ ipcMain, core: running, page })
+  const activity = new ActivityTracker()
+  const stopActivity = running.runtime.sessions.onAppended((sessionId, event) => activity.event(sessionId, event))
   const stopNotifications = installDesktopNotifications({
     onAppended: (listener) => running.runtime.sessions.onAppended(listener),
     enabled: () => running.runtime.settings.value.desktopNotifications,
     window: () => mainWindow,
+    openWindow: () => openWindow(),
     focusSession: (payload) => running.pushes.publish('app/focus-session', payload)
   })
 
@@ -98,13 +104,20 @@ async function start(): Promise<void> {
     app,
     platform: process.platform,
     windows: () => BrowserWindow.getAllWindows(),
-    openWindow,
+    openWindow: () => void openWindow(),
     showWindow() {
-      if (!mainWindow) return openWindow()
+      if (!mainWindow) return void openWindow()
       if (mainWindow.isMinimized()) mainWindow.restore()
       mainWindow.focus()
     },
+    running: () => describeActivity(activity.current),
+    async confirmQuit(what) {
+      const options = { type: 'warning' as const, title: 'Quit Seam?', message: `Quit Seam? ${what[0]!.toUpperCase()}${what.slice(1)}.`, detail: 'Quitting stops it. Sessions are saved and can be resumed.', buttons: ['Quit', 'Cancel'], defaultId: 1, cancelId: 1, noLink: true }
+      const shown = mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)
+      return (await shown).response === 0
+    },
     async close() {
+      stopActivity()
       stopNotifications()
       ipc.dispose()
       await running.close()
@@ -118,16 +131,36 @@ async function start(): Promise<void> {
     return shown.then(({ response }) => (response === 0 ? 'retry' : 'quit'))
   }
 
-  function openWindow(): void {
-    const window = createMainWindow({ preloadPath, devServerUrl, page, packaged, log })
+  function askHung(): Promise<HungChoice> {
+    const options = { type: 'warning' as const, title: 'Seam is not responding', message: 'The Seam window is not responding.', detail: 'Reload it, or wait for it to respond. Sessions are saved either way.', buttons: ['Reload', 'Wait'], defaultId: 1, cancelId: 1, noLink: true }
+    const shown = mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)
+    return shown.then(({ response }) => (response === 0 ? 'reload' : 'wait'))
+  }
+
+  const stateFile = join(app.getPath('userData'), 'window-state.json')
+  const isFile = (path: string) => {
+    try {
+      return statSync(path).isFile()
+    } catch {
+      return false
+    }
+  }
+  // Packaged: the icon electron-builder copies beside the app (extraResources); in development the repository's.
+  const icon = process.platform === 'darwin' ? undefined : windowIcon(packaged ? [join(process.resourcesPath, 'icon.png')] : [join(app.getAppPath(), 'packaging/icons/png/512x512.png')], isFile, log)
+
+  function openWindow(): BrowserWindow {
+    const state = placeOnDisplays(loadWindowState(stateFile, log), screen.getAllDisplays().map((display) => display.workArea))
+    const window = createMainWindow({ preloadPath, devServerUrl, page, packaged, log, state, ...(icon ? { icon } : {}) })
+    trackWindowState(window, stateFile, log)
     mainWindow = window
     ipc.attachWindow(window)
     lifecycle.watchWindow(window)
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = null
     })
-    const recovery = keepWindowAlive({ window, load: () => loadAppPage(window, { devServerUrl }), log, ask, quit: () => app.quit() })
+    const recovery = keepWindowAlive({ window, load: () => loadAppPage(window, { devServerUrl }), log, ask, askHung, quit: () => app.quit() })
     void recovery.loadNow()
+    return window
   }
   openWindow()
   void startUpdates({ enabled: running.runtime.settings.value.autoUpdate, packaged, log })

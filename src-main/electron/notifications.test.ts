@@ -18,15 +18,19 @@ const finished: SessionEvent = { type: 'turn/end', seq: 8, ts: 2, turnId: 'turn-
 
 function setup(enabled = { value: true }) {
   let emit: (sessionId: string, event: SessionEvent) => void = () => {}
-  const window = new BrowserWindow({})
+  let window = new BrowserWindow({})
   const focused: string[] = []
   const stop = installDesktopNotifications({
     onAppended: (listener) => ((emit = listener), () => (emit = () => {})),
     enabled: () => enabled.value,
-    window: () => window as unknown as ElectronWindow,
+    window: () => (window.isDestroyed() ? null : (window as unknown as ElectronWindow)),
+    openWindow: () => {
+      window = new BrowserWindow({})
+      return window as unknown as ElectronWindow
+    },
     focusSession: ({ sessionId }) => focused.push(sessionId)
   })
-  return { window, focused, stop, emit: (id: string, e: SessionEvent) => emit(id, e) }
+  return { window, current: () => window, focused, stop, emit: (id: string, e: SessionEvent) => emit(id, e) }
 }
 
 describe('desktop notifications (Electron main process)', () => {
@@ -67,6 +71,21 @@ describe('desktop notifications (Electron main process)', () => {
     emit('s1', finished)
     Notification.supported = true
     expect(Notification.shown).toEqual([])
+    stop()
+  })
+
+  it('a click after the window was closed opens a new one and shows the session once its page has loaded (issue 30)', () => {
+    Notification.shown = []
+    const { window, current, emit, focused, stop } = setup()
+    emit('s9', asked)
+    window.close()
+    Notification.shown[0]!.click()
+    const reopened = current()
+    expect(reopened).not.toBe(window)
+    expect(reopened.isDestroyed()).toBe(false)
+    expect(focused).toEqual([])
+    reopened.webContents.finishLoad('seam://app/index.html')
+    expect(focused).toEqual(['s9'])
     stop()
   })
 })

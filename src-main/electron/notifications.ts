@@ -12,6 +12,8 @@ export interface DesktopNotificationsOptions {
   /** The setting `desktopNotifications`, read at each moment. */
   enabled(): boolean
   window(): BrowserWindow | null
+  /** Opens a new app window (the user closed it since the notification was shown). */
+  openWindow(): BrowserWindow
   focusSession(payload: PushPayload<'app/focus-session'>): void
 }
 
@@ -36,8 +38,13 @@ export function installDesktopNotifications(options: DesktopNotificationsOptions
         if (window.isMinimized()) window.restore()
         window.show()
         window.focus()
+        options.focusSession({ sessionId: notice.sessionId })
+        return
       }
-      options.focusSession({ sessionId: notice.sessionId })
+      // The window was closed (macOS keeps the app running without one): open it, and show the
+      // session once its page is there to hear the push.
+      const opened = options.openWindow()
+      opened.webContents.once('did-finish-load', () => options.focusSession({ sessionId: notice.sessionId }))
     })
     note.on('close', () => live.delete(note))
     note.show()

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest'
 import type { BrowserWindow as ElectronWindow } from 'electron'
 import { BrowserWindow } from './fake-electron'
-import { keepWindowAlive, type RecoveryChoice } from './recovery'
+import { keepWindowAlive, type HungChoice, type RecoveryChoice } from './recovery'
 
-function setup(loads: Array<Error | null>, answers: RecoveryChoice[] = []) {
+function setup(loads: Array<Error | null>, answers: RecoveryChoice[] = [], hungAnswers: Array<HungChoice | Promise<HungChoice>> = []) {
   const window = new BrowserWindow({})
   const logged: string[] = []
   const asked: string[] = []
@@ -25,6 +25,10 @@ function setup(loads: Array<Error | null>, answers: RecoveryChoice[] = []) {
       return answers.shift() ?? 'quit'
     },
     quit: () => quit++,
+    askHung: async () => {
+      asked.push('hung')
+      return (await hungAnswers.shift()) ?? 'wait'
+    },
     now: () => clock
   })
   return {
@@ -105,5 +109,38 @@ describe('window recovery', () => {
     const t = setup([null])
     t.window.webContents.emit('preload-error', {}, '/opt/seam/out/preload/index.cjs', new Error('boom'))
     expect(t.logged).toEqual(['the preload script /opt/seam/out/preload/index.cjs failed'])
+  })
+
+  it("a hung renderer ('unresponsive') is offered a reload: Reload ends it and loads the page again (issue 30)", async () => {
+    const { window, recovery, logged, asked, loads } = setup([null], [], ['reload'])
+    await recovery.loadNow()
+    window.webContents.emit('unresponsive')
+    window.webContents.emit('unresponsive') // Electron repeats it while hung: one question
+    await flush()
+    await flush()
+    expect(asked).toEqual(['hung'])
+    expect(window.webContents.commands).toEqual(['crash'])
+    expect(loads()).toBe(2)
+    expect(logged).toContain('the window stopped responding')
+    expect(logged).toContain('reloading the window that stopped responding')
+  })
+
+  it('Wait leaves it alone; a page that recovers while the question is up is not reloaded', async () => {
+    const waiting = setup([null], [], ['wait'])
+    await waiting.recovery.loadNow()
+    waiting.window.webContents.emit('unresponsive')
+    await flush()
+    expect(waiting.window.webContents.commands).toEqual([])
+    expect(waiting.loads()).toBe(1)
+
+    let answer!: (choice: HungChoice) => void
+    const late = setup([null], [], [new Promise<HungChoice>((resolve) => (answer = resolve))])
+    await late.recovery.loadNow()
+    late.window.webContents.emit('unresponsive')
+    late.window.webContents.emit('responsive')
+    answer('reload')
+    await flush()
+    expect(late.window.webContents.commands).toEqual([])
+    expect(late.logged).toContain('the window responds again')
   })
 })

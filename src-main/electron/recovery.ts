@@ -1,9 +1,11 @@
 // Keeps the one window showing the app: a failed page load and a renderer that is gone are
 // logged, shown to the user and recovered from (reload), instead of leaving a hidden or blank
-// window. A renderer that keeps crashing is not reloaded in a loop: the user decides.
+// window. A renderer that keeps crashing is not reloaded in a loop: the user decides. A renderer
+// that hangs (Electron's 'unresponsive') is offered a reload; the user may wait instead.
 import type { BrowserWindow, RenderProcessGoneDetails } from 'electron'
 
 export type RecoveryChoice = 'retry' | 'quit'
+export type HungChoice = 'reload' | 'wait'
 
 export interface RecoveryOptions {
   window: BrowserWindow
@@ -13,6 +15,8 @@ export interface RecoveryOptions {
   /** A modal question with "Retry" and "Quit" (dialog.showMessageBox in the shell). */
   ask(title: string, message: string): Promise<RecoveryChoice>
   quit(): void
+  /** Asked when the page stopped responding: "Reload" or "Wait" (dialog.showMessageBox in the shell). */
+  askHung(): Promise<HungChoice>
   /** Crashes within `crashWindowMs` reloaded without asking. Default 2 within 60 s. */
   silentReloads?: number
   crashWindowMs?: number
@@ -55,8 +59,42 @@ export function keepWindowAlive(options: RecoveryOptions): WindowRecovery {
     }
   }
 
+  // Set between the user choosing Reload for a hung page and that renderer being gone.
+  let endingHung = false
+  let hung = false
+  contents.on('unresponsive', () => {
+    if (hung || !usable()) return
+    hung = true
+    log('the window stopped responding')
+    options.askHung().then(
+      (choice) => {
+        // It may have recovered while the question was up: then there is nothing to reload.
+        if (choice === 'reload' && hung && usable()) {
+          log('reloading the window that stopped responding')
+          endingHung = true
+          // A hung renderer does not run a reload; ending it first does (the 'gone' handler reloads).
+          contents.forcefullyCrashRenderer()
+        }
+        hung = false
+      },
+      (error: unknown) => {
+        hung = false
+        log('the question about the hung window failed', error)
+      }
+    )
+  })
+  contents.on('responsive', () => {
+    if (hung) log('the window responds again')
+    hung = false
+  })
+
   contents.on('render-process-gone', (_event: unknown, details: RenderProcessGoneDetails) => {
     if (details.reason === 'clean-exit' || !usable()) return
+    if (endingHung) {
+      endingHung = false
+      void loadNow()
+      return
+    }
     log(`the window's renderer is gone (${details.reason}, exit code ${details.exitCode})`)
     const time = now()
     crashes = crashes.filter((at) => time - at < crashWindowMs)

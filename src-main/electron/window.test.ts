@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('./fake-electron'))
 
 import type { HeadersReceivedResponse, WebContents } from 'electron'
-import { BrowserWindow, FakeEvent, defaultSession, shell } from './fake-electron'
+import { BrowserWindow, FakeEvent, Menu, clipboard, defaultSession, shell } from './fake-electron'
 import type { AppPage } from './security'
-import { createMainWindow, loadAppPage } from './window'
+import { createMainWindow, loadAppPage, windowIcon } from './window'
 
 const preloadPath = '/opt/seam/out/preload/index.cjs'
 const page: AppPage = { kind: 'app' }
@@ -148,5 +148,38 @@ describe('main window', () => {
     expect(fake.shown).toBe(false)
     fake.emit('ready-to-show')
     expect(fake.shown).toBe(true)
+  })
+
+  it('opens at the remembered size and position, maximized when it was (issue 30)', () => {
+    const window = createMainWindow({ preloadPath, page, packaged: true, log, state: { x: 40, y: 30, width: 1500, height: 950, maximized: true } }) as unknown as BrowserWindow
+    expect(window.options).toMatchObject({ x: 40, y: 30, width: 1500, height: 950 })
+    expect(window.isMaximized()).toBe(true)
+    expect((window.options.webPreferences as Record<string, unknown>).spellcheck).toBe(true)
+  })
+
+  it('right-click shows the context menu at the spot; a suggestion replaces the misspelled word (issue 30)', () => {
+    const { fake } = openWindow()
+    const flags = { canUndo: false, canRedo: false, canCut: true, canCopy: true, canPaste: true, canDelete: true, canSelectAll: true, canEditRichly: false }
+    const params = { isEditable: true, selectionText: '', misspelledWord: 'teh', dictionarySuggestions: ['the'], editFlags: flags, linkURL: 'https://example.com/' }
+    Menu.built.length = 0
+    fake.webContents.emit('context-menu', new FakeEvent(), params)
+    expect(Menu.built).toHaveLength(1)
+    const menu = Menu.built[0]!
+    expect(menu.popups).toEqual([{ window: fake }])
+    ;(menu.template[0]!.click as () => void)()
+    expect(fake.webContents.commands).toEqual(['replaceMisspelling:the'])
+    ;(menu.template.find((item) => item.label === 'Add to Dictionary')!.click as () => void)()
+    expect(defaultSession.dictionary).toEqual(['teh'])
+    ;(menu.template.find((item) => item.label === 'Copy Link')!.click as () => void)()
+    expect(clipboard.written).toEqual(['https://example.com/'])
+  })
+
+  it('a missing icon file is logged and the window opens with the default icon (issue 30)', () => {
+    const lines: string[] = []
+    expect(windowIcon(['/opt/Seam/resources/icon.png'], () => false, (line) => lines.push(line))).toBeUndefined()
+    expect(lines).toEqual(['window icon: none of /opt/Seam/resources/icon.png exists; using the default icon'])
+    expect(windowIcon(['/a.png', '/b.png'], (path) => path === '/b.png', (line) => lines.push(line))).toBe('/b.png')
+    const window = createMainWindow({ preloadPath, page, packaged: true, log }) as unknown as BrowserWindow
+    expect(window.options).not.toHaveProperty('icon')
   })
 })

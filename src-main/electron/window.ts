@@ -3,10 +3,12 @@
 // the UI uses (permissions.ts). The
 // page is seam://app/index.html (app-protocol.ts), never a file:// URL; DevTools exist only in
 // development.
-import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron'
+import { BrowserWindow, clipboard, Menu, shell, type Session, type WebContents, type WebPreferences } from 'electron'
+import { contextMenuTemplate } from './context-menu'
 import { contentSecurityPolicy } from '../transport/csp'
 import { APP_URL } from './app-origin'
 import { permissionHandlers, type PermissionLog } from './permissions'
+import { DEFAULT_WINDOW_STATE, type WindowState } from './window-state'
 import { isAppUrl, isSafeExternalUrl, type AppPage } from './security'
 
 export interface MainWindowOptions {
@@ -20,6 +22,20 @@ export interface MainWindowOptions {
   page: AppPage
   /** Where refusals (permissions) are reported. */
   log: PermissionLog
+  /** The remembered size and position (window-state.ts); the defaults without one. */
+  state?: WindowState
+  /** The window's icon file (Linux and Windows taskbars); none when it is missing (windowIcon). */
+  icon?: string
+}
+
+/**
+ * The first of `candidates` that is a file, for the window icon; a missing icon is logged and the
+ * window opens with the platform's default instead of failing.
+ */
+export function windowIcon(candidates: readonly string[], isFile: (path: string) => boolean, log: (message: string) => void): string | undefined {
+  const found = candidates.find((candidate) => isFile(candidate))
+  if (found === undefined) log(`window icon: none of ${candidates.join(', ')} exists; using the default icon`)
+  return found
 }
 
 export function hardenedWebPreferences(preloadPath: string, options: { devTools: boolean }): WebPreferences {
@@ -36,7 +52,8 @@ export function hardenedWebPreferences(preloadPath: string, options: { devTools:
     experimentalFeatures: false,
     webviewTag: false,
     navigateOnDragDrop: false,
-    spellcheck: false
+    // The context menu offers the spell checker's suggestions (context-menu.ts).
+    spellcheck: true
   }
 }
 
@@ -84,9 +101,12 @@ export function hardenWebContents(contents: WebContents, page: AppPage, options:
 
 /** The hardened window, not yet showing anything: load it with loadAppPage (see recovery.ts). */
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
+  const state = options.state ?? DEFAULT_WINDOW_STATE
   const window = new BrowserWindow({
-    width: 1280,
-    height: 840,
+    width: state.width,
+    height: state.height,
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    ...(options.icon ? { icon: options.icon } : {}),
     minWidth: 720,
     minHeight: 480,
     show: false,
@@ -96,6 +116,8 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   })
   hardenSession(window.webContents.session, { dev: Boolean(options.devServerUrl), page: options.page, log: options.log })
   hardenWebContents(window.webContents, options.page, { packaged: options.packaged })
+  if (state.maximized) window.maximize()
+  installContextMenu(window)
   window.once('ready-to-show', () => window.show())
   return window
 }
@@ -108,4 +130,17 @@ export function appUrlFor(options: Pick<MainWindowOptions, 'devServerUrl'>): str
 /** Loads the app page (never a file:// URL); rejects with Electron's load error (e.g. ERR_FILE_NOT_FOUND). */
 export function loadAppPage(window: BrowserWindow, options: Pick<MainWindowOptions, 'devServerUrl'>): Promise<void> {
   return window.loadURL(appUrlFor(options))
+}
+
+/** The right-click menu (context-menu.ts) on the window's page. */
+export function installContextMenu(window: BrowserWindow): void {
+  const contents = window.webContents
+  contents.on('context-menu', (_event, params) => {
+    const template = contextMenuTemplate(params, {
+      replaceMisspelling: (word) => contents.replaceMisspelling(word),
+      addToDictionary: (word) => contents.session.addWordToSpellCheckerDictionary(word),
+      copyText: (text) => void clipboard.writeText(text)
+    })
+    Menu.buildFromTemplate(template).popup({ window })
+  })
 }
