@@ -89,9 +89,10 @@ async function respond(turn, request, res) {
     output_tokens: turn.usage?.outputTokens ?? Math.ceil(outputText.length / 4)
   }
 
+  const searchBlocks = webSearchBlocks(turn, request.index)
   if (body.stream !== true) {
     /** @type {Record<string, unknown>[]} */
-    const content = []
+    const content = [...searchBlocks]
     if (turn.thinking) content.push({ type: 'thinking', thinking: turn.thinking, signature: 'fake-signature' })
     if (turn.text) content.push({ type: 'text', text: turn.text })
     for (const call of calls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: safeParse(call.args) })
@@ -117,6 +118,11 @@ async function respond(turn, request, res) {
     { frame: event('ping', {}), chars: 0 }
   ]
   let index = 0
+  for (const block of searchBlocks) {
+    frames.push({ frame: event('content_block_start', { index, content_block: block }), chars: 0 })
+    frames.push({ frame: event('content_block_stop', { index }), chars: 0 })
+    index++
+  }
   if (turn.thinking) {
     frames.push({ frame: event('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }), chars: 0 })
     for (const piece of chunkText(turn.thinking, size)) {
@@ -153,6 +159,26 @@ async function respond(turn, request, res) {
   }
 
   await playFrames(res, frames, turn)
+}
+
+/**
+ * The server-side web search's blocks, as the API returns them: the model's `server_tool_use`,
+ * then the tool's `web_search_tool_result` with the hits (or an error).
+ * @param {ScriptedTurn} turn
+ * @param {number} requestIndex
+ */
+function webSearchBlocks(turn, requestIndex) {
+  return (turn.webSearches ?? []).flatMap((search, i) => {
+    const id = `srvtoolu_${requestIndex}_${i}`
+    const content =
+      'errorCode' in search
+        ? { type: 'web_search_tool_result_error', error_code: search.errorCode }
+        : search.results.map((r) => ({ type: 'web_search_result', title: r.title, url: r.url, encrypted_content: 'fake-encrypted', page_age: null }))
+    return [
+      { type: 'server_tool_use', id, name: 'web_search', input: { query: search.query } },
+      { type: 'web_search_tool_result', tool_use_id: id, content }
+    ]
+  })
 }
 
 /** @param {string} text */
@@ -197,6 +223,12 @@ export function validateMessagesRequest(body) {
     if (!Array.isArray(body.tools)) return 'tools: Input should be a valid list'
     for (const [i, tool] of body.tools.entries()) {
       if (!isRecord(tool) || typeof tool.name !== 'string') return `tools.${i}.name: Field required`
+      if (typeof tool.type === 'string' && tool.type.startsWith('web_search_')) {
+        // The server-side web search tool: no input_schema; its domain lists cannot be combined.
+        if (tool.name !== 'web_search') return `tools.${i}.name: Input should be 'web_search'`
+        if (tool.allowed_domains && tool.blocked_domains) return `tools.${i}: Cannot specify both allowed_domains and blocked_domains`
+        continue
+      }
       if (!isRecord(tool.input_schema) || tool.input_schema.type !== 'object') return `tools.${i}.input_schema.type: Input should be 'object'`
     }
   }

@@ -43,9 +43,16 @@ export interface ScriptedTurn {
   usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number }
   /** OpenAI only: interleave the argument fragments of parallel tool calls instead of sending them one call after another. */
   interleaveToolCalls?: boolean
+  /**
+   * Anthropic only: searches the server-side `web_search` tool ran before the text, each a
+   * `server_tool_use` block and its `web_search_tool_result` (the hits, or an error code).
+   */
+  webSearches?: ScriptedWebSearch[]
   /** After the content, send an in-stream error event (`data: {"error":…}` / `event: error`) instead of finishing. */
   streamError?: { type: string; message: string }
 }
+
+export type ScriptedWebSearch = { query: string; results: Array<{ title: string; url: string }> } | { query: string; errorCode: string }
 
 export interface ScriptContext {
   /** 0-based index of this turn in the script. */

@@ -21,6 +21,7 @@ import claudePlugins from '../../plugins/claude-plugins/index'
 import backgroundTasks from '../../plugins/background-tasks/index'
 import worktrees from '../../plugins/worktrees/index'
 import skills from '../../plugins/skills/index'
+import webTools from '../../plugins/web-tools/index'
 import { checkpointsPlugin } from '../checkpoints/plugin'
 
 const builtinToolsPlugin = definePlugin({
@@ -78,6 +79,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:todo', todo as Plugin<never>],
     ['builtin:worktrees', worktrees as Plugin<never>],
     ['builtin:skills', skills as Plugin<never>],
+    ['builtin:web-tools', webTools as Plugin<never>],
     [options.answerer.key, options.answerer.plugin],
     ...(options.extra ?? []).map((e) => [e.key, e.plugin] as [string, Plugin<never>])
   ]
@@ -156,6 +158,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
       id: 'skills',
       plugin: 'builtin:skills',
       config: { ...(options.userHome ? { home: options.userHome } : {}), ...(options.codexHome ? { codexHome: options.codexHome } : {}) }
-    }
+    },
+    { id: 'web-tools', plugin: 'builtin:web-tools' }
   ]
 }

@@ -22,6 +22,7 @@ import type { UpdateReport } from '../plugins/bundles/registry-install'
 import type { SearchResult } from '../plugins/bundles/registry-search'
 import { baseProfile, builtinCatalog } from './base-profile'
 import type { HostRuntime } from './runtime'
+import { createSessionModelService } from './session-models'
 import { pluginTree } from './plugin-tree'
 import { ToolRegistryImpl } from '../tools/registry'
 import { projectCommandTrustItems } from '../commands/trust'
@@ -402,6 +403,8 @@ export class PluginHost {
     })
     kernel.context.provide('turnPermissions', createTurnPermissions())
     kernel.context.provide('slashCommands', createSlashCommandRegistry())
+    const runtime = this.runtime
+    kernel.context.provide('sessionModels', createSessionModelService((sessionId) => runtime.sessionProviderConfig(sessionId), (config) => runtime.createModelClient(config), () => runtime.providerSettings()))
     kernel.context.provide('rpc', {
       register(ctx, method, handler) {
         const namespace = namespaceOf(ctx)

@@ -392,17 +392,26 @@ export class HostRuntime {
     if (!client) {
       client = new SwitchableModel(
         () => this.choiceSettings(choice),
-        async () => {
-          const config = this.choiceSettings(choice)
-          if (!config) return undefined
-          if (config.provider === this.providerSettings()?.provider) return { ...(await this.providerConfig())!, model: choice.model }
-          return { ...config, apiKey: await this.storedKey(config.provider, config.baseUrl) }
-        },
+        () => this.choiceConfig(choice),
         (config) => this.createModelClient(config)
       )
       this.chosenModels.set(key, client)
     }
     return client
+  }
+
+  /** Where `choice` is served from, with its key. */
+  async choiceConfig(choice: ModelChoice): Promise<ProviderConfig | undefined> {
+    const config = this.choiceSettings(choice)
+    if (!config) return undefined
+    if (config.provider === this.providerSettings()?.provider) return { ...(await this.providerConfig())!, model: choice.model }
+    return { ...config, apiKey: await this.storedKey(config.provider, config.baseUrl) }
+  }
+
+  /** Where a session's requests go, with the key: its model switch, else the provider in use. */
+  async sessionProviderConfig(sessionId: string): Promise<ProviderConfig | undefined> {
+    const choice = (await this.sessions.modelOf(sessionId))?.choice
+    return choice ? this.choiceConfig(choice) : this.providerConfig()
   }
 
   /** Where `choice` is served from (no key): the provider in use when it is the same kind, else its preset; undefined when neither has an address. */

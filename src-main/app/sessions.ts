@@ -174,6 +174,12 @@ export class SessionHub {
     return { sessionId: id, ...agent.state }
   }
 
+  /** The model of an open session (undefined when it is not open). */
+  async modelOf(id: string): Promise<SessionModel | undefined> {
+    const session = this.live.get(id)
+    return session ? (await session.catch(() => undefined))?.model : undefined
+  }
+
   close(id: string, reason: SessionEndReason): Promise<void> {
     const session = this.live.get(id)
     if (!session) return Promise.resolve()

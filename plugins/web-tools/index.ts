@@ -1,0 +1,30 @@
+// WebFetch and WebSearch, Claude Code's web tools (claude-code-extensions.md 1(f)). Pages come
+// through Node's own HTTP client (fetch-page.ts), never from the user's machine or networks unless
+// a setting allows it (address-policy.ts); HTML becomes Markdown (page-text.ts) and a small model
+// of the session's provider answers the call's prompt over it (web-fetch.ts). Searches go through
+// the provider's own search or a configured MCP search tool (web-search.ts); with neither,
+// WebSearch is not offered.
+import { definePlugin } from '@seam/sdk'
+import { WebToolsConfigSchema } from './config'
+import { createWebFetchTool } from './web-fetch'
+import { WEB_SEARCH, createWebSearchTool, searchUnavailable } from './web-search'
+
+export { WebToolsConfigSchema, type WebToolsConfig } from './config'
+export { WEB_FETCH, type WebFetchStructured } from './web-fetch'
+export { WEB_SEARCH, HOW_TO_ADD, type WebSearchStructured } from './web-search'
+
+export default definePlugin({
+  name: 'web-tools',
+  schema: WebToolsConfigSchema,
+  inject: ['tools'],
+  apply(ctx, config) {
+    const tools = ctx.get('tools')
+    // Read per call: the host provides it; a test host without a provider has none.
+    const models = () => ctx.maybe('sessionModels')
+    ctx.tools.register(createWebFetchTool({ config, models }))
+    if (config.search.backend === 'none') return
+    const deps = { config, models, tools }
+    ctx.tools.register(createWebSearchTool(deps))
+    ctx.guard('tools/offer', (name) => (name === WEB_SEARCH ? searchUnavailable(deps) : undefined))
+  }
+})
