@@ -92,6 +92,8 @@ class SkillsRuntime {
   private readonly pending = new Map<string, PendingLoad>()
   /** Turn grants of skills' allowed-tools, revoked when the turn ends. */
   private readonly grants = new Map<string, () => void>()
+  /** The workspace skills' trust items as last read, so the host re-counts unapproved items when they change. */
+  private trustKey: string | undefined
 
   constructor(
     private readonly ctx: Context,
@@ -120,6 +122,7 @@ class SkillsRuntime {
   deliverListing(agent: AgentHandle, fresh: boolean): void {
     const catalog = this.catalog(agent.workspace)
     this.reportProblems(agent, catalog)
+    this.noticeTrustChanges(catalog)
     const listed = catalog.skills.filter((skill) => !skill.front['disable-model-invocation'] && this.pathsAllow(skill, agent))
     const window = lastContextWindow(agent) ?? this.config.contextWindow
     const { text } = renderListing(listed, { budgetChars: Math.floor(window * this.config.listingBudgetFraction * CHARS_PER_TOKEN), uses: (name) => this.usage.uses(name) })
@@ -238,6 +241,13 @@ class SkillsRuntime {
   /** A skill of the workspace whose shell lines or allowed-tools act with the user's rights: the trust dialog lists it and approval pins its text. */
   trustItems(workspace: string): TrustItem[] {
     return this.catalog(workspace).skills.flatMap((skill) => trustItemOf(skill) ?? [])
+  }
+
+  /** A project skill added or edited since the last read may be unapproved now: the host's badge counts it again. */
+  private noticeTrustChanges(catalog: SkillCatalog): void {
+    const key = JSON.stringify(catalog.skills.flatMap((skill) => trustItemOf(skill) ?? []))
+    if (this.trustKey !== undefined && key !== this.trustKey) this.ctx.maybe('workspace')?.itemsChanged()
+    this.trustKey = key
   }
 
   private async render(skill: Skill, args: string, agent: AgentHandle | undefined, sessionId = agent?.sessionId ?? '', workspace = agent?.workspace ?? ''): Promise<string> {

@@ -126,4 +126,12 @@ describe('slash menu helpers', () => {
     expect(filterCommands(list.commands, 'e').map((c) => c.name)).toEqual(['clear', 'help', 'review'])
     expect(filterCommands(list.commands, 'r').map((c) => c.name)).toEqual(['review', 'clear'])
   })
+
+  it('skills are offered with their source; a model-only skill (user-invocable: false) is not', () => {
+    const skills = [
+      { name: 'deploy', description: 'Deploy', source: 'plugin' as const, kind: 'skill', origin: 'project .claude/skills', runsWithoutArguments: false },
+      { name: 'notes', description: 'Notes', source: 'plugin' as const, kind: 'skill', origin: 'personal ~/.claude/skills', runsWithoutArguments: false, userInvocable: false }
+    ]
+    expect(filterCommands([...list.commands, ...skills], '').map((c) => c.name)).toEqual(['clear', 'compact', 'help', 'review', 'deploy'])
+  })
 })
