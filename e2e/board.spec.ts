@@ -113,3 +113,21 @@ test('a workspace that is not a git repository: "New session in a worktree" is d
   await expect(form.getByRole('button', { name: 'New session in a worktree' })).toBeDisabled()
   await expect(form.getByRole('note')).toContainText('is not in a git repository, so a session cannot have its own worktree')
 })
+
+test('an approval asked while the Board shows: the row says "waiting for approval" and the question is answered there', async ({ app, fakeModel, workspace }) => {
+  makeRepo(workspace, { 'README.md': 'hello\n' })
+  // Slow enough to reach the Board before the call is asked.
+  fakeModel.respond((body) => ({ ...writer(body), chunkDelayMs: 150 }))
+  const file = join(workspace, '..', 'workspace.worktrees', 'asks', 'README.md')
+  await newWorktreeSession(app, 'asks')
+  await send(app, `write ${file} answered from the board`)
+  await boardButton(app).click()
+  const dialog = ui.approvalDialog(app)
+  await expect(dialog).toBeVisible()
+  const row = board(app).getByRole('row').filter({ hasText: 'seam/asks' })
+  await expect(row).toHaveAttribute('data-status', 'waiting')
+  await expect(row).toContainText('waiting for approval')
+  await dialog.getByRole('button', { name: 'Allow once' }).click()
+  await expect(row).toHaveAttribute('data-status', 'idle')
+  expect(await readFile(file, 'utf8')).toBe('answered from the board\n')
+})

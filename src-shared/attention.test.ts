@@ -2,7 +2,7 @@
 // user and its window is not focused: an approval waiting, a turn finished or failed).
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from './session/events'
-import { AttentionGate, attentionFor, type AttentionNotice } from './attention'
+import { AttentionGate, attentionFor, sessionLabel, type AttentionNotice } from './attention'
 
 const asked: SessionEvent = {
   type: 'approval/asked', seq: 5, ts: 1, turnId: 'turn-1', requestId: 'req-1', token: 't', tool: 'Bash', args: { command: 'rm -rf build' },
@@ -58,5 +58,19 @@ describe('AttentionGate', () => {
     g.event('s1', asked)
     g.event('s1', end('error'))
     expect(shown).toEqual([])
+  })
+})
+
+describe('naming the session (issue 32: several sessions at once)', () => {
+  it('a notice says which session asks: its title, and a worktree session\'s branch', () => {
+    const shown: AttentionNotice[] = []
+    const names: Record<string, string> = { s1: sessionLabel('s1', 'Fix the parser', 'seam/parser'), s2: sessionLabel('s2', '') }
+    const g = new AttentionGate({ enabled: () => true, focused: () => false, show: (n) => shown.push(n), sessionName: (id) => names[id] })
+    g.event('s1', asked)
+    g.event('s2', end('completed', 'turn-2'))
+    expect(shown.map((n) => [n.title, n.body])).toEqual([
+      ['Seam needs your approval: Bash', '"Fix the parser" on seam/parser: Bash runs commands'],
+      ['Seam finished', 'session s2: The turn is done: your reply is waiting.']
+    ])
   })
 })

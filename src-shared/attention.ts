@@ -62,6 +62,14 @@ export interface AttentionGateOptions {
   /** Seam's window (or page) has the focus: the user sees it already. */
   focused(): boolean
   show(notice: AttentionNotice): void
+  /** The session's name as the user knows it (its title, and a worktree session's branch), so a notice says which session asks. */
+  sessionName?(sessionId: string): string | undefined
+}
+
+/** How a notice names a session: its title (or its id), and the branch of a worktree session. */
+export function sessionLabel(sessionId: string, title: string | undefined, branch?: string): string {
+  const name = title && title.trim() !== '' ? `"${clip(title)}"` : `session ${sessionId}`
+  return branch ? `${name} on ${branch}` : name
 }
 
 /** Shows each moment once, only when enabled and not focused. */
@@ -83,6 +91,8 @@ export class AttentionGate {
 
   /** `attentionFor` and `offer` in one: for a session's appended event. */
   event(sessionId: string, event: SessionEvent): boolean {
-    return this.offer(attentionFor(sessionId, event))
+    const notice = attentionFor(sessionId, event)
+    const name = notice && this.options.sessionName?.(sessionId)
+    return this.offer(notice && name ? { ...notice, body: clip(`${name}: ${notice.body}`) } : notice)
   }
 }

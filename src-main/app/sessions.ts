@@ -14,6 +14,8 @@ import { choiceFromLog, SessionModel, type ModelChoice } from './model-switch'
 import { finishInterruptedRestores, type RecoveredRestore } from '../checkpoints/recovery'
 import { interruptedSessions, removeMarker } from '../checkpoints/journal'
 import { existsSync } from 'node:fs'
+import { sessionLabel } from '../../src-shared/attention'
+import { summarizeEvents } from '../session/summary'
 import { join } from 'node:path'
 
 interface LiveSession {
@@ -67,6 +69,8 @@ export class SessionHub {
   private readonly changed = new Set<() => void>()
   /** Per session: the last queued open/rename/close/delete. They run one at a time, in call order. */
   private readonly busy = new Map<string, Promise<void>>()
+  /** Open sessions once attached, for what must be answered at once (a notice's session name). */
+  private readonly attached = new Map<string, LiveSession>()
   /** Restores `finishRestoresOf` finished in sessions not open yet: handed to the session's first open. */
   private readonly recoveredEarly = new Map<string, RecoveredRestore[]>()
 
@@ -203,6 +207,13 @@ export class SessionHub {
     await Promise.allSettled([...this.live.keys()].map((id) => this.close(id, reason)))
   }
 
+  /** An open session's name for a notice: its title and a worktree session's branch (attention.ts `sessionLabel`). */
+  sessionName(id: string): string | undefined {
+    const live = this.attached.get(id)
+    if (!live) return undefined
+    return sessionLabel(id, summarizeEvents(id, live.log.events).title, live.worktree?.branch || undefined)
+  }
+
   private async shut(session: Promise<LiveSession>, reason: SessionEndReason): Promise<void> {
     let live: LiveSession
     try {
@@ -210,6 +221,7 @@ export class SessionHub {
     } catch {
       return // It never opened: nothing to close.
     }
+    this.attached.delete(live.log.id)
     try {
       await live.agent.close(reason)
     } finally {
@@ -298,7 +310,9 @@ export class SessionHub {
       for (const listener of this.appended) listener(log.id, event)
       if (event.type === 'turn/end') this.notifyChanged()
     })
-    return { log, agent, model, workspace, kernel, detach: unsubscribe, recovered, ...(worktree ? { worktree } : {}), ...(detached !== undefined ? { detached } : {}) }
+    const live: LiveSession = { log, agent, model, workspace, kernel, detach: unsubscribe, recovered, ...(worktree ? { worktree } : {}), ...(detached !== undefined ? { detached } : {}) }
+    this.attached.set(log.id, live)
+    return live
   }
 }
 

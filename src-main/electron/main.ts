@@ -97,7 +97,8 @@ async function start(): Promise<void> {
     enabled: () => running.runtime.settings.value.desktopNotifications,
     window: () => mainWindow,
     openWindow: () => openWindow(),
-    focusSession: (payload) => running.pushes.publish('app/focus-session', payload)
+    focusSession: (payload) => running.pushes.publish('app/focus-session', payload),
+    sessionName: (sessionId) => running.runtime.sessions.sessionName(sessionId)
   })
 
   const lifecycle = installLifecycle({

@@ -15,6 +15,8 @@ export interface DesktopNotificationsOptions {
   /** Opens a new app window (the user closed it since the notification was shown). */
   openWindow(): BrowserWindow
   focusSession(payload: PushPayload<'app/focus-session'>): void
+  /** Names the session a notice is about (its title, a worktree session's branch). */
+  sessionName?(sessionId: string): string | undefined
 }
 
 export function installDesktopNotifications(options: DesktopNotificationsOptions): () => void {
@@ -26,7 +28,8 @@ export function installDesktopNotifications(options: DesktopNotificationsOptions
       const window = options.window()
       return window !== null && !window.isDestroyed() && window.isFocused()
     },
-    show: (notice) => show(notice)
+    show: (notice) => show(notice),
+    ...(options.sessionName ? { sessionName: options.sessionName } : {})
   })
   function show(notice: AttentionNotice): void {
     const note = new Notification({ title: notice.title, body: notice.body })

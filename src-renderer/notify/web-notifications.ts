@@ -3,7 +3,8 @@
 // desktop app notifies from its main process instead, so this stays off there. Permission is
 // asked only from a user gesture (the settings toggle, `requestNotificationPermission`).
 import type { HostApi } from '../../src-shared/contract/ipc'
-import { AttentionGate } from '../../src-shared/attention'
+import { AttentionGate, sessionLabel } from '../../src-shared/attention'
+import { useSessionsStore } from '../sessions/sessions-store'
 
 let settingOn = false
 
@@ -29,6 +30,10 @@ export function installWebNotifications(host: HostApi, focusSession: (sessionId:
   const gate = new AttentionGate({
     enabled: () => settingOn && browserNotifications()?.permission === 'granted',
     focused: () => document.hasFocus(),
+    sessionName: (sessionId) => {
+      const summary = useSessionsStore.getState().list.find((s) => s.id === sessionId)
+      return sessionLabel(sessionId, summary?.title, summary?.worktree?.branch || undefined)
+    },
     show: (notice) => {
       const api = browserNotifications()!
       const note = new api(notice.title, { body: notice.body, tag: notice.key })
