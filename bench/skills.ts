@@ -3,8 +3,10 @@
 // at once) from `send` of its first prompt to the end of that turn: session start (every skill
 // root read, 50 SKILL.md parsed, the listing logged), the prompt's re-check, the request. Baseline,
 // same run: the same session with the skills plugin loaded and no skill installed. Each round is a
-// fresh kernel (a cold parse cache, as a new Seam process); medians of 15 alternating rounds. A
-// second line: the next prompt of the same session (the files are stat'ed, not parsed again).
+// fresh kernel (as a new Seam process) with no parse cache; medians of 15 alternating rounds. A
+// second line: the same with the cross-process parse cache warm (`<Seam home>/skills/parsed.json`,
+// what every start after the first finds); a third: the next prompt of the same session (the files
+// are stat'ed, not parsed again).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,18 +29,25 @@ export async function run(): Promise<BenchLine[]> {
       const front = `description: Skill number ${i}, for tasks of kind ${i} in this project\nwhen_to_use: when the user asks about kind ${i}\nallowed-tools: Read, Bash(git status:*)\nargument-hint: [target]`
       await writeFile(join(dir, 'SKILL.md'), `---\n${front}\n---\n# Skill ${i}\n\n${'Instructions line.\n'.repeat(80)}`)
     }
-    const first: Record<'with' | 'without', number[]> = { with: [], without: [] }
-    const next: Record<'with' | 'without', number[]> = { with: [], without: [] }
+    const first: Record<'with' | 'without' | 'cached', number[]> = { with: [], without: [], cached: [] }
+    const next: Record<'with' | 'without' | 'cached', number[]> = { with: [], without: [], cached: [] }
+    const cacheFile = join(root, 'seam-home', 'skills', 'parsed.json')
     for (let r = 0; r < ROUNDS + 1; r++) {
-      for (const [key, home] of [['with', join(withSkills, 'home')], ['without', join(without, 'home')]] as const) {
-        const times = await session(home)
-        if (r === 0) continue // warm-up: module loading, the JIT
+      const runs = [
+        ['with', join(withSkills, 'home'), undefined],
+        ['cached', join(withSkills, 'home'), cacheFile],
+        ['without', join(without, 'home'), undefined]
+      ] as const
+      for (const [key, home, cache] of runs) {
+        const times = await session(home, cache)
+        if (r === 0) continue // warm-up: module loading, the JIT (and the parse cache's first write)
         first[key].push(times.first)
         next[key].push(times.next)
       }
     }
     return [
       line('skills', `session start to the end of its first turn, ${SKILLS} skills installed (vs none)`, median(first.with), 'ms', median(first.without)),
+      line('skills', `session start to the end of its first turn, ${SKILLS} skills installed, parse cache warm (vs none)`, median(first.cached), 'ms', median(first.without)),
       line('skills', `a later prompt's turn, ${SKILLS} skills installed (vs none)`, median(next.with), 'ms', median(next.without))
     ]
   } finally {
@@ -46,8 +55,9 @@ export async function run(): Promise<BenchLine[]> {
   }
 }
 
-async function session(home: string): Promise<{ first: number; next: number }> {
-  const fixture = await createLoopFixture({ script: () => ({ text: 'ok' }), setup: (kernel) => void kernel.plugin(skills, { home, codexHome: join(home, '.codex') }) })
+async function session(home: string, parseCacheFile: string | undefined): Promise<{ first: number; next: number }> {
+  const config = { home, codexHome: join(home, '.codex'), ...(parseCacheFile ? { parseCacheFile } : {}) }
+  const fixture = await createLoopFixture({ script: () => ({ text: 'ok' }), setup: (kernel) => void kernel.plugin(skills, config) })
   try {
     const t0 = performance.now()
     fixture.agent.send('hello')

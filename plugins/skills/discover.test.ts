@@ -1,7 +1,7 @@
 // Discovery, front matter and the listing budget on real SKILL.md folders written by the test
 // (issue 29): every root and its precedence, clashes reported, invalid front matter reported with
 // file and field (the skill skipped), plugin skills namespaced, edits seen at the next read.
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -126,6 +126,24 @@ describe('skill discovery (issue 29)', () => {
     expect(finder.discover(roots).skills.map((s) => s.description)).toEqual(['second, longer', 'new one'])
     await rm(join(root, 'repo/pkg/.claude/skills/deploy'), { recursive: true })
     expect(finder.discover(roots).skills.map((s) => s.name)).toEqual(['new'])
+  })
+})
+
+describe('the parse cache across processes', () => {
+  it('a new finder with the same cache file takes unchanged files from it (by content hash) and parses changed ones', async () => {
+    const cacheFile = join(root, 'seam-home', 'skills', 'parsed.json')
+    const file = join(root, 'repo/pkg/.claude/skills/deploy/SKILL.md')
+    await put(file, skill('from the file'))
+    expect(new SkillFinder(cacheFile).discover(roots).skills[0].description).toBe('from the file')
+    // Proof the next process reads the cache: an entry edited in it is what it sees.
+    const cache = JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: Record<string, { front: { description: string } }> }
+    for (const entry of Object.values(cache.entries)) entry.front.description = 'from the cache'
+    await writeFile(cacheFile, JSON.stringify(cache))
+    expect(new SkillFinder(cacheFile).discover(roots).skills[0].description).toBe('from the cache')
+    await writeFile(file, skill('edited'))
+    expect(new SkillFinder(cacheFile).discover(roots).skills[0].description).toBe('edited')
+    await writeFile(cacheFile, 'not json')
+    expect(new SkillFinder(cacheFile).discover(roots).skills[0].description).toBe('edited')
   })
 })
 

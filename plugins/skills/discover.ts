@@ -10,10 +10,13 @@
 // The command name comes from the folder (a plugin skill's from its front matter `name` when it has
 // one). A name found again lower down is ignored and the clash is reported; a SKILL.md that is not
 // valid is reported (file and field) and skipped. Files are re-read when their size or mtime changes.
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
+import { z } from 'zod'
 import type { InstalledPlugin } from '@seam/sdk'
-import { listingDescription, readSkillFile, type ParsedSkillFile, type SkillFileProblem, type SkillFrontMatter } from './front-matter'
+import { writeFileAtomic } from '@seam/sdk/node'
+import { listingDescription, parseSkillText, type ParsedSkillFile, type SkillFileProblem, type SkillFrontMatter } from './front-matter'
 
 export type SkillScope = 'personal' | 'project' | 'agents-user' | 'agents-project' | 'codex-user' | 'plugin'
 
@@ -79,9 +82,27 @@ export function skillRoots(roots: SkillRoots): Root[] {
   ]
 }
 
+/**
+ * Parsed SKILL.md files kept across processes, by the SHA-1 of their text: parsing YAML is most of
+ * a session start's cost with many skills (bench/skills.ts), and a new Seam process would parse
+ * every file again. `format` changes when the front matter schema does, so an old cache is ignored.
+ */
+const PARSE_CACHE_FORMAT = 1
+const ParseCacheSchema = z.object({
+  format: z.literal(PARSE_CACHE_FORMAT),
+  entries: z.record(z.string(), z.union([z.object({ front: z.record(z.string(), z.unknown()), body: z.string() }), z.object({ message: z.string(), field: z.string().optional() })]))
+})
+
 export class SkillFinder {
   /** Parsed files by path, kept while their size and mtime stay the same. */
   private readonly cache = new Map<string, { key: string; parsed: ParsedSkillFile | SkillFileProblem }>()
+  /** The cross-process cache (by text hash), loaded on first use; `used` is what this process needed. */
+  private persisted: Map<string, ParsedSkillFile | SkillFileProblem> | undefined
+  private readonly used = new Map<string, ParsedSkillFile | SkillFileProblem>()
+  private dirty = false
+
+  /** `parseCacheFile`: where parsed files are kept across processes (none: parse in each process). */
+  constructor(private readonly parseCacheFile?: string) {}
 
   discover(roots: SkillRoots): SkillCatalog {
     const catalog: SkillCatalog = { skills: [], problems: [], clashes: [] }
@@ -119,6 +140,7 @@ export class SkillFinder {
       }
     }
     catalog.skills.sort((a, b) => a.name.localeCompare(b.name))
+    this.savePersisted()
     return catalog
   }
 
@@ -132,9 +154,46 @@ export class SkillFinder {
     }
     const cached = this.cache.get(file)
     if (cached?.key === key) return cached.parsed
-    const parsed = readSkillFile(file)
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      return { message: `cannot be read: ${(error as Error).message}` }
+    }
+    const hash = createHash('sha1').update(text).digest('hex')
+    let parsed = this.loadPersisted().get(hash)
+    if (!parsed) {
+      parsed = parseSkillText(text)
+      this.dirty = true
+    }
+    this.used.set(hash, parsed)
     this.cache.set(file, { key, parsed })
     return parsed
+  }
+
+  private loadPersisted(): Map<string, ParsedSkillFile | SkillFileProblem> {
+    if (this.persisted) return this.persisted
+    this.persisted = new Map()
+    if (!this.parseCacheFile) return this.persisted
+    try {
+      const parsed = ParseCacheSchema.safeParse(JSON.parse(readFileSync(this.parseCacheFile, 'utf8')))
+      if (parsed.success) this.persisted = new Map(Object.entries(parsed.data.entries) as Array<[string, ParsedSkillFile | SkillFileProblem]>)
+    } catch {
+      // No cache yet, or an unreadable one: every file is parsed and the cache written anew.
+    }
+    return this.persisted
+  }
+
+  /** Writes the files this process parsed or used (old entries go), when something new was parsed. */
+  private savePersisted(): void {
+    if (!this.parseCacheFile || !this.dirty) return
+    this.dirty = false
+    this.persisted = new Map(this.used)
+    try {
+      writeFileAtomic(this.parseCacheFile, JSON.stringify({ format: PARSE_CACHE_FORMAT, entries: Object.fromEntries(this.used) }))
+    } catch {
+      // A cache that cannot be written only costs the next process the parse.
+    }
   }
 }
 

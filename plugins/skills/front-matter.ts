@@ -2,7 +2,6 @@
 // `name` and `description` are the portable ones), and the Markdown body. A file that cannot be
 // read, whose front matter is not YAML or whose field has the wrong type is a problem naming the
 // file and the field, and the skill is skipped.
-import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { parseFrontMatter, splitRules } from '@seam/sdk/node'
 import { parsePermissionRule } from '../hook-protocol/index'
@@ -57,16 +56,6 @@ export interface ParsedSkillFile {
 export interface SkillFileProblem {
   field?: string
   message: string
-}
-
-export function readSkillFile(file: string): ParsedSkillFile | SkillFileProblem {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    return { message: `cannot be read: ${(error as Error).message}` }
-  }
-  return parseSkillText(text)
 }
 
 export function parseSkillText(text: string): ParsedSkillFile | SkillFileProblem {

@@ -36,7 +36,9 @@ export const SkillsConfigSchema = z.object({
   reattachTokensPerSkill: z.number().int().nonnegative().default(5_000),
   reattachTokensTotal: z.number().int().nonnegative().default(25_000),
   /** Where invocation counts are kept; default `<Seam home>/skills/usage.json`. */
-  usageFile: z.string().min(1).optional()
+  usageFile: z.string().min(1).optional(),
+  /** Where parsed SKILL.md files are kept across processes (by content hash); default `<Seam home>/skills/parsed.json`. */
+  parseCacheFile: z.string().min(1).optional()
 }).prefault({})
 export type SkillsConfig = z.output<typeof SkillsConfigSchema>
 
@@ -85,7 +87,7 @@ interface PendingLoad {
 }
 
 class SkillsRuntime {
-  private readonly finder = new SkillFinder()
+  private readonly finder: SkillFinder
   private readonly usage: SkillUsage
   private readonly agents = new Map<string, AgentHandle>()
   /** Rendered skills waiting for their step's results to be appended, by tool call token. */
@@ -101,6 +103,7 @@ class SkillsRuntime {
   ) {
     const seamHome = ctx.maybe('workspace')?.seamHome
     this.usage = new SkillUsage(config.usageFile ?? (seamHome ? join(seamHome, 'skills', 'usage.json') : undefined))
+    this.finder = new SkillFinder(config.parseCacheFile ?? (seamHome ? join(seamHome, 'skills', 'parsed.json') : undefined))
   }
 
   catalog(workspace: string | null): SkillCatalog {
