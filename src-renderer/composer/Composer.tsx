@@ -2,6 +2,7 @@
 // (it steers the running turn, or opens the next one, per chat/send's reply) and shows as queued
 // in the transcript until the log records it. Stop cancels the running turn. A text starting
 // with `/` opens the slash command menu (SlashMenu.tsx); commands run on the host (chat/send).
+// Shift+Tab steps the approval mode (ModeSwitch.tsx), ↑ in an empty box recalls the last prompt.
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
@@ -12,6 +13,10 @@ import { Attachments } from './Attachments'
 import { attachFiles, filesOf } from './attachments'
 import { useMentionPicker } from './MentionPicker'
 import { useSlashMenu } from './SlashMenu'
+import { ModeSwitch } from './ModeSwitch'
+import { nextMode, setApprovalMode } from './approval-mode'
+import { useAppStore } from '../app/app-store'
+import { lastPrompt } from './last-prompt'
 
 export function Composer() {
   const host = useHost()
@@ -82,9 +87,28 @@ export function Composer() {
 
   const slash = useSlashMenu({ text, sessionId, insert: (next) => setText(next), run: (typed) => void send(typed) })
 
+  const [modeError, setModeError] = useState<string | null>(null)
+  const cycleMode = () => {
+    setModeError(null)
+    setApprovalMode(host, nextMode(useAppStore.getState().status?.approvalMode)).catch((e: unknown) => setModeError(errorText(e)))
+  }
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (mention.onKeyDown(event)) return
     if (slash.onKeyDown(event)) return
+    if (event.key === 'Tab' && event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault()
+      cycleMode()
+      return
+    }
+    if (event.key === 'ArrowUp' && !event.shiftKey && text === '') {
+      const last = lastPrompt(useSessionStore.getState().events)
+      if (last) {
+        event.preventDefault()
+        setText(last)
+      }
+      return
+    }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
     event.preventDefault()
     void send()
@@ -125,6 +149,7 @@ export function Composer() {
       {mention.picker}
       <Attachments onProblem={setError} />
       <div className="composer-actions">
+        <ModeSwitch onCycle={cycleMode} error={modeError} />
         {running && (
           <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
         )}

@@ -4,6 +4,7 @@ import type { AppStatus } from '../../src-shared/contract/ipc'
 import { useAppStore } from '../app/app-store'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
+import { setApprovalMode } from '../composer/approval-mode'
 
 type Mode = AppStatus['approvalMode']
 
@@ -23,10 +24,7 @@ export function ApprovalModeForm() {
   const choose = async (approvalMode: Mode) => {
     setError(null)
     try {
-      await host.invoke('settings/set', { approvalMode })
-      // The app/status push carries the new mode; the call's reply may come first.
-      const status = useAppStore.getState().status
-      if (status) useAppStore.setState({ status: { ...status, approvalMode } })
+      await setApprovalMode(host, approvalMode)
     } catch (e) {
       setError(errorText(e))
     }
