@@ -125,6 +125,15 @@ test('rewinding to the first prompt restores its files and gives the prompt back
   await expect(app.getByRole('note', { name: 'Rewind' })).toContainText('Rewound to before “create a”')
   await expect(app.locator('.transcript-row[data-rewound="true"]').getByLabel('Your message', { exact: true })).toHaveCount(2)
   await expect(ui.userMessages(app).first().getByRole('button', { name: 'Rewind to this message' })).toHaveCount(0)
+  // Every card of a rewound turn says so: reverted badges, no live Revert buttons (issue 31).
+  for (const card of await changesCards(app).all()) {
+    await expect(card).toContainText('rewound')
+    await expect(card.getByRole('button', { name: /^Revert/ })).toHaveCount(0)
+    for (const file of await card.getByRole('listitem').all()) await expect(file.locator('summary .badge').last()).toHaveText('reverted')
+  }
+  // A rewound assistant message gets no frame of its own (a border-style alone drew a thick one).
+  const frame = await app.locator('.transcript-row[data-rewound="true"] .msg.assistant').first().evaluate((el) => getComputedStyle(el).borderTopWidth)
+  expect(frame).toBe('0px')
   await snap(app, testInfo, 'rewound')
 
   // The model no longer sees the rewound turns.

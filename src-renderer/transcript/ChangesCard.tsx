@@ -8,6 +8,7 @@ import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { diffable, lineCounts, noDiffReason, shortPath } from './file-text'
 import { RestoreDialog } from './RestoreDialog'
+import { isRewound } from './build-transcript'
 import { useSessionStore } from './session-store'
 import { FileDiff } from './ToolDiff'
 import type { ChangesItem } from './transcript-types'
@@ -16,6 +17,8 @@ export const ChangesCard = memo(function ChangesCard({ item }: { item: ChangesIt
   const host = useHost()
   const sessionId = useSessionStore((state) => state.sessionId)
   const running = useSessionStore((state) => state.agent?.running ?? false)
+  // A turn a rewind took out of the conversation offers no Revert: the rewind already put its files back.
+  const rewound = useSessionStore((state) => isRewound(state.transcript, item.seq))
   const workspace = useSessionStore((state) => (state.events[0]?.type === 'session/header' ? state.events[0].workspace : undefined))
   const [files, setFiles] = useState<TurnFileChange[] | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -51,16 +54,20 @@ export const ChangesCard = memo(function ChangesCard({ item }: { item: ChangesIt
       <header className="changes-head">
         <span className="changes-title">Files changed</span>
         <span className="muted">{item.paths.length === 1 ? '1 file' : `${item.paths.length} files`}</span>
-        <button type="button" disabled={running || revertible.length === 0} onClick={() => start()}>
-          Revert turn
-        </button>
+        {rewound ? (
+          <span className="badge" title="A rewind took this turn out of the conversation and put its files back">rewound</span>
+        ) : (
+          <button type="button" disabled={running || revertible.length === 0} onClick={() => start()}>
+            Revert turn
+          </button>
+        )}
       </header>
       {error && <p className="form-error" role="alert">{error}</p>}
       {files === null && !error && <p className="muted small">Loading the changes…</p>}
       {files !== null && (
         <ul className="changes-files">
           {files.map((file) => (
-            <ChangedFile key={file.path} file={file} workspace={workspace} disabled={running} onRevert={() => start(file.path)} />
+            <ChangedFile key={file.path} file={file} workspace={workspace} disabled={running} rewound={rewound} onRevert={() => start(file.path)} />
           ))}
         </ul>
       )}
@@ -79,12 +86,13 @@ export const ChangesCard = memo(function ChangesCard({ item }: { item: ChangesIt
 
 const STATUS_TEXT: Record<TurnFileChange['status'], string | null> = { current: null, reverted: 'reverted', changed: 'changed since' }
 
-function ChangedFile({ file, workspace, disabled, onRevert }: { file: TurnFileChange; workspace?: string; disabled: boolean; onRevert: () => void }) {
+function ChangedFile({ file, workspace, disabled, rewound, onRevert }: { file: TurnFileChange; workspace?: string; disabled: boolean; rewound: boolean; onRevert: () => void }) {
   const before = diffable(file.before)
   const after = diffable(file.after)
   const counts = useMemo(() => (before !== null && after !== null ? lineCounts(before, after) : null), [before, after])
   const name = shortPath(file.path, workspace)
-  const status = STATUS_TEXT[file.status]
+  // In a rewound turn a file no longer as the turn left it was put back (by the rewind, or a revert before it).
+  const status = rewound ? (file.status === 'current' ? 'not restored' : 'reverted') : STATUS_TEXT[file.status]
   return (
     <li className="changes-file" aria-label={`Changed file ${name}`}>
       <details>
@@ -97,7 +105,7 @@ function ChangedFile({ file, workspace, disabled, onRevert }: { file: TurnFileCh
               <span className="diff-count add">+{counts.added}</span> <span className="diff-count del">−{counts.removed}</span>
             </span>
           )}
-          {status && <span className={`badge ${file.status === 'changed' ? 'warn' : ''}`}>{status}</span>}
+          {status && <span className={`badge ${!rewound && file.status === 'changed' ? 'warn' : ''}`}>{status}</span>}
         </summary>
         {before !== null && after !== null ? (
           <FileDiff filePath={file.path} before={before} after={after} label={`Changes to ${name}`} />
@@ -105,7 +113,7 @@ function ChangedFile({ file, workspace, disabled, onRevert }: { file: TurnFileCh
           <p className="muted small">{noDiffReason(file.before, file.after)}</p>
         )}
       </details>
-      {file.revertible ? (
+      {rewound ? null : file.revertible ? (
         <button type="button" aria-label={`Revert ${name}`} disabled={disabled || file.status === 'reverted'} onClick={onRevert}>
           Revert
         </button>
