@@ -2,6 +2,7 @@
 // (available_commands_update, after session/new's answer and within session/load's replay, again
 // when a command file changes), a built-in answers as an agent message without a model request, a
 // custom command is expanded and runs as the turn, and an unknown one is refused naming it.
+import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type * as acp from '@agentclientprotocol/sdk'
@@ -71,6 +72,23 @@ describe('slash commands over ACP', () => {
     expect(update.configOptions.find((o) => o.id === 'model')).toMatchObject({ currentValue: 'other-model' })
     await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })
     expect(s.server.requests.at(-1)!.body.model).toBe('other-model')
+  })
+
+  it('a session in which only built-in commands ran (/usage) is not kept when it closes; one with a prompt is (issue 31)', async () => {
+    const s = await setup([{ text: 'kept' }])
+    const proc = agent(s, providerArgs(s))
+    await connect(proc)
+    const sessionFiles = () => (existsSync(join(s.home, 'sessions')) ? readdirSync(join(s.home, 'sessions')).filter((f) => f.endsWith('.jsonl')) : [])
+    const { sessionId: onlyUsage } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    await proc.agent.request('session/prompt', { sessionId: onlyUsage, prompt: [{ type: 'text', text: '/usage' }] })
+    expect(sessionFiles()).toContain(`${onlyUsage}.jsonl`)
+    await proc.agent.request('session/close', { sessionId: onlyUsage })
+    expect(sessionFiles()).not.toContain(`${onlyUsage}.jsonl`)
+
+    const { sessionId: spoken } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    await proc.agent.request('session/prompt', { sessionId: spoken, prompt: [{ type: 'text', text: 'hello' }] })
+    await proc.agent.request('session/close', { sessionId: spoken })
+    expect(sessionFiles()).toContain(`${spoken}.jsonl`)
   })
 
   it('session/load replays the log and lists the commands before it answers', async () => {

@@ -72,7 +72,9 @@ export class AcpSession implements EditorSide, PermissionChannel {
     readonly log: SessionLog,
     readonly agent: Agent,
     readonly cwd: string,
-    private readonly proc: AcpProcess
+    private readonly proc: AcpProcess,
+    /** Made by session/new (not loaded): discarded on close when nothing was said in it. */
+    private readonly created = false
   ) {
     this.mapper = new UpdateMapper({ cwd, notices: proc.clientCapabilities().notices })
   }
@@ -122,7 +124,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
       const folder = live.workspace
       // The kernel of the session's own workspace tree (held while the session is open): its policy and MCP client.
       const kernel = (await runtime.kernelOf(folder)) ?? runtime.kernel
-      session = new AcpSession(runtime, kernel, live.log, live.agent, folder, proc)
+      session = new AcpSession(runtime, kernel, live.log, live.agent, folder, proc, !existing)
       return session
     } catch (error) {
       await runtime.close().catch(() => undefined)
@@ -252,6 +254,8 @@ export class AcpSession implements EditorSide, PermissionChannel {
 
   async close(): Promise<void> {
     this.detach()
+    // A session in which only built-in commands ran (`/usage`, `/help`) is not kept.
+    if (this.created) await this.runtime.sessions.discardIfEmpty(this.id).catch(() => undefined)
     await this.runtime.close()
   }
 

@@ -120,7 +120,8 @@ export class HostRuntime {
       }),
       modelInfo: (model) => modelInfo(model, this.settings.value.models),
       modelClientFor: (model) => this.model.withModel(model),
-      worktreeOpened: (worktree) => this.worktreeOrigins.set(worktree.path, worktree.repo)
+      worktreeOpened: (worktree) => this.worktreeOrigins.set(worktree.path, worktree.repo),
+      providerBaseUrl: () => this.providerSettings()?.baseUrl
     })
   }
 

@@ -61,6 +61,8 @@ export interface SessionHubOptions {
   modelClientFor?: (model: string) => ModelClient
   /** A worktree session is opening: its worktree's trust is its repository's (registered before its tree starts). */
   worktreeOpened?: (worktree: WorktreeRecord) => void
+  /** The address of the provider in use (recorded in a new session's header, for a flag-less resume). */
+  providerBaseUrl?: () => string | undefined
 }
 
 export class SessionHub {
@@ -105,7 +107,8 @@ export class SessionHub {
   /** A new session; `source` is what its SessionStart says (`clear`: the one `/clear` opened). */
   async create(workspace: string, title?: string, source: 'startup' | 'clear' = 'startup', extras: CreateSessionExtras = {}): Promise<LiveSession> {
     const { model } = this.options
-    const log = await this.options.store.create({ workspace, title, model: { provider: model.provider, model: model.model }, ...extras })
+    const baseUrl = this.options.providerBaseUrl?.()
+    const log = await this.options.store.create({ workspace, title, model: { provider: model.provider, model: model.model, ...(baseUrl ? { baseUrl } : {}) }, ...extras })
     const session = await this.attach(log, source)
     this.live.set(log.id, Promise.resolve(session))
     this.notifyChanged()
@@ -200,6 +203,20 @@ export class SessionHub {
       await this.options.store.delete(id)
     })
     this.notifyChanged()
+  }
+
+  /**
+   * Deletes a session nobody said anything in (no user message: a run of built-in commands only,
+   * such as `seam run "/help"` or ACP's `/usage`), so it leaves no untitled empty session behind.
+   * Returns whether it was deleted.
+   */
+  async discardIfEmpty(id: string): Promise<boolean> {
+    const session = this.live.get(id)
+    if (!session) return false
+    const { log } = await session
+    if (log.events.some((event) => event.type === 'user/message')) return false
+    await this.delete(id)
+    return true
   }
 
   /** Closes every open session; one that fails to close does not keep the others open. */

@@ -1,7 +1,7 @@
 // The headless CLI end to end: the built `seam` command as a real process, against a loopback
 // server speaking the OpenAI or Anthropic wire protocol.
 import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -191,6 +191,41 @@ describe('seam run', () => {
 
     const list = await seam(['sessions'])
     expect(list.stdout).toContain(id!)
+  })
+
+  it('a session keeps its provider and model: `seam resume ID "..."` needs no flags, and flags still override (issue 31)', async () => {
+    const server = await startFakeOpenAI([{ text: 'first answer' }, { text: 'resumed answer' }, { text: 'overridden answer' }])
+    const other = await startFakeOpenAI([{ text: 'from the other server' }])
+    try {
+      const first = await seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'session-model', 'hi'])
+      expect(first.code).toBe(0)
+      const id = /session (\S+)/.exec(first.stderr)?.[1]
+      const header = JSON.parse((await readFile(join(home, 'sessions', `${id}.jsonl`), 'utf8')).split('\n')[0]!) as { model: unknown }
+      expect(header.model).toEqual({ provider: 'openai-compatible', model: 'session-model', baseUrl: server.url })
+
+      const resumed = await seam(['resume', id!, '--workspace', workspace, 'again'])
+      expect(resumed.stderr).not.toContain('No model provider is configured')
+      expect(resumed.stdout).toContain('resumed answer')
+      expect(resumed.code).toBe(0)
+      expect(server.requests.map((r) => r.body.model)).toEqual(['session-model', 'session-model'])
+
+      const overridden = await seam(['resume', id!, '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', other.url, '--model', 'flag-model', 'once more'])
+      expect(overridden.stdout).toContain('from the other server')
+      expect(other.requests.map((r) => r.body.model)).toEqual(['flag-model'])
+    } finally {
+      await server.close()
+      await other.close()
+    }
+  })
+
+  it('a run of built-in commands only (`seam run "/help"`) leaves no session behind', async () => {
+    const before = existsSync(join(home, 'sessions')) ? readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.jsonl')) : []
+    const result = await withOpenAI([], (url) => seam(['run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', '/help']))
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('/usage')
+    expect(result.stderr).not.toMatch(/^session /m)
+    const after = readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.jsonl'))
+    expect(after.sort()).toEqual(before.sort())
   })
 
   it('speaks the Anthropic Messages protocol with --provider anthropic', async () => {

@@ -13,6 +13,7 @@ import { mcpCommand } from './mcp-command'
 import { skillsCommand } from './skills-command'
 import { UsageError } from './usage-error'
 import { providerFromFlags } from './provider-flags'
+import { resumeProvider } from './session-provider'
 import { checkpointCommand, reportRecovered } from './checkpoint-command'
 import { exitWhenDrained, ignoreClosedReaders } from '../app/process-exit'
 import { onStopSignal } from '../app/stop-signals'
@@ -137,7 +138,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   } catch (error) {
     throw new UsageError(`${values.workspace === undefined ? 'the current directory' : '--workspace'}: ${(error as Error).message}`)
   }
-  const provider = providerFromFlags(values, io.env)
+  let provider = providerFromFlags(values, io.env)
+  // `seam resume ID` without --provider: the session's own provider and model (flags override).
+  const resumed = command === 'resume' && provider === undefined && rest[0] ? resumeProvider(rest[0], io.env) : undefined
+  if (resumed && 'provider' in resumed) provider = resumed.provider
   const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps'])
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) throw new UsageError('--max-steps must be a positive integer')
 
@@ -159,6 +163,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       keyVariables: typeof values['api-key-env'] === 'string' ? [values['api-key-env']] : [],
       answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
     })
+    if (resumed && 'model' in resumed) runtime.setModel(resumed.model)
     // Loading the workspace finished the restores a crash cut short in its sessions: say so (the
     // session this command opens says it itself, when it opens it).
     const target = ['resume', 'compact', 'revert', 'rewind'].includes(command) ? rest[0] : undefined
@@ -268,7 +273,13 @@ async function runPrompts(
   // as the printer hears of them, each once it is in the file.
   if (json && !id) for (const event of session.log.snapshot()) io.stdout.write(JSON.stringify(event) + '\n')
   let detach = attachPrinter(runtime, session.log.id, json, io)
-  if (!json) io.stderr.write(`session ${session.log.id}\n`)
+  // Named once a prompt runs as a turn: a run of built-in commands only keeps no session (below).
+  let named = false
+  const nameSession = () => {
+    if (!json && !named) io.stderr.write(`session ${session.log.id}\n`)
+    named = true
+  }
+  if (id) nameSession()
   let lastReason = 'completed'
   // A stop signal cancels the turn that runs (or is about to); the prompts after it do not run.
   const cancel = () => void session.agent.cancel()
@@ -301,10 +312,12 @@ async function runPrompts(
           await endClearedSession(runtime, { id: session.log.id, agent: session.agent, workspace: session.workspace })
           session = await runtime.sessions.open(result.sessionId)
           detach = attachPrinter(runtime, session.log.id, json, io)
-          if (!json) io.stderr.write(`session ${session.log.id}\n`)
+          named = false
+          nameSession()
         }
         continue
       }
+      nameSession()
       if (result.kind === 'prompt') session.agent.send(prompt, 'cli')
       await session.agent.whenIdle()
       const end = [...session.log.events].reverse().find((e) => e.type === 'turn/end')
@@ -314,6 +327,8 @@ async function runPrompts(
     stop.removeEventListener('abort', cancel)
     detach()
   }
+  // A new session in which only built-in commands ran (`seam run "/help"`) is not kept.
+  if (!id && !named) await runtime.sessions.discardIfEmpty(session.log.id)
   return lastReason === 'completed' ? 0 : 1
 }
 

@@ -24,7 +24,7 @@ export { SessionFileError } from './load'
 export const CreateSessionOptionsSchema = z.object({
   workspace: z.string().min(1),
   title: z.string().optional(),
-  model: z.object({ provider: z.string(), model: z.string() }).optional(),
+  model: z.object({ provider: z.string(), model: z.string(), baseUrl: z.string().optional() }).optional(),
   /** An id made beforehand (`newSessionId`): a worktree session's hooks learn it before the log exists. */
   id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/).optional(),
   worktree: WorktreeShape.optional()

@@ -45,7 +45,8 @@ export const SessionHeaderEvent = z.object({
   workspace: z.string(),
   createdAt: z.number(),
   title: z.string().optional(),
-  model: z.object({ provider: z.string(), model: z.string() }).optional(),
+  /** The provider and model the session was created with (and the provider's address, never its key): a flag-less `seam resume` uses them. */
+  model: z.object({ provider: z.string(), model: z.string(), baseUrl: z.string().optional() }).optional(),
   /** A worktree session: `workspace` is the worktree's folder, made from `worktree.repo`. */
   worktree: WorktreeShape.optional()
 })
