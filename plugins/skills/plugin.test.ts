@@ -71,3 +71,21 @@ describe('skills from installed Claude Code plugins and forked skills', () => {
     expect(host.events('skill/loaded')).toHaveLength(0)
   })
 })
+
+describe('paths', () => {
+  it('a skill with paths is listed to the model only once the session has touched a matching file', async () => {
+    host = await createTestHost({ plugins: [skills], script: [{ toolCalls: [{ name: 'Read', args: { file_path: 'docs/guide.md' } }] }, { text: 'read' }, { text: 'ok' }] })
+    await put(join(host.workspace, 'docs', 'guide.md'), '# Guide\n')
+    await put(join(host.workspace, '.claude', 'skills', 'docs-style', 'SKILL.md'), skillFile('description: House style for docs\npaths: docs/**/*.md', 'Write plainly.'))
+    await put(join(host.workspace, '.claude', 'skills', 'always', 'SKILL.md'), skillFile('description: Always listed', 'x'))
+    await host.run('read the guide')
+    const firstListing = host.events('context/message').filter((e) => e.source === 'skills')
+    expect(firstListing).toHaveLength(1)
+    expect(firstListing[0].text).toContain('- always: Always listed')
+    expect(firstListing[0].text).not.toContain('docs-style')
+    await host.run('and now?')
+    const listings = host.events('context/message').filter((e) => e.source === 'skills')
+    expect(listings).toHaveLength(2)
+    expect(listings[1].text).toContain('- docs-style: House style for docs')
+  })
+})
