@@ -21,6 +21,7 @@ import { createMainWindow, hardenWebContents, loadAppPage, windowIcon } from './
 import { installDesktopNotifications } from './notifications'
 import { APP_ID } from './app-id'
 import { startUpdates } from './updates'
+import { useLoginShellPath } from './login-shell-path'
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
 const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
@@ -85,6 +86,8 @@ async function start(): Promise<void> {
   // Without the preload the page has no bridge to the Host and could only show an error.
   if (!existsSync(preloadPath)) return fail('Seam is not built', `${preloadPath} is missing. Run \`npm run build\`, then start Seam again.`)
   let mainWindow: BrowserWindow | null = null
+  // Before the Host: every tool, hook and MCP server it starts inherits this PATH (macOS only).
+  await useLoginShellPath({ log })
   host = await createHost({ mode: 'electron', platform: await createElectronPlatform(() => mainWindow) })
   const running = host
   handleAppProtocol(session.defaultSession, rendererDir)
