@@ -34,10 +34,11 @@ function seam(args: string[]): Promise<CliResult> {
 
 const flags = (url: string) => ['--workspace', repo, '--provider', 'anthropic', '--base-url', url, '--api-key-env', 'FAKE_KEY', '--model', 'claude-main', '--approve', 'allow']
 
-function firstPrompt(body: AnthropicRequestBody): string {
-  const first = body.messages[0]
-  const content = typeof first.content === 'string' ? first.content : first.content.map((block) => block.text ?? '').join('')
-  return content
+/** The text of the last user message (the prompt this turn answers). */
+function lastPrompt(body: AnthropicRequestBody): string {
+  const last = [...body.messages].reverse().find((message) => message.role === 'user')
+  if (!last) return ''
+  return typeof last.content === 'string' ? last.content : last.content.map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('')
 }
 
 /** A model that, asked "write <file> <text>", writes it (the prompt carries the absolute path), then says done. */
@@ -45,7 +46,7 @@ function writer() {
   return (body: AnthropicRequestBody) => {
     const last = body.messages[body.messages.length - 1]
     if (Array.isArray(last.content) && last.content.some((block) => block.type === 'tool_result')) return { text: 'done' }
-    const match = /write (\S+) (.+)$/s.exec(firstPrompt(body).trim())
+    const match = /write (\S+) (.+)$/s.exec(lastPrompt(body).trim())
     if (!match) return { text: 'no instructions' }
     return { text: 'Writing.', toolCalls: [{ name: 'Write', args: { file_path: match[1], content: `${match[2]}\n` } }] }
   }
@@ -64,7 +65,7 @@ function headerOf(stdout: string): Record<string, unknown> {
 }
 
 describe('seam run --worktree', () => {
-  it('runs the session in a new worktree on seam/<name>: its edits land there, not in the repository; WorktreeCreate gets Claude Code\'s input and SessionStart the worktree as cwd', async () => {
+  it('runs the session in a new worktree on seam/<name>: its edits land there, not in the repository; WorktreeCreate gets Claude Code\'s input and SessionStart the worktree as cwd; a later process resumes it there', async () => {
     newRepo()
     await userHooks({
       WorktreeCreate: [{ hooks: [{ type: 'command', command: recorder('create.jsonl') }] }],
@@ -101,6 +102,18 @@ describe('seam run --worktree', () => {
     const listed = await seam(['worktree', 'list', '--json', '--workspace', repo])
     expect(listed.code, listed.stderr).toBe(0)
     expect(JSON.parse(listed.stdout.trim())).toMatchObject({ id: header.sessionId, state: 'attached', worktree: { branch: 'seam/feat' } })
+
+    // A later process resumes it in its worktree (its history, its hooks' cwd, its edits there).
+    const again = await startFakeAnthropic([writer(), writer()])
+    try {
+      const resumed = await seam(['resume', String(header.sessionId), ...flags(again.url), `write ${join(worktree, 'second.txt')} resumed`])
+      expect(resumed.code, resumed.stderr).toBe(0)
+    } finally {
+      await again.close()
+    }
+    expect(readFileSync(join(worktree, 'second.txt'), 'utf8')).toBe('resumed\n')
+    expect(existsSync(join(repo, 'second.txt'))).toBe(false)
+    expect((await records('start.jsonl')).at(-1)).toMatchObject({ session_id: header.sessionId, cwd: worktree, source: 'resume' })
   }, 120_000)
 
   it('a WorktreeCreate hook that prints a path makes the worktree: the session runs there and git is not asked', async () => {
