@@ -89,6 +89,9 @@ function request(url: URL, options: FetchOptions, signal: AbortSignal): Promise<
     const req = client.request(url, {
       method: 'GET',
       signal,
+      // A connection of its own, closed after the page: a pooled keep-alive socket the server
+      // closed while it sat idle (a long conversion) fails the next fetch with ECONNRESET.
+      agent: false,
       lookup: guardedLookup(options.allowPrivateAddresses),
       headers: {
         'user-agent': options.userAgent,
