@@ -7,11 +7,10 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
-import { definePlugin, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context } from '@seam/sdk'
+import { definePlugin, tasksFromLog, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context } from '@seam/sdk'
 import { TaskTable, type Task } from './task-table'
 import { taskTools } from './tools'
 import { endNotification, lastLines } from './wording'
-import { tasksFromLog } from './resume'
 
 export const BackgroundTasksConfigSchema = z
   .object({

@@ -29,7 +29,7 @@ describe('slash commands over ACP', () => {
     const listed = nextUpdate(proc, isCommands) as Promise<CommandsUpdate>
     const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
     const first = await listed
-    expect(first.availableCommands.map((c) => c.name)).toEqual(['compact', 'greet', 'help', 'model', 'usage'])
+    expect(first.availableCommands.map((c) => c.name)).toEqual(['compact', 'greet', 'help', 'model', 'tasks', 'usage'])
     expect(first.availableCommands.find((c) => c.name === 'greet')).toEqual({ name: 'greet', description: 'Greet someone', input: { hint: '<name>' } })
     expect(first.availableCommands.find((c) => c.name === 'compact')).toMatchObject({ input: { hint: '[instructions]' } })
     // For the session the answer named.
@@ -45,6 +45,10 @@ describe('slash commands over ACP', () => {
     expect((await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/usage' }] })).stopReason).toBe('end_turn')
     expect(textOf(updatesOf(proc, sessionId), 'agent_message_chunk')).toMatch(/Requests: 1/)
     expect(s.server.requests.length).toBe(before)
+    // /tasks (issue 28) is a built-in here too.
+    expect((await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/tasks' }] })).stopReason).toBe('end_turn')
+    expect(textOf(updatesOf(proc, sessionId), 'agent_message_chunk')).toContain('No background tasks in this session.')
+    expect(s.server.requests.length).toBe(before)
 
     // Unknown, and /clear (a new session is the editor's session/new): refused, naming the command.
     const unknown = await rpcError(proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/nosuch thing' }] }))
@@ -57,7 +61,7 @@ describe('slash commands over ACP', () => {
     await writeCommand(s.workspace, 'review', '---\ndescription: Review the diff\n---\nReview the current diff.\n')
     const relisted = nextUpdate(proc, (u) => isCommands(u) && u.availableCommands.some((c) => c.name === 'review')) as Promise<CommandsUpdate>
     await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/help' }] })
-    expect((await relisted).availableCommands.map((c) => c.name)).toEqual(['compact', 'greet', 'help', 'model', 'review', 'usage'])
+    expect((await relisted).availableCommands.map((c) => c.name)).toEqual(['compact', 'greet', 'help', 'model', 'review', 'tasks', 'usage'])
     expect(textOf(updatesOf(proc, sessionId), 'agent_message_chunk')).toContain('/review')
   })
 

@@ -18,6 +18,7 @@ import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { worktreeHandlers } from './worktree-handlers'
+import { backgroundTasksOf, sessionTasks, stopTask, taskTail } from './background-tasks'
 
 
 export interface HandlerDeps {
@@ -326,6 +327,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'checkpoints/rewind': async ({ sessionId, messageSeq, force, preview }) => {
       const log = await idleLog(sessions, sessionId, preview)
       return oneAtATime(log, () => rewindTo(log, messageSeq, { force, preview }))
-    }
+    },
+
+    // Background tasks (plugins/background-tasks, and the session's log for earlier runs).
+    'tasks/list': async ({ sessionId }) => {
+      const session = await sessions.open(sessionId)
+      return { tasks: sessionTasks(backgroundTasksOf(session.kernel), sessionId, session.log.events) }
+    },
+    'tasks/tail': async ({ sessionId, taskId, maxChars }) => {
+      const session = await sessions.open(sessionId)
+      return { text: await taskTail(backgroundTasksOf(session.kernel), sessionId, session.log.events, taskId, maxChars) }
+    },
+    'tasks/stop': async ({ sessionId, taskId }) => ({ task: await stopTask(backgroundTasksOf((await sessions.open(sessionId)).kernel), sessionId, taskId) })
   }
 }

@@ -87,7 +87,7 @@ describe('command files (Claude Code .claude/commands, Codex prompts)', () => {
     write(join(userDir(), 'mine.md'), '---\ndescription: mine\n---\nx')
     write(join(codexHome, 'prompts', 'draft.md'), '---\ndescription: Draft a PR\nargument-hint: FILES=<paths>\n---\nDraft $FILES')
     const sources = Object.fromEntries(set().commands.map((c) => [c.name, c.source]))
-    expect(sources).toEqual({ clear: 'builtin', compact: 'builtin', help: 'builtin', model: 'builtin', usage: 'builtin', mine: 'user', 'prompts:draft': 'codex' })
+    expect(sources).toEqual({ clear: 'builtin', compact: 'builtin', help: 'builtin', model: 'builtin', tasks: 'builtin', usage: 'builtin', mine: 'user', 'prompts:draft': 'codex' })
     write(join(projectDir(), 'later.md'), 'added later')
     expect(set().commands.map((c) => c.name)).toContain('later')
   })

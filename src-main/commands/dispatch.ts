@@ -16,6 +16,7 @@ import { commandSet, helpText, parseSlash, type CommandSet } from './registry'
 import { commandTrustItem } from './trust'
 import type { PluginCommand, PluginCommandResult, SlashCommandProvider } from '../../src-shared/host/slash-commands'
 import { trustItemHash } from '../security/trust-pins'
+import { backgroundTasksOf, sessionTasks, tasksText } from '../app/background-tasks'
 
 export interface CommandSession {
   id: string
@@ -67,6 +68,8 @@ export async function dispatch(runtime: HostRuntime, session: CommandSession, te
       return modelCommand(runtime, args, reply)
     case 'usage':
       return reply(true, usageText(session.agent))
+    case 'tasks':
+      return reply(true, tasksText(sessionTasks(backgroundTasksOf(await runtime.kernelOf(session.workspace)), session.id, session.agent.handle.events)))
     case 'help':
       return reply(true, helpText(sessionCommands(runtime, session.workspace, session.agent.kernel)))
   }

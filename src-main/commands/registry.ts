@@ -26,7 +26,7 @@ export interface CommandInfo {
 }
 
 export interface BuiltinCommand {
-  name: 'compact' | 'clear' | 'model' | 'usage' | 'help'
+  name: 'compact' | 'clear' | 'model' | 'usage' | 'tasks' | 'help'
   description: string
   argumentHint?: string
   runsWithoutArguments: boolean
@@ -37,6 +37,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: 'compact', description: 'Summarise the conversation to free context', argumentHint: '[instructions]', runsWithoutArguments: false },
   { name: 'help', description: 'List the slash commands', runsWithoutArguments: true },
   { name: 'model', description: 'Show the model in use, or switch to another', argumentHint: '[preset/]model', runsWithoutArguments: false },
+  { name: 'tasks', description: "This session's background commands: running ones with their run time, ended ones with their exit code", runsWithoutArguments: true },
   { name: 'usage', description: "This session's tokens, cost and context fill", runsWithoutArguments: true }
 ]
 

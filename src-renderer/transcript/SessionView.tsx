@@ -1,7 +1,8 @@
-// The open session: trust banner, transcript, the agent's plan (pinned above the composer) and composer.
+// The open session: trust banner, transcript, background tasks and the agent's plan (pinned above the composer), composer.
 import { TrustBanner } from '../settings/TrustBanner'
 import { Composer } from '../composer/Composer'
 import { TodoChecklist } from '../todo/TodoChecklist'
+import { TasksPanel } from '../tasks/TasksPanel'
 import { useSessionStore } from './session-store'
 import { Transcript } from './Transcript'
 
@@ -24,6 +25,7 @@ export function SessionView() {
           Working…{agent.steering > 0 ? ` · ${agent.steering} steering` : ''}{agent.queued > 0 ? ` · ${agent.queued} queued` : ''}
         </div>
       )}
+      <TasksPanel />
       <TodoChecklist />
       <Composer />
     </section>

@@ -7,6 +7,7 @@ import { WorktreeMethods } from './worktrees'
 import { APPROVAL_MODES } from '../host/approval-modes'
 import { ImageAttachmentsSchema } from '../session/attachments'
 import { CheckpointMethods } from './checkpoints'
+import { TaskMethods } from './tasks'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -452,7 +453,8 @@ export const Methods = {
   'config/dump': { input: Empty, output: z.object({ text: z.string(), error: z.string().optional() }) },
   'logs/recent': { input: Empty, output: z.array(LogRecordSchema) },
   ...CheckpointMethods,
-  ...WorktreeMethods
+  ...WorktreeMethods,
+  ...TaskMethods
 } as const
 
 /** Push name -> payload. */

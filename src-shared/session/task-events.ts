@@ -4,6 +4,8 @@
 // session list its tasks with their exit codes, and mark those the host's death cut short.
 // No Node imports here: these schemas are read by the host and the renderer alike.
 import { z } from 'zod'
+import type { BackgroundTaskInfo } from '../host/background-tasks'
+import type { SessionEvent } from './events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 
@@ -28,3 +30,49 @@ export const TaskEndedEvent = z.object({
   exitCode: z.number().int().optional(),
   endReason: z.enum(['stopped', 'session-closed', 'host-exited']).optional()
 })
+
+/**
+ * A session's tasks as its log tells them: each `task/started` with its `task/ended`. One without
+ * an end (`dangling`) was running when the host stopped (it died, or quit before the end was
+ * written): it reads as killed with `endReason` `host-exited` and no exit code.
+ */
+export interface LoggedTask {
+  info: BackgroundTaskInfo
+  /** Started and never ended in the log. */
+  dangling: boolean
+}
+
+export function tasksFromLog(sessionId: string, events: readonly SessionEvent[]): LoggedTask[] {
+  const tasks = new Map<string, LoggedTask>()
+  for (const event of events) {
+    if (event.type === 'task/started') {
+      tasks.set(event.taskId, {
+        dangling: true,
+        info: {
+          id: event.taskId,
+          sessionId,
+          command: event.command,
+          ...(event.description !== undefined ? { description: event.description } : {}),
+          outputPath: event.outputPath,
+          status: 'killed',
+          endReason: 'host-exited',
+          startedAt: event.ts,
+          ...(event.movedAfterTimeoutMs !== undefined ? { movedAfterTimeoutMs: event.movedAfterTimeoutMs } : {})
+        }
+      })
+    } else if (event.type === 'task/ended') {
+      const task = tasks.get(event.taskId)
+      if (!task) continue
+      const { endReason: _unknown, ...started } = task.info
+      task.dangling = false
+      task.info = {
+        ...started,
+        status: event.status,
+        endedAt: event.ts,
+        ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
+        ...(event.endReason !== undefined ? { endReason: event.endReason } : {})
+      }
+    }
+  }
+  return [...tasks.values()]
+}
