@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, screen, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, screen, session, type MessageBoxOptions, type MessageBoxReturnValue } from 'electron'
 import { createHost, type Host } from '../app/host'
 import { describeUncaught, installProcessGuards } from '../app/process-guards'
 import { appPageFor } from './app-page'
@@ -117,8 +117,7 @@ async function start(): Promise<void> {
     running: () => describeActivity(activity.current),
     async confirmQuit(what) {
       const options = { type: 'warning' as const, title: 'Quit Seam?', message: `Quit Seam? ${what[0]!.toUpperCase()}${what.slice(1)}.`, detail: 'Quitting stops it. Sessions are saved and can be resumed.', buttons: ['Quit', 'Cancel'], defaultId: 1, cancelId: 1, noLink: true }
-      const shown = mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)
-      return (await shown).response === 0
+      return (await messageBox(options)).response === 0
     },
     async close() {
       stopActivity()
@@ -129,16 +128,19 @@ async function start(): Promise<void> {
     log
   })
 
+  /** A question over the window when there is one, else on its own. */
+  function messageBox(options: MessageBoxOptions): Promise<MessageBoxReturnValue> {
+    return mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)
+  }
+
   function ask(title: string, message: string): Promise<RecoveryChoice> {
     const options = { type: 'error' as const, title, message: title, detail: message, buttons: ['Retry', 'Quit'], defaultId: 0, cancelId: 1, noLink: true }
-    const shown = mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)
-    return shown.then(({ response }) => (response === 0 ? 'retry' : 'quit'))
+    return messageBox(options).then(({ response }) => (response === 0 ? 'retry' : 'quit'))
   }
 
   function askHung(): Promise<HungChoice> {
     const options = { type: 'warning' as const, title: 'Seam is not responding', message: 'The Seam window is not responding.', detail: 'Reload it, or wait for it to respond. Sessions are saved either way.', buttons: ['Reload', 'Wait'], defaultId: 1, cancelId: 1, noLink: true }
-    const shown = mainWindow && !mainWindow.isDestroyed() ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)
-    return shown.then(({ response }) => (response === 0 ? 'reload' : 'wait'))
+    return messageBox(options).then(({ response }) => (response === 0 ? 'reload' : 'wait'))
   }
 
   const stateFile = join(app.getPath('userData'), 'window-state.json')
