@@ -7,13 +7,11 @@ import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { TrustItem } from '@seam/sdk'
-import '@seam/sdk'
-import '@seam/sdk'
+import type { PermissionUpdate, TrustItem } from '@seam/sdk'
 import { definePlugin, type Logger } from '@seam/sdk'
 import { watchPatchFiles } from '@seam/sdk/node'
-import { isWorkspaceSource, readClaudeSettings, settingsFiles, workspaceSettingsFiles, type ClaudeSettingsSnapshot, type ClaudeSource, type ReadOptions, type RuleBehavior } from './read'
-import { addPermissionRules, SettingsWriteError, type RulesWritten } from './write'
+import { isWorkspaceSource, readClaudeSettings, resolveDirectory, settingsFiles, workspaceSettingsFiles, type ClaudeSettingsSnapshot, type ClaudeSource, type ReadOptions, type RuleBehavior } from './read'
+import { addPermissionRules, SettingsWriteError, updatePermissions, type PermissionsWritten, type RulesWritten } from './write'
 
 export * from './read'
 export { addPermissionRules, SettingsWriteError, type RulesWritten } from './write'
@@ -50,6 +48,13 @@ export interface ClaudeSettingsService {
    * not hold the file back as changed.
    */
   addRules(destination: SettingsDestination, behavior: RuleBehavior, rules: readonly string[]): RulesWritten
+  /**
+   * Applies one permission update (rules added, removed or replaced, `defaultMode`,
+   * `additionalDirectories`) to a settings file, the same way: atomic, a file it cannot read left
+   * alone (SettingsWriteError naming file and field), reloaded, and what it adds to the
+   * workspace's files approved.
+   */
+  update(destination: SettingsDestination, update: PermissionUpdate): PermissionsWritten
 }
 
 declare module '@seam/sdk' {
@@ -120,16 +125,36 @@ export default definePlugin({
       return destination === 'localSettings' ? files.local : files.project
     }
 
+    /** What Seam writes to the workspace's files on the user's (or their hook's) word is approved: pinned before the write, so the reload right after finds the file approved. */
+    const approveWrites = (destination: SettingsDestination, file: string, items: Array<Pick<TrustItem, 'event' | 'command'>>): void => {
+      const source: ClaudeSource = destination === 'localSettings' ? 'local' : destination === 'projectSettings' ? 'project' : 'user'
+      if (!isWorkspaceSource(source) || workspace.root === null || !workspace.trusted || items.length === 0) return
+      workspace.approveItems(items.map((item) => ({ source: TRUST_SOURCE, file, ...item })))
+    }
+
     ctx.provide('claudeSettings', {
       addRules(destination, behavior, rules) {
         const file = fileOf(destination)
-        const source: ClaudeSource = destination === 'localSettings' ? 'local' : destination === 'projectSettings' ? 'project' : 'user'
-        if (isWorkspaceSource(source) && workspace.root !== null && workspace.trusted) {
-          // Pinned before the write: the reload right after must find the file approved.
-          workspace.approveItems(rules.map((rule) => ({ source: TRUST_SOURCE, file, event: `permissions.${behavior}`, command: rule.trim() })))
-        }
+        approveWrites(destination, file, rules.map((rule) => ({ event: `permissions.${behavior}`, command: rule.trim() })))
         const written = addPermissionRules(file, behavior, rules)
         if (written.added.length > 0) reload()
+        return written
+      },
+      update(destination, update) {
+        const file = fileOf(destination)
+        approveWrites(
+          destination,
+          file,
+          update.type === 'setMode'
+            ? [{ event: 'permissions.defaultMode', command: update.mode }]
+            : 'rules' in update
+              ? update.rules.map((rule) => ({ event: `permissions.${update.behavior}`, command: rule.trim() }))
+              : update.type === 'addDirectories'
+                ? update.directories.map((dir) => ({ event: 'permissions.additionalDirectories', command: resolveDirectory(dir, { home: options.home, workspaceRoot: workspace.root }) }))
+                : []
+        )
+        const written = updatePermissions(file, update)
+        if (written.added.length > 0 || written.removed.length > 0 || written.mode !== undefined) reload()
         return written
       },
       snapshot: () => current,

@@ -246,7 +246,8 @@ export function ruleProblem(rule: unknown): string | undefined {
   return undefined
 }
 
-function resolveDirectory(dir: string, options: ReadOptions): string {
+/** An `additionalDirectories` entry as an absolute path: `~` is the home, relative is from the workspace. */
+export function resolveDirectory(dir: string, options: Pick<ReadOptions, 'home' | 'workspaceRoot'>): string {
   const trimmed = dir.trim()
   if (trimmed === '~') return options.home
   if (trimmed.startsWith('~/')) return path.join(options.home, trimmed.slice(2))

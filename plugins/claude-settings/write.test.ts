@@ -1,10 +1,11 @@
 // The settings writer behind "always allow" and a hook's updatedPermissions: other content is
 // kept, a file Seam cannot read is never clobbered, a bad rule writes nothing.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { addPermissionRules, SettingsWriteError } from './write'
+import { addPermissionRules, SettingsWriteError, updatePermissions } from './write'
 
 let dir: string
 let file: string
@@ -65,5 +66,39 @@ describe('addPermissionRules', () => {
     addPermissionRules(file, 'deny', ['Bash(rm:*)'])
     addPermissionRules(file, 'ask', ['WebFetch'])
     expect(read()).toEqual({ permissions: { deny: ['Bash(rm:*)'], ask: ['WebFetch'] } })
+  })
+})
+
+describe('updatePermissions', () => {
+  const settingsFile = async (content: unknown): Promise<string> => {
+    const dir = await mkdtemp(join(tmpdir(), 'seam-update-perms-'))
+    const file = join(dir, 'settings.local.json')
+    await writeFile(file, JSON.stringify(content))
+    return file
+  }
+  const read = async (file: string): Promise<unknown> => JSON.parse(await readFile(file, 'utf8'))
+
+  it('removes and replaces rules of one behavior, keeping the rest of the file and its key order', async () => {
+    const file = await settingsFile({ model: 'x', permissions: { allow: ['Read', 'Bash(ls:*)'], deny: ['Bash(rm:*)'] } })
+    expect(updatePermissions(file, { type: 'removeRules', behavior: 'allow', rules: ['Bash(ls:*)', 'Glob'], destination: 'localSettings' })).toEqual({ file, added: [], removed: ['Bash(ls:*)'] })
+    expect(updatePermissions(file, { type: 'replaceRules', behavior: 'deny', rules: ['Bash(sudo:*)'], destination: 'localSettings' })).toEqual({ file, added: ['Bash(sudo:*)'], removed: ['Bash(rm:*)'] })
+    expect(await read(file)).toEqual({ model: 'x', permissions: { allow: ['Read'], deny: ['Bash(sudo:*)'] } })
+  })
+
+  it('sets defaultMode and adds or removes additionalDirectories; an update that changes nothing writes nothing', async () => {
+    const file = await settingsFile({ permissions: { additionalDirectories: ['/a'] } })
+    expect(updatePermissions(file, { type: 'setMode', mode: 'plan', destination: 'localSettings' }).mode).toBe('plan')
+    expect(updatePermissions(file, { type: 'addDirectories', directories: ['/a', '/b'], destination: 'localSettings' }).added).toEqual(['/b'])
+    expect(updatePermissions(file, { type: 'removeDirectories', directories: ['/a'], destination: 'localSettings' }).removed).toEqual(['/a'])
+    expect(await read(file)).toEqual({ permissions: { additionalDirectories: ['/b'], defaultMode: 'plan' } })
+    const before = (await stat(file)).mtimeMs
+    expect(updatePermissions(file, { type: 'setMode', mode: 'plan', destination: 'localSettings' })).toEqual({ file, added: [], removed: [] })
+    expect((await stat(file)).mtimeMs).toBe(before)
+  })
+
+  it('refuses a list that is not a list, naming the field, and leaves the file alone', async () => {
+    const file = await settingsFile({ permissions: { additionalDirectories: '/a' } })
+    expect(() => updatePermissions(file, { type: 'addDirectories', directories: ['/b'], destination: 'localSettings' })).toThrow(/"permissions\.additionalDirectories" is a string, not a list/)
+    expect(await read(file)).toEqual({ permissions: { additionalDirectories: '/a' } })
   })
 })

@@ -38,10 +38,8 @@ export interface HookOutcome {
   updatedToolOutput?: unknown
   /** Claude PermissionRequest deny with `interrupt: true`. */
   interrupt?: boolean
-  /** Claude PermissionRequest allow: the `addRules` entries of `updatedPermissions`, every rule checked. */
+  /** Claude PermissionRequest allow: its `updatedPermissions`, every entry and rule checked. */
   updatedPermissions?: RuleUpdate[]
-  /** Well-formed `updatedPermissions` entries Seam does not apply (`setMode`, `addDirectories`, …), named by position. */
-  ignoredPermissions?: string[]
   /** Claude: the validated `hookSpecificOutput` object, for event-specific fields not normalized above (sessionTitle, watchPaths, ...). */
   hookSpecificOutput?: Record<string, unknown>
   /** Set for `error` outcomes, and for an `error` turned into a block by a failure policy. */

@@ -143,7 +143,6 @@ function permissionRequestAnswer(outcome: HookOutcome, specific: Record<string, 
       const updates = parsePermissionUpdates(decision.updatedPermissions, 'hookSpecificOutput.decision.updatedPermissions')
       if (!updates.ok) return failed('invalid_output', `hook JSON output is invalid: ${updates.problem}`)
       outcome.updatedPermissions = updates.updates
-      if (updates.ignored.length > 0) outcome.ignoredPermissions = updates.ignored
     }
     outcome.decision = 'allow'
     if (decision.updatedInput) outcome.updatedInput = decision.updatedInput

@@ -25,7 +25,7 @@ export interface Bridge {
   /** Strips Seam's provider keys from every hook's environment, after everything else is merged. */
   readonly keys: () => Pick<KeyGuard, 'childEnv'>
   /** The approval mode in force as Claude Code's `permission_mode`, read per event (settings edits apply at once). */
-  permissionMode(): ClaudePermissionMode
+  permissionMode(sessionId?: string): ClaudePermissionMode
   /** The MCP server a `mcp__…` tool comes from, for `mcp_server` (undefined for other tools). */
   mcpServer(toolName: string, sessionId: string): ClaudeMcpServer | undefined
 }
@@ -58,8 +58,8 @@ export interface OccurrenceOptions {
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
   const base: InputBase = entry
-    ? { ...baseOf(entry.agent, bridge.permissionMode(), bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
-    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.permissionMode(), effort: bridge.config.effort }
+    ? { ...baseOf(entry.agent, bridge.permissionMode(entry.agent.sessionId), bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
+    : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.permissionMode(options.sessionId), effort: bridge.config.effort }
   if (options.cwd !== undefined) base.cwd = options.cwd
   if (base.promptId === undefined && options.promptId !== undefined) base.promptId = options.promptId
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
@@ -98,7 +98,7 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
 function syncTranscript(bridge: Bridge, entry: SessionEntry): void {
   try {
     entry.transcript ??= new ClaudeTranscript(entry.agent)
-    entry.transcript.sync(entry.agent, bridge.permissionMode())
+    entry.transcript.sync(entry.agent, bridge.permissionMode(entry.agent.sessionId))
   } catch (error) {
     if (entry.transcriptFailed) return
     entry.transcriptFailed = true

@@ -94,10 +94,10 @@ export default definePlugin({
       workspaceRoot: workspace.root,
       disposed: disposal.signal,
       keys: () => ctx.maybe('keys') ?? defaultKeyGuard,
-      // The permission policy's mode in force (command line, a settings defaultMode, Seam's setting); the config without one.
-      permissionMode: () => {
+      // The permission policy's mode in force (a session's own, the command line, a settings defaultMode, Seam's setting); the config without one.
+      permissionMode: (sessionId) => {
         const policy = ctx.maybe('permissionPolicy')
-        return policy ? claudePermissionMode(policy.inForce().mode.mode) : config.permissionMode
+        return policy ? claudePermissionMode(policy.inForce(sessionId).mode.mode) : config.permissionMode
       },
       mcpServer: (toolName, sessionId) => {
         if (!toolName.startsWith('mcp__')) return undefined

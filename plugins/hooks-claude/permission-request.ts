@@ -5,7 +5,7 @@
 //
 //   decision.behavior "allow"  -> the call runs; `updatedInput` replaces its input (schema-checked,
 //                                 the model reads Claude Code's words when it fails);
-//                                 `updatedPermissions` addRules are saved where they say
+//                                 `updatedPermissions` applied where they say (session or settings file)
 //   decision.behavior "deny"   -> refused with `message`; `interrupt: true` also ends the turn
 //   exit 2                     -> a deny with the stderr
 //   no decision, a failure     -> the user is asked (headless without an answerer: refused)
@@ -53,11 +53,6 @@ export function onPermissionRequest(bridge: Bridge) {
     }
     if (aggregated.decision !== 'allow') return next()
     const allower = runs.find((run) => run.outcome.decision === 'allow')
-    for (const run of runs) {
-      if (run.outcome.ignoredPermissions?.length) {
-        sink.notify('warn', `PermissionRequest hook [${run.handler.label}]: updatedPermissions entries Seam does not apply were ignored: ${run.outcome.ignoredPermissions.join(', ')}`, 'hooks-claude')
-      }
-    }
     const updates = allower?.outcome.updatedPermissions
     return {
       action: 'allow',
@@ -66,7 +61,7 @@ export function onPermissionRequest(bridge: Bridge) {
       ...(aggregated.updatedInput !== undefined
         ? { updatedArgs: aggregated.updatedInput as JsonObject, invalidText: `PermissionRequest hook for ${call.name} returned updatedInput that failed schema validation` }
         : {}),
-      ...(updates !== undefined && updates.length > 0 ? { updatedPermissions: updates.map((update) => ({ ...update, rules: [...update.rules] })) } : {})
+      ...(updates !== undefined && updates.length > 0 ? { updatedPermissions: updates.map((update) => structuredClone(update)) } : {})
     }
   }
 }

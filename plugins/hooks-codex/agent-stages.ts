@@ -25,7 +25,7 @@ async function sessionStart(bridge: CodexBridge, agent: AgentHandle, source: Ses
   state.started = true
   try {
     const loaded = bridge.hooksFor(state, agent.cwd)
-    const input = hookInput('SessionStart', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode()), { source })
+    const input = hookInput('SessionStart', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode(agent.sessionId)), { source })
     const handlers = bridge.runner.matching('SessionStart', loaded.handlers, input)
     if (handlers.length === 0) return
     const runs = await bridge.runner.run('SessionStart', handlers, input, { state, cwd: agent.cwd })
@@ -47,7 +47,7 @@ async function promptSubmit(bridge: CodexBridge, agent: AgentHandle, content: st
     const dropped = droppedBySessionStart(state, agent)
     if (dropped) return { action: 'block', reason: dropped, by: `${SOURCE}:SessionStart` }
     const loaded = bridge.hooksFor(state, agent.cwd)
-    const input = hookInput('UserPromptSubmit', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode()), { turn_id: agent.currentTurnId ?? null, prompt: content })
+    const input = hookInput('UserPromptSubmit', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode(agent.sessionId)), { turn_id: agent.currentTurnId ?? null, prompt: content })
     const handlers = bridge.runner.matching('UserPromptSubmit', loaded.handlers, input)
     if (handlers.length > 0) {
       const runs = await bridge.runner.run('UserPromptSubmit', handlers, input, { state, cwd: agent.cwd })
@@ -85,7 +85,7 @@ async function turnContinuation(bridge: CodexBridge, agent: AgentHandle, turn: T
     const state = bridge.sessions.capture(agent)
     if (state.stop.turnId !== turn.turnId) state.stop = { turnId: turn.turnId, active: false, blocks: 0 }
     const loaded = bridge.hooksFor(state, agent.cwd)
-    const input = hookInput('Stop', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode()), {
+    const input = hookInput('Stop', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode(agent.sessionId)), {
       turn_id: turn.turnId,
       stop_hook_active: state.stop.active,
       last_assistant_message: turn.lastAssistantText

@@ -34,10 +34,10 @@ export class CodexBridge {
     this.sessions = sessionRegistry(ctx.kernel)
   }
 
-  /** The approval mode in force, in Codex's `permission_mode` values, read per event. */
-  permissionMode(): ClaudePermissionMode {
+  /** The approval mode in force (for the session, when it has its own), in Codex's `permission_mode` values, read per event. */
+  permissionMode(sessionId?: string): ClaudePermissionMode {
     const policy = this.ctx.maybe('permissionPolicy')
-    return policy ? claudePermissionMode(policy.inForce().mode.mode) : this.config.permissionMode
+    return policy ? claudePermissionMode(policy.inForce(sessionId).mode.mode) : this.config.permissionMode
   }
 
   /** Project hooks run only in a workspace the user trusts (Seam's trust, not Codex's hashes). */

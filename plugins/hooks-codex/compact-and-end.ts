@@ -30,7 +30,7 @@ async function preCompact(bridge: CodexBridge, agent: AgentHandle, request: Comp
   try {
     const state = bridge.sessions.capture(agent)
     const loaded = bridge.hooksFor(state, agent.cwd)
-    const input = hookInput('PreCompact', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode()), { turn_id: agent.currentTurnId ?? null, trigger: request.trigger })
+    const input = hookInput('PreCompact', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode(agent.sessionId)), { turn_id: agent.currentTurnId ?? null, trigger: request.trigger })
     const handlers = bridge.runner.matching('PreCompact', loaded.handlers, input)
     if (handlers.length > 0) {
       const outcome = aggregateOutcomes((await bridge.runner.run('PreCompact', handlers, input, { state, cwd: agent.cwd })).map((run) => run.outcome))
@@ -46,7 +46,7 @@ async function postCompact(bridge: CodexBridge, agent: AgentHandle, trigger: Com
   try {
     const state = bridge.sessions.capture(agent)
     const loaded = bridge.hooksFor(state, agent.cwd)
-    const input = hookInput('PostCompact', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode()), { turn_id: agent.currentTurnId ?? null, trigger })
+    const input = hookInput('PostCompact', commonInput(state, agent.sessionId, agent.cwd, bridge.permissionMode(agent.sessionId)), { turn_id: agent.currentTurnId ?? null, trigger })
     const handlers = bridge.runner.matching('PostCompact', loaded.handlers, input)
     if (handlers.length > 0) await bridge.runner.run('PostCompact', handlers, input, { state, cwd: agent.cwd })
   } catch (error) {

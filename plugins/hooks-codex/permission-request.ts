@@ -30,7 +30,7 @@ async function permissionRequest(bridge: CodexBridge, ask: PermissionAsk, next: 
   const loaded = bridge.hooksFor(state, call.cwd)
   const view = presentToolCall(call.name, call.args, call.cwd)
   const toolInput = view.kind === 'bash' && typeof call.args.description === 'string' ? { ...view.toolInput, description: call.args.description } : view.toolInput
-  const input = hookInput(EVENT, commonInput(state, call.sessionId, call.cwd, bridge.permissionMode()), {
+  const input = hookInput(EVENT, commonInput(state, call.sessionId, call.cwd, bridge.permissionMode(call.sessionId)), {
     turn_id: call.turnId ?? state?.agent.currentTurnId ?? null,
     tool_name: view.toolName,
     tool_input: toolInput

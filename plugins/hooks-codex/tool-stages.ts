@@ -69,7 +69,7 @@ async function runPreToolUse(bridge: CodexBridge, call: CallInfo): Promise<JsonO
   const entry: CachedEntry = { context: [], view }
   bridge.sessions.preTool.set(callKey(call.sessionId, call.callId), entry)
   const loaded = bridge.hooksFor(state, call.cwd)
-  const input = hookInput('PreToolUse', commonInput(state, call.sessionId, call.cwd, bridge.permissionMode()), {
+  const input = hookInput('PreToolUse', commonInput(state, call.sessionId, call.cwd, bridge.permissionMode(call.sessionId)), {
     turn_id: call.turnId ?? state?.agent.currentTurnId ?? null,
     tool_name: view.toolName,
     tool_input: view.toolInput,
@@ -114,7 +114,7 @@ async function postExecute(
     if (verdict.outcome === 'allowed' && postToolUseRuns(view, result)) {
       const state = bridge.sessions.get(call.sessionId)
       const loaded = bridge.hooksFor(state, call.cwd)
-      const input = hookInput('PostToolUse', commonInput(state, call.sessionId, call.cwd, bridge.permissionMode()), {
+      const input = hookInput('PostToolUse', commonInput(state, call.sessionId, call.cwd, bridge.permissionMode(call.sessionId)), {
         turn_id: call.turnId ?? state?.agent.currentTurnId ?? null,
         tool_name: view.toolName,
         tool_input: view.toolInput,

@@ -19,8 +19,8 @@ export interface RuleInForce {
 
 export interface ModeInForce {
   mode: ApprovalMode
-  /** `command line` (--approve), `seam` (Seam's settings / the plugin config) or the Claude Code settings file's kind. */
-  source: 'command line' | 'seam' | ClaudeSource
+  /** `command line` (--approve), `seam` (Seam's settings / the plugin config), `session` (a hook's setMode for the session) or the Claude Code settings file's kind. */
+  source: 'command line' | 'seam' | 'session' | ClaudeSource
   /** The Claude Code settings file that set `defaultMode`, and the value it set. */
   file?: string
   claudeMode?: string

@@ -8,13 +8,14 @@
 // Code's settings files (`permissions.allow/deny/ask`, `defaultMode`).
 import { homedir } from 'node:os'
 import { z } from 'zod'
-import type { PreToolDecision, SealedCall, ToolDefinition } from '@seam/sdk'
+import type { PermissionUpdate, PreToolDecision, SealedCall, ToolDefinition } from '@seam/sdk'
 import { definePlugin } from '@seam/sdk'
 import { bashParserLoaded, loadBashParser, matchesPermissionRule, parsePermissionRule, type PermissionRuleContext } from '../hook-protocol/index'
 import type { ClaudeSettingsSnapshot } from '../claude-settings/read'
 import { APPROVAL_MODES, EDIT_TOOLS } from './modes'
 import { bashVerdict } from './bash'
-import { SEAM_RULES_FILE, modeInForce, rulesInForce, type PolicyInForce, type RuleInForce } from './in-force'
+import { SEAM_RULES_FILE, modeInForce, rulesInForce, type ModeInForce, type PolicyInForce, type RuleInForce } from './in-force'
+import { SESSION_RULES_FILE, SessionPermissions, type SessionOverrides } from './session-overrides'
 import '@seam/sdk'
 import type {} from '../claude-settings/index'
 
@@ -48,7 +49,16 @@ export type PermissionPolicyConfig = z.output<typeof PermissionPolicyConfigSchem
 
 /** The rules and mode the policy applies right now, with where each came from (the settings page lists them). */
 export interface PermissionPolicyService {
-  inForce(): PolicyInForce
+  /** What applies; with a session, what applies to it (its own mode, folders and rules included). */
+  inForce(sessionId?: string): PolicyInForce
+  /**
+   * A permission update for one session only (Claude Code's `destination: "session"`): its mode,
+   * its directories, deny and ask rules. Returns what changed in words, or undefined for what the
+   * policy does not keep (allow rules: the approval service grants them).
+   */
+  updateSession(sessionId: string, update: PermissionUpdate, cwd: string): string | undefined
+  /** The folders added for a session, absolute (the workspace guard allows them too). */
+  sessionDirectories(sessionId: string): readonly string[]
   /**
    * Why a deny rule refuses a call of `name` with `args` in `cwd`, or undefined: for reads that do
    * not go through the tool pipeline (a file mentioned with `@path` is read with Read's logic).
@@ -74,6 +84,7 @@ export default definePlugin({
     // Read per call: the Claude settings reload on edits, and the policy must not wait for them.
     const claude = (): ClaudeSettingsSnapshot | undefined => (config.claudeSettings ? ctx.maybe('claudeSettings')?.snapshot() : undefined)
     // The merged rule list changes only with the settings snapshot (replaced on every edit).
+    const sessions = new SessionPermissions()
     let cached: { snapshot: ClaudeSettingsSnapshot | undefined; rules: RuleInForce[]; bareDenies: RuleInForce[] } | undefined
     const current = () => {
       const snapshot = claude()
@@ -89,22 +100,28 @@ export default definePlugin({
       // A failed load leaves every line unreadable (asked, never allowed by a rule), with the reason.
       if (call.name === 'Bash' && !bashParserLoaded()) await loadBashParser().catch(() => undefined)
       const { snapshot, rules } = current()
+      const session = sessions.get(call.sessionId)
       const commandAllows = ctx.maybe('turnPermissions')?.allowedFor(call.sessionId, call.turnId)
-      return combine(inner, policyDecision(call, tools.get(call.name), config, home, snapshot, rules, commandAllows))
+      return combine(inner, policyDecision(call, tools.get(call.name), config, home, snapshot, withSession(rules, session), commandAllows, session))
     })
+    ctx.on('agent/session-end', (agent) => sessions.forget(agent.sessionId))
     // A bare deny rule (`Bash`, `mcp__server`) disables the tool: off the model's tool list, and a
     // call to it is unavailable before any hook runs (claude-code-hooks.md §6 PreToolUse).
     ctx.guard('tools/offer', (name) => disabledBy(name, current().bareDenies))
     ctx.provide('permissionPolicy', {
-      inForce: () => {
+      inForce: (sessionId) => {
         const snapshot = claude()
+        const session = sessionId === undefined ? undefined : sessions.get(sessionId)
+        const mode: ModeInForce = session?.mode !== undefined ? { mode: session.mode, source: 'session' } : modeInForce(config, snapshot)
         return {
-          mode: modeInForce(config, snapshot),
-          rules: rulesInForce(config, snapshot),
+          mode,
+          rules: withSession(rulesInForce(config, snapshot), session),
           additionalDirectories: snapshot?.additionalDirectories.slice() ?? [],
           warnings: snapshot?.warnings.slice() ?? []
         }
       },
+      updateSession: (sessionId, update, cwd) => sessions.apply(sessionId, update, cwd),
+      sessionDirectories: (sessionId) => sessions.get(sessionId)?.directories ?? [],
       denial: (name, args, cwd) => {
         const { snapshot, rules } = current()
         const context: PermissionRuleContext = { cwd, home }
@@ -132,11 +149,13 @@ export function policyDecision(
   claude?: ClaudeSettingsSnapshot,
   rules: readonly RuleInForce[] = rulesInForce(config, claude),
   /** A slash command's `allowed-tools` for the call's turn: allow rules below deny and ask rules (as Claude Code's). */
-  commandAllows?: { command: string; rules: readonly string[] }
+  commandAllows?: { command: string; rules: readonly string[] },
+  /** What the session's own permission updates changed (its mode, folders; its rules are in `rules`). */
+  session?: SessionOverrides
 ): OwnDecision {
   const context: PermissionRuleContext = { cwd: call.cwd, home }
   if (claude?.workspaceRoot) context.projectDir = claude.workspaceRoot
-  if (call.name === 'Bash' && typeof call.args.command === 'string') return bashDecision(call, call.args.command, tool, config, context, claude, rules, commandAllows)
+  if (call.name === 'Bash' && typeof call.args.command === 'string') return bashDecision(call, call.args.command, tool, config, context, claude, rules, commandAllows, session)
   const matching = (behavior: RuleInForce['behavior']) => rules.find((r) => r.behavior === behavior && matchesPermissionRule(r.rule, call.name, call.args, context))
   const deny = matching('deny')
   if (deny) return { answerable: false, decision: { action: 'deny', reason: `the permission policy denies calls matching "${deny.rule}"${where(deny)}`, by: BY } }
@@ -148,7 +167,7 @@ export function policyDecision(
   }
   const allow = matching('allow')
   if (allow) return { answerable: false, decision: { action: 'allow', reason: `allowed by the rule "${allow.rule}"${where(allow)}`, by: BY } }
-  const mode = modeInForce(config, claude).mode
+  const mode = session?.mode ?? modeInForce(config, claude).mode
   const decision = modeDecision(call, tool, mode)
   // Plan mode stays read-only even for a hook's allow (Claude Code refused the call there, §5.1).
   return { decision, answerable: decision.action === 'ask' || (decision.action === 'deny' && mode === 'dont-ask') }
@@ -163,10 +182,11 @@ function bashDecision(
   context: PermissionRuleContext,
   claude: ClaudeSettingsSnapshot | undefined,
   rules: readonly RuleInForce[],
-  commandAllows: { command: string; rules: readonly string[] } | undefined
+  commandAllows: { command: string; rules: readonly string[] } | undefined,
+  session: SessionOverrides | undefined
 ): OwnDecision {
-  const mode = modeInForce(config, claude).mode
-  const roots = [claude?.workspaceRoot ?? call.cwd, ...(claude?.additionalDirectories.map((dir) => dir.resolved) ?? [])]
+  const mode = session?.mode ?? modeInForce(config, claude).mode
+  const roots = [claude?.workspaceRoot ?? call.cwd, ...(claude?.additionalDirectories.map((dir) => dir.resolved) ?? []), ...(session?.directories ?? [])]
   const verdict = bashVerdict(command, rules, { ...context, cwd: call.cwd, roots, mode, ...(commandAllows ? { commandAllows } : {}), where, by: BY })
   if (verdict.kind === 'decided') return { answerable: false, decision: verdict.decision }
   const decision = modeDecision(call, tool, mode)
@@ -235,5 +255,11 @@ function isBare(rule: string): boolean {
 
 /** ` (permissions.deny[0] in /w/.claude/settings.json)` for a settings rule; nothing for the plugin's own. */
 function where(rule: RuleInForce): string {
+  if (rule.file === SESSION_RULES_FILE) return ' (added to this session by a hook)'
   return rule.file === SEAM_RULES_FILE ? '' : ` (permissions.${rule.behavior}[${rule.index}] in ${rule.file})`
+}
+
+/** The session's own deny and ask rules first, then the rest. */
+function withSession(rules: RuleInForce[], session: SessionOverrides | undefined): RuleInForce[] {
+  return session !== undefined && session.rules.length > 0 ? [...session.rules, ...rules] : rules
 }

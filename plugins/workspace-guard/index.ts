@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { SealedCall } from '@seam/sdk'
 import { definePlugin } from '@seam/sdk'
 import type {} from '../claude-settings/index'
+import type {} from '../permission-policy/index'
 import { isWithin, resolveToolPath } from '@seam/sdk/node'
 import { realPath } from './real-path'
 import { describeEscape, fileToolTargets } from './targets'
@@ -35,8 +36,12 @@ const workspaceGuard = definePlugin({
   schema: WorkspaceGuardConfigSchema,
   apply(ctx, config) {
     // Read per call: the settings files reload on edits; without the service there are none.
-    const claudeRoots = (): string[] => (config.claudeDirectories ? (ctx.maybe('claudeSettings')?.snapshot().additionalDirectories.map((dir) => dir.resolved) ?? []) : [])
-    ctx.guard('tools', (call) => checkWorkspaceAccess(call, config, claudeRoots()))
+    // A session's own folders (a hook's `addDirectories` for the session) count as the settings' do.
+    const claudeRoots = (sessionId: string): string[] =>
+      config.claudeDirectories
+        ? [...(ctx.maybe('claudeSettings')?.snapshot().additionalDirectories.map((dir) => dir.resolved) ?? []), ...(ctx.maybe('permissionPolicy')?.sessionDirectories(sessionId) ?? [])]
+        : []
+    ctx.guard('tools', (call) => checkWorkspaceAccess(call, config, claudeRoots(call.sessionId)))
   }
 })
 

@@ -17,6 +17,7 @@ useCliScratch('permission-hooks', (dirs) => ({ home, workspace } = dirs))
 afterEach(async () => {
   for (const dir of [join(home, '.claude'), join(home, 'records'), join(home, 'hooks'), join(workspace, '.claude')]) await rm(dir, { recursive: true, force: true })
   for (const file of ['a.txt', 'b.txt', 'c.txt', 'marker.txt']) await rm(join(workspace, file), { force: true })
+  await rm(join(home, 'outside'), { recursive: true, force: true })
 })
 
 function seam(args: string[]): Promise<CliResult> {
@@ -163,6 +164,94 @@ describe('PermissionRequest', () => {
     }
     expect(existsSync(join(workspace, 'b.txt'))).toBe(true)
     expect(await records('session')).toHaveLength(1)
+  })
+})
+
+describe('PermissionRequest updatedPermissions beyond addRules', () => {
+  it('setMode and addDirectories for the session: the next calls run in that mode and may work in that folder; later hooks read the new permission_mode', async () => {
+    const outside = join(home, 'outside')
+    await mkdir(outside, { recursive: true })
+    const answer = decision({
+      behavior: 'allow',
+      updatedPermissions: [
+        { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
+        { type: 'addDirectories', directories: [outside], destination: 'session' }
+      ]
+    })
+    await userSettings({
+      hooks: {
+        PermissionRequest: [{ hooks: [{ type: 'command', command: await hook('mode', answer) }] }],
+        PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: await hook('pre-write', undefined) }] }]
+      }
+    })
+    const server = await startFakeAnthropic([bash('touch marker.txt'), { toolCalls: [{ name: 'Write', args: { file_path: join(outside, 'note.txt'), content: 'outside' } }] }, { text: 'done' }])
+    try {
+      const result = await seam(['run', ...flags(server.url), 'go'])
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stderr).toContain('permission mode acceptEdits for this session')
+    } finally {
+      await server.close()
+    }
+    expect(existsSync(join(workspace, 'marker.txt'))).toBe(true)
+    // acceptEdits let the Write run without asking (headless, an ask is refused), the added folder let it leave the workspace.
+    expect(await readFile(join(outside, 'note.txt'), 'utf8')).toBe('outside')
+    expect(await records('mode')).toHaveLength(1)
+    expect((await records('pre-write'))[0]).toMatchObject({ permission_mode: 'acceptEdits' })
+  })
+
+  it('removeRules, setMode and addDirectories for a settings file change that file (and only what they name)', async () => {
+    await mkdir(join(workspace, '.claude'), { recursive: true })
+    await writeFile(join(workspace, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { allow: ['Bash(ls:*)', 'Read'], deny: ['Bash(rm:*)'] }, outputStyle: 'terse' }))
+    const answer = decision({
+      behavior: 'allow',
+      updatedPermissions: [
+        { type: 'removeRules', rules: [{ toolName: 'Bash', ruleContent: 'ls:*' }], behavior: 'allow', destination: 'localSettings' },
+        { type: 'replaceRules', rules: [{ toolName: 'Bash', ruleContent: 'sudo:*' }], behavior: 'deny', destination: 'localSettings' },
+        { type: 'setMode', mode: 'plan', destination: 'localSettings' },
+        { type: 'addDirectories', directories: ['/srv/shared'], destination: 'localSettings' }
+      ]
+    })
+    await userSettings({ hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: await hook('file', answer) }] }] } })
+    const server = await startFakeAnthropic([bash('touch marker.txt'), { text: 'done' }])
+    try {
+      const result = await seam(['run', ...flags(server.url), '--trust-workspace', 'go'])
+      expect(result.code, result.stderr).toBe(0)
+    } finally {
+      await server.close()
+    }
+    expect(existsSync(join(workspace, 'marker.txt'))).toBe(true)
+    expect(JSON.parse(await readFile(join(workspace, '.claude', 'settings.local.json'), 'utf8'))).toEqual({
+      permissions: { allow: ['Read'], deny: ['Bash(sudo:*)'], defaultMode: 'plan', additionalDirectories: ['/srv/shared'] },
+      outputStyle: 'terse'
+    })
+  })
+
+  it('a deny rule for the session refuses the next matching call in the same run', async () => {
+    const answer = decision({ behavior: 'allow', updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch b.txt' }], behavior: 'deny', destination: 'session' }] })
+    await userSettings({ hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: await hook('deny-rule', answer) }] }] } })
+    const server = await startFakeAnthropic([bash('touch a.txt'), bash('touch b.txt'), { text: 'done' }])
+    try {
+      const result = await seam(['run', ...flags(server.url), 'go'])
+      expect(result.code, result.stderr).toBe(0)
+      expect(lastToolResults(server)).toContain('added to this session by a hook')
+    } finally {
+      await server.close()
+    }
+    expect(existsSync(join(workspace, 'a.txt'))).toBe(true)
+    expect(existsSync(join(workspace, 'b.txt'))).toBe(false)
+  })
+
+  it('an unknown type or a bad mode is a failure naming the field; nothing is applied', async () => {
+    const answer = decision({ behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: 'yolo', destination: 'session' }] })
+    await userSettings({ hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: await hook('bad-mode', answer) }] }] } })
+    const server = await startFakeAnthropic([bash('touch marker.txt'), { text: 'refused' }])
+    try {
+      const result = await seam(['run', ...flags(server.url), 'try'])
+      expect(result.stderr).toMatch(/updatedPermissions\[0\]\.mode: /)
+    } finally {
+      await server.close()
+    }
+    expect(existsSync(join(workspace, 'marker.txt'))).toBe(false)
   })
 })
 

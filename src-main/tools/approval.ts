@@ -12,7 +12,7 @@ import { z } from 'zod'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { ApprovalService } from '../../src-shared/host/services'
-import type { ApprovalAnswer, ApprovalRequest, GrantScope, JsonObject, PermissionRuleUpdate, SessionGrant } from '../../src-shared/host/tools'
+import type { ApprovalAnswer, ApprovalRequest, GrantScope, JsonObject, PermissionRuleUpdate, PermissionUpdate, SessionGrant } from '../../src-shared/host/tools'
 import { errorText, type Kernel } from '../../src-shared/kernel'
 import { formatZodError, parseOrThrow } from '../../src-shared/validation'
 import type {} from '../../plugins/claude-settings/index'
@@ -122,21 +122,43 @@ export class ApprovalServiceImpl implements ApprovalService {
   }
 
   /**
-   * Rules a hook's `updatedPermissions` (or a caller) adds: `session` ones become a grant of this
-   * session; the others are saved to their settings file and, when they allow, granted to the
-   * session too, so they apply at once (as Claude Code applies them to the running session).
-   * Never throws: a rule that cannot be saved is a notice in the session.
+   * A hook's `updatedPermissions` (Claude Code's permission updates), applied as Claude Code applies
+   * them: to the running session and, unless the destination is `session`, to the settings file.
+   * Allow rules are the session's grants (added; revoked when removed or replaced); the mode, the
+   * directories and deny/ask rules for the session go to the permission policy. Never throws: what
+   * cannot be applied or saved is a notice in the session.
    */
-  applyRuleUpdates(sessionId: string, updates: readonly PermissionRuleUpdate[], record?: Record_, projectDir?: string): void {
+  applyRuleUpdates(sessionId: string, updates: readonly PermissionUpdate[], record?: Record_, projectDir?: string): void {
+    const root = projectDir ?? this.kernel.getService('workspace')?.root ?? undefined
     for (const update of updates) {
-      if (update.behavior === 'allow') {
-        const root = projectDir ?? this.kernel.getService('workspace')?.root ?? undefined
-        this.addGrant(sessionId, { tool: update.rules[0]?.split('(')[0] ?? '', pattern: {}, description: update.rules.join(', '), rules: [...update.rules], ...(root ? { projectDir: root } : {}) }, record)
-      } else if (update.destination === 'session') {
-        this.notice(record, 'warn', `${update.behavior} rules for the session only are not supported; not applied: ${update.rules.join(', ')}`)
-      }
-      if (update.destination !== 'session') this.saveRules(update, record)
+      if ('rules' in update && update.behavior === 'allow') this.updateGrants(sessionId, update, root, record)
+      else if (update.destination === 'session' || !('rules' in update)) this.updatePolicy(sessionId, update, root, record)
+      if (update.destination !== 'session') this.saveUpdate(update, record)
     }
+  }
+
+  /** Allow rules on the session's grants: added, or the grants they make up revoked (removed, replaced). */
+  private updateGrants(sessionId: string, update: PermissionRuleUpdate, root: string | undefined, record: Record_ | undefined): void {
+    const type = update.type ?? 'addRules'
+    if (type !== 'addRules') {
+      const given = new Set(update.rules)
+      for (const grant of this.grants(sessionId)) {
+        if (grant.rules !== undefined && (type === 'replaceRules' || grant.rules.every((rule) => given.has(rule)))) this.revoke(sessionId, grant.id, record)
+      }
+    }
+    if (type === 'removeRules' || update.rules.length === 0) return
+    this.addGrant(sessionId, { tool: update.rules[0]?.split('(')[0] ?? '', pattern: {}, description: update.rules.join(', '), rules: [...update.rules], ...(root ? { projectDir: root } : {}) }, record)
+  }
+
+  /** The session's mode, directories and deny/ask rules: the permission policy keeps them. */
+  private updatePolicy(sessionId: string, update: PermissionUpdate, root: string | undefined, record: Record_ | undefined): void {
+    const policy = this.kernel.getService('permissionPolicy')
+    if (!policy) {
+      this.notice(record, 'warn', `A permission update (${update.type ?? 'addRules'}) was not applied to this session: the permission-policy plugin is not running`)
+      return
+    }
+    const changed = policy.updateSession(sessionId, update, root ?? process.cwd())
+    if (changed !== undefined) this.notice(record, 'info', `A hook's permission update: ${changed}`)
   }
 
   /** Puts back the grants a session's log holds (added and not revoked): a resumed session keeps them. */
@@ -231,19 +253,40 @@ export class ApprovalServiceImpl implements ApprovalService {
   }
 
   /** Saves rules through the claude-settings service; a failure is a notice, the session grant stays. */
-  private saveRules(update: PermissionRuleUpdate | { behavior: 'allow'; rules: readonly string[]; destination: 'userSeam' | 'localSettings' }, record: Record_ | undefined): void {
+  private saveRules(update: { behavior: 'allow'; rules: readonly string[]; destination: 'userSeam' | 'localSettings' }, record: Record_ | undefined): void {
     const settings = this.kernel.getService('claudeSettings')
-    const destination = update.destination
-    if (destination === 'session') return
     if (!settings) {
       this.notice(record, 'error', `Could not save ${update.rules.join(', ')}: the claude-settings plugin is not running; the rules apply to this session only`)
       return
     }
     try {
-      const written = settings.addRules(destination, update.behavior, update.rules)
+      const written = settings.addRules(update.destination, update.behavior, update.rules)
       if (written.added.length > 0) this.notice(record, 'info', `Saved to ${written.file}: permissions.${update.behavior} ${written.added.join(', ')}`)
     } catch (error) {
       this.notice(record, 'error', `Could not save ${update.rules.join(', ')}: ${errorText(error)}`)
+    }
+  }
+
+  /** A permission update for a settings file, through the claude-settings service; a failure is a notice. */
+  private saveUpdate(update: PermissionUpdate, record: Record_ | undefined): void {
+    if (update.destination === 'session') return
+    const what = update.type === 'setMode' ? `defaultMode ${update.mode}` : 'rules' in update ? update.rules.join(', ') : update.directories.join(', ')
+    const settings = this.kernel.getService('claudeSettings')
+    if (!settings) {
+      this.notice(record, 'error', `Could not save ${what} to ${update.destination}: the claude-settings plugin is not running; it applies to this session only`)
+      return
+    }
+    try {
+      const written = settings.update(update.destination, update)
+      const key = update.type === 'setMode' ? 'defaultMode' : 'rules' in update ? update.behavior : 'additionalDirectories'
+      const parts = [
+        ...(written.mode !== undefined ? [`permissions.defaultMode ${written.mode}`] : []),
+        ...(written.added.length > 0 ? [`permissions.${key} ${written.added.join(', ')}`] : []),
+        ...(written.removed.length > 0 ? [`removed from permissions.${key} ${written.removed.join(', ')}`] : [])
+      ]
+      if (parts.length > 0) this.notice(record, 'info', `Saved to ${written.file}: ${parts.join('; ')}`)
+    } catch (error) {
+      this.notice(record, 'error', `Could not save ${what}: ${errorText(error)}`)
     }
   }
 

@@ -60,15 +60,24 @@ export function permissionRequestProblem(value: unknown): string | undefined {
 
 const BEHAVIORS = new Set(['allow', 'deny', 'ask'])
 const DESTINATIONS = new Set(['session', 'localSettings', 'projectSettings', 'userSettings'])
+const MODES = new Set(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'])
+const RULE_TYPES = new Set([undefined, 'addRules', 'removeRules', 'replaceRules'])
 
+/** A listener's `updatedPermissions`: a list of PermissionUpdate (rules, a mode or directories, each with a destination). */
 function ruleUpdatesProblem(value: unknown): string | undefined {
   if (value === undefined) return undefined
   if (!Array.isArray(value)) return `returned updatedPermissions: ${describeValue(value)} where a list or nothing is allowed`
   for (const [index, update] of value.entries()) {
-    if (!isRecord(update) || !BEHAVIORS.has(update.behavior as string) || !DESTINATIONS.has(update.destination as string)) {
-      return `returned updatedPermissions[${index}]: ${describeValue(update)}, not {behavior, rules, destination}`
+    const at = `returned updatedPermissions[${index}]`
+    if (!isRecord(update) || !DESTINATIONS.has(update.destination as string)) return `${at}: ${describeValue(update)}, not a permission update with a destination`
+    if (update.type === 'setMode') {
+      if (!MODES.has(update.mode as string)) return `${at}.mode: ${describeValue(update.mode)}, not one of ${[...MODES].join(', ')}`
+    } else if (update.type === 'addDirectories' || update.type === 'removeDirectories') {
+      if (!Array.isArray(update.directories) || !update.directories.every((dir) => typeof dir === 'string')) return `${at}.directories that is not a list of strings`
+    } else {
+      if (!RULE_TYPES.has(update.type as string | undefined) || !BEHAVIORS.has(update.behavior as string)) return `${at}: ${describeValue(update)}, not {type?, behavior, rules, destination}`
+      if (!Array.isArray(update.rules) || !update.rules.every((rule) => typeof rule === 'string')) return `${at}.rules that is not a list of strings`
     }
-    if (!Array.isArray(update.rules) || !update.rules.every((rule) => typeof rule === 'string')) return `returned updatedPermissions[${index}].rules that is not a list of strings`
   }
   return undefined
 }

@@ -9,7 +9,7 @@ import type {
   ApprovalRequest,
   GrantScope,
   JsonObject,
-  PermissionRuleUpdate,
+  PermissionUpdate,
   SealedCall,
   SessionGrant,
   ToolCallRequest,
@@ -55,8 +55,8 @@ export interface ApprovalService {
   scopeFor(tool: string, args: Readonly<JsonObject>): GrantScope
   /** The Claude Code rules "allow for this session" and "always allow" grant for a call, as the dialog shows them. */
   ruleScope(tool: string, args: Readonly<JsonObject>, cwd: string | undefined): Promise<GrantScope>
-  /** Adds rules (a hook's `updatedPermissions`): session grants, and saved to settings files; problems become notices. */
-  applyRuleUpdates(sessionId: string, updates: readonly PermissionRuleUpdate[], record?: (event: SessionEventInput) => void): void
+  /** Applies permission updates (a hook's `updatedPermissions`): to the session (grants, its mode, its directories) and to settings files; problems become notices. */
+  applyRuleUpdates(sessionId: string, updates: readonly PermissionUpdate[], record?: (event: SessionEventInput) => void): void
   /** Puts back the grants recorded in a session's log (a resumed session). */
   restoreGrants(sessionId: string, events: readonly SessionEvent[]): void
 }

@@ -207,13 +207,39 @@ export interface GrantScope {
 /** Where saved rules go, in Claude Code's names: the session only, or a settings file. */
 export type RuleDestination = 'session' | 'localSettings' | 'projectSettings' | 'userSettings'
 
-/** Rules to add (Claude Code's `addRules` permission update). */
+/**
+ * Rules to add (Claude Code's `addRules` permission update: the default when `type` is absent),
+ * to remove (`removeRules`), or to put in place of every rule of that behavior at the destination
+ * (`replaceRules`).
+ */
 export interface PermissionRuleUpdate {
+  type?: 'addRules' | 'removeRules' | 'replaceRules'
   behavior: 'allow' | 'deny' | 'ask'
   /** Claude Code rule texts (`Bash(npm test:*)`), already checked by whoever made the update. */
   rules: string[]
   destination: RuleDestination
 }
+
+/** Claude Code's permission modes, as settings files and hooks name them. */
+export type ClaudeCodePermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk'
+
+/** Claude Code's `setMode` permission update: the session's mode, or a settings file's `defaultMode`. */
+export interface PermissionModeUpdate {
+  type: 'setMode'
+  mode: ClaudeCodePermissionMode
+  destination: RuleDestination
+}
+
+/** Claude Code's `addDirectories` / `removeDirectories`: folders the tools may work in beyond the workspace. */
+export interface PermissionDirectoriesUpdate {
+  type: 'addDirectories' | 'removeDirectories'
+  /** Absolute paths, or relative to the session's working directory. */
+  directories: string[]
+  destination: RuleDestination
+}
+
+/** One of Claude Code's permission updates (a PermissionRequest hook's `updatedPermissions`). */
+export type PermissionUpdate = PermissionRuleUpdate | PermissionModeUpdate | PermissionDirectoriesUpdate
 
 export interface ApprovalRequest {
   id: string
@@ -258,7 +284,7 @@ export interface PermissionAsk {
  */
 export type PermissionRequestDecision =
   | { action: 'ask' }
-  | { action: 'allow'; by: string; reason?: string; updatedArgs?: Readonly<JsonObject>; invalidText?: string; updatedPermissions?: PermissionRuleUpdate[] }
+  | { action: 'allow'; by: string; reason?: string; updatedArgs?: Readonly<JsonObject>; invalidText?: string; updatedPermissions?: PermissionUpdate[] }
   | { action: 'deny'; by: string; reason: string }
 
 export interface SessionGrant extends GrantScope {
