@@ -113,12 +113,18 @@ describe('npm pack -w packages/sdk', () => {
 })
 
 describe('a bundle outside the repository, on the packed SDK', () => {
-  it('is scaffolded by seam plugin new, installs the SDK tarball with npm, and typechecks, builds and passes its tests', async () => {
-    const created = await exec(process.execPath, [path.join(ROOT, 'bin/seam.mjs'), 'plugin', 'new', 'outside-plugin'], temp)
+  it('seam plugin new && npm install (issue 29: offline, the SDK vendored from the running Seam) typechecks, builds and passes its tests', async () => {
+    // The running Seam's SDK tarball, as `seam plugin new` finds it in Seam home once packed (the one packed above).
+    const seamHome = path.join(temp, 'seam-home')
+    await run('mkdir', ['-p', path.join(seamHome, 'sdk')])
+    await run('cp', [tarball, path.join(seamHome, 'sdk')])
+    const created = await exec('env', [`SEAM_HOME=${seamHome}`, process.execPath, path.join(ROOT, 'bin/seam.mjs'), 'plugin', 'new', 'outside-plugin'], temp)
     expect(created.code, created.out).toBe(0)
     const bundle = path.join(temp, 'outside-plugin')
-    // The tarball for @seam/sdk, everything else from npm's local cache (the registry only for what it lacks).
-    const installed = await exec('npm', ['install', '--save-dev', tarball, '--prefer-offline', '--no-audit', '--no-fund'], bundle)
+    const manifest = JSON.parse(await readFile(path.join(bundle, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+    expect(manifest.devDependencies['@seam/sdk']).toBe(`file:vendor/${path.basename(tarball)}`)
+    // No manual step and no registry: @seam/sdk from vendor/, everything else from npm's local cache (--offline).
+    const installed = await exec('npm', ['install', '--offline', '--no-audit', '--no-fund'], bundle)
     expect(installed.code, installed.out).toBe(0)
     const sdkHere = await readFile(path.join(bundle, 'node_modules/@seam/sdk/package.json'), 'utf8')
     expect(JSON.parse(sdkHere)).toMatchObject({ name: '@seam/sdk', exports: { '.': { default: './dist/index.js' } } })

@@ -47,6 +47,7 @@ const USAGE = `Usage:
   seam plugin search [QUERY]          find bundles (keyword seam-plugin) in the registry
   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts by default)
   seam plugin pack [DIR] [--out DIR]  check a bundle's package.json and pack it for install
+  seam plugin sdk [DIR]               put the running Seam's @seam/sdk into the bundle (vendor/, a file: dependency)
   seam plugin marketplace add SOURCE | list | update [NAME] | remove NAME   Claude Code marketplaces
                                       (a folder, a git URL or path, owner/repo, a URL to marketplace.json, npm:PACKAGE)
   seam plugin install NAME@MARKETPLACE | update | enable | disable | uninstall NAME@MARKETPLACE   Claude Code plugins
@@ -102,7 +103,7 @@ type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: N
 
 export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   // The author's commands take their own flags and need no Host.
-  if (argv[0] === 'plugin' && (argv[1] === 'new' || argv[1] === 'pack')) return authorCommand(argv.slice(1), io)
+  if (argv[0] === 'plugin' && (argv[1] === 'new' || argv[1] === 'pack' || argv[1] === 'sdk')) return authorCommand(argv.slice(1), io)
   if (argv[0] === 'plugin' && argv[1] === 'dev') return devCommand(argv.slice(2), io)
   const worktreeFlag = takeWorktreeFlag(argv)
   argv = worktreeFlag.argv

@@ -10,6 +10,7 @@ import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { BundleNameSchema } from './plugin-author'
 import { bundleFiles, SCAFFOLD_DEV_DEPENDENCIES, toolNameOf } from './plugin-templates'
 import { ensureBuilt } from '../../test-support/built-cli'
+import { scaledTimeout } from '../../scripts/time-factor.mjs'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
@@ -61,16 +62,20 @@ describe('seam plugin new → build → test → pack → install → run', () =
   it('scaffolds a bundle with both parts: package.json with seam entries and engines.seam, sources, a test, a build script, a README', async () => {
     const created = await seam(work, 'plugin', 'new', NAME)
     expect(created.code, created.stderr).toBe(0)
-    expect((await readdir(bundle)).sort()).toEqual(['.gitignore', 'README.md', 'build.mjs', 'package.json', 'src', 'tsconfig.json', 'vitest.config.mjs'])
+    expect((await readdir(bundle)).sort()).toEqual(['.gitignore', 'README.md', 'build.mjs', 'package.json', 'src', 'tsconfig.json', 'vendor', 'vitest.config.mjs'])
     expect((await readdir(path.join(bundle, 'src'))).sort()).toEqual(['client.tsx', 'host.test.ts', 'host.ts'])
     const manifest = JSON.parse(await readFile(path.join(bundle, 'package.json'), 'utf8')) as Record<string, unknown>
     const sdkVersion = (JSON.parse(await readFile(path.join(ROOT, 'packages/sdk/package.json'), 'utf8')) as { version: string }).version
     expect(manifest).toMatchObject({ name: NAME, version: '0.1.0', engines: { seam: `^${sdkVersion}` }, seam: { host: 'dist/host.js', client: 'dist/client.js' }, keywords: ['seam-plugin'] })
+    // @seam/sdk is not on the public registry: the running Seam's SDK is vendored as a file: dependency (issue 29).
+    expect(manifest.devDependencies).toMatchObject({ '@seam/sdk': `file:vendor/seam-sdk-${sdkVersion}.tgz` })
+    expect(await readdir(path.join(bundle, 'vendor'))).toEqual([`seam-sdk-${sdkVersion}.tgz`])
     // A second `new` into the same folder refuses instead of overwriting.
     const again = await seam(work, 'plugin', 'new', NAME)
     expect(again.code).toBe(2)
     expect(again.stderr).toContain('already exists')
-  })
+    // The first `new` packs the running Seam's SDK (npm pack -w packages/sdk: a Vite build and tsc).
+  }, scaledTimeout(300_000))
 
   it('builds with its own build script: the host entry imports only Node built-ins, the client entry no React', async () => {
     const built = await exec('npm', ['run', 'build', '--silent'], bundle)

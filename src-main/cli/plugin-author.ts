@@ -1,6 +1,7 @@
 // The author's commands, which need no running Host:
 //   seam plugin new NAME [--host] [--client] [--dir DIR]   scaffold a bundle (both parts when no flag)
 //   seam plugin pack [DIR] [--out DIR]                      check the manifest, then npm pack
+//   seam plugin sdk [DIR]                                   refresh the bundle's vendored @seam/sdk (plugin-sdk.ts)
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
@@ -10,6 +11,8 @@ import { z } from 'zod'
 import { SDK_VERSION } from '@seam/sdk/version'
 import { readManifest } from '../plugins/bundles/manifest'
 import { bundleFiles, type ScaffoldOptions } from './plugin-templates'
+import { sdkTarball, vendorSdk } from './plugin-sdk'
+import { resolveSeamHome } from '../app/paths'
 import { UsageError } from './usage-error'
 
 const run = promisify(execFile)
@@ -67,7 +70,20 @@ export async function authorCommand(args: string[], io: Io): Promise<number> {
     const both = !values.host && !values.client
     const dir = path.resolve(values.dir ?? name.data.split('/').pop()!)
     const files = await scaffoldBundle(dir, { name: name.data, host: both || values.host, client: both || values.client, sdkVersion: SDK_VERSION })
-    io.stdout.write(`created ${dir}\n${files.map((f) => `  ${f}\n`).join('')}next: cd ${path.relative(process.cwd(), dir) || '.'} && npm run build && npm test && seam plugin pack\n`)
+    // @seam/sdk is not on the public registry: the running Seam's SDK goes into the bundle.
+    const tarball = await sdkTarball(resolveSeamHome())
+    const spec = vendorSdk(dir, tarball)
+    files.push(spec.slice('file:'.length))
+    io.stdout.write(`created ${dir}\n${files.map((f) => `  ${f}\n`).join('')}next: cd ${path.relative(process.cwd(), dir) || '.'} && npm install && npm run build && npm test && seam plugin pack\n`)
+    return 0
+  }
+  if (action === 'sdk') {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true, options: {} })
+    if (positionals.length > 1) throw new UsageError('seam plugin sdk [DIR]')
+    const dir = path.resolve(positionals[0] ?? '.')
+    if (!existsSync(path.join(dir, 'package.json'))) throw new UsageError(`${dir} has no package.json: run seam plugin sdk in a bundle's folder`)
+    const spec = vendorSdk(dir, await sdkTarball(resolveSeamHome(), { fresh: true }))
+    io.stdout.write(`@seam/sdk ${SDK_VERSION}: ${spec} in ${path.join(dir, 'package.json')}\nnext: npm install\n`)
     return 0
   }
   if (action === 'pack') {
@@ -78,5 +94,5 @@ export async function authorCommand(args: string[], io: Io): Promise<number> {
     io.stdout.write(`${tgz}\n`)
     return 0
   }
-  throw new UsageError('seam plugin new NAME [--host] [--client] [--dir DIR] | pack [DIR] [--out DIR]')
+  throw new UsageError('seam plugin new NAME [--host] [--client] [--dir DIR] | pack [DIR] [--out DIR] | sdk [DIR]')
 }
