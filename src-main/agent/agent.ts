@@ -17,6 +17,7 @@ import { parseAgentSettings, type AgentSettings, type AgentSettingsInput } from 
 import { DEFAULT_BASE_PROMPT, renderSystemPrompt } from './system-prompt'
 import type { LoopDeps } from './step'
 import { Turn } from './turn'
+import { attachChildParent } from './child'
 import { compact, type CompactionOutcome } from './compaction'
 
 export interface AgentOptions {
@@ -73,6 +74,7 @@ export class Agent {
   private stateWaiters: Array<() => void> = []
   private lastState = ''
   private turnCount: number
+  private readonly detachChildParent: () => void
 
   private readonly refuseTurns: string | undefined
 
@@ -109,6 +111,8 @@ export class Agent {
           }
         : {})
     }
+    // Subagents of this session run their child turns with this loop's dependencies (child.ts).
+    this.detachChildParent = attachChildParent(options.kernel, this.log.id, { deps: () => this.deps, get cwd() { return handle.cwd }, workspace: options.workspace })
     this.turnCount = this.log.events.filter((e) => e.type === 'turn/start').length
     this.closeInterruptedTurn()
     // A sync nobody awaited (the one after a turn) that failed: said at once, not only at the next append or close.
@@ -216,6 +220,7 @@ export class Agent {
       this.current?.cancel()
       this.requestClose()
       await this.whenIdle()
+      this.detachChildParent()
       if (this.started) await this.kernel.parallelObserved('agent/session-end', this.deps.handle.listenerFailureNotice('agent/session-end'), this.handle, reason)
       await this.log.flush()
     })()

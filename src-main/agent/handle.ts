@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
+import type { SubagentIdentity } from '../../src-shared/host/extensions'
 import { errorText, type ListenerFailure } from '../../src-shared/kernel'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
@@ -17,23 +18,34 @@ export interface TurnControl {
   stop(reason: string, by: string): void
 }
 
+/** A subagent's handle: it speaks for the parent session (`sessionId`) but reads and writes its own log. */
+export interface ChildHandleOptions {
+  sessionId: string
+  subagent: SubagentIdentity
+  /** Where the child's tools start (the parent's directory, or an isolated worktree). */
+  cwd: string
+}
+
 export class AgentHandleImpl implements AgentHandle {
   private readonly envVars: Record<string, string> = {}
   private envSnapshot: Readonly<Record<string, string>> = Object.freeze({})
   private currentCwd: string
+  readonly subagent?: SubagentIdentity
 
   constructor(
     private readonly log: SessionLog,
     readonly workspace: string,
     private readonly currentTurn: () => TurnControl | undefined,
     /** Variables from settings (the `settingsEnv` service); the session's own setEnv values override them. */
-    private readonly settingsEnv: () => Readonly<Record<string, string>> = () => NO_ENV
+    private readonly settingsEnv: () => Readonly<Record<string, string>> = () => NO_ENV,
+    private readonly child?: ChildHandleOptions
   ) {
-    this.currentCwd = workspace
+    this.currentCwd = child?.cwd ?? workspace
+    if (child) this.subagent = Object.freeze({ ...child.subagent })
   }
 
   get sessionId(): string {
-    return this.log.id
+    return this.child?.sessionId ?? this.log.id
   }
 
   /** The session's working directory: the workspace, or where a Bash `cd` inside it left the session. */
@@ -47,7 +59,8 @@ export class AgentHandleImpl implements AgentHandle {
       const relative = path.relative(root, dir)
       return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
     }
-    this.currentCwd = path.isAbsolute(dir) && (inside(this.workspace) || inside(realWorkspace(this.workspace))) ? dir : this.workspace
+    const root = this.child?.cwd ?? this.workspace
+    this.currentCwd = path.isAbsolute(dir) && (inside(root) || inside(realWorkspace(root))) ? dir : root
     return this.currentCwd
   }
 

@@ -13,3 +13,4 @@ export {
 export { buildModelRequest } from './step'
 export { InvalidDecisionError } from './decisions'
 export type { AgentState, AgentDelta, AgentToolProgress } from './events'
+export { childTurnsPlugin, environmentDetails } from './child'

@@ -14,6 +14,7 @@ import { toolsPlugin } from '../tools'
 import { Agent, type AgentOptions } from './agent'
 import type { AgentSettingsInput } from './settings'
 import { promptPlugin } from './system-prompt'
+import { childTurnsPlugin } from './child'
 
 export interface LoopFixture {
   dir: string
@@ -46,6 +47,7 @@ export async function createLoopFixture(options: LoopFixtureOptions = {}): Promi
   const kernel = new Kernel()
   kernel.plugin(toolsPlugin, options.toolsConfig)
   kernel.plugin(promptPlugin)
+  kernel.plugin(childTurnsPlugin)
   const tools = kernel.getService('tools')
   if (!tools) throw new Error('the tools plugin did not provide the tools service')
   options.setup?.(kernel, tools)

@@ -2,6 +2,7 @@
 // the tool calls it asks for (S17, S19). Deltas are live pushes; the log keeps the final message.
 import type { Kernel } from '../../src-shared/kernel'
 import type { ToolRegistry } from '../../src-shared/host/services'
+import type { SubagentIdentity } from '../../src-shared/host/extensions'
 import type { HostExecuteOptions } from '../tools/pipeline'
 import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src-shared/host/tools'
 import type { ModelClient, ModelMessage, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
@@ -32,6 +33,8 @@ export interface LoopDeps {
   modelInfo(): ModelInfo
   /** The model client and info for a named model (a custom command's `model`); absent: the session's model only. */
   modelFor?(model: string): Pick<LoopDeps, 'model' | 'modelInfo'>
+  /** Set for a subagent's child turn: its calls are sealed under the Agent call's token and carry who it is. */
+  readonly subagent?: { parentToken: string; identity: SubagentIdentity }
 }
 
 export interface StepOutcome {
@@ -152,8 +155,9 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
     // (and the tool never runs with the `{}` the adapter put in place of the arguments).
     args: call.argsError === undefined ? call.args : call.argsError,
     callId: call.id,
-    sessionId: log.id,
+    sessionId: handle.sessionId,
     turnId,
+    ...(deps.subagent ? { parent: deps.subagent.parentToken, agent: deps.subagent.identity } : {}),
     signal,
     cwd: handle.cwd,
     moveCwd: (dir) => handle.moveCwd(dir),

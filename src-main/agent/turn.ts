@@ -40,9 +40,14 @@ export class Turn implements TurnControl {
   private revokeAllowedTools: (() => void) | undefined
   phase: TurnPhase = 'opening'
 
+  /**
+   * `opening`, for a subagent's child turn: writes the turn's first message itself (no queue, no
+   * prompt policy: the parent's call already passed the pipeline), then the steps run as usual.
+   */
   constructor(
     private deps: LoopDeps,
-    readonly id: string
+    readonly id: string,
+    private readonly opening?: (turn: Turn) => Promise<void>
   ) {}
 
   get signal(): AbortSignal {
@@ -94,22 +99,17 @@ export class Turn implements TurnControl {
   }
 
   private async body(): Promise<TurnEndReason> {
-    const { inbox, settings } = this.deps
-    const batch = inbox.takeQueued()
-    this.phase = 'running'
-    let allowed = 0
-    for (const [index, prompt] of batch.entries()) {
-      try {
-        if (await this.submit(prompt, 'prompt')) allowed++
-      } catch (error) {
-        // S20: the turn ends `error`; no message of the batch is lost: the one whose policy
-        // failed and every later one are kept as prompt/blocked with the reason.
-        this.blockRest(batch.slice(index), error)
-        throw error
-      }
+    const { settings } = this.deps
+    if (this.opening) {
+      this.phase = 'running'
+      await this.unlessCancelled(this.opening(this)).catch((error: unknown) => {
+        if (!(error instanceof TurnCancelledError)) throw error
+      })
+      if (this.signal.aborted) return 'cancelled'
+    } else {
+      const opened = await this.openFromQueue()
+      if (opened !== undefined) return opened
     }
-    if (this.signal.aborted) return 'cancelled'
-    if (allowed === 0) return 'rejected'
 
     for (;;) {
       if (this.signal.aborted) return 'cancelled'
@@ -145,6 +145,26 @@ export class Turn implements TurnControl {
       if (this.stopped) return 'completed'
       if (!(await this.continueAfterStop())) return 'completed'
     }
+  }
+
+  /** The queued batch through prompt policy (S5, S6); an end reason when nothing may go on. */
+  private async openFromQueue(): Promise<TurnEndReason | undefined> {
+    const batch = this.deps.inbox.takeQueued()
+    this.phase = 'running'
+    let allowed = 0
+    for (const [index, prompt] of batch.entries()) {
+      try {
+        if (await this.submit(prompt, 'prompt')) allowed++
+      } catch (error) {
+        // S20: the turn ends `error`; no message of the batch is lost: the one whose policy
+        // failed and every later one are kept as prompt/blocked with the reason.
+        this.blockRest(batch.slice(index), error)
+        throw error
+      }
+    }
+    if (this.signal.aborted) return 'cancelled'
+    if (allowed === 0) return 'rejected'
+    return undefined
   }
 
   /** Runs an automatic compaction inside this turn; a failed one is reported and the turn goes on with the history as it was. */

@@ -5,7 +5,8 @@ import type { CatalogEntry, ProfileEntry } from '../plugins/profile'
 import { toolsPlugin } from '../tools'
 import { BuiltinToolOptionsSchema, builtinTools } from '../tools/builtin'
 import { defaultKeyGuard } from '../security/keys'
-import { promptPlugin } from '../agent'
+import { childTurnsPlugin, promptPlugin } from '../agent'
+import subagents from '../../plugins/subagents/index'
 import { anthropicAdapterPlugin, modelsPlugin, openAIAdapterPlugin } from '../llm/adapters-plugin'
 import claudeSettings from '../../plugins/claude-settings/index'
 import permissionPolicy from '../../plugins/permission-policy/index'
@@ -64,6 +65,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:tools', toolsPlugin as Plugin<never>],
     ['builtin:builtin-tools', builtinToolsPlugin as Plugin<never>],
     ['builtin:prompt', promptPlugin as Plugin<never>],
+    ['builtin:child-turns', childTurnsPlugin as Plugin<never>],
     ['builtin:system-prompt', systemPromptPlugin as Plugin<never>],
     ['builtin:claude-settings', claudeSettings as Plugin<never>],
     ['builtin:permission-policy', permissionPolicy as Plugin<never>],
@@ -73,6 +75,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:instructions', instructions as Plugin<never>],
     ['builtin:claude-plugins', claudePlugins as Plugin<never>],
     ['builtin:background-tasks', backgroundTasks as Plugin<never>],
+    ['builtin:subagents', subagents as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
@@ -120,6 +123,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'model-anthropic', plugin: 'builtin:model-anthropic' },
     { id: 'tools', plugin: 'builtin:tools' },
     { id: 'prompt', plugin: 'builtin:prompt' },
+    { id: 'child-turns', plugin: 'builtin:child-turns' },
     { id: 'system-prompt', plugin: 'builtin:system-prompt' },
     { id: 'builtin-tools', plugin: 'builtin:builtin-tools', config: {} },
     { id: 'claude-settings', plugin: 'builtin:claude-settings', config: claudeUser },
@@ -137,6 +141,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     // Before the readers of its plugins' hooks, servers and commands (they look it up at start).
     { id: 'claude-plugins', plugin: 'builtin:claude-plugins', config: claudeUser },
     { id: 'background-tasks', plugin: 'builtin:background-tasks' },
+    { id: 'subagents', plugin: 'builtin:subagents' },
     ...(options.extra ?? []),
     {
       id: 'hooks-claude',

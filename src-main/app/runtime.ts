@@ -3,6 +3,7 @@
 // workspace in use: the one the window shows and each one an open session belongs to. A session
 // runs on its own workspace's tree, whatever the window shows. Transports (src-main/transport)
 // and the CLI sit on top of it; nothing here imports Electron.
+import { resolveModelName } from '../commands/model-alias'
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
@@ -118,8 +119,9 @@ export class HostRuntime {
         maxSteps: options.maxSteps ?? this.settings.value.maxSteps,
         compaction: this.settings.value.compaction
       }),
-      modelInfo: (model) => modelInfo(model, this.settings.value.models),
-      modelClientFor: (model) => this.model.withModel(model),
+      modelInfo: (model) => modelInfo(this.modelNamed(model), this.settings.value.models),
+      // A subagent's `model` may be a Claude alias (`sonnet`); one the provider cannot answer throws, naming it.
+      modelClientFor: (model) => this.model.withModel(this.modelNamed(model)),
       worktreeOpened: (worktree) => this.worktreeOrigins.set(worktree.path, worktree.repo),
       providerBaseUrl: () => this.providerSettings()?.baseUrl
     })
@@ -424,6 +426,11 @@ export class HostRuntime {
   }
 
   /** The provider in use without its key: a headless override, else the settings (with this runtime's model). */
+  /** `name`, or the model a Claude Code alias stands for with the provider in use (throws when none does). */
+  private modelNamed(name: string): string {
+    return resolveModelName(name, this.providerSettings()?.provider, this.settings.value.models)
+  }
+
   providerSettings(): ProviderConfig | undefined {
     const provider = this.options.provider ?? this.settings.value.provider ?? undefined
     return provider && this.modelOverride ? { ...provider, model: this.modelOverride } : provider

@@ -317,6 +317,9 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
     case 'restore/journal':
     case 'task/started':
     case 'task/ended':
+    case 'subagent/start':
+    case 'subagent/end':
+      // The child's history is its own log; the parent's model reads only the Agent call's result.
       break
     default: {
       const unhandled: never = event

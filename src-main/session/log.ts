@@ -116,6 +116,11 @@ export class SessionLog {
    * Every event recorded, in order (seq = index + 1), including the last few that may still be on
    * their way to the file. Treat the events as immutable.
    */
+  /** What each appended line goes through before it is recorded (a child log of this session uses the same). */
+  get lineRedaction(): (line: string) => string {
+    return this.redactLine
+  }
+
   get events(): readonly SessionEvent[] {
     return this.recorded
   }

@@ -10,6 +10,7 @@ import { parseOrThrow } from '../../src-shared/validation'
 import { checkSessionEvent } from './event-check'
 import { checkpointFolderOf } from './checkpoint-store'
 import { assertSessionId, isSessionId, newSessionId } from './ids'
+import { childLogFolderOf } from './child-log'
 import { readSessionFile, type ParsedSessionFile } from './load'
 import { SessionLog } from './log'
 import { SUMMARY_CACHE_FILE, SummaryCache } from './summary-cache'
@@ -160,6 +161,8 @@ export class SessionStore {
     }
     // The file checkpoints go with it (revert and rewind read them from there).
     await rm(checkpointFolderOf(path), { recursive: true, force: true })
+    // So do its subagents' logs.
+    await rm(childLogFolderOf(path), { recursive: true, force: true })
     await this.cache.delete(id)
     await this.cache.save()
   }

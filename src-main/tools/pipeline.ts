@@ -157,26 +157,26 @@ export class ToolPipeline {
       const call = sealMalformed(request, args.ok ? args.value : EMPTY_ARGS)
       return { call, failed: { verdict: denied('seal', problem), result: failure('INVALID_IDENTITY', `The tool call's identity is malformed: ${problem}.`) } }
     }
-    const { name, callId, sessionId, cwd, turnId, parent } = request
+    const { name, callId, sessionId, cwd, turnId, parent, agent } = request
     const raw = materializeObject(request.args)
     if (!raw.ok) {
       // Text in place of arguments is the caller's account of why they are missing (the loop
       // passes the model adapter's parse error): the model reads it whole.
       const detail = typeof request.args === 'string' ? request.args : `${raw.path}: ${raw.problem}`
       const reason = `Invalid arguments for tool "${name}": ${detail}`
-      const call = seal({ name, args: EMPTY_ARGS, callId, sessionId, cwd, turnId, parent })
+      const call = seal({ name, args: EMPTY_ARGS, callId, sessionId, cwd, turnId, parent, agent })
       return { call, failed: { verdict: denied('seal', reason), result: failure('INVALID_ARGS', reason) } }
     }
     const tool = this.lookup(name)
     const withheld = tool === undefined ? undefined : this.withheld(name)
     if (withheld !== undefined) {
       // Not on the model's tool list: refused as Claude Code refuses a disabled tool, before any hook.
-      const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent })
+      const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent, agent })
       return { call, failed: { verdict: denied('seal', withheld), result: failure('UNKNOWN_TOOL', `No such tool available: ${name}`) } }
     }
     if (tool === undefined) {
       const reason = `Unknown tool "${name}". Available tools: ${this.toolNames().join(', ') || '(none)'}.`
-      const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent })
+      const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent, agent })
       return { call, failed: { verdict: denied('seal', `unknown tool "${name}"`), result: failure('UNKNOWN_TOOL', reason) } }
     }
 
@@ -191,7 +191,7 @@ export class ToolPipeline {
     if (this.kernel.listenerCount('tools/input-rewrite') > 0) {
       const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd }, abandon)
       if (!rewrite.ok) {
-        const call = seal({ name, args, callId, sessionId, cwd, turnId, parent })
+        const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, agent })
         return { call, failed: rewrite.failed }
       }
       if (rewrite.args !== undefined) {
@@ -206,17 +206,17 @@ export class ToolPipeline {
     if (!parsed.success) {
       const where = invalidText ?? (rewrittenBy !== undefined ? `Arguments for tool "${name}" as rewritten by "${rewrittenBy}" are invalid` : `Invalid arguments for tool "${name}"`)
       const reason = formatZodError(where, parsed.error)
-      const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, originalArgs, rewrittenBy })
+      const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, agent, originalArgs, rewrittenBy })
       return { call, failed: { verdict: denied(rewrittenBy !== undefined ? 'rewrite' : 'seal', reason), result: failure('INVALID_ARGS', reason) } }
     }
     // Seal what the tool will run with: the schema's output (defaults applied), as frozen JSON.
     const sealedArgs = materializeObject(parsed.data)
     if (!sealedArgs.ok) {
       const reason = `Tool "${name}": its inputSchema produced arguments that are not JSON: ${sealedArgs.path}: ${sealedArgs.problem}`
-      const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, originalArgs, rewrittenBy })
+      const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, agent, originalArgs, rewrittenBy })
       return { call, failed: { verdict: denied('seal', reason), result: failure('INVALID_ARGS', reason) } }
     }
-    const call = seal({ name, args: sealedArgs.value, callId, sessionId, cwd, turnId, parent, originalArgs, rewrittenBy })
+    const call = seal({ name, args: sealedArgs.value, callId, sessionId, cwd, turnId, parent, agent, originalArgs, rewrittenBy })
     return { call, tool }
   }
 
@@ -468,7 +468,8 @@ export class ToolPipeline {
         }
       }
     }
-    this.nested.carry(call.parent, additionalContext)
+    // A subagent's own call: its loop gives the context to the subagent's model, not to the Agent call.
+    if (call.agent === undefined) this.nested.carry(call.parent, additionalContext)
     if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emitObserved('tools/result', record && resultListenerNotice(call, record), call, result, verdict)
     return { call, result, verdict, additionalContext: additionalContext.slice(), durationMs: performance.now() - started }
   }

@@ -44,6 +44,21 @@ describe('tool registry', () => {
     expect(() => tools.register({ ...echo, name: 'S', inputSchema: z.string() as never })).toThrow(/"S": inputSchema must describe an object/)
   })
 
+  it('an alias (a tool\'s old name: Task for Agent) runs the tool under the name called, is not on the model\'s list, and goes with the tool; a taken alias fails at load', async () => {
+    const kernel = new Kernel()
+    kernel.plugin(toolsPlugin)
+    const tools = kernel.getService('tools')!
+    const dispose = tools.register({ ...echo, name: 'Agent', aliases: ['Task'] })
+    expect(tools.specs().map((spec) => spec.name)).toEqual(['Agent'])
+    const viaAlias = await tools.execute(request('Task', { text: 'hi' }))
+    expect(viaAlias.call.name).toBe('Task')
+    expect(viaAlias.result).toMatchObject({ content: 'hi', isError: false })
+    expect(() => tools.register({ ...echo, name: 'Other', aliases: ['Task'] })).toThrow('its alias "Task" is already registered')
+    expect(() => tools.register({ ...echo, name: 'Bad', aliases: ['Bad'] })).toThrow(/aliases: expected tool names other than its own/)
+    dispose()
+    expect((await tools.execute(request('Task', { text: 'hi' }))).result.code).toBe('UNKNOWN_TOOL')
+  })
+
   it('S3: tools and guards registered through ctx.tools go away when their plugin is disposed', async () => {
     const kernel = new Kernel()
     kernel.plugin(toolsPlugin)

@@ -22,6 +22,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
 
 export class ToolRegistryImpl implements ToolRegistry {
   private readonly tools = new Map<string, Registration>()
+  /** A tool's other names (`Task` for `Agent`) -> its name. */
+  private readonly aliases = new Map<string, string>()
   private specCache: ModelToolSpec[] | undefined
   private readonly pipeline: ToolPipeline
 
@@ -36,10 +38,10 @@ export class ToolRegistryImpl implements ToolRegistry {
   ) {
     this.pipeline = new ToolPipeline(
       kernel,
-      (name) => this.tools.get(name)?.tool,
+      (name) => this.get(name),
       () => [...this.tools.keys()].filter((name) => this.withheld(name) === undefined),
       options.abandonAfterCancelMs,
-      (name) => this.withheld(name)
+      (name) => this.withheld(this.aliases.get(name) ?? name)
     )
   }
 
@@ -50,22 +52,28 @@ export class ToolRegistryImpl implements ToolRegistry {
   /** Registers on behalf of the plugin named `owner` (ctx.tools passes the calling plugin). */
   registerAs<A>(tool: ToolDefinition<A>, owner: string): Disposable {
     const checked = checkDefinition(tool, owner)
-    const existing = this.tools.get(checked.name)
-    if (existing) {
-      throw new Error(`plugin "${owner}" cannot register tool "${checked.name}": that name is already registered by plugin "${existing.owner}"`)
+    for (const name of [checked.name, ...(checked.aliases ?? [])]) {
+      const existing = this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? '')
+      if (existing) {
+        const taken = name === checked.name ? 'that name' : `its alias "${name}"`
+        throw new Error(`plugin "${owner}" cannot register tool "${checked.name}": ${taken} is already registered by plugin "${existing.owner}"`)
+      }
     }
     const registration: Registration = { tool: checked, spec: modelToolSpec(checked.name, checked.description, checked.inputSchema, checked.modelInputSchema), owner }
     this.tools.set(checked.name, registration)
+    for (const alias of checked.aliases ?? []) this.aliases.set(alias, checked.name)
     this.specCache = undefined
     return () => {
       if (this.tools.get(checked.name) !== registration) return
       this.tools.delete(checked.name)
+      for (const alias of checked.aliases ?? []) if (this.aliases.get(alias) === checked.name) this.aliases.delete(alias)
       this.specCache = undefined
     }
   }
 
+  /** The tool registered as `name`, or under it as an alias. */
   get(name: string): AnyTool | undefined {
-    return this.tools.get(name)?.tool
+    return (this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? ''))?.tool
   }
 
   /** Each registered tool's name and the plugin that registered it (the settings page's plugin tree). */
@@ -116,6 +124,9 @@ function checkDefinition<A>(tool: ToolDefinition<A>, owner: string): AnyTool {
   if (typeof tool.execute !== 'function') throw new Error(`${named}: execute: expected a function, got ${describeValue(tool.execute)}`)
   if (tool.timeoutMs !== undefined && !(typeof tool.timeoutMs === 'number' && tool.timeoutMs > 0 && Number.isFinite(tool.timeoutMs))) {
     throw new Error(`${named}: timeoutMs: expected a positive number of milliseconds, got ${describeValue(tool.timeoutMs)}`)
+  }
+  if (tool.aliases !== undefined && !(Array.isArray(tool.aliases) && tool.aliases.every((alias) => typeof alias === 'string' && TOOL_NAME.test(alias) && alias !== tool.name))) {
+    throw new Error(`${named}: aliases: expected tool names other than its own, got ${describeValue(tool.aliases)}`)
   }
   for (const flag of ['concurrent', 'sideEffects'] as const) {
     if (tool[flag] !== undefined && typeof tool[flag] !== 'boolean') throw new Error(`${named}: ${flag}: expected a boolean, got ${describeValue(tool[flag])}`)

@@ -3,6 +3,7 @@
 // body all see this one object.
 import { randomUUID } from 'node:crypto'
 import type { JsonObject, SealedCall, ToolCallRequest } from '../../src-shared/host/tools'
+import type { SubagentIdentity } from '../../src-shared/host/extensions'
 import { describeValue } from './normalize'
 
 /** The first malformed identity field of a request, in words, or undefined. */
@@ -16,6 +17,10 @@ export function identityProblem(request: unknown): string | undefined {
   if (r.turnId !== undefined && typeof r.turnId !== 'string') return field('turnId', r.turnId, 'a string or nothing')
   if (r.parent !== undefined && typeof r.parent !== 'string') return field('parent', r.parent, 'a parent call token (string) or nothing')
   if (r.signal !== undefined && !(r.signal instanceof AbortSignal)) return field('signal', r.signal, 'an AbortSignal or nothing')
+  if (r.agent !== undefined) {
+    const agent = r.agent as { agentId?: unknown; agentType?: unknown } | null
+    if (agent === null || typeof agent !== 'object' || typeof agent.agentId !== 'string' || typeof agent.agentType !== 'string') return field('agent', r.agent, 'a subagent identity { agentId, agentType } or nothing')
+  }
   if (r.progress !== undefined && typeof r.progress !== 'function') return field('progress', r.progress, 'a function or nothing')
   if (r.env !== undefined) {
     if (r.env === null || typeof r.env !== 'object') return field('env', r.env, 'an object of strings or nothing')
@@ -39,6 +44,7 @@ export interface SealInput {
   cwd: string
   turnId?: string
   parent?: string
+  agent?: SubagentIdentity
   originalArgs?: Readonly<JsonObject>
   rewrittenBy?: string
 }
@@ -54,6 +60,7 @@ export function seal(input: SealInput): SealedCall {
     cwd: input.cwd
   }
   if (input.parent !== undefined) call.parent = input.parent
+  if (input.agent !== undefined) call.agent = Object.freeze({ agentId: input.agent.agentId, agentType: input.agent.agentType })
   if (input.turnId !== undefined) call.turnId = input.turnId
   if (input.originalArgs !== undefined) call.originalArgs = input.originalArgs
   if (input.rewrittenBy !== undefined) call.rewrittenBy = input.rewrittenBy

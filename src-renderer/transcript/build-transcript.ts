@@ -147,6 +147,9 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'restore/journal':
     case 'task/started':
     case 'task/ended':
+    case 'subagent/start':
+    case 'subagent/end':
+      // Subagents: shown on the Agent call's card (tool-card), not as rows of their own.
       // Usage: the context meter in the header. File results: the changes card at the turn's end.
       // A restore's journal: only its commit (`revert`/`rewind`) is shown. Background tasks: the tasks panel.
       return

@@ -3,6 +3,7 @@ import type { Next } from '../kernel/types'
 import type { SessionEvent, TurnEndReason } from '../session/events'
 import type { ModelErrorKind } from '../model'
 import type { ToolExecutionResult } from './tools'
+import type { SubagentIdentity } from './extensions'
 
 export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact'
 export type PromptSource = 'user' | 'cli' | 'steering'
@@ -19,6 +20,13 @@ export interface AgentHandle {
   /** The session's log so far, in order (read-only; bridges derive other transcript formats from it). */
   readonly events: readonly SessionEvent[]
   readonly currentTurnId: string | undefined
+  /**
+   * Set on a subagent's handle: the child turn's agent id and type. The agent seams
+   * (`agent/turn-continuation`, `agent/tool-batch`, `agent/turn-end`) fire for a child turn too;
+   * a listener tells the two apart here (Claude Code runs SubagentStop, not Stop, for a child).
+   * A child's handle has the parent's `sessionId`; its `events` and `transcriptPath` are the child's own log.
+   */
+  readonly subagent?: SubagentIdentity
   /** Aborted when the running turn is cancelled (absent outside a turn): processes a listener starts for the turn end with it. */
   readonly turnSignal?: AbortSignal
   /** Model-visible context, recorded as a context/message event before the next model request. */

@@ -3,6 +3,7 @@
 // (`subagents`). Declared here so each plugin codes against the other's service through the SDK
 // without importing it, and a plugin that is disabled is simply absent (`ctx.maybe`).
 import type { Disposable } from '../kernel/types'
+import type { AgentHandle } from './agent'
 
 /** A Claude Code (or Codex) plugin that is installed and enabled, as the plugin catalog found it. */
 export interface InstalledPlugin {
@@ -73,6 +74,14 @@ export interface SubagentType {
   file?: string
 }
 
+/** An agent file that was found but not offered, and why (the field at fault). */
+export interface SubagentSkipped {
+  file: string
+  /** The front matter (or TOML) field at fault, or `yaml` / `toml` for a file that does not parse. */
+  field: string
+  reason: string
+}
+
 export interface SubagentRunRequest {
   sessionId: string
   /** The calling tool call's token (S10 parent): the child's calls are sealed under it. */
@@ -96,17 +105,92 @@ export interface SubagentRunResult {
   durationMs: number
   toolUseCount: number
   usage: { inputTokens: number; outputTokens: number }
+  /** The model that answered (the id the child's client used). */
+  model?: string
+  /** Present when the agent ran in a git worktree it changed: where it is kept, and its branch. */
+  worktree?: { path: string; branch: string }
 }
 
 /** Runs subagents as child turns of a session's loop (the `Agent` tool uses the same). */
 export interface SubagentService {
   types(workspace: string): readonly SubagentType[]
+  /** Agent files found but skipped (no description, broken YAML or TOML, a bad field), for the settings page and notices. */
+  skipped(workspace: string): readonly SubagentSkipped[]
   run(request: SubagentRunRequest): Promise<SubagentRunResult>
 }
 
+/**
+ * Who a subagent is, as Claude Code names it in hook input (`agent_id`, `agent_type`). Carried by
+ * every call a subagent's loop makes (`SealedCall.agent`) and by the child's `AgentHandle.subagent`.
+ */
+export interface SubagentIdentity {
+  agentId: string
+  agentType: string
+}
+
+/** The child turn a subagent is, as the host runs it (the `childTurns` service). */
+export interface ChildTurnRequest {
+  /** The parent session: its model, approvals, grants and hooks serve the child. */
+  sessionId: string
+  /** The calling tool call's token: every call of the child is sealed with it as `parent` (S9). */
+  parentToken: string
+  agent: SubagentIdentity
+  /** The short task description the parent gave (shown with the child in the transcript). */
+  description: string
+  /** The child's whole system prompt (the agent's body plus environment details). */
+  systemPrompt: string
+  /** The first user message of the child's own history. */
+  prompt: string
+  /** Which of the registry's tools the child may call (its tool list is filtered the same way). */
+  allowTool(name: string): boolean
+  /** A model alias or id for the child; absent: the parent's model. */
+  model?: string
+  /** Model requests the child may make (Claude Code's `maxTurns`); default the loop's `maxSteps`. */
+  maxTurns?: number
+  /** Where the child's tools run (an isolated worktree); default the parent's working directory. */
+  cwd?: string
+  signal?: AbortSignal
+}
+
+export interface ChildTurnResult {
+  /** The child's last assistant text. */
+  text: string
+  /** How its turn ended: `completed`, `cancelled`, `error`, `max_steps`. */
+  reason: 'completed' | 'rejected' | 'cancelled' | 'error' | 'max_steps'
+  error?: string
+  steps: number
+  toolUseCount: number
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }
+  costUsd?: number
+  durationMs: number
+  /** The model id that answered. */
+  model: string
+  /** The child's own session log (Seam's format). */
+  logPath: string
+}
+
+/**
+ * The host side of subagents: runs a child turn of a session's loop with its own history, system
+ * prompt, tool set and model, through the same tool pipeline (src-main/agent/child.ts).
+ */
+export interface ChildTurnService {
+  run(request: ChildTurnRequest): Promise<ChildTurnResult>
+  /** Environment details a subagent's system prompt ends with (working directory, platform, date), as the session would say them. */
+  environment(sessionId: string): string | undefined
+}
+
 declare module '../kernel/types' {
+  interface Events {
+    /**
+     * A subagent's child turn is about to make its first request (Claude Code's SubagentStart):
+     * awaited (parallel); cannot block the start. `agent` is the child's handle (`agent.subagent`
+     * says who it is); `agent.inject(text, source)` adds context to the child's history.
+     */
+    'agent/subagent-start': (agent: AgentHandle, subagent: SubagentIdentity) => void | Promise<void>
+  }
   interface Services {
     claudePlugins: PluginCatalogService
     subagents: SubagentService
+    childTurns: ChildTurnService
   }
 }

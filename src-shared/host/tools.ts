@@ -2,6 +2,7 @@
 // and bridges see only these types.
 import type { z } from 'zod'
 import type { Next } from '../kernel/types'
+import type { SubagentIdentity } from './extensions'
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 export type JsonObject = { [key: string]: JsonValue }
@@ -72,6 +73,8 @@ export interface ToolDefinition<A = Record<string, unknown>> {
    */
   readonly modelInputSchema?: JsonObject
   execute(args: A, exec: ToolExec): ToolOutput | Promise<ToolOutput>
+  /** Other names a call may use (a tool's old name, e.g. `Task` for `Agent`); only `name` is on the model's list. */
+  readonly aliases?: readonly string[]
   /** Deadline enforced by the tool-timeout wrapper; a per-call `timeout` arg may override it where the tool says so. */
   readonly timeoutMs?: number
   /**
@@ -100,6 +103,8 @@ export interface ToolCallRequest {
   turnId?: string
   /** Token of the calling tool for nested calls (S9). */
   parent?: string
+  /** The subagent whose loop makes this call (hook input's `agent_id`, `agent_type`). */
+  agent?: SubagentIdentity
   signal?: AbortSignal
   cwd: string
   env?: Record<string, string>
@@ -114,6 +119,8 @@ export interface SealedCall {
   readonly args: Readonly<JsonObject>
   readonly token: string
   readonly parent?: string
+  /** The subagent whose loop made the call; absent for the main agent's own calls. */
+  readonly agent?: Readonly<SubagentIdentity>
   readonly callId: string
   readonly sessionId: string
   readonly turnId?: string

@@ -8,6 +8,7 @@ import { ImageAttachmentShape } from './attachments'
 import { FileChangedEvent, FileCheckpointEvent, RestoreJournalEvent, RevertEvent, RewindEvent } from './checkpoint-events'
 import { MentionsAttachedEvent } from './mention-events'
 import { TaskEndedEvent, TaskStartedEvent } from './task-events'
+import { SubagentEndEvent, SubagentStartEvent } from './subagent-events'
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 const Json: z.ZodType<unknown> = z.unknown()
@@ -251,7 +252,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   RestoreJournalEvent,
   MentionsAttachedEvent,
   TaskStartedEvent,
-  TaskEndedEvent
+  TaskEndedEvent,
+  SubagentStartEvent,
+  SubagentEndEvent
 ])
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>

@@ -1,0 +1,108 @@
+// @seam/subagents: Claude Code's subagents on Seam's loop. Finds agent definitions (definitions.ts),
+// offers them through the `Agent` tool (`Task` accepted) and the `subagents` service, and runs each
+// as a child turn of the calling session through the host's `childTurns` (own history, system
+// prompt, tools and model; the same tool pipeline, with the Agent call as its calls' parent).
+// Project agents are workspace code: listed in the trust dialog and pinned by content. See README.md.
+import { homedir } from 'node:os'
+import { definePlugin } from '@seam/sdk'
+import type { Context, Disposable, SubagentRunRequest, SubagentService, ToolExec } from '@seam/sdk'
+import '@seam/sdk'
+import { agentTool, agentToolDescription, DEFAULT_AGENT_TYPE, type AgentInput } from './agent-tool'
+import { SubagentsConfigSchema, type SubagentsConfig } from './config'
+import { DefinitionCache, discoverAgents, projectTrustItems, type Discovery } from './definitions'
+import { runSubagent, Slots, SubagentError, type RunningAgent } from './runner'
+
+export { SubagentsConfigSchema, type SubagentsConfig } from './config'
+export { discoverAgents, DefinitionCache, projectFolders, type AgentDefinition, type Discovery } from './definitions'
+export { BUILTIN_AGENTS, READ_ONLY_TOOLS } from './builtins'
+export { toolAccess } from './tool-access'
+export { AgentInputSchema } from './agent-tool'
+
+export default definePlugin({
+  name: 'subagents',
+  schema: SubagentsConfigSchema,
+  inject: ['tools'],
+  apply(ctx, config) {
+    const cache = new DefinitionCache()
+    const home = config.home ?? homedir()
+    const running = new Map<string, RunningAgent>()
+    const slots = new Slots(() => config.maxConcurrent)
+
+    const discover = (workspace: string): Discovery => {
+      const service = ctx.maybe('workspace')
+      return discoverAgents(
+        {
+          workspace,
+          home,
+          plugins: ctx.maybe('claudePlugins')?.list(workspace) ?? [],
+          // Without a workspace service nothing vouches for the workspace: its agents stay off.
+          approved: (item) => service?.isApproved(item) ?? false
+        },
+        cache
+      )
+    }
+    const defaultWorkspace = (): string => ctx.maybe('workspace')?.root ?? process.cwd()
+
+    const run = (request: SubagentRunRequest, workspace: string): ReturnType<SubagentService['run']> => {
+      const childTurns = ctx.maybe('childTurns')
+      if (!childTurns) throw new SubagentError('this host cannot run subagents (no childTurns service)')
+      return runSubagent(
+        { childTurns, agents: discover(workspace).agents, caller: undefined, maxDepth: config.maxDepth, running, slots },
+        request
+      )
+    }
+
+    const service: SubagentService = {
+      types: (workspace) => discover(workspace).agents.map((agent) => ({ name: agent.name, description: agent.description, source: agent.source, ...(agent.file ? { file: agent.file } : {}) })),
+      skipped: (workspace) => discover(workspace).skipped,
+      run: (request) => run(request, defaultWorkspace())
+    }
+    ctx.provide('subagents', service)
+
+    const runFromTool = async (input: AgentInput, exec: ToolExec) => {
+      const childTurns = ctx.maybe('childTurns')
+      if (!childTurns) throw new SubagentError('this host cannot run subagents (no childTurns service)')
+      const caller = exec.parent !== undefined ? running.get(exec.parent) : undefined
+      return runSubagent(
+        { childTurns, agents: discover(defaultWorkspace()).agents, caller, maxDepth: config.maxDepth, running, slots },
+        {
+          sessionId: exec.sessionId,
+          parentToken: exec.token,
+          agentType: input.subagent_type ?? DEFAULT_AGENT_TYPE,
+          description: input.description,
+          prompt: input.prompt,
+          ...(input.model ? { model: input.model } : {}),
+          signal: exec.signal
+        }
+      )
+    }
+
+    // The tool's description lists the agent types: re-registered when the definitions change
+    // (checked when a prompt opens a turn, so an edited agent file shows up at the next prompt).
+    let registered: { description: string; dispose: Disposable } | undefined
+    const refresh = (workspace: string): void => {
+      const description = agentToolDescription(discover(workspace).agents)
+      if (registered?.description === description) return
+      registered?.dispose()
+      registered = { description, dispose: ctx.tools.register(agentTool(description, { run: runFromTool }, config.timeoutMs)) }
+    }
+    refresh(defaultWorkspace())
+    ctx.on('agent/prompt-submit', async (agent, _content, _source, next) => {
+      const decision = await next()
+      if (decision.action === 'allow' && agent.subagent === undefined) refresh(agent.workspace)
+      return decision
+    })
+    warnSkippedOnStart(ctx, discover)
+    ctx.maybe('workspace')?.contributeTrustItems(ctx, (workspace) => projectTrustItems(workspace, cache))
+  }
+})
+
+/** Each session is told once, at its start, which agent files were skipped and why. */
+function warnSkippedOnStart(ctx: Context, discover: (workspace: string) => Discovery): void {
+  ctx.on('agent/session-start', (agent) => {
+    if (agent.subagent !== undefined) return
+    for (const skipped of discover(agent.workspace).skipped) agent.notify('warn', `Agent file skipped: ${skipped.file}: ${skipped.reason}`, 'subagents')
+  })
+}
+
+export type { SubagentsConfig as Config }
