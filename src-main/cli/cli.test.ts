@@ -116,6 +116,31 @@ describe('seam run', () => {
     expect(result.code).toBe(0)
   })
 
+  it('[u] on the terminal approval saves the rule in the user\'s Seam rules, for every workspace', async () => {
+    const result = await withOpenAI([{ toolCalls: [{ name: 'Bash', args: { command: 'touch everywhere.txt' } }] }, { text: 'done' }], async (url) => {
+      const command = [process.execPath, SEAM_BIN, 'run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', 'make it']
+        .map((a) => `'${a}'`)
+        .join(' ')
+      const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: workspace, env: { ...process.env, SEAM_HOME: home } })
+      let output = ''
+      let answered = false
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+        if (!answered && output.includes('[n] deny (Enter):')) {
+          answered = true
+          child.stdin.write('u\r')
+        }
+      })
+      const code = await new Promise<number>((resolveExit) => child.on('exit', (c) => resolveExit(c ?? 1)))
+      return { code, output }
+    })
+    expect(result.output).toContain('[u] always allow everywhere')
+    expect(result.code).toBe(0)
+    expect(existsSync(join(workspace, 'everywhere.txt'))).toBe(true)
+    expect(JSON.parse(readFileSync(join(home, 'permissions.json'), 'utf8'))).toMatchObject({ permissions: { allow: ['Bash(touch:*)'] } })
+    expect(existsSync(join(workspace, '.claude', 'settings.local.json'))).toBe(false)
+  })
+
   it('the terminal approval shows a Write as a coloured unified diff, and marks rm -rf as dangerous with Enter denying it', async () => {
     writeFileSync(join(workspace, 'notes.txt'), 'one\ntwo\n')
     mkdirSync(join(workspace, 'build'), { recursive: true })

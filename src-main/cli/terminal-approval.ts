@@ -25,6 +25,7 @@ export function terminalApprovalPlugin(mode: ApproveMode, out: NodeJS.WritableSt
 
 /** Where [a] saves (Claude Code's localSettings). */
 const ALWAYS_FILE = '.claude/settings.local.json'
+const USER_RULES_FILE = 'permissions.json'
 
 let queue: Promise<unknown> = Promise.resolve()
 
@@ -58,12 +59,18 @@ async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream, wor
     out.write(`\n${approvalText(request, { color: wantsColor(out), workspace })}`)
     // The rules [s] and [a] add, shown before anything is saved.
     const rules = request.scope.rules ?? []
-    if (rules.length > 0) out.write(`  [s] and [a] allow: ${rules.join(', ')}\n  [a] saves ${rules.length === 1 ? 'it' : 'them'} in ${ALWAYS_FILE}\n`)
-    const choices = rules.length > 0 ? '[y] allow once  [s] allow for this session  [a] always allow  [n] deny (Enter): ' : `[y] allow once  [s] allow for this session (${request.scope.description})  [n] deny (Enter): `
+    if (rules.length > 0) {
+      const them = rules.length === 1 ? 'it' : 'them'
+      out.write(`  [s], [a] and [u] allow: ${rules.join(', ')}\n  [a] saves ${them} in ${ALWAYS_FILE} (this workspace), [u] in your Seam rules (${USER_RULES_FILE} in the Seam home, every workspace)\n`)
+    }
+    const choices = rules.length > 0
+      ? '[y] allow once  [s] allow for this session  [a] always allow here  [u] always allow everywhere  [n] deny (Enter): '
+      : `[y] allow once  [s] allow for this session (${request.scope.description})  [n] deny (Enter): `
     const answer = (await rl.question(`  ${choices}`, { signal: request.signal })).trim().toLowerCase()
     if (answer === 'y' || answer === 'yes') return { outcome: 'allowed-once', by: 'cli' }
     if (answer === 's') return { outcome: 'allowed-session', by: 'cli' }
     if (answer === 'a' && rules.length > 0) return { outcome: 'allowed-always', by: 'cli', saveTo: 'workspace' }
+    if (answer === 'u' && rules.length > 0) return { outcome: 'allowed-always', by: 'cli', saveTo: 'user' }
     const note = (await rl.question('  note for the model (optional): ', { signal: request.signal })).trim()
     return { outcome: 'denied', by: 'cli', note: note || undefined }
   } catch {
