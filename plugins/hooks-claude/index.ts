@@ -117,9 +117,14 @@ export default definePlugin({
     ctx.on('tools/pre-execute', onPreExecute(bridge, calls))
     ctx.on('tools/permission-request', onPermissionRequest(bridge))
     ctx.on('tools/post-execute', onPostExecute(bridge, calls))
-    ctx.on('agent/tool-batch', onToolBatch(bridge))
-    ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
-    ctx.on('agent/turn-failure', onTurnFailure(bridge))
+    // A subagent's turn fires these seams too (its handle has `subagent` set): Claude Code runs
+    // SubagentStop there, never Stop or StopFailure, and this bridge does not map SubagentStop yet.
+    const toolBatch = onToolBatch(bridge)
+    const turnContinuation = onTurnContinuation(bridge)
+    const turnFailure = onTurnFailure(bridge)
+    ctx.on('agent/tool-batch', (agent, results, next) => (agent.subagent ? next() : toolBatch(agent, results, next)))
+    ctx.on('agent/turn-continuation', (agent, turn, next) => (agent.subagent ? next() : turnContinuation(agent, turn, next)))
+    ctx.on('agent/turn-failure', (agent, failure) => (agent.subagent ? undefined : turnFailure(agent, failure)))
     ctx.on('agent/session-end', onSessionEnd(bridge))
     ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
     ctx.on('compaction/prepare', onPreCompact(bridge))

@@ -37,7 +37,8 @@ export function capture(registry: Map<string, SessionEntry>, agent: AgentHandle)
   if (!entry) {
     entry = { agent, loadNoticeShown: false, stopBlocks: { count: 0 }, asyncHooks: new AbortController() }
     registry.set(agent.sessionId, entry)
-  } else {
+  } else if (!agent.subagent) {
+    // A subagent's handle shares its parent's session id but records into its own log: the session's stays.
     entry.agent = agent
   }
   return entry

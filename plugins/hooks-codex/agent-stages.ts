@@ -14,7 +14,8 @@ export function registerAgentStages(bridge: CodexBridge): void {
   const { ctx } = bridge
   ctx.on('agent/session-start', (agent, source) => sessionStart(bridge, agent, source))
   ctx.on('agent/prompt-submit', (agent, content, _source, next) => promptSubmit(bridge, agent, content, next))
-  ctx.on('agent/turn-continuation', (agent, turn, next) => turnContinuation(bridge, agent, turn, next))
+  // A subagent's turn ends through this seam too: Codex runs SubagentStop there (not mapped yet), never Stop.
+  ctx.on('agent/turn-continuation', (agent, turn, next) => (agent.subagent ? next() : turnContinuation(bridge, agent, turn, next)))
 }
 
 /** Codex runs SessionStart lazily at a thread's first turn; Seam's session-start fires right before it. */

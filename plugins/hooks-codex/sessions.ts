@@ -43,7 +43,8 @@ export class SessionRegistry {
       state = { agent, started: false, stop: { active: false, blocks: 0 }, shown: new Set() }
       this.sessions.set(agent.sessionId, state)
     }
-    state.agent = agent
+    // A subagent's handle shares its parent's session id but records into its own log: the session's stays.
+    if (!agent.subagent) state.agent = agent
     return state
   }
 
