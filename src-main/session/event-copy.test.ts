@@ -45,7 +45,12 @@ const SAMPLES: SessionEventInput[] = [
   { type: 'restore/journal', operation: { type: 'rewind', toSeq: 2, turnId: 't1', prompt: 'p' }, tag: '0123456789abcdef', files: [...RESTORED] },
   { type: 'revert', journalSeq: 2, scope: 'turn', turnId: 't1', files: [...RESTORED] },
   { type: 'rewind', toSeq: 2, turnId: 't1', prompt: 'p', files: [] },
-  { type: 'mentions/attached', turnId: 't1', files: [{ mention: '@a', path: 'a', content: 'x' }, { mention: '@b', path: 'b', error: 'missing' }] }
+  { type: 'mentions/attached', turnId: 't1', files: [{ mention: '@a', path: 'a', content: 'x' }, { mention: '@b', path: 'b', error: 'missing' }] },
+  { type: 'skill/loaded', turnId: 't1', skill: 'kit:deploy', file: '/s/SKILL.md', args: 'prod', trigger: 'model', callId: 'c1', text: 'Deploy.' },
+  { type: 'task/started', taskId: 'b1', command: 'npm run dev', description: 'dev server', outputPath: '/s/b1.output', movedAfterTimeoutMs: 120000 },
+  { type: 'task/ended', taskId: 'b1', status: 'failed', exitCode: 1, endReason: 'stopped' },
+  { type: 'subagent/start', turnId: 't1', token: 'call_a', agentId: 'a1', agentType: 'Explore', description: 'look', file: 's.agents/a1.jsonl', background: false },
+  { type: 'subagent/end', turnId: 't1', token: 'call_a', agentId: 'a1', reason: 'completed', steps: 2, toolUseCount: 1, durationMs: 12.5, usage: { inputTokens: 3, outputTokens: 4, cachedInputTokens: 0 }, costUsd: 0.001, model: 'm' }
 ] as SessionEventInput[]
 
 /** Values whose JSON round trip is not a copy of them: each must go the re-parsing way and still match the file. */

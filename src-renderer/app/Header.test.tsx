@@ -38,11 +38,11 @@ async function renderHeader() {
 }
 
 describe('Header', () => {
-  it('at 1280 px: every page button in the nav, the model once (the picker), no "host" label, the connection as a dot named for screen readers', async () => {
+  it('at 1280 px: every page button in the nav (the Board included), the model once (the picker), no "host" label, the connection as a dot named for screen readers', async () => {
     setWidth(1280)
     await renderHeader()
     const nav = screen.getByRole('navigation', { name: 'Pages' })
-    expect(within(nav).getAllByRole('button').map((b) => b.textContent)).toEqual(['Chat', 'Settings', 'Plugins', 'Hooks'])
+    expect(within(nav).getAllByRole('button').map((b) => b.textContent)).toEqual(['Chat', 'Board', 'Settings', 'Plugins', 'Hooks'])
     expect(screen.queryByRole('button', { name: 'More' })).toBeNull()
     expect(screen.getByRole('banner').textContent).not.toContain('host')
     expect(screen.getByRole('combobox', { name: 'Model' })).toBeTruthy()
@@ -56,7 +56,7 @@ describe('Header', () => {
     setWidth(800)
     await renderHeader()
     const nav = screen.getByRole('navigation', { name: 'Pages' })
-    expect(within(nav).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual(['Chat', 'Settings', 'More'])
+    expect(within(nav).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual(['Chat', 'Board', 'Settings', 'More'])
     const more = screen.getByRole('button', { name: 'More' })
     fireEvent.keyDown(more, { key: 'ArrowDown' })
     const menu = screen.getByRole('menu', { name: 'More' })
