@@ -31,7 +31,7 @@ test('a context window and prices saved in Settings drive the context meter and 
   // 600 of 1000 tokens; (500 + 100) tokens at $1000 per million = $0.60.
   const meter = app.getByLabel('Context and cost')
   await expect(meter.getByRole('meter', { name: 'Context window used' })).toHaveAttribute('aria-valuenow', '60')
-  await expect(meter).toContainText('60% context · $0.6000')
+  await expect(meter).toContainText('60% context · $0.60')
 
   // Back to the defaults: the model is unknown to Seam, so the next request has no price.
   await ui.pageButton(app, 'Settings').click()

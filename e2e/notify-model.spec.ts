@@ -149,7 +149,8 @@ test.describe('desktop notifications', () => {
     await app.evaluate(() => ((window as unknown as { __focused: boolean }).__focused = false))
     await send(app, 'while away')
     await expect(ui.assistantMessages(app).last()).toContainText('done: while away')
-    await expect.poll(notes).toEqual([{ title: 'Seam finished', body: 'The turn is done: your reply is waiting.' }])
+    // The notification names the session it is about (its title, from its first prompt).
+    await expect.poll(notes).toEqual([{ title: 'Seam finished', body: '"while focused": The turn is done: your reply is waiting.' }])
 
     // Clicking it shows the chat with that session, from another page.
     await ui.pageButton(app, 'Settings').click()
