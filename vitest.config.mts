@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import { scaledTimeout } from './scripts/time-factor.mjs'
@@ -11,6 +12,9 @@ export default defineConfig({
     // SessionLog.appendOwn checks the host's own events against the schemas in every test.
     env: { SEAM_CHECK_OWN_EVENTS: '1' },
     // Written for an idle machine; scaled by how loaded or slow this one is (scripts/time-factor.mjs).
+    // One test file per core (Vitest's default leaves one core idle): most files spend their time
+    // waiting on real processes (the built CLI, hooks, git, MCP servers), not on the CPU.
+    maxWorkers: availableParallelism(),
     testTimeout: scaledTimeout(20_000),
     hookTimeout: scaledTimeout(20_000)
   }
