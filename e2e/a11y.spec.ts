@@ -39,6 +39,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
       test('the setup screen has no serious or critical axe violation', async ({ app }, testInfo) => {
         const setup = app.getByRole('main', { name: 'Set up Seam' })
         await expect(setup).toBeVisible()
+        // The page really is in this scheme (the fixture's context carries `colorScheme`), so dark is checked too.
+        expect(await app.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(colorScheme === 'dark')
         await expectAccessible(app, testInfo, `setup-${colorScheme}`)
         await setup.getByRole('button', { name: 'Type a path instead' }).click()
         await expect(setup.getByRole('textbox', { name: 'Workspace folder' })).toBeVisible()

@@ -114,7 +114,7 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
     if (child) await stopProcess(child)
   },
 
-  app: async ({ target, lazyBrowser, hostRun, tempRoot, seamHome, hostEnv, hostLog }, use, testInfo) => {
+  app: async ({ target, lazyBrowser, hostRun, tempRoot, seamHome, hostEnv, hostLog, colorScheme }, use, testInfo) => {
     let page: Page
     let electronApp: ElectronApplication | undefined
     let closeContext: (() => Promise<void>) | undefined
@@ -132,11 +132,13 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
       proc.stdout?.on('data', (chunk: Buffer) => hostLog.push(...lines('host', chunk)))
       proc.stderr?.on('data', (chunk: Buffer) => hostLog.push(...lines('host!', chunk)))
       page = await electronApp.firstWindow()
+      if (colorScheme !== undefined) await page.emulateMedia({ colorScheme })
     } else {
       const url = await hostRun.webHost()
       const browser = await lazyBrowser()
       // The printed URL carries the access token; the first visit trades it for a cookie.
-      const context = await browser.newContext({ baseURL: new URL(url).origin })
+      // The spec's `test.use({ colorScheme })` reaches the page only through the context made here.
+      const context = await browser.newContext({ baseURL: new URL(url).origin, ...(colorScheme !== undefined ? { colorScheme } : {}) })
       closeContext = () => context.close()
       page = await context.newPage()
       await page.goto(url)
