@@ -1,7 +1,7 @@
 // The system's `git`, run through the one child-process service (its own process group, killed
 // with the host, key-stripped environment). Output is collected whole: every command here is a
 // short query or one mutation, never a stream.
-import { spawnGuarded } from '@seam/sdk/node'
+import { defaultKeyGuard, spawnGuarded } from '@seam/sdk/node'
 
 /** A failure the user can act on; the message says what happened and what to do. */
 export class WorktreeError extends Error {
@@ -41,13 +41,20 @@ export interface GitRunner {
   (args: readonly string[], cwd: string, options?: { env?: Record<string, string | undefined> }): Promise<GitResult>
 }
 
-/** Runs `git` (`executable`, default from PATH) and resolves with its exit code and output; a missing git rejects with GIT_MISSING. */
-export function gitRunner(executable = 'git'): GitRunner {
+/** The environment a child gets: this process's without the provider keys (the host's key guard). */
+export type ChildEnv = (env: Readonly<Record<string, string | undefined>>) => Record<string, string>
+
+/**
+ * Runs `git` (`executable`, default from PATH) and resolves with its exit code and output; a
+ * missing git rejects with GIT_MISSING. Its environment goes through `childEnv` (git runs the
+ * repository's hooks, and gh is a third-party program: neither needs a provider key).
+ */
+export function gitRunner(executable = 'git', childEnv: ChildEnv = (env) => defaultKeyGuard.childEnv(env)): GitRunner {
   return (args, cwd, options = {}) =>
     new Promise<GitResult>((resolve, reject) => {
       let guarded: ReturnType<typeof spawnGuarded>
       // No pager, no prompt for credentials, no editor: nobody is at git's terminal.
-      const env = { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', LC_ALL: 'C' }
+      const env = { ...childEnv({ ...process.env, ...options.env }), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_EDITOR: 'true', LC_ALL: 'C' }
       try {
         guarded = spawnGuarded(executable, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
       } catch (error) {

@@ -6,10 +6,11 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { definePlugin } from '@seam/sdk'
+import { defaultKeyGuard } from '@seam/sdk/node'
 import type { WorktreeRecord, WorktreeService } from '@seam/sdk'
-import { WorktreeError, gitRunner } from './git'
+import { WorktreeError, gitRunner, type GitRunner } from './git'
 import { availability, checkName, createWithGit, generatedName, mainWorktree, recoverInterrupted } from './create'
-import { WorktreeRecords } from './records'
+import { WorktreeRecords, type WorktreeFileRecord } from './records'
 import { commitAll, diffWorktree, mergeWorktree, openPullRequest, removeWorktree, suggestMessage } from './review'
 
 export { WorktreeError } from './git'
@@ -34,16 +35,29 @@ export default definePlugin({
   inject: ['workspace'],
   apply(ctx, config) {
     const seamHome = ctx.get('workspace').seamHome
-    const git = gitRunner(config.git)
-    const gh = gitRunner(config.gh)
+    const childEnv = (env: Readonly<Record<string, string | undefined>>) => (ctx.maybe('keys') ?? defaultKeyGuard).childEnv(env)
+    const git = gitRunner(config.git, childEnv)
+    const gh = gitRunner(config.gh, childEnv)
     const records = new WorktreeRecords(seamHome)
-    // Creations a crash cut short are undone before anything else touches their repositories.
-    const recovered = recoverInterrupted(git, records).then(
-      (undone) => {
-        for (const folder of undone) ctx.logger.info(`worktrees: undid the creation of ${folder}, cut short by a crash`)
-      },
-      (error: unknown) => ctx.logger.warn(`worktrees: could not undo interrupted creations: ${(error as Error).message}`)
-    )
+    /** What the start's prune made git forget, until `prune(repo)` reports it (the CLI says so). */
+    const prunedAtStart: WorktreeFileRecord[] = []
+    // Creations a crash cut short are undone before anything else touches their repositories;
+    // then git forgets the worktrees Seam made whose folders were deleted while it was not running.
+    const recovered = recoverInterrupted(git, records)
+      .then(
+        (undone) => {
+          for (const folder of undone) ctx.logger.info(`worktrees: undid the creation of ${folder}, cut short by a crash`)
+        },
+        (error: unknown) => ctx.logger.warn(`worktrees: could not undo interrupted creations: ${(error as Error).message}`)
+      )
+      .then(() => pruneGone(git, records))
+      .then(
+        (pruned) => {
+          prunedAtStart.push(...pruned)
+          for (const record of pruned) ctx.logger.info(`worktrees: git forgot the worktree ${record.path} (its folder is gone)`)
+        },
+        (error: unknown) => ctx.logger.warn(`worktrees: could not prune worktrees whose folders are gone: ${(error as Error).message}`)
+      )
 
     const service: WorktreeService = {
       availability: (workspace) => availability(git, workspace),
@@ -71,16 +85,35 @@ export default definePlugin({
       },
       async prune(repo) {
         await recovered
-        const gone = records.all().filter((record) => record.state === 'ready' && record.repo === repo && !existsSync(record.path))
-        if (gone.length === 0) return []
-        await git(['worktree', 'prune'], repo)
-        for (const record of gone) records.remove(record.path)
-        return gone.map((record) => record.path)
+        const earlier = prunedAtStart.filter((record) => record.repo === repo)
+        prunedAtStart.splice(0, prunedAtStart.length, ...prunedAtStart.filter((record) => record.repo !== repo))
+        return [...earlier, ...(await pruneGone(git, records, repo))].map((record) => record.path)
       }
     }
     ctx.provide('worktrees', service)
   }
 })
+
+/**
+ * `git worktree prune` in each repository (or only `repo`) where a worktree Seam made lost its
+ * folder, and their records dropped; the paths git forgot. A repository that is gone itself has
+ * nothing left to prune: its records go.
+ */
+async function pruneGone(git: GitRunner, records: WorktreeRecords, repo?: string): Promise<WorktreeFileRecord[]> {
+  const gone = records.all().filter((record) => record.state === 'ready' && (repo === undefined || record.repo === repo) && !existsSync(record.path))
+  const pruned: WorktreeFileRecord[] = []
+  for (const repository of new Set(gone.map((record) => record.repo))) {
+    if (existsSync(repository)) {
+      const result = await git(['worktree', 'prune'], repository)
+      if (result.code !== 0) continue
+    }
+    for (const record of gone.filter((r) => r.repo === repository)) {
+      records.remove(record.path)
+      pruned.push(record)
+    }
+  }
+  return pruned
+}
 
 /** A WorktreeCreate hook's path: it must be an absolute path to a folder that exists. */
 async function hookWorktree(folder: string, name: string, repo: string): Promise<WorktreeRecord> {

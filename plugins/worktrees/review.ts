@@ -1,14 +1,12 @@
 // Reviewing and landing a worktree session's work: the diff against its base (committed and
 // uncommitted changes, untracked files included), a commit with a message the user edits, a merge
 // into the base branch (fast-forward, merge commit or squash) in the main worktree, a pull request
-// through `gh`, or Discard. Conflicts are found with `git merge-tree` before anything is touched,
-// so a conflicting merge reports its files and leaves both worktrees as they were.
+// through `gh`, or Discard. Conflicts are found before anything is touched (merge-preview.ts), so
+// a conflicting merge reports its files and leaves both worktrees as they were.
 import { existsSync } from 'node:fs'
 import type { WorktreeDiff, WorktreeFileChange, WorktreeMergeMode, WorktreeMergeResult, WorktreeRecord } from '@seam/sdk'
 import { WorktreeError, gitOk, gitWords, parseGitVersion, versionAtLeast, type GitRunner } from './git'
-
-/** `git merge-tree --write-tree` (conflicts without touching a worktree) arrived in 2.38. */
-export const MINIMUM_GIT_FOR_MERGE: readonly [number, number, number] = [2, 38, 0]
+import { MINIMUM_GIT_FOR_MERGE_TREE, previewMerge, type MergePreviewMethod } from './merge-preview'
 
 function requireFolder(worktree: WorktreeRecord): void {
   if (!existsSync(worktree.path)) throw new WorktreeError(`the worktree ${worktree.path} no longer exists (deleted outside Seam)`, 'GIT_FAILED')
@@ -125,12 +123,19 @@ export async function commitAll(git: GitRunner, worktree: WorktreeRecord, messag
   return (await gitOk(git, ['rev-parse', 'HEAD'], worktree.path, 'reading the commit')).trim()
 }
 
-export async function mergeWorktree(git: GitRunner, worktree: WorktreeRecord, mode: WorktreeMergeMode, message?: string): Promise<WorktreeMergeResult> {
+export interface MergeOptions {
+  /** How conflicts are found first; default: by the git version (tests force the older way). */
+  preview?: MergePreviewMethod
+}
+
+export async function mergeWorktree(git: GitRunner, worktree: WorktreeRecord, mode: WorktreeMergeMode, message?: string, options: MergeOptions = {}): Promise<WorktreeMergeResult> {
   requireFolder(worktree)
   const refuse = (reason: string): WorktreeMergeResult => ({ merged: false, reason, conflicts: [] })
-  const version = parseGitVersion((await git(['--version'], worktree.repo)).stdout)
-  if (!version || !versionAtLeast(version, MINIMUM_GIT_FOR_MERGE)) {
-    return refuse(`merging from Seam needs git ${MINIMUM_GIT_FOR_MERGE.join('.')} or newer (to find conflicts without touching your files); this is git ${version?.join('.') ?? 'unknown'}`)
+  let method = options.preview
+  if (method === undefined) {
+    const version = parseGitVersion((await git(['--version'], worktree.repo)).stdout)
+    if (!version) return refuse('git did not say its version ("git --version"), so Seam does not merge with it')
+    method = versionAtLeast(version, MINIMUM_GIT_FOR_MERGE_TREE) ? 'merge-tree' : 'scratch-worktree'
   }
   if (!worktree.branch) return refuse('this worktree was made by a WorktreeCreate hook, not on a Seam branch: merge it with your own tools')
   if (worktree.base === 'HEAD') return refuse('the worktree started from a detached HEAD, so there is no base branch to merge into: open a pull request or merge by hand')
@@ -145,12 +150,12 @@ export async function mergeWorktree(git: GitRunner, worktree: WorktreeRecord, mo
   const ahead = Number((await gitOk(git, ['rev-list', '--count', `${worktree.base}..${worktree.branch}`], repo, 'counting commits')).trim())
   if (ahead === 0) return refuse(`${worktree.branch} has no commits that ${worktree.base} lacks: nothing to merge`)
 
-  const preview = await git(['merge-tree', '--write-tree', '--name-only', '--no-messages', worktree.base, worktree.branch], repo)
-  if (preview.code === 1) {
-    const conflicts = preview.stdout.split('\n').slice(1).filter(Boolean)
+  const preview = await previewMerge(git, repo, worktree.base, worktree.branch, method)
+  if ('error' in preview) return refuse(preview.error)
+  if (!preview.clean) {
+    const { conflicts } = preview
     return { merged: false, reason: `merging ${worktree.branch} into ${worktree.base} conflicts in ${conflicts.length} file${conflicts.length === 1 ? '' : 's'}; nothing was changed. Resolve them in the worktree (merge ${worktree.base} there), commit, then merge again.`, conflicts }
   }
-  if (preview.code !== 0) return refuse(`git could not check the merge: ${gitWords(preview)}`)
 
   const subject = message?.trim() || `Merge ${worktree.branch} into ${worktree.base}`
   let result

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createHost, type Host } from './host'
 import { git, makeRepo } from '../../plugins/worktrees/test-repo'
+import { waitFor } from '../process/liveness'
 
 let home: string
 let host: Host | undefined
@@ -71,4 +72,20 @@ it('create, board, diff, commit with the suggested message, merge, and discard (
   expect(git(repo, 'branch', '--list', 'seam/ui')).toBe('')
   const after = (await call('sessions/board', {})) as Array<{ id: string; status: string }>
   expect(after.find((row) => row.id === made.id)?.status).toBe('detached')
+})
+
+it('host start: git forgets the worktrees Seam made whose folders were deleted while no Seam ran (git worktree prune)', async () => {
+  const env = { ...process.env, SEAM_HOME: home, HOME: home }
+  host = await createHost({ mode: 'web', env })
+  const repo = makeRepo(join(home, 'repo'))
+  await call('workspace/set', { path: repo })
+  const made = (await call('worktrees/create', { name: 'gone' })) as { worktree: { path: string } }
+  await host.close()
+  host = undefined
+  await rm(made.worktree.path, { recursive: true })
+  expect(git(repo, 'worktree', 'list', '--porcelain')).toContain(made.worktree.path)
+
+  host = await createHost({ mode: 'web', env })
+  await waitFor(() => !git(repo, 'worktree', 'list', '--porcelain').includes(made.worktree.path), 20_000, 'the worktree to be pruned at start')
+  await waitFor(() => host!.runtime.logs().some((record) => record.message.includes(`git forgot the worktree ${made.worktree.path} (its folder is gone)`)), 5_000, 'the prune to be logged')
 })

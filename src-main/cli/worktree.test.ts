@@ -247,6 +247,91 @@ describe.each([2, 4])('%i worktree sessions at once with conflicting edits', (se
   }, 240_000)
 })
 
+describe('eight worktree sessions at once, streaming', () => {
+  it('all eight stream and edit in their own worktrees; four edits of their own files all land, of four edits of README.md the first lands and three conflict with nothing changed', async () => {
+    newRepo()
+    const names = Array.from({ length: 8 }, (_, i) => `e${i + 1}`)
+    const own = names.slice(0, 4)
+    const shared = names.slice(4)
+    const folder = (name: string) => join(scratch, `project${count}.worktrees`, name)
+    const target = (name: string) => (own.includes(name) ? join('notes', `${name}.txt`) : 'README.md')
+    // Each answer streams 480 characters, 4 at a time 10 ms apart, before its Write call.
+    const streamed = 'Streaming while the others do. '.repeat(16).trim()
+    const streamingWriter = (body: AnthropicRequestBody) => {
+      const answer = writer()(body)
+      return answer.toolCalls ? { ...answer, text: streamed, chunkSize: 4, chunkDelayMs: 10 } : answer
+    }
+    const server = await startFakeAnthropic(Array.from({ length: 16 }, () => streamingWriter))
+    let results: CliResult[]
+    try {
+      results = await Promise.all(names.map((name) => seam(['run', ...flags(server.url), '--json', '--worktree', name, `write ${join(folder(name), target(name))} edited by ${name}`])))
+    } finally {
+      await server.close()
+    }
+    for (const result of results) expect(result.code, result.stderr).toBe(0)
+    const ids = results.map((result) => String(headerOf(result.stdout).sessionId))
+    for (const [i, name] of names.entries()) {
+      expect(readFileSync(join(folder(name), target(name)), 'utf8')).toBe(`edited by ${name}\n`)
+      // Every session's log holds its whole streamed answer.
+      const log = readFileSync(join(home, 'seam', 'sessions', `${ids[i]}.jsonl`), 'utf8')
+      expect(log).toContain(JSON.stringify(streamed))
+    }
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('hello\n')
+    expect(existsSync(join(repo, 'notes'))).toBe(false)
+
+    for (const id of ids) expect((await seam(['worktree', 'commit', id, '--workspace', repo])).code).toBe(0)
+    for (const [i, name] of names.entries()) {
+      const merged = await seam(['worktree', 'merge', ids[i], '--mode', 'merge', '--workspace', repo])
+      if (own.includes(name) || name === shared[0]) {
+        expect(merged.code, merged.stderr).toBe(0)
+        continue
+      }
+      const before = repoState(repo)
+      expect(merged.code).toBe(1)
+      expect(merged.stderr).toContain(`merging seam/${name} into main conflicts in 1 file; nothing was changed`)
+      expect(merged.stderr).toContain('  conflict: README.md')
+      expect(repoState(repo)).toEqual(before)
+    }
+    for (const name of own) expect(readFileSync(join(repo, 'notes', `${name}.txt`), 'utf8')).toBe(`edited by ${name}\n`)
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe(`edited by ${shared[0]}\n`)
+    expect(git(repo, 'status', '--porcelain')).toBe('')
+    // Five merge commits on main, one per session that landed.
+    expect(git(repo, 'log', '--merges', '--format=%s').trim().split('\n')).toHaveLength(5)
+  }, 360_000)
+})
+
+describe('checkpoints in a worktree session', () => {
+  it('seam revert and seam rewind put back the worktree\'s files, never the main checkout\'s', async () => {
+    newRepo()
+    const worktree = join(scratch, `project${count}.worktrees`, 'undo')
+    const server = await startFakeAnthropic(Array.from({ length: 4 }, () => writer()))
+    let id: string
+    try {
+      const result = await seam(['run', ...flags(server.url), '--json', '--worktree', 'undo', `write ${join(worktree, 'README.md')} changed in the worktree`, `write ${join(worktree, 'new.txt')} new in the worktree`])
+      expect(result.code, result.stderr).toBe(0)
+      id = String(headerOf(result.stdout).sessionId)
+    } finally {
+      await server.close()
+    }
+    // The main checkout has files of the same names, with its own contents.
+    writeFileSync(join(repo, 'README.md'), 'main checkout\n')
+    writeFileSync(join(repo, 'new.txt'), 'main checkout too\n')
+
+    const reverted = await seam(['revert', id])
+    expect(reverted.code, reverted.stderr).toBe(0)
+    expect(reverted.stdout).toBe(`restored ${join(worktree, 'new.txt')}\n`)
+    expect(existsSync(join(worktree, 'new.txt'))).toBe(false)
+    expect(readFileSync(join(repo, 'new.txt'), 'utf8')).toBe('main checkout too\n')
+
+    const rewound = await seam(['rewind', id, '1'])
+    expect(rewound.code, rewound.stderr).toBe(0)
+    expect(rewound.stdout).toContain(`restored ${join(worktree, 'README.md')}`)
+    expect(readFileSync(join(worktree, 'README.md'), 'utf8')).toBe('hello\n')
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('main checkout\n')
+    expect(git(worktree, 'status', '--porcelain')).toBe('')
+  }, 120_000)
+})
+
 describe('durability', () => {
   it('a worktree deleted outside Seam: listed as detached, git forgets it, and resuming says why the session cannot run', async () => {
     newRepo()
