@@ -1,9 +1,9 @@
 // Worktree sessions end to end: the built `seam` as real processes, real repositories made here
 // with the real git, Claude Code hooks from a real ~/.claude/settings.json, and a loopback server
-// speaking the Anthropic wire protocol whose model edits files. Two and four sessions run at once
+// speaking the Anthropic wire protocol whose model edits files. Two, four and eight sessions run at once
 // making conflicting edits, each in its own worktree; their work is committed, merged (the
 // conflict reported, nothing resolved) and discarded with `seam worktree`; a kill -9 during a
-// creation leaves nothing behind once Seam starts again.
+// creation leaves nothing behind once Seam starts again; revert and rewind act on the worktree.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
 import { join } from 'node:path'
