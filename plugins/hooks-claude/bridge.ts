@@ -1,7 +1,7 @@
 // What every event mapping shares: the invoker, the sessions seen so far, the configuration,
 // and the helpers that build one occurrence of an event for a session.
 import path from 'node:path'
-import type { AgentHandle } from '@seam/sdk'
+import type { AgentHandle, SubagentIdentity } from '@seam/sdk'
 import type { Logger } from '@seam/sdk'
 import type { KeyGuard } from '@seam/sdk/node'
 import { anySignal, type ClaudeHookEvent, type ClaudePermissionMode } from '../hook-protocol/index'
@@ -10,12 +10,14 @@ import { hookEnv } from './env'
 import { WITH_EFFORT, baseOf, hookInput, type InputBase } from './input'
 import type { HookInvoker, HookRun, Occurrence } from './invoke'
 import type { ClaudeMcpServer } from './mcp-server'
-import { capture, sinkFor, type HookSink, type SessionEntry } from './sessions'
-import { ClaudeTranscript, claudeTranscriptPath } from './transcript'
+import { capture, captureSubagent, sinkFor, type HookSink, type SessionEntry } from './sessions'
+import { ClaudeTranscript, claudeTranscriptPath, subagentTranscriptPath } from './transcript'
 
 export interface Bridge {
   readonly invoker: HookInvoker
   readonly sessions: Map<string, SessionEntry>
+  /** Running subagents, by agent id (their calls carry `agent`; their turns' handles `subagent`). */
+  readonly subagents: Map<string, SessionEntry>
   readonly logger: Logger
   readonly config: HooksClaudeConfig
   /** The workspace folder of the host (CLAUDE_PROJECT_DIR when a call has no session). */
@@ -41,6 +43,17 @@ export function seeSession(bridge: Bridge, agent: AgentHandle): SessionEntry {
   return capture(bridge.sessions, agent)
 }
 
+/** The entry hooks of `agent` run under: a subagent's own (under its session's) or the session's. */
+export function seeAgent(bridge: Bridge, agent: AgentHandle): SessionEntry {
+  const session = capture(bridge.sessions, agent)
+  return agent.subagent ? captureSubagent(bridge.subagents, session, agent as AgentHandle & { subagent: SubagentIdentity }) : session
+}
+
+/** The entry a tool call's hooks run under: the subagent's when a subagent made the call. */
+export function entryOf(bridge: Bridge, call: { sessionId: string; agent?: Readonly<SubagentIdentity> }): SessionEntry | undefined {
+  return (call.agent ? bridge.subagents.get(call.agent.agentId) : undefined) ?? bridge.sessions.get(call.sessionId)
+}
+
 export interface OccurrenceOptions {
   /** The session id when the bridge has not seen the session (a call outside any agent). */
   sessionId?: string
@@ -57,9 +70,16 @@ export interface OccurrenceOptions {
 
 /** One occurrence of `event` for `entry`'s session (or for the `fallback` base when there is none). */
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
+  const session = entry?.subagent?.parent ?? entry
   const base: InputBase = entry
-    ? { ...baseOf(entry.agent, bridge.permissionMode(entry.agent.sessionId), bridge.config.effort), transcriptPath: claudeTranscriptPath(entry.agent) }
+    ? { ...baseOf(entry.agent, bridge.permissionMode(entry.agent.sessionId), bridge.config.effort), transcriptPath: claudeTranscriptPath(session!.agent) }
     : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.permissionMode(options.sessionId), effort: bridge.config.effort }
+  if (entry?.subagent) {
+    // A subagent's hooks speak for its session: its transcript and prompt, plus who the agent is.
+    base.agent = entry.subagent.identity
+    delete base.promptId
+    if (session!.agent.currentTurnId !== undefined) base.promptId = session!.agent.currentTurnId
+  }
   if (options.cwd !== undefined) base.cwd = options.cwd
   if (base.promptId === undefined && options.promptId !== undefined) base.promptId = options.promptId
   const projectDir = entry?.agent.workspace ?? bridge.workspaceRoot ?? base.cwd
@@ -85,8 +105,11 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
   const asyncSignal = anySignal(entry?.asyncHooks.signal, bridge.disposed)
   if (asyncSignal) result.asyncSignal = asyncSignal
   if (entry) {
-    result.beforeRun = () => syncTranscript(bridge, entry)
-    result.largeOutputDir = path.join(claudeTranscriptPath(entry.agent).replace(/\.jsonl$/, ''), 'tool-results')
+    result.beforeRun = () => {
+      if (entry.subagent) syncTranscript(bridge, entry.subagent.parent)
+      syncTranscript(bridge, entry)
+    }
+    result.largeOutputDir = path.join(claudeTranscriptPath(session!.agent).replace(/\.jsonl$/, ''), 'tool-results')
   }
   if (options.tool) result.tool = options.tool
   if (options.toolCallToken !== undefined) result.toolCallToken = options.toolCallToken
@@ -97,7 +120,9 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
 /** Brings the session's Claude Code-format transcript up to date before its hooks start (§8). */
 function syncTranscript(bridge: Bridge, entry: SessionEntry): void {
   try {
-    entry.transcript ??= new ClaudeTranscript(entry.agent)
+    entry.transcript ??= entry.subagent
+      ? new ClaudeTranscript(entry.agent, { path: subagentTranscriptPath(entry.subagent.parent.agent, entry.subagent.identity.agentId), agentId: entry.subagent.identity.agentId })
+      : new ClaudeTranscript(entry.agent)
     entry.transcript.sync(entry.agent, bridge.permissionMode(entry.agent.sessionId))
   } catch (error) {
     if (entry.transcriptFailed) return

@@ -113,9 +113,9 @@ describe('disableAllHooks, invalid files, unknown events, unsupported handlers',
   })
 
   it('hooks on events Seam does not fire are reported once, not run', async () => {
-    h = await createHarness({ user: { hooks: hooksOf(['SubagentStop', undefined, 'true'], ['TeammateIdle', undefined, 'true']) }, script: [{ text: 'ok' }] })
+    h = await createHarness({ user: { hooks: hooksOf(['TaskCreated', undefined, 'true'], ['TeammateIdle', undefined, 'true']) }, script: [{ text: 'ok' }] })
     await h.run('go')
-    expect(h.notices()).toContain('info: Claude Code hooks: hooks on SubagentStop, TeammateIdle are loaded but Seam does not fire these events yet, so they never run')
+    expect(h.notices()).toContain('info: Claude Code hooks: hooks on TaskCreated, TeammateIdle are loaded but Seam does not fire these events yet, so they never run')
   })
 
   it("Seam's own hooks run and are recorded with their source", async () => {

@@ -21,7 +21,8 @@ import { onPromptSubmit } from './prompt-submit'
 import { onPromptExpansion } from './prompt-expansion'
 import { onSessionEnd } from './session-end'
 import { onSessionStart } from './session-start'
-import { sessionRegistry } from './sessions'
+import { sessionRegistry, subagentRegistry } from './sessions'
+import { onSubagentEnd, onSubagentStart } from './subagent-start'
 import { HookSources, type HooksSnapshot } from './sources'
 import { onTurnContinuation } from './stop'
 import { onTurnFailure } from './stop-failure'
@@ -89,6 +90,7 @@ export default definePlugin({
     const bridge: Bridge = {
       invoker,
       sessions,
+      subagents: subagentRegistry(ctx.kernel),
       logger: ctx.logger,
       config,
       workspaceRoot: workspace.root,
@@ -117,14 +119,15 @@ export default definePlugin({
     ctx.on('tools/pre-execute', onPreExecute(bridge, calls))
     ctx.on('tools/permission-request', onPermissionRequest(bridge))
     ctx.on('tools/post-execute', onPostExecute(bridge, calls))
-    // A subagent's turn fires these seams too (its handle has `subagent` set): Claude Code runs
-    // SubagentStop there, never Stop or StopFailure, and this bridge does not map SubagentStop yet.
-    const toolBatch = onToolBatch(bridge)
-    const turnContinuation = onTurnContinuation(bridge)
+    // A subagent's turn fires these seams too (its handle has `subagent` set): turn-continuation
+    // runs SubagentStop there instead of Stop, tool-batch runs PostToolBatch with agent_id and
+    // agent_type; StopFailure is the session's only (Claude Code documents it for the main turn).
     const turnFailure = onTurnFailure(bridge)
-    ctx.on('agent/tool-batch', (agent, results, next) => (agent.subagent ? next() : toolBatch(agent, results, next)))
-    ctx.on('agent/turn-continuation', (agent, turn, next) => (agent.subagent ? next() : turnContinuation(agent, turn, next)))
+    ctx.on('agent/subagent-start', onSubagentStart(bridge))
+    ctx.on('agent/tool-batch', onToolBatch(bridge))
+    ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
     ctx.on('agent/turn-failure', (agent, failure) => (agent.subagent ? undefined : turnFailure(agent, failure)))
+    ctx.on('agent/turn-end', onSubagentEnd(bridge))
     ctx.on('agent/session-end', onSessionEnd(bridge))
     ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
     ctx.on('compaction/prepare', onPreCompact(bridge))

@@ -14,7 +14,7 @@
 // nothing is written and the user is asked. Hooks combine as deny > allow, configuration order.
 import type { JsonObject, Next, PermissionAsk, PermissionRequestDecision } from '@seam/sdk'
 import { parsePermissionRule, permissionSuggestions, type RuleValue } from '../hook-protocol/index'
-import { deliverAsync, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { deliverAsync, entryOf, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { sinkFor } from './sessions'
 
@@ -25,7 +25,7 @@ export function onPermissionRequest(bridge: Bridge) {
   return async (ask: PermissionAsk, next: Next<Promise<PermissionRequestDecision>>): Promise<PermissionRequestDecision> => {
     if (!bridge.invoker.has(EVENT)) return next()
     const { call } = ask
-    const entry = bridge.sessions.get(call.sessionId)
+    const entry = entryOf(bridge, call)
     const sink = sinkFor(entry, bridge.logger)
     const input = call.args as Record<string, unknown>
     const fields = { tool_name: call.name, tool_input: input, permission_suggestions: permissionSuggestions(ask.suggestions.map(ruleValue)) }

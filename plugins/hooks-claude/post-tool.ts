@@ -4,7 +4,7 @@
 // as the spec records. `updatedMCPToolOutput` replaces an MCP tool's (`mcp__…`) output.
 import type { CallVerdict, PostToolDecision, SealedCall, ToolResult } from '@seam/sdk'
 import type { Next } from '@seam/sdk'
-import { deliverAsync, mcpServerField, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { deliverAsync, entryOf, mcpServerField, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { sinkFor } from './sessions'
 import { ToolCallStates } from './tool-calls'
@@ -25,7 +25,7 @@ export function onPostExecute(bridge: Bridge, calls: ToolCallStates) {
       return merge(await next(), undefined, context)
     }
 
-    const entry = bridge.sessions.get(call.sessionId)
+    const entry = entryOf(bridge, call)
     // Claude Code's key order: tool_response before tool_use_id, error after it; an MCP tool's mcp_server right after tool_use_id.
     const fields: Record<string, unknown> = { tool_name: call.name, tool_input: call.args }
     if (result.isError) {
@@ -80,7 +80,7 @@ function deniedByPolicy(verdict: Readonly<CallVerdict>): boolean {
 
 async function permissionDenied(bridge: Bridge, call: SealedCall, reason: string): Promise<void> {
   if (!bridge.invoker.has('PermissionDenied')) return
-  const entry = bridge.sessions.get(call.sessionId)
+  const entry = entryOf(bridge, call)
   const sink = sinkFor(entry, bridge.logger)
   const input = call.args as Record<string, unknown>
   const occ = occurrence(bridge, 'PermissionDenied', entry, { tool_name: call.name, tool_input: input, tool_use_id: call.callId, reason }, {

@@ -6,7 +6,7 @@
 // skips the permission prompt, but never an explicit deny or ask rule (claude-code-hooks.md §5.1, §7).
 import type { JsonObject, PreToolDecision, RewriteDecision, SealedCall, UnsealedCall } from '@seam/sdk'
 import type { Next } from '@seam/sdk'
-import { deliverAsync, mcpServerField, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { deliverAsync, entryOf, mcpServerField, occurrence, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { CallSink, sinkFor } from './sessions'
 import { ToolCallStates, type CallState } from './tool-calls'
@@ -14,11 +14,11 @@ import { preToolContext, preToolDenied, updatedInputInvalid } from './wording'
 
 const BY = 'hook:PreToolUse'
 
-type CallView = Pick<UnsealedCall, 'name' | 'callId' | 'sessionId' | 'cwd'> & { args: Readonly<JsonObject> }
+type CallView = Pick<UnsealedCall, 'name' | 'callId' | 'sessionId' | 'cwd' | 'agent'> & { args: Readonly<JsonObject> }
 
 /** Starts the PreToolUse hooks of a call (once) and remembers the run. */
 function startPreToolUse(bridge: Bridge, state: CallState, call: CallView): void {
-  const entry = bridge.sessions.get(call.sessionId)
+  const entry = entryOf(bridge, call)
   const sink = new CallSink(sinkFor(entry, bridge.logger))
   const input = call.args as Record<string, unknown>
   const occ = occurrence(bridge, 'PreToolUse', entry, { tool_name: call.name, tool_input: input, tool_use_id: call.callId, ...mcpServerField(bridge, call.name, call.sessionId) }, {
@@ -58,7 +58,7 @@ function deferred(bridge: Bridge, call: SealedCall, inner: PreToolDecision, reas
   const why = reason ?? 'a PreToolUse hook deferred this call'
   if (bridge.config.deferAction === 'ask') return { action: 'ask', reason: why, by: BY }
   const text = `tool_deferred: ${call.name} was deferred by a PreToolUse hook: ${why}`
-  bridge.sessions.get(call.sessionId)?.agent.stop(text, BY)
+  entryOf(bridge, call)?.agent.stop(text, BY)
   return { action: 'deny', reason: text, by: BY }
 }
 
@@ -83,7 +83,7 @@ export function onPreExecute(bridge: Bridge, calls: ToolCallStates) {
     for (const run of runs) if (run.outcome.additionalContext) state.context.push(preToolContext(call.name, run.outcome.additionalContext))
     const stop = stopRequest(runs)
     // The tool still runs; the loop stops after this step (claude-code-hooks.md §5).
-    if (stop) bridge.sessions.get(call.sessionId)?.agent.stop(stop.reason, BY)
+    if (stop) entryOf(bridge, call)?.agent.stop(stop.reason, BY)
 
     if (aggregated.blocked || aggregated.decision === 'deny') {
       const denier = runs.find((run) => run.outcome.kind === 'block' || run.outcome.decision === 'deny')

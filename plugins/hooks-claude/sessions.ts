@@ -2,7 +2,7 @@
 // sessionId), so the agent handle captured at agent/session-start and agent/prompt-submit is
 // how they record hook/* events and notify the user. Kept per kernel, outside the plugin
 // instance, so a restart of the plugin (a trust change re-provides `workspace`) keeps them.
-import type { AgentHandle, SessionEventInput } from '@seam/sdk'
+import type { AgentHandle, SessionEventInput, SubagentIdentity } from '@seam/sdk'
 import type { Logger } from '@seam/sdk'
 import { removeEnvFile } from './env'
 import type { ClaudeTranscript } from './transcript'
@@ -21,6 +21,12 @@ export interface SessionEntry {
   transcript?: ClaudeTranscript
   /** Set once the transcript could not be written (the user is told once). */
   transcriptFailed?: boolean
+  /**
+   * Set on a subagent's entry: who it is and the session it runs for. Its hooks get the session's
+   * `transcript_path` and `prompt_id` plus `agent_id`/`agent_type`; its own transcript is
+   * SubagentStop's `agent_transcript_path`.
+   */
+  subagent?: { identity: SubagentIdentity; parent: SessionEntry }
 }
 
 const registries = new WeakMap<object, Map<string, SessionEntry>>()
@@ -42,6 +48,33 @@ export function capture(registry: Map<string, SessionEntry>, agent: AgentHandle)
     entry.agent = agent
   }
   return entry
+}
+
+/** Running subagents' entries, by agent id (per kernel, as the sessions). */
+const subagentRegistries = new WeakMap<object, Map<string, SessionEntry>>()
+
+export function subagentRegistry(kernel: object): Map<string, SessionEntry> {
+  let registry = subagentRegistries.get(kernel)
+  if (!registry) subagentRegistries.set(kernel, (registry = new Map()))
+  return registry
+}
+
+/** A subagent's entry (its handle is the child's), created on first sight under its session's entry. */
+export function captureSubagent(subagents: Map<string, SessionEntry>, parent: SessionEntry, agent: AgentHandle & { subagent: SubagentIdentity }): SessionEntry {
+  let entry = subagents.get(agent.subagent.agentId)
+  if (!entry) {
+    entry = { agent, loadNoticeShown: true, stopBlocks: { count: 0 }, asyncHooks: new AbortController(), subagent: { identity: agent.subagent, parent } }
+    subagents.set(agent.subagent.agentId, entry)
+  }
+  return entry
+}
+
+/** Forgets a subagent that ended: its async hooks end with it. */
+export function releaseSubagent(subagents: Map<string, SessionEntry>, agentId: string): void {
+  const entry = subagents.get(agentId)
+  if (!entry) return
+  subagents.delete(agentId)
+  entry.asyncHooks.abort(new Error('the subagent ended'))
 }
 
 export function release(registry: Map<string, SessionEntry>, sessionId: string): void {

@@ -28,6 +28,8 @@ export const MAPPED_EVENTS: ReadonlySet<ClaudeHookEvent> = new Set<ClaudeHookEve
   'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
+  'SubagentStart',
+  'SubagentStop',
   'PostToolBatch',
   'Stop',
   'StopFailure',

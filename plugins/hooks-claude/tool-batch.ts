@@ -4,7 +4,7 @@
 import type { AgentHandle, ToolBatchDecision } from '@seam/sdk'
 import type { ToolExecutionResult } from '@seam/sdk'
 import type { Next } from '@seam/sdk'
-import { deliverAsync, occurrence, seeSession, showSystemMessages, stopRequest, type Bridge } from './bridge'
+import { deliverAsync, occurrence, seeAgent, showSystemMessages, stopRequest, type Bridge } from './bridge'
 import { blockText } from './invoke'
 import { batchContext, stoppedContinuation } from './wording'
 
@@ -12,7 +12,7 @@ const BY = 'hook:PostToolBatch'
 
 export function onToolBatch(bridge: Bridge) {
   return async (agent: AgentHandle, results: readonly ToolExecutionResult[], next: Next<Promise<ToolBatchDecision>>): Promise<ToolBatchDecision> => {
-    const entry = seeSession(bridge, agent)
+    const entry = seeAgent(bridge, agent)
     if (!bridge.invoker.has('PostToolBatch')) return next()
     const toolCalls = results.map((item) => ({
       tool_name: item.call.name,

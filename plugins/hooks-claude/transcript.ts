@@ -31,6 +31,20 @@ export function claudeTranscriptPath(session: Pick<TranscriptSession, 'sessionId
   return path.join(path.dirname(session.transcriptPath), 'claude-transcripts', `${session.sessionId}.jsonl`)
 }
 
+/**
+ * A subagent's transcript, where Claude Code keeps it: `<session transcript without .jsonl>/subagents/agent-<id>.jsonl`
+ * (claude-code-extensions.md 1(a), SubagentStop's `agent_transcript_path`).
+ */
+export function subagentTranscriptPath(session: Pick<TranscriptSession, 'sessionId' | 'transcriptPath'>, agentId: string): string {
+  return path.join(claudeTranscriptPath(session).replace(/\.jsonl$/, ''), 'subagents', `agent-${agentId}.jsonl`)
+}
+
+/** A subagent's transcript is a side chain: its lines say so and name the agent. */
+export interface Sidechain {
+  path: string
+  agentId: string
+}
+
 export class ClaudeTranscript {
   readonly path: string
   private readonly mirror: LogMirror
@@ -42,8 +56,11 @@ export class ClaudeTranscript {
   private readonly gitBranch: string
   private model = ''
 
-  constructor(session: Pick<TranscriptSession, 'sessionId' | 'transcriptPath' | 'workspace'>) {
-    this.path = claudeTranscriptPath(session)
+  constructor(
+    session: Pick<TranscriptSession, 'sessionId' | 'transcriptPath' | 'workspace'>,
+    private readonly sidechain?: Sidechain
+  ) {
+    this.path = sidechain?.path ?? claudeTranscriptPath(session)
     this.mirror = new LogMirror(this.path)
     this.gitBranch = currentGitBranch(session.workspace)
   }
@@ -164,13 +181,14 @@ export class ClaudeTranscript {
     const uuid = randomUUID()
     const line: Record<string, unknown> = {
       parentUuid: this.parentUuid,
-      isSidechain: false,
+      isSidechain: this.sidechain !== undefined,
       userType: 'external',
       cwd: session.cwd,
       sessionId: session.sessionId,
       version: CLAUDE_TRANSCRIPT_VERSION,
       gitBranch: this.gitBranch
     }
+    if (this.sidechain) line.agentId = this.sidechain.agentId
     if (type === 'user' && body.isMeta === true) line.isMeta = true
     line.type = type
     for (const [key, value] of Object.entries(body)) if (key !== 'isMeta') line[key] = value

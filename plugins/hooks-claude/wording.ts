@@ -26,7 +26,8 @@ export const batchContext = (text: string): string => `PostToolBatch hook additi
 
 /** The user message Claude Code records for a Stop block (the loop wraps it in <system-reminder>). */
 export const stopFeedback = (items: readonly string[]): string => `Stop hook feedback:\n${items.join('\n\n')}`
-export const stopBlockingError = (command: string, reason: string): string => `Stop hook blocking error from command: "${command}": ${reason}`
+export const stopBlockingError = (command: string, reason: string, event: 'Stop' | 'SubagentStop' = 'Stop'): string => `${event} hook blocking error from command: "${command}": ${reason}`
+export const subagentStartContext = (text: string): string => `SubagentStart hook additional context: ${text}`
 
 /** What the transcript says when a hook stopped the loop (`continue: false`, a PostToolBatch block). */
 export const stoppedContinuation = (event: string, reason: string, tool?: string): string =>

@@ -178,7 +178,7 @@ describe('what Codex ignores silently is ignored with a visible warning', () => 
               { hooks: [{ type: 'prompt', prompt: 'check it' }, { type: 'command', command: '   ' }] }
             ],
             PreToolUse: [{ matcher: '[', hooks: [{ type: 'command', command: 'echo never' }] }],
-            SubagentStart: [{ hooks: [{ type: 'command', command: 'echo subagent' }] }]
+            Interrupt: [{ hooks: [{ type: 'command', command: 'echo interrupt' }] }]
           }
         }
       },
@@ -195,7 +195,7 @@ describe('what Codex ignores silently is ignored with a visible warning', () => 
     expect(notices).toContain('"prompt" handlers are not supported yet')
     expect(notices).toContain('hooks.UserPromptSubmit[1].hooks[1]: the command is blank; skipped')
     expect(notices).toContain('hooks.PreToolUse[0].matcher: invalid matcher regex')
-    expect(notices).toContain('SubagentStart hooks in')
+    expect(notices).toContain('Interrupt hooks in')
     expect(notices).toContain('are loaded but never run')
   })
 

@@ -42,7 +42,7 @@ export interface HookFileRef {
 }
 
 /** Events Seam maps onto a seam; hooks for the others are loaded but never run. */
-export const MAPPED_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PreCompact', 'PostCompact', 'SessionEnd'])
+export const MAPPED_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd'])
 
 export function defaultCodexHome(configured?: string): string {
   const home = configured ?? process.env.CODEX_HOME ?? path.join(os.homedir(), '.codex')

@@ -26,7 +26,7 @@ export function registerPermissionRequest(bridge: CodexBridge): void {
 
 async function permissionRequest(bridge: CodexBridge, ask: PermissionAsk, next: Next<Promise<PermissionRequestDecision>>): Promise<PermissionRequestDecision> {
   const { call } = ask
-  const state = bridge.sessions.get(call.sessionId)
+  const state = bridge.sessions.get(call.sessionId, call.agent)
   const loaded = bridge.hooksFor(state, call.cwd)
   const view = presentToolCall(call.name, call.args, call.cwd)
   const toolInput = view.kind === 'bash' && typeof call.args.description === 'string' ? { ...view.toolInput, description: call.args.description } : view.toolInput

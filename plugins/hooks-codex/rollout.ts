@@ -24,6 +24,16 @@ export function codexRolloutPath(session: Pick<RolloutSession, 'sessionId' | 'tr
   return path.join(path.dirname(session.transcriptPath), 'codex-rollouts', `rollout-${session.sessionId}.jsonl`)
 }
 
+/** A subagent's rollout (Codex's child thread): beside its own log, `codex-rollouts/rollout-<agent id>.jsonl`. */
+export function subagentRolloutPath(child: Pick<RolloutSession, 'transcriptPath'>, agentId: string): string {
+  return path.join(path.dirname(child.transcriptPath), 'codex-rollouts', `rollout-${agentId}.jsonl`)
+}
+
+/** The rollout behind a state's `transcript_path`: the session's, or a subagent's own. */
+export function rolloutPathOf(state: { agent: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>; subagent?: { identity: { agentId: string } } }): string {
+  return state.subagent ? subagentRolloutPath(state.agent, state.subagent.identity.agentId) : codexRolloutPath(state.agent)
+}
+
 export class CodexRollout {
   readonly path: string
   private readonly mirror: LogMirror
@@ -32,8 +42,8 @@ export class CodexRollout {
   /** The session's token counts so far (token_count's `total_token_usage`). */
   private readonly total = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 }
 
-  constructor(session: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>) {
-    this.path = codexRolloutPath(session)
+  constructor(session: Pick<RolloutSession, 'sessionId' | 'transcriptPath'>, file: string = codexRolloutPath(session)) {
+    this.path = file
     this.mirror = new LogMirror(this.path)
   }
 

@@ -21,7 +21,7 @@ import {
 import type { Logger } from '@seam/sdk'
 import { commandShell, defaultKeyGuard, type KeyGuard } from '@seam/sdk/node'
 import type { SessionEventInput } from '@seam/sdk'
-import { CodexRollout } from './rollout'
+import { CodexRollout, rolloutPathOf } from './rollout'
 import type { SessionState } from './sessions'
 import type { CodexHandler } from './types'
 
@@ -128,7 +128,7 @@ export class CodexHookRunner {
     const state = target.state
     if (!state || state.rolloutFailed) return
     try {
-      state.rollout ??= new CodexRollout(state.agent)
+      state.rollout ??= new CodexRollout(state.agent, rolloutPathOf(state))
       state.rollout.sync(state.agent)
     } catch (error) {
       state.rolloutFailed = true

@@ -4,7 +4,7 @@
 // workspace service is re-provided when trust changes) must not forget running sessions, nor
 // run SessionStart a second time.
 import { closeSync, openSync, readSync } from 'node:fs'
-import type { AgentHandle } from '@seam/sdk'
+import type { AgentHandle, SubagentIdentity } from '@seam/sdk'
 import type { Kernel } from '@seam/sdk'
 import type { CodexRollout } from './rollout'
 
@@ -29,15 +29,35 @@ export interface SessionState {
   /** The rollout-style file hooks read as transcript_path (created when a hook first runs). */
   rollout?: CodexRollout
   rolloutFailed?: boolean
+  /** Set on a subagent's state: who it is and its session's state (Codex: the child thread). */
+  subagent?: { identity: SubagentIdentity; parent: SessionState }
 }
 
 export class SessionRegistry {
   readonly sessions = new Map<string, SessionState>()
   /** PreToolUse results, run once per call in the rewrite stage, by `sessionId\0callId`. */
   readonly preTool = new Map<string, PreToolEntry>()
+  /** Running subagents' states, by agent id. */
+  readonly subagents = new Map<string, SessionState>()
 
-  /** The session's state, created (or re-pointed at a new handle) as needed. */
+  /** The session's state (a subagent's own, under its session's), created (or re-pointed at a new handle) as needed. */
   capture(agent: AgentHandle): SessionState {
+    const session = this.captureSession(agent)
+    if (!agent.subagent) return session
+    let child = this.subagents.get(agent.subagent.agentId)
+    if (!child) {
+      child = { agent, started: true, stop: { active: false, blocks: 0 }, shown: session.shown, subagent: { identity: agent.subagent, parent: session } }
+      this.subagents.set(agent.subagent.agentId, child)
+    }
+    return child
+  }
+
+  /** A subagent ended: its state goes. */
+  forgetSubagent(agentId: string): void {
+    this.subagents.delete(agentId)
+  }
+
+  private captureSession(agent: AgentHandle): SessionState {
     let state = this.sessions.get(agent.sessionId)
     if (!state) {
       state = { agent, started: false, stop: { active: false, blocks: 0 }, shown: new Set() }
@@ -48,12 +68,14 @@ export class SessionRegistry {
     return state
   }
 
-  get(sessionId: string): SessionState | undefined {
-    return this.sessions.get(sessionId)
+  /** The state a call's hooks run under: the subagent's when a subagent made the call. */
+  get(sessionId: string, agent?: Readonly<SubagentIdentity>): SessionState | undefined {
+    return (agent ? this.subagents.get(agent.agentId) : undefined) ?? this.sessions.get(sessionId)
   }
 
   forget(sessionId: string): void {
     this.sessions.delete(sessionId)
+    for (const [agentId, child] of this.subagents) if (child.agent.sessionId === sessionId) this.subagents.delete(agentId)
     for (const key of this.preTool.keys()) if (key.startsWith(`${sessionId}\0`)) this.preTool.delete(key)
   }
 }
@@ -72,6 +94,7 @@ export function callKey(sessionId: string, callId: string): string {
 
 /** The model named in the session log's header (read once per session), else ''. */
 export function sessionModel(state: SessionState): string {
+  if (state.subagent) return sessionModel(state.subagent.parent)
   if (state.model !== undefined) return state.model
   state.model = ''
   let fd: number | undefined

@@ -3,7 +3,7 @@
 // rewrites what history, audit and the tool all see); its verdict is cached by session and call
 // id and enforced in pre-execute. PostToolUse runs in post-execute and may replace the output.
 import { aggregateOutcomes } from '../hook-protocol'
-import type { CallVerdict, JsonObject, PostToolDecision, PreToolDecision, RewriteDecision, SealedCall, ToolResult, UnsealedCall } from '@seam/sdk'
+import type { CallVerdict, JsonObject, SubagentIdentity, PostToolDecision, PreToolDecision, RewriteDecision, SealedCall, ToolResult, UnsealedCall } from '@seam/sdk'
 import { errorText } from '@seam/sdk'
 import type { CodexBridge } from './bridge'
 import { commonInput, hookInput } from './hook-input'
@@ -21,6 +21,7 @@ interface CallInfo {
   cwd: string
   turnId?: string
   token?: string
+  agent?: Readonly<SubagentIdentity>
 }
 
 /** The view of a call kept from pre- to post-execute (a Write must be shown as it was before it ran). */
@@ -64,7 +65,7 @@ async function preExecute(bridge: CodexBridge, call: SealedCall, next: () => Pro
 
 /** Runs PreToolUse for a call, caches the verdict, and returns the rewritten arguments if any. */
 async function runPreToolUse(bridge: CodexBridge, call: CallInfo): Promise<JsonObject | undefined> {
-  const state = bridge.sessions.get(call.sessionId)
+  const state = bridge.sessions.get(call.sessionId, call.agent)
   const view = presentToolCall(call.name, call.args, call.cwd)
   const entry: CachedEntry = { context: [], view }
   bridge.sessions.preTool.set(callKey(call.sessionId, call.callId), entry)
@@ -112,7 +113,7 @@ async function postExecute(
     const view = entry?.view ?? presentToolCall(call.name, call.args, call.cwd)
     // PostToolUse follows a call that ran (a denied call has no result to show it).
     if (verdict.outcome === 'allowed' && postToolUseRuns(view, result)) {
-      const state = bridge.sessions.get(call.sessionId)
+      const state = bridge.sessions.get(call.sessionId, call.agent)
       const loaded = bridge.hooksFor(state, call.cwd)
       const input = hookInput('PostToolUse', commonInput(state, call.sessionId, call.cwd, bridge.permissionMode(call.sessionId)), {
         turn_id: call.turnId ?? state?.agent.currentTurnId ?? null,

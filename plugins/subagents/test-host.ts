@@ -63,7 +63,8 @@ export async function startSubagentHost(options: SubagentHostOptions): Promise<S
   await mkdir(workspace, { recursive: true })
   for (const [file, content] of Object.entries(options.files ?? {})) {
     await mkdir(dirname(join(root, file)), { recursive: true })
-    await writeFile(join(root, file), content)
+    // Scripts (hooks) are written executable.
+    await writeFile(join(root, file), content, { mode: file.endsWith('.sh') ? 0o755 : 0o644 })
   }
   if (options.settings) await writeFile(join(home, 'settings.json'), JSON.stringify(options.settings, null, 2))
   let patchFile: string | undefined

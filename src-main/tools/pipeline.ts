@@ -25,7 +25,8 @@ import type {
   ToolErrorCode,
   ToolExec,
   ToolExecutionResult,
-  ToolResult
+  ToolResult,
+  UnsealedCall
 } from '../../src-shared/host/tools'
 import { errorText, type Kernel } from '../../src-shared/kernel'
 import { formatZodError } from '../../src-shared/validation'
@@ -189,7 +190,7 @@ export class ToolPipeline {
     let rewrittenBy: string | undefined
     let invalidText: string | undefined
     if (this.kernel.listenerCount('tools/input-rewrite') > 0) {
-      const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd }, abandon)
+      const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd, ...(agent ? { agent } : {}) }, abandon)
       if (!rewrite.ok) {
         const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, agent })
         return { call, failed: rewrite.failed }
@@ -222,7 +223,7 @@ export class ToolPipeline {
 
   /** S18: the rewrite waterfall; a rewrite must be a JSON object (validated by the caller). */
   private async rewrite(
-    unsealed: { name: string; args: Readonly<JsonObject>; callId: string; sessionId: string; cwd: string },
+    unsealed: UnsealedCall,
     abandon: Abandonment
   ): Promise<{ ok: true; args?: Readonly<JsonObject>; by?: string; invalidText?: string } | { ok: false; failed: Required<DecidedCall> }> {
     let decision: RewriteDecision | typeof ABANDONED

@@ -137,6 +137,8 @@ export interface UnsealedCall {
   readonly callId: string
   readonly sessionId: string
   readonly cwd: string
+  /** The subagent whose loop makes the call (as `SealedCall.agent`). */
+  readonly agent?: Readonly<SubagentIdentity>
 }
 
 /**
