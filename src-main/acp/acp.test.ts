@@ -8,6 +8,9 @@ import { join } from 'node:path'
 import type * as acp from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
 import { nextUpdate, SEAM_BIN } from './test-client'
+import type { ScriptedTurn } from '../../test-support/fake-openai.mjs'
+import { prepareStopScenario } from '../../test-support/stop-scenario'
+import { isAlive, waitFor, waitUntilDead } from '../process/liveness'
 import {
   agent,
   connect,
@@ -49,6 +52,27 @@ describe('initialize', () => {
     expect(await exit).toBe(143)
     const end = (await sessionEvents(s.home, sessionId)).filter((e) => e.type === 'turn/end')
     expect(end).toMatchObject([{ reason: 'cancelled' }])
+  })
+
+  it('SIGTERM while a hook, an MCP server and a background command run leaves none of them (issue 25)', async () => {
+    // The script is read at request time: the scenario's pid files live in the workspace setup makes.
+    let steps: ScriptedTurn[] = []
+    const s = await setup([0, 1, 2].map((i) => () => steps[i]!))
+    const scenario = await prepareStopScenario(s.workspace)
+    steps = scenario.script as ScriptedTurn[]
+    await writeFile(join(s.home, 'settings.json'), JSON.stringify({ trustedWorkspaces: [s.workspace], approvalMode: 'never-ask' }))
+    const proc = agent(s, providerArgs(s))
+    await connect(proc)
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    void proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run it' }] }).catch(() => undefined)
+    await waitFor(() => scenario.allStarted(), 30_000, 'the hook, the MCP server and the background command to start')
+    const pids = await scenario.pids()
+    expect(Object.values(pids).every(isAlive)).toBe(true)
+    const exit = new Promise<number | null>((r) => proc.child.on('exit', (code) => r(code)))
+    proc.child.kill('SIGTERM')
+    expect(await exit).toBe(143)
+    for (const [what, pid] of Object.entries(pids)) expect(await waitUntilDead(pid, 2_000), `the ${what} (pid ${pid}) outlived seam acp`).toBe(true)
+    expect((await sessionEvents(s.home, sessionId)).filter((e) => e.type === 'turn/end')).toMatchObject([{ reason: 'cancelled' }])
   })
 
   it('offers an auth method naming the variable when the provider key is missing, and session/new fails with it; the process stays up', async () => {
