@@ -18,6 +18,7 @@ import { DEFAULT_BASE_PROMPT, renderSystemPrompt } from './system-prompt'
 import type { LoopDeps } from './step'
 import { Turn } from './turn'
 import { attachChildParent } from './child'
+import { sweepInterruptedWrites } from '../tools/builtin/interrupted-writes'
 import { compact, type CompactionOutcome } from './compaction'
 
 export interface AgentOptions {
@@ -77,6 +78,8 @@ export class Agent {
   private readonly detachChildParent: () => void
 
   private readonly refuseTurns: string | undefined
+  /** Settles when the temp files of writes an earlier stop interrupted are removed (see closeInterruptedTurn). */
+  private interruptedWritesSwept: Promise<void> = Promise.resolve()
 
   constructor(options: AgentOptions) {
     this.refuseTurns = options.refuseTurns
@@ -114,7 +117,7 @@ export class Agent {
     // Subagents of this session run their child turns with this loop's dependencies (child.ts).
     this.detachChildParent = attachChildParent(options.kernel, this.log.id, { deps: () => this.deps, get cwd() { return handle.cwd }, workspace: options.workspace })
     this.turnCount = this.log.events.filter((e) => e.type === 'turn/start').length
-    this.closeInterruptedTurn()
+    this.closeInterruptedTurn(options.workspace)
     // A sync nobody awaited (the one after a turn) that failed: said at once, not only at the next append or close.
     this.log.onFailure((error) => this.kernel.reportError(error, { plugin: 'agent', phase: `session ${this.log.id}` }))
   }
@@ -220,6 +223,7 @@ export class Agent {
       this.current?.cancel()
       this.requestClose()
       await this.whenIdle()
+      await this.interruptedWritesSwept
       this.detachChildParent()
       if (this.started) await this.kernel.parallelObserved('agent/session-end', this.deps.handle.listenerFailureNotice('agent/session-end'), this.handle, reason)
       await this.log.flush()
@@ -291,7 +295,7 @@ export class Agent {
   }
 
   /** A log that ends inside a turn (the host stopped mid-turn) gets that turn closed, so every opened turn has a turn/end. */
-  private closeInterruptedTurn(): void {
+  private closeInterruptedTurn(workspace: string): void {
     let open: string | undefined
     for (const event of this.log.events) {
       if (event.type === 'turn/start') open = event.turnId
@@ -299,6 +303,12 @@ export class Agent {
     }
     if (open === undefined) return
     this.log.append({ type: 'turn/end', turnId: open, reason: 'error', error: 'interrupted: the session stopped before this turn ended' })
+    // A write the stop cut between its temp file and the rename leaves that temp file in the workspace.
+    const warn = (message: string): void => this.kernel.log({ level: 'warn', plugin: 'agent', message: `session ${this.log.id}: ${message}`, time: Date.now() })
+    this.interruptedWritesSwept = sweepInterruptedWrites(this.log.events, open, workspace, warn).then(
+      () => undefined,
+      (error: unknown) => warn(`sweeping interrupted writes failed: ${String(error)}`)
+    )
   }
 }
 

@@ -13,6 +13,7 @@ import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { RESTORE_KILL_AT_ENV } from '../checkpoints/journal'
+import { WRITE_KILL_ENV } from '../tools/builtin/interrupted-writes'
 import { SessionStore } from '../session/store'
 
 const run = promisify(execFile)
@@ -142,3 +143,30 @@ it('loading the workspace finishes it: after a killed seam revert, a seam run of
   expect(reverted.code, reverted.stderr).toBe(0)
   expect(reverted.stderr).not.toContain('stopped in the middle')
 }, 240_000)
+
+it('a seam run killed inside a Write (its temp file written, before the rename) leaves the file as it was; the next load of the session removes that temp file and no other', async () => {
+  const dir = join(workspace, 'write-kill')
+  await mkdir(dir, { recursive: true })
+  const target = join(dir, 'a.txt')
+  await writeFile(target, 'old\n')
+  // A temp-looking file that is not Seam's: it stays.
+  await writeFile(join(dir, '.a.txt.4242.0badcafe.tmp'), 'someone else\n')
+  const server = await startFakeOpenAI([{ toolCalls: [{ name: 'Write', args: { file_path: target, content: 'new\n' } }] }, { text: 'carried on' }])
+  try {
+    const provider = ['--provider', 'openai-compatible', '--base-url', server.url, '--model', 'm']
+    const killed = await seam(['run', '--workspace', workspace, ...provider, '--approve', 'allow', 'write it'], { [WRITE_KILL_ENV]: '1' })
+    expect(killed.signal, killed.stderr).toBe('SIGKILL')
+    expect(await readFile(target, 'utf8')).toBe('old\n')
+    const ours = temps(dir).filter((name) => name.includes('seam-write-'))
+    expect(ours).toHaveLength(1)
+    expect(ours[0]).toMatch(/^\.a\.txt\.seam-write-[0-9a-f]{16}\.tmp$/)
+    const id = /session (\S+)/.exec(killed.stderr)![1]!
+    const resumed = await seam(['resume', id, ...provider, '--approve', 'allow', 'go on'])
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(temps(dir)).toEqual(['.a.txt.4242.0badcafe.tmp'])
+    expect(await readFile(target, 'utf8')).toBe('old\n')
+    expect((await eventsOf(id)).filter((e) => e.type === 'turn/end').map((e) => e.reason)).toEqual(['error', 'completed'])
+  } finally {
+    await server.close()
+  }
+}, 120_000)

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { writeFileAtomic } from './atomic-write'
+import { writeFaultHook, writeTempTag } from './interrupted-writes'
 import { structuredPatch, type PatchHunk } from './line-diff'
 import { resolveToolPath } from './paths'
 import { bufferLooksBinary, describeFsError, errnoCode } from './text-files'
@@ -72,7 +73,7 @@ export function createEditTool(): ToolDefinition<EditArgs> {
 
       try {
         if (original === null) await fs.mkdir(path.dirname(filePath), { recursive: true })
-        await writeFileAtomic(filePath, updated)
+        await writeFileAtomic(filePath, updated, { tempTag: writeTempTag(exec.token), beforeRename: writeFaultHook() })
       } catch (error) {
         return failure(describeFsError(error, filePath))
       }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { writeFileAtomic } from './atomic-write'
+import { writeFaultHook, writeTempTag } from './interrupted-writes'
 import { structuredPatch, type PatchHunk } from './line-diff'
 import { resolveToolPath } from './paths'
 import { bufferLooksBinary, describeFsError, errnoCode } from './text-files'
@@ -48,7 +49,7 @@ export function createWriteTool(): ToolDefinition<WriteArgs> {
       }
       try {
         await fs.mkdir(path.dirname(filePath), { recursive: true })
-        await writeFileAtomic(filePath, args.content)
+        await writeFileAtomic(filePath, args.content, { tempTag: writeTempTag(exec.token), beforeRename: writeFaultHook() })
       } catch (error) {
         return failure(describeFsError(error, filePath))
       }
