@@ -8,7 +8,7 @@ import { lastUserText, textOf, trailingToolResults } from './support/fake-model'
 import { scaledTimeout } from './fixtures'
 import { axeViolations, seriousOrCritical } from './support/axe'
 import { expect, test as seamTest } from './support/seam-test'
-import { expectIdle, send, snap, ui } from './support/ui'
+import { expectIdle, send, settingsSection, snap, ui } from './support/ui'
 
 const test = seamTest.extend<{ workspaceFiles: Record<string, string> }>({
   workspaceFiles: [{}, { option: true }],
@@ -103,10 +103,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expectAccessible(app, testInfo, `settings-${colorScheme}`)
         await snap(app, testInfo, `settings-${colorScheme}`)
         // The plugin tree with an entry open (its tools), and the Advanced limits shown.
+        await settingsSection(app, 'Plugin tree')
         await app.getByRole('tree', { name: 'Plugin tree' }).getByRole('treeitem', { name: /^builtin-tools / }).focus()
         await app.keyboard.press('ArrowRight')
         await expect(app.getByRole('treeitem', { name: /^Read tool/ })).toBeVisible()
-        await app.getByText('Advanced', { exact: true }).click()
         await expectAccessible(app, testInfo, `settings-tree-${colorScheme}`)
 
         await ui.pageButton(app, 'Plugins').click()

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { textOf, trailingToolResults, type Responder } from './support/fake-model'
 import { expect, test as seamTest } from './support/seam-test'
-import { expectIdle, send, snap, ui } from './support/ui'
+import { expectIdle, send, settingsSection, snap, ui } from './support/ui'
 
 interface HookFixtures {
   /**
@@ -117,9 +117,7 @@ test.describe('trust gating', () => {
     await snap(app, testInfo, 'untrusted-turn')
 
     // Trust the workspace on the settings page, which lists the same commands.
-    await ui.pageButton(app, 'Settings').click()
-    const settings = app.getByRole('main', { name: 'Settings page' })
-    const trustSection = settings.locator('section').filter({ has: app.getByRole('heading', { name: 'Workspace', exact: true }) })
+    const trustSection = await settingsSection(app, 'Workspace & trust')
     await expect(trustSection).toContainText('This workspace is not trusted.')
     await expectCommands(trustSection.getByRole('table', { name: 'Workspace hook commands' }), [
       { event: 'PreToolUse', command: CLAUDE_COMMAND, file: claudeFile, matcher: 'Bash' },

@@ -33,8 +33,10 @@ test('the command palette runs every kind of action; shortcuts open settings, th
   await app.keyboard.press('Control+k')
   await expect(palette).toBeVisible()
   for (const label of ['New session', 'Focus the message box', 'Chat', 'Settings', 'Plugins', 'Open the hook inspector', 'Open session: palette topic']) {
-    await expect(palette.getByRole('option', { name: new RegExp(`^${label}`) })).toBeVisible()
+    await expect(palette.getByRole('option', { name: new RegExp(`^${label}(?!:)`) })).toBeVisible()
   }
+  // Each settings section is reachable from the palette too (a deep link into Settings).
+  await expect(palette.getByRole('option', { name: /^Settings: / })).toHaveCount(8)
   await snap(app, testInfo, 'palette')
   await palette.getByRole('combobox', { name: 'Command' }).fill('plugins')
   await app.keyboard.press('Enter')
@@ -46,8 +48,16 @@ test('the command palette runs every kind of action; shortcuts open settings, th
   await app.keyboard.press('Enter')
   await expect(app.getByRole('complementary', { name: 'Hook inspector' })).toBeVisible()
 
+  await app.keyboard.press('Control+k')
+  await palette.getByRole('combobox', { name: 'Command' }).fill('Settings: Permissions')
+  await app.keyboard.press('Enter')
+  await expect(app.getByRole('tabpanel', { name: 'Permissions & approvals' })).toBeVisible()
+  await ui.pageButton(app, 'Chat').click()
+
   await app.keyboard.press('Control+Comma')
   await expect(app.getByRole('main', { name: 'Settings page' })).toBeVisible()
+  // Settings opens at the section shown last.
+  await expect(app.getByRole('tab', { name: 'Permissions & approvals' })).toHaveAttribute('aria-selected', 'true')
   await app.keyboard.press('Control+l')
   await expect(ui.composer(app)).toBeFocused()
   await expect(ui.userMessages(app)).toHaveCount(1)

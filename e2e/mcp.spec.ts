@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module'
 import { trailingToolResults, textOf, type Responder } from './support/fake-model'
 import { expect, test } from './support/seam-test'
-import { expectIdle, send, snap, ui } from './support/ui'
+import { expectIdle, send, settingsSection, snap, ui } from './support/ui'
 
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js')
 
@@ -37,7 +37,7 @@ test.describe('MCP servers', () => {
     await expectIdle(app)
     await snap(app, testInfo, 'mcp-tool-card')
 
-    await ui.pageButton(app, 'Settings').click()
+    await settingsSection(app, 'MCP servers')
     const server = app.getByRole('listitem', { name: 'MCP server everything' })
     await expect(server.getByTestId('mcp-state')).toHaveText('connected')
     await expect(server).toContainText('stdio')

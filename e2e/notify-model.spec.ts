@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { OpenAIWireMessage } from '../test-support/fake-openai.mjs'
 import { lastUserText, trailingToolResults } from './support/fake-model'
 import { expect, test } from './support/seam-test'
-import { expectIdle, send, ui } from './support/ui'
+import { expectIdle, saveSettings, send, settingsSection, ui } from './support/ui'
 
 // A 1x1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
@@ -161,11 +161,12 @@ test.describe('desktop notifications', () => {
 
   test('turned off in the settings, nothing is shown', async ({ app, fakeModel }) => {
     fakeModel.respond(() => ({ text: 'ok' }))
-    await ui.pageButton(app, 'Settings').click()
-    const toggle = app.getByRole('checkbox', { name: /Desktop notifications/ })
+    const section = await settingsSection(app, 'Notifications')
+    const toggle = section.getByRole('checkbox', { name: /Desktop notifications/ })
     await expect(toggle).toBeChecked()
     await toggle.uncheck()
     await expect(toggle).not.toBeChecked()
+    await saveSettings(section)
     await ui.pageButton(app, 'Chat').click()
     await app.evaluate(() => ((window as unknown as { __focused: boolean }).__focused = false))
     await send(app, 'quietly')

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { textOf, trailingToolResults, type Responder } from './support/fake-model'
 import { expect, test as seamTest } from './support/seam-test'
-import { expectIdle, send, ui } from './support/ui'
+import { expectIdle, send, settingsSection, ui } from './support/ui'
 
 const test = seamTest.extend<{ treeFiles: Record<string, string> }>({
   treeFiles: [{}, { option: true }],
@@ -54,15 +54,14 @@ test.describe('Claude Code permission rules', () => {
     await expect(ui.toolCards(app, 'Bash').first()).toHaveAttribute('data-status', 'done')
     await expectIdle(app)
 
-    await ui.pageButton(app, 'Settings').click()
-    const settings = app.getByRole('main', { name: 'Settings page' })
-    const approvals = settings.locator('section').filter({ has: app.getByRole('heading', { name: 'Approvals', exact: true }) })
+    let approvals = await settingsSection(app, 'Permissions & approvals')
     await expect(approvals.getByRole('table', { name: 'Permission rules in force' })).toContainText('Bash(git push:*)')
     await expect(approvals.getByRole('table', { name: 'Permission rules in force' })).not.toContainText('Bash(rm *)')
 
-    const trustSection = settings.locator('section').filter({ has: app.getByRole('heading', { name: 'Workspace', exact: true }) })
+    const trustSection = await settingsSection(app, 'Workspace & trust')
     await trustSection.getByRole('button', { name: 'Trust', exact: true }).click()
     await expect(trustSection).toContainText('This workspace is trusted.')
+    approvals = await settingsSection(app, 'Permissions & approvals')
 
     const rules = approvals.getByRole('table', { name: 'Permission rules in force' })
     await expect(rules.getByRole('row')).toHaveCount(4)

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { trailingToolResults } from './support/fake-model'
 import { expect, test } from './support/seam-test'
 import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
-import { expectIdle, send, snap, ui } from './support/ui'
+import { expectIdle, send, settingsSection, snap, ui } from './support/ui'
 
 for (const screen of SCREENS) {
   test(`safety at ${screenName(screen)}: confirm before approvals go off, a header warning while they are, dangerous calls default to Deny`, async ({ app, fakeModel, workspace }, testInfo) => {
@@ -32,6 +32,7 @@ for (const screen of SCREENS) {
 
     // Switching permission-policy off asks first; Cancel leaves it on.
     await app.keyboard.press('Control+,')
+    await settingsSection(app, 'Plugin tree')
     const tree = app.getByRole('tree', { name: 'Plugin tree' })
     const toggle = tree.getByRole('treeitem', { name: /^permission-policy / }).getByRole('switch', { name: 'permission-policy enabled' })
     await toggle.click()

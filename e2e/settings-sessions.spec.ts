@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test'
 import { lastUserText } from './support/fake-model'
 import { expect, test } from './support/seam-test'
-import { expectIdle, send, snap, ui } from './support/ui'
+import { expectIdle, send, settingsSection, snap, ui } from './support/ui'
 
 const filler = (prompt: string) => [...Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of a long answer.`), `End of ${prompt}.`].join('\n\n')
 
@@ -88,8 +88,7 @@ test('the plugin tree: switching an entry off removes its tools from the next mo
 
   expect(await toolsOffered('first')).toContain('Read')
 
-  await ui.pageButton(app, 'Settings').click()
-  const settings = app.getByRole('main', { name: 'Settings page' })
+  const settings = await settingsSection(app, 'Plugin tree')
   const tree = settings.getByRole('tree', { name: 'Plugin tree' })
   const entry = tree.getByRole('treeitem', { name: /^builtin-tools / })
   await expect(entry).toContainText('loaded')
@@ -131,20 +130,19 @@ test('the plugin tree: switching an entry off removes its tools from the next mo
   expect(await toolsOffered('third')).toContain('Read')
 })
 
-test('an empty workspace shows no "untrusted" badge and no trust verdict; advanced limits sit collapsed apart', async ({ app }, testInfo) => {
+test('an empty workspace shows no "untrusted" badge and no trust verdict; advanced limits sit in their own section', async ({ app }, testInfo) => {
   await expect(ui.composer(app)).toBeVisible()
   const header = app.locator('header.app-header')
   await expect(header.getByLabel('Workspace')).not.toHaveText('no workspace')
   await expect(header).not.toContainText('untrusted')
   await expect(app.getByRole('region', { name: 'Workspace trust' })).toHaveCount(0)
 
-  await ui.pageButton(app, 'Settings').click()
-  const settings = app.getByRole('main', { name: 'Settings page' })
+  const settings = await settingsSection(app, 'Workspace & trust')
   await expect(settings).toContainText('Nothing in this workspace needs trust')
   await expect(settings).not.toContainText('not trusted')
-  const limits = settings.getByRole('spinbutton', { name: 'Max steps per turn' })
-  await expect(limits).toBeHidden()
-  await settings.getByText('Advanced', { exact: true }).click()
+  const limits = app.getByRole('spinbutton', { name: 'Max steps per turn' })
+  await expect(limits).toHaveCount(0)
+  await settingsSection(app, 'Advanced')
   await expect(limits).toBeVisible()
   await snap(app, testInfo, 'settings-empty-workspace')
 })

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { lastUserText } from './support/fake-model'
 import { expect, test } from './support/seam-test'
-import { expectIdle, snap, ui } from './support/ui'
+import { expectIdle, settingsSection, snap, ui } from './support/ui'
 
 async function projectSkill(workspace: string): Promise<string> {
   const dir = join(workspace, '.claude', 'skills', 'deploy')
@@ -37,8 +37,7 @@ test('typing / lists a project skill with its source; choosing it and sending ge
 
 test('the settings page lists the skills with their source', async ({ app, workspace }) => {
   await projectSkill(workspace)
-  await ui.pageButton(app, 'Settings').click()
-  const skills = app.getByRole('main', { name: 'Settings page' }).getByRole('list', { name: 'Skills' })
+  const skills = (await settingsSection(app, 'Skills')).getByRole('list', { name: 'Skills' })
   await expect(skills.getByRole('listitem')).toHaveCount(1)
   await expect(skills.getByRole('listitem').first()).toContainText('/deploy <env> (project .claude/skills)')
   await expect(skills.getByRole('listitem').first()).toContainText('Deploy the app to an environment')

@@ -27,6 +27,23 @@ export const ui = {
     page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name, exact: true })
 }
 
+/** Opens Settings at a section (its tab in the section nav) and returns the section shown. */
+export async function settingsSection(page: Page, title: string): Promise<Locator> {
+  const main = page.getByRole('main', { name: 'Settings page' })
+  if (!(await main.isVisible())) await ui.pageButton(page, 'Settings').click()
+  const tab = main.getByRole('tab', { name: title, exact: true })
+  await tab.click()
+  await expect(tab).toHaveAttribute('aria-selected', 'true')
+  return main.getByRole('tabpanel', { name: title })
+}
+
+/** Saves a settings section with its one Save button, and waits until it says so. */
+export async function saveSettings(section: Locator): Promise<void> {
+  const bar = section.getByRole('group', { name: /^Save / })
+  await bar.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(bar.getByRole('status')).toHaveText('All changes saved')
+}
+
 /** Clicks a session row's Rename or Delete button (shown while the row is hovered). */
 export async function sessionAction(page: Page, title: string, action: 'Rename' | 'Delete'): Promise<void> {
   const row = ui.sessionRow(page, title)

@@ -16,7 +16,8 @@ export function SafetyBadge() {
       className="badge danger safety-badge"
       aria-label={`Safety warning: ${warnings.map((w) => w.badge).join(', ')}`}
       title={warnings.map((w) => `${w.badge}: ${w.detail}`).join('\n')}
-      onClick={() => appActions.showPage('settings')}
+      // Straight to where it is switched back: the plugin tree for an entry, the approval mode for bypass.
+      onClick={() => appActions.openSettings((off ?? []).some((id) => SAFETY_ENTRIES[id]) ? 'plugins' : 'permissions')}
     >
       <span aria-hidden="true">⚠ </span>
       {text}

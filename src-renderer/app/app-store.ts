@@ -15,6 +15,8 @@ export interface AppState {
   connection: ConnectionState
   transport: 'electron' | 'web' | null
   page: Page
+  /** The settings section shown (an id of settings/sections.tsx, or `plugin:<uid>`). */
+  settingsSection: string
   inspector: { open: boolean; focus: string | null }
   logs: LogRecord[]
 }
@@ -25,6 +27,7 @@ export const initialAppState: AppState = {
   connection: 'connecting',
   transport: null,
   page: 'chat',
+  settingsSection: 'provider',
   inspector: { open: false, focus: null },
   logs: []
 }
@@ -45,7 +48,16 @@ export const appActions = {
     useAppStore.setState({ transport })
   },
   showPage(page: Page): void {
-    useAppStore.setState({ page })
+    const go = () => useAppStore.setState({ page })
+    if (page !== 'settings' && useAppStore.getState().page === 'settings' && leaveGuard?.(go)) return
+    go()
+  },
+  /** Opens Settings at one section (deep links: the safety badge, "Fix in settings"); none keeps the last one shown. */
+  openSettings(section?: string): void {
+    const state = useAppStore.getState()
+    const go = () => useAppStore.setState({ page: 'settings', ...(section ? { settingsSection: section } : {}) })
+    if (state.page === 'settings' && section && section !== state.settingsSection && leaveGuard?.(go)) return
+    go()
   },
   /** Opens the hook inspector, optionally scrolled to one invocation. */
   openInspector(focus: string | null = null): void {
@@ -74,6 +86,20 @@ export const appActions = {
   },
   reset(): void {
     useAppStore.setState({ ...initialAppState })
+  }
+}
+
+/**
+ * Settings' unsaved-changes guard: called before the page or section changes; it returns true when
+ * it holds the change back (it asks the user, then calls `proceed` or not).
+ */
+type LeaveGuard = (proceed: () => void) => boolean
+let leaveGuard: LeaveGuard | null = null
+
+export function setLeaveGuard(guard: LeaveGuard): () => void {
+  leaveGuard = guard
+  return () => {
+    if (leaveGuard === guard) leaveGuard = null
   }
 }
 

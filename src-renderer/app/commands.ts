@@ -1,6 +1,7 @@
 // Every app action the keyboard reaches: the command palette lists them, shortcuts run some.
 import type { HostApi } from '../../src-shared/contract/ipc'
 import { composerActions } from '../composer/composer-store'
+import { SETTINGS_SECTIONS } from '../settings/sections'
 import { sessionsActions, startNewSession, useSessionsStore } from '../sessions/sessions-store'
 import { useSessionStore } from '../transcript/session-store'
 import { appActions, useAppStore } from './app-store'
@@ -33,6 +34,8 @@ export function appCommands(): AppCommand[] {
     ...(running ? [{ id: 'stop', label: 'Stop the running turn', shortcut: 'Esc', group: 'Actions' as const, run: (host: HostApi) => void stopRunningTurn(host) }] : []),
     { id: 'chat', label: 'Chat', group: 'Go to', run: () => appActions.showPage('chat') },
     { id: 'settings', label: 'Settings', shortcut: `${MOD},`, group: 'Go to', run: () => appActions.showPage('settings') },
+    // Each settings section is a place of its own (deep links into Settings).
+    ...SETTINGS_SECTIONS.map((section) => ({ id: `settings:${section.id}`, label: `Settings: ${section.title}`, group: 'Go to' as const, run: () => appActions.openSettings(section.id) })),
     { id: 'plugins', label: 'Plugins', group: 'Go to', run: () => appActions.showPage('plugins') },
     { id: 'hooks', label: inspectorOpen ? 'Close the hook inspector' : 'Open the hook inspector', group: 'Go to', run: () => (inspectorOpen ? appActions.closeInspector() : appActions.openInspector()) }
   ]

@@ -1,8 +1,10 @@
-// Limits of the agent loop and the hook runner (settings/get, settings/set).
+// Limits of the agent loop and the hook runner (settings/get, settings/set), a draft of the
+// Advanced section (saved with its Save bar); a refused value is marked and named.
 import { useEffect, useState, type FormEvent } from 'react'
 import type { Settings } from '../../src-shared/contract/ipc'
-import { errorText } from '../app/errors'
+import { errorText, fieldErrorOf } from '../app/errors'
 import { useHost } from '../app/host-context'
+import { useDraftPart } from './section-form'
 
 type LimitKey = 'maxParallelToolCalls' | 'maxSteps' | 'hookConcurrency'
 
@@ -11,50 +13,70 @@ const FIELDS: Array<{ key: LimitKey; label: string; max: number }> = [
   { key: 'maxSteps', label: 'Max steps per turn', max: 1000 },
   { key: 'hookConcurrency', label: 'Hook processes at once', max: 64 }
 ]
+const LABELS = Object.fromEntries(FIELDS.map(({ key, label }) => [key, label]))
 
 export function LimitsForm() {
   const host = useHost()
+  const [saved, setSaved] = useState<Record<LimitKey, string> | null>(null)
   const [values, setValues] = useState<Record<LimitKey, string> | null>(null)
-  const [message, setMessage] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ field: string | undefined; text: string } | null>(null)
 
   useEffect(() => {
     let live = true
     host.invoke('settings/get', {}).then(
-      (settings) => live && setValues(asText(settings)),
-      (e: unknown) => live && setError(errorText(e))
+      (settings) => {
+        if (!live) return
+        setSaved(asText(settings))
+        setValues(asText(settings))
+      },
+      (e: unknown) => live && setError({ field: undefined, text: errorText(e) })
     )
     return () => {
       live = false
     }
   }, [host])
 
-  if (!values) return error ? <p className="form-error" role="alert">{error}</p> : <p className="muted">Loading…</p>
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  const dirty = saved !== null && values !== null && FIELDS.some(({ key }) => saved[key] !== values[key])
+  const save = async (): Promise<boolean> => {
+    if (!values) return true
     setError(null)
-    setMessage(null)
     try {
       const patch = Object.fromEntries(FIELDS.map(({ key }) => [key, Number(values[key])])) as Pick<Settings, LimitKey>
-      setValues(asText(await host.invoke('settings/set', patch)))
-      setMessage('Limits saved.')
+      const next = asText(await host.invoke('settings/set', patch))
+      setSaved(next)
+      setValues(next)
+      return true
     } catch (e) {
-      setError(errorText(e))
+      setError(fieldErrorOf(e, LABELS))
+      return false
     }
+  }
+  const { saveSection } = useDraftPart({ dirty, save, discard: () => saved && setValues(saved) })
+
+  if (!values) return error ? <p className="form-error" role="alert">{error.text}</p> : <p className="muted">Loading…</p>
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    saveSection()
   }
 
   return (
-    <form className="limits-form" onSubmit={(e) => void submit(e)}>
+    <form className="limits-form" aria-label="Limits" onSubmit={submit}>
       {FIELDS.map(({ key, label, max }) => (
         <label key={key} className="field inline">
           <span className="field-label">{label}</span>
-          <input type="number" min={1} max={max} step={1} value={values[key]} onChange={(e) => setValues({ ...values, [key]: e.target.value })} />
+          <input
+            type="number"
+            min={1}
+            max={max}
+            step={1}
+            value={values[key]}
+            aria-invalid={error?.field === key ? true : undefined}
+            onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+          />
         </label>
       ))}
-      <button type="submit">Save limits</button>
-      {message && <p className="muted" role="status">{message}</p>}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {error && <p className="form-error" role="alert">{error.text}</p>}
     </form>
   )
 }

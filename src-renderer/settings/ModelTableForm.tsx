@@ -3,8 +3,9 @@
 // context meter and session costs use what is saved here from the next request on.
 import { useEffect, useState, type FormEvent } from 'react'
 import type { ModelInfo, ModelTableRow, ModelTableView } from '../../src-shared/model-table'
-import { errorText } from '../app/errors'
+import { errorText, fieldErrorOf } from '../app/errors'
 import { useHost } from '../app/host-context'
+import { useDraftPart } from './section-form'
 
 const FIELDS = [
   { key: 'contextWindow', label: 'Context window', unit: 'tokens' },
@@ -69,74 +70,97 @@ export function ModelTableForm() {
 
 function CompactionForm({ view, onSaved }: { view: ModelTableView; onSaved: (view: ModelTableView) => void }) {
   const host = useHost()
+  const savedPercent = String(Math.round(view.compaction.threshold * 100))
   const [auto, setAuto] = useState(view.compaction.auto)
-  const [percent, setPercent] = useState(String(Math.round(view.compaction.threshold * 100)))
-  const [message, setMessage] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    setMessage(null)
+  const [percent, setPercent] = useState(savedPercent)
+  const [error, setError] = useState<{ field: string | undefined; text: string } | null>(null)
+  const save = async (): Promise<boolean> => {
     setError(null)
     const threshold = Number(percent) / 100
-    if (!Number.isFinite(threshold) || threshold <= 0 || threshold > 1) return setError('Threshold: a percentage above 0 and at most 100')
+    if (!Number.isFinite(threshold) || threshold <= 0 || threshold > 1) {
+      setError({ field: 'threshold', text: `${THRESHOLD_LABEL}: a percentage above 0 and at most 100` })
+      return false
+    }
     try {
-      onSaved(await host.invoke('compaction/set', { auto, threshold }))
-      setMessage('Compaction saved.')
+      const next = await host.invoke('compaction/set', { auto, threshold })
+      onSaved(next)
+      setAuto(next.compaction.auto)
+      setPercent(String(Math.round(next.compaction.threshold * 100)))
+      return true
     } catch (e) {
-      setError(errorText(e))
+      setError(fieldErrorOf(e, { auto: 'Compact automatically', threshold: THRESHOLD_LABEL }))
+      return false
     }
   }
+  const discard = () => {
+    setAuto(view.compaction.auto)
+    setPercent(savedPercent)
+    setError(null)
+  }
+  const { saveSection } = useDraftPart({ dirty: auto !== view.compaction.auto || percent !== savedPercent, save, discard })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    saveSection()
+  }
   return (
-    <form className="compaction-form" aria-label="Automatic compaction" onSubmit={(e) => void submit(e)}>
+    <form className="compaction-form" aria-label="Automatic compaction" onSubmit={submit}>
       <label className="field inline">
         <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
         <span className="field-label">Compact automatically</span>
       </label>
       <label className="field inline">
-        <span className="field-label">when a request would fill more than (% of the context window)</span>
-        <input type="number" min={1} max={100} step={1} value={percent} onChange={(e) => setPercent(e.target.value)} />
+        <span className="field-label">{THRESHOLD_LABEL}</span>
+        <input type="number" min={1} max={100} step={1} value={percent} aria-invalid={error?.field === 'threshold' ? true : undefined} onChange={(e) => setPercent(e.target.value)} />
       </label>
-      <button type="submit">Save compaction</button>
-      {message && <p className="muted" role="status">{message}</p>}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {error && <p className="form-error" role="alert">{error.text}</p>}
     </form>
   )
 }
 
+const THRESHOLD_LABEL = 'when a request would fill more than (% of the context window)'
+
 function ModelRow({ row, onSaved }: { row: ModelTableRow; onSaved: (view: ModelTableView) => void }) {
   const host = useHost()
   const [draft, setDraft] = useState<Draft>(() => draftOf(row.override))
-  const [message, setMessage] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ field: string | undefined; text: string } | null>(null)
   const defaults = draftOf(row.defaults)
+  const savedDraft = draftOf(row.override)
+  const blank = FIELDS.every(({ key }) => draft[key].trim() === '')
 
-  const save = async (info: ModelInfo | null) => {
-    setMessage(null)
+  const save = async (): Promise<boolean> => {
     setError(null)
+    // Every field blank: back to Seam's defaults (the override goes).
+    const info = blank ? null : infoOf(draft, row.defaults)
+    if (typeof info === 'string') {
+      setError({ field: FIELDS.find(({ label }) => info.startsWith(`${label}:`))?.key, text: info })
+      return false
+    }
     try {
       const view = await host.invoke('models/set', { model: row.model, info })
       const saved = view.models.find((r) => r.model === row.model)
       setDraft(draftOf(saved?.override ?? null))
       onSaved(view)
-      setMessage(info ? 'Saved.' : 'Back to the defaults.')
+      return true
     } catch (e) {
-      setError(errorText(e))
+      setError(fieldErrorOf(e, { 'info.contextWindow': 'Context window', 'info.prices.input': 'Input', 'info.prices.output': 'Output', model: 'Model' }))
+      return false
     }
   }
+  const dirty = FIELDS.some(({ key }) => draft[key] !== savedDraft[key]) && !(blank && row.override === null)
+  const { saveSection } = useDraftPart({ dirty, save, discard: () => (setDraft(savedDraft), setError(null)) })
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    const info = infoOf(draft, row.defaults)
-    if (typeof info === 'string') return setError(info)
-    void save(info)
+    saveSection()
   }
 
   return (
     <form className="model-row" aria-label={`Model ${row.model}`} onSubmit={submit}>
-      <h3 className="model-name">
+      <h4 className="model-name">
         {row.model}
         {row.inUse && <span className="badge">in use</span>}
         {row.override && <span className="badge">your values</span>}
-      </h3>
+        {dirty && <span className="badge warn">unsaved</span>}
+      </h4>
       <div className="model-fields">
         {FIELDS.map(({ key, label, unit }) => (
           <label key={key} className="field">
@@ -147,21 +171,20 @@ function ModelRow({ row, onSaved }: { row: ModelTableRow; onSaved: (view: ModelT
               inputMode="decimal"
               value={draft[key]}
               placeholder={defaults[key] || 'not set'}
+              aria-invalid={error?.field === key || error?.field === `info.prices.${key}` || error?.field === `info.${key}` ? true : undefined}
               onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
             />
           </label>
         ))}
       </div>
-      <div className="model-actions">
-        <button type="submit">Save</button>
-        {row.override && (
-          <button type="button" onClick={() => void save(null)}>
-            Use defaults
+      {row.override && !blank && (
+        <div className="model-actions">
+          <button type="button" onClick={() => setDraft(draftOf(null))}>
+            Clear to the defaults
           </button>
-        )}
-        {message && <span className="muted" role="status">{message}</span>}
-      </div>
-      {error && <p className="form-error" role="alert">{error}</p>}
+        </div>
+      )}
+      {error && <p className="form-error" role="alert">{error.text}</p>}
     </form>
   )
 }

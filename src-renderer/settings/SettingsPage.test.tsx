@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import type { ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AppStatus, PluginTreeEntry } from '../../src-shared/contract/ipc'
-import { appActions } from '../app/app-store'
+import { appActions, useAppStore } from '../app/app-store'
 import { HostProvider } from '../app/host-context'
 import { FakeHost } from '../test/fake-host'
 import { resetStores } from '../test/reset-stores'
@@ -72,26 +72,112 @@ async function renderWith(node: ReactNode) {
 }
 
 describe('SettingsPage', () => {
-  it('approval mode, limits, grants with revoke, trust with the exact commands, and the plugin tree with its error', async () => {
-    await renderWith(<SettingsPage />)
+  const tab = (name: string) => screen.getByRole('tab', { name })
+  const openSection = async (name: string) => {
     await act(async () => {
-      fireEvent.click(screen.getByRole('radio', { name: /Ask for everything/ }))
+      fireEvent.click(tab(name))
     })
-    expect(host.callsOf('settings/set')).toEqual([{ approvalMode: 'ask-all' }])
+    expect(tab(name).getAttribute('aria-selected')).toBe('true')
+  }
+  const saveBar = (title: string) => screen.getByRole('group', { name: `Save ${title}` })
+
+  it('sections with their own nav: one tab stop, arrows move, Enter opens, and one section shows at a time', async () => {
+    await renderWith(<SettingsPage />)
+    const tabs = screen.getAllByRole('tab')
+    expect(tabs.map((t) => t.textContent)).toEqual(['Model & provider', 'Workspace & trust', 'Permissions & approvals', 'Notifications', 'MCP servers', 'Skills', 'Plugin tree', 'Advanced'])
+    expect(tabs.filter((t) => t.tabIndex === 0)).toEqual([tab('Model & provider')])
+    expect(screen.getByRole('tabpanel', { name: 'Model & provider' })).toBeTruthy()
+    tab('Model & provider').focus()
+    fireEvent.keyDown(tab('Model & provider'), { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(tab('Workspace & trust'))
+    expect(tab('Workspace & trust').tabIndex).toBe(0)
+    expect(tab('Model & provider').tabIndex).toBe(-1)
+    fireEvent.keyDown(tab('Workspace & trust'), { key: 'End' })
+    expect(document.activeElement).toBe(tab('Advanced'))
+    fireEvent.keyDown(tab('Advanced'), { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(tab('Model & provider'))
+    fireEvent.keyDown(tab('Model & provider'), { key: 'ArrowUp' })
+    // Moving does not open (a section with unsaved changes would ask): Enter or a click does.
+    expect(screen.getByRole('tabpanel', { name: 'Model & provider' })).toBeTruthy()
+    await openSection('Advanced')
+    expect(screen.getByRole('tabpanel', { name: 'Advanced' })).toBeTruthy()
+    expect(screen.queryByRole('form', { name: 'Automatic compaction' })).toBeNull()
+
+    // Deep links name the section (the safety badge, "Fix in settings", the command palette).
+    await act(async () => appActions.openSettings('plugins'))
+    expect(screen.getByRole('tree', { name: 'Plugin tree' })).toBeTruthy()
+  })
+
+  it('one save model: changes are drafts until the section\'s Save; the state is shown; leaving asks; Discard puts them back', async () => {
+    appActions.showPage('settings')
+    await renderWith(<SettingsPage />)
+    await openSection('Permissions & approvals')
+    expect(within(saveBar('Permissions & approvals')).getByRole('status').textContent).toBe('No changes')
+    fireEvent.click(screen.getByRole('radio', { name: /Ask for everything/ }))
     // Every approval mode the permission policy knows is offered (Claude Code's acceptEdits, dontAsk and plan too).
     expect(screen.getAllByRole('radio').filter((r) => (r as HTMLInputElement).name === 'approval-mode').map((r) => (r as HTMLInputElement).value)).toEqual(['ask-side-effects', 'ask-all', 'never-ask', 'accept-edits', 'dont-ask', 'plan'])
+    expect(host.callsOf('settings/set')).toEqual([])
+    expect(within(saveBar('Permissions & approvals')).getByRole('status').textContent).toBe('Unsaved changes')
 
-    // The limits sit apart, in the collapsed "Advanced" section.
-    const advanced = screen.getByText('Advanced').closest('details')!
-    expect(advanced.open).toBe(false)
-    fireEvent.click(advanced.querySelector('summary')!)
-    expect(advanced.open).toBe(true)
-    fireEvent.change(screen.getByRole('spinbutton', { name: 'Max steps per turn' }), { target: { value: '80' } })
+    // Leaving (another section, another page) asks first; Cancel stays with the draft.
+    fireEvent.click(tab('Advanced'))
+    let dialog = screen.getByRole('dialog', { name: 'Discard unsaved changes?' })
+    expect(dialog.textContent).toContain('The changes in Permissions & approvals are not saved')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(tab('Permissions & approvals').getAttribute('aria-selected')).toBe('true')
+    act(() => appActions.showPage('chat'))
+    expect(screen.getByRole('dialog', { name: 'Discard unsaved changes?' })).toBeTruthy()
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }))
+    expect((screen.getByRole('radio', { name: /Ask for everything/ }) as HTMLInputElement).checked).toBe(true)
+
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Save limits' }))
+      fireEvent.click(within(saveBar('Permissions & approvals')).getByRole('button', { name: 'Save' }))
+    })
+    expect(host.callsOf('settings/set')).toEqual([{ approvalMode: 'ask-all' }])
+    expect(within(saveBar('Permissions & approvals')).getByRole('status').textContent).toBe('All changes saved')
+    // Saved: leaving no longer asks.
+    await openSection('Advanced')
+    expect(screen.queryByRole('dialog')).toBeNull()
+
+    // The limits: a draft, Discard puts the saved value back.
+    const steps = () => screen.getByRole('spinbutton', { name: 'Max steps per turn' }) as HTMLInputElement
+    fireEvent.change(steps(), { target: { value: '80' } })
+    fireEvent.click(within(saveBar('Advanced')).getByRole('button', { name: 'Discard changes' }))
+    expect(steps().value).toBe('50')
+    fireEvent.change(steps(), { target: { value: '80' } })
+    await act(async () => {
+      fireEvent.click(within(saveBar('Advanced')).getByRole('button', { name: 'Save' }))
     })
     expect(host.callsOf('settings/set')[1]).toEqual({ maxParallelToolCalls: 4, maxSteps: 80, hookConcurrency: 8 })
 
+    // Discarding on leave: the draft goes and the page changes.
+    fireEvent.change(steps(), { target: { value: '90' } })
+    act(() => appActions.showPage('chat'))
+    dialog = screen.getByRole('dialog', { name: 'Discard unsaved changes?' })
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Discard changes' }))
+    })
+    expect(useAppStore.getState().page).toBe('chat')
+    expect(host.callsOf('settings/set')).toHaveLength(2)
+  })
+
+  it('a refused value is shown beside its field, naming it, and the field is marked', async () => {
+    await renderWith(<SettingsPage />)
+    await openSection('Advanced')
+    const steps = screen.getByRole('spinbutton', { name: 'Max steps per turn' })
+    // The contract's zod check refuses it (the fake host checks inputs as the real router does).
+    fireEvent.change(steps, { target: { value: '0' } })
+    await act(async () => {
+      fireEvent.click(within(saveBar('Advanced')).getByRole('button', { name: 'Save' }))
+    })
+    expect(screen.getByRole('alert').textContent).toMatch(/^Max steps per turn: /)
+    expect(steps.getAttribute('aria-invalid')).toBe('true')
+    expect(within(saveBar('Advanced')).getByRole('status').textContent).toContain('Not saved')
+  })
+
+  it('grants with revoke, trust with the exact commands, and the plugin tree with its error', async () => {
+    await renderWith(<SettingsPage />)
+    await openSection('Permissions & approvals')
     await act(async () => {
       // The grant shows the rule it is (issue 24), and can be removed.
       expect(screen.getByRole('list', { name: 'Session grants' }).querySelector('code')?.textContent).toBe('Bash(npm test:*)')
@@ -100,6 +186,7 @@ describe('SettingsPage', () => {
     expect(host.callsOf('grants/revoke')).toEqual([{ sessionId: 's1', grantId: 'g1' }])
     expect(screen.getByText('No grants in this session.')).toBeTruthy()
 
+    await openSection('Workspace & trust')
     const commands = screen.getByRole('table', { name: 'Workspace hook commands' })
     expect(commands.textContent).toContain('./scripts/guard.sh --strict')
     await act(async () => {
@@ -108,6 +195,7 @@ describe('SettingsPage', () => {
     expect(host.callsOf('workspace/trust')).toEqual([{ trusted: true, approve: [HASH] }])
     expect(screen.getByText('trusted')).toBeTruthy()
 
+    await openSection('Plugin tree')
     expect(screen.getByRole('tree', { name: 'Plugin tree' })).toBeTruthy()
     expect(screen.getByText('/w/.seam/cordis.patch.yml line 3: unknown id "tool"')).toBeTruthy()
     // The YAML stays behind its toggle.
@@ -121,6 +209,7 @@ describe('SettingsPage', () => {
   })
 
   it('the plugin tree: entries with state and layer, a failure with its reason, keyboard expand and move, and a switch that disables an entry', async () => {
+    appActions.openSettings('plugins')
     await renderWith(<SettingsPage />)
     const tree = screen.getByRole('tree', { name: 'Plugin tree' })
     const item = (name: string) => within(tree).getByRole('treeitem', { name: name.endsWith(')') || name.endsWith(' tool') ? name : new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `) })

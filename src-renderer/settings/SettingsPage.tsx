@@ -1,60 +1,144 @@
-// Settings: provider, models and prices, workspace and its trust, approvals, MCP servers, grants, the
-// plugin tree, the pages client plugins contribute, and, collapsed at the end, the advanced limits.
-import type { ReactNode } from 'react'
-import { useAppStore } from '../app/app-store'
-import { PluginSettingsPages } from '../plugins/PluginSettingsPages'
-import { ProviderForm } from '../setup/ProviderForm'
-import { WorkspaceForm } from '../setup/WorkspaceForm'
-import { ApprovalModeForm } from './ApprovalModeForm'
-import { GrantsList } from './GrantsList'
-import { LimitsForm } from './LimitsForm'
-import { McpServers } from './McpServers'
-import { SkillsList } from './SkillsList'
-import { ModelTableForm } from './ModelTableForm'
-import { PermissionRules } from './PermissionRules'
-import { PluginTree } from './PluginTree'
-import { WorkspaceTrust } from './WorkspaceTrust'
-import { NotificationsForm } from '../notify/NotificationsForm'
+// Settings: a nav of sections (settings/sections.tsx, then the pages client plugins contribute)
+// and the section shown. Each section saves as one form (section-form.tsx): one Save bar, the
+// unsaved state shown, and leaving with unsaved changes (another section, another page, closing
+// the window) asks first.
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { appActions, setLeaveGuard, useAppStore } from '../app/app-store'
+import { ConfirmDialog } from '../app/ConfirmDialog'
+import { useSlotsStore } from '../plugins/slots-store'
+import { PluginRender, SlotBoundary } from '../plugins/SlotBoundary'
+import { SaveBar, useSectionForm } from './section-form'
+import { SETTINGS_SECTIONS, type SettingsSectionDef } from './sections'
+import './settings.css'
+
+function usePluginSections(): SettingsSectionDef[] {
+  const pages = useSlotsStore((state) => state.settingsPages)
+  // Made once per list, so a page's component keeps its identity (and its state) across renders.
+  return useMemo(() => pages.map((page) => ({
+    id: `plugin:${page.uid}`,
+    title: page.title,
+    component: function PluginSettingsPage() {
+      return (
+        <SlotBoundary plugin={page.plugin} slot={`settings page "${page.title}"`}>
+          <PluginRender render={page.render} />
+        </SlotBoundary>
+      )
+    }
+  })), [pages])
+}
 
 export function SettingsPage() {
-  // The rules and mode in force change with the approval choice and the workspace's trust.
-  const approvalMode = useAppStore((state) => state.status?.approvalMode)
-  const trusted = useAppStore((state) => state.status?.workspaceTrusted)
+  const chosen = useAppStore((state) => state.settingsSection)
+  const sections = [...SETTINGS_SECTIONS, ...usePluginSections()]
+  const current = sections.find((s) => s.id === chosen) ?? sections[0]!
   return (
-    <div className="page-scroll settings-page">
-      <h1>Settings</h1>
-      <Section title="Model provider"><ProviderForm /></Section>
-      <Section title="Models: context windows, prices and compaction"><ModelTableForm /></Section>
-      <Section title="Workspace">
-        <WorkspaceForm />
-        <WorkspaceTrust />
-      </Section>
-      <Section title="Approvals">
-        <ApprovalModeForm />
-        <PermissionRules deps={[approvalMode, trusted]} />
-      </Section>
-      <Section title="Notifications"><NotificationsForm /></Section>
-      <Section title="MCP servers"><McpServers /></Section>
-      <Section title="Skills"><SkillsList /></Section>
-      <Section title="This session's grants"><GrantsList /></Section>
-      <Section title="Plugin tree"><PluginTree /></Section>
-      <PluginSettingsPages />
-      <section className="settings-section">
-        <details className="settings-advanced">
-          <summary><h2 className="inline-heading">Advanced</h2></summary>
-          <p className="muted small">Limits of the agent loop and the hook runner. The defaults suit most work.</p>
-          <LimitsForm />
-        </details>
-      </section>
+    <div className="settings-page">
+      <h1 className="settings-title">Settings</h1>
+      <SectionNav sections={sections} current={current.id} />
+      <SectionPanel key={current.id} section={current} />
     </div>
   )
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+const tabId = (id: string) => `settings-tab-${id.replace(/[^\w-]/g, '-')}`
+const panelId = 'settings-panel'
+
+/** The section tabs: one tab stop (roving tabindex); arrows, Home and End move, Enter or Space opens. */
+function SectionNav({ sections, current }: { sections: readonly SettingsSectionDef[]; current: string }) {
+  const [focused, setFocused] = useState(current)
+  const refs = useRef(new Map<string, HTMLButtonElement>())
+  useEffect(() => setFocused(current), [current])
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = sections.findIndex((s) => s.id === focused)
+    const last = sections.length - 1
+    const next =
+      event.key === 'ArrowDown' || event.key === 'ArrowRight' ? (index >= last ? 0 : index + 1)
+      : event.key === 'ArrowUp' || event.key === 'ArrowLeft' ? (index <= 0 ? last : index - 1)
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? last
+      : null
+    if (next === null) return
+    event.preventDefault()
+    const id = sections[next]!.id
+    setFocused(id)
+    refs.current.get(id)?.focus()
+  }
   return (
-    <section className="settings-section">
-      <h2>{title}</h2>
-      {children}
+    <nav className="settings-nav" aria-label="Settings sections">
+      <div role="tablist" aria-orientation="vertical" aria-label="Settings sections" onKeyDown={onKeyDown}>
+        {sections.map((section) => (
+          <button
+            key={section.id}
+            ref={(el) => {
+              if (el) refs.current.set(section.id, el)
+              else refs.current.delete(section.id)
+            }}
+            type="button"
+            role="tab"
+            id={tabId(section.id)}
+            aria-selected={section.id === current}
+            aria-controls={section.id === current ? panelId : undefined}
+            tabIndex={section.id === focused ? 0 : -1}
+            className="settings-tab"
+            onFocus={() => setFocused(section.id)}
+            onClick={() => appActions.openSettings(section.id)}
+          >
+            {section.title}
+          </button>
+        ))}
+      </div>
+    </nav>
+  )
+}
+
+function SectionPanel({ section }: { section: SettingsSectionDef }) {
+  const { handle, Provider } = useSectionForm()
+  const [pending, setPending] = useState<(() => void) | null>(null)
+  const dirty = useRef(handle.dirty)
+  dirty.current = handle.dirty
+
+  useEffect(
+    () =>
+      setLeaveGuard((proceed) => {
+        if (!dirty.current) return false
+        setPending(() => proceed)
+        return true
+      }),
+    []
+  )
+  useEffect(() => {
+    if (!handle.dirty) return
+    // Closing or reloading the window with unsaved changes: the browser asks.
+    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault()
+    window.addEventListener('beforeunload', onBeforeUnload)
+    return () => window.removeEventListener('beforeunload', onBeforeUnload)
+  }, [handle.dirty])
+
+  const Component = section.component
+  return (
+    <section className="settings-panel" role="tabpanel" id={panelId} aria-labelledby={tabId(section.id)} data-section={section.id}>
+      <h2>{section.title}</h2>
+      <div className="settings-panel-body">
+        <Provider>
+          <Component />
+        </Provider>
+      </div>
+      <SaveBar title={section.title} form={handle} />
+      {pending && (
+        <ConfirmDialog
+          label="Discard unsaved changes?"
+          confirm="Discard changes"
+          danger
+          onConfirm={() => {
+            handle.discard()
+            dirty.current = false
+            pending()
+          }}
+          onClose={() => setPending(null)}
+        >
+          <p>The changes in {section.title} are not saved. Save them first, or discard them.</p>
+        </ConfirmDialog>
+      )}
     </section>
   )
 }

@@ -1,14 +1,18 @@
 // The model provider: preset, base URL, model, API key. The key field is never pre-filled (the
-// host never sends a stored key back); an empty field keeps the stored key.
+// host never sends a stored key back); an empty field keeps the stored key. In Settings it is a
+// draft of its section (saved by the section's Save bar); on the setup screen it has its own Save.
 import { consumeKeyFocus, providerHealthActions } from '../app/provider-health'
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import type { MethodOutput, ProviderInput, ProviderPublic } from '../../src-shared/contract/ipc'
-import { errorText } from '../app/errors'
+import { errorText, fieldErrorOf } from '../app/errors'
 import { useHost } from '../app/host-context'
+import { useDraftPart } from '../settings/section-form'
 
 type Presets = MethodOutput<'provider/presets'>
 type Kind = ProviderInput['provider']
 type TestResult = MethodOutput<'provider/test'>
+
+const LABELS = { provider: 'Provider', baseUrl: 'Base URL', model: 'Model', apiKey: 'API key' }
 
 export function ProviderForm() {
   const host = useHost()
@@ -20,6 +24,7 @@ export function ProviderForm() {
   const [test, setTest] = useState<TestResult | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [invalid, setInvalid] = useState<string | undefined>(undefined)
   const [busy, setBusy] = useState<'test' | 'save' | null>(null)
 
   useEffect(() => {
@@ -40,11 +45,7 @@ export function ProviderForm() {
     }
   }, [host])
 
-  if (!form) return <div className="provider-form">{error ? <p className="form-error" role="alert">{error}</p> : <p className="muted">Loading providers…</p>}</div>
-
-  const preset = presets.find((p) => p.id === form.provider)
-  const hasKey = saved?.hasKey === true && saved.provider === form.provider
-  const input = (): ProviderInput => ({ ...form, ...(apiKey ? { apiKey } : {}) })
+  const input = (fields: NonNullable<typeof form>): ProviderInput => ({ ...fields, ...(apiKey ? { apiKey } : {}) })
 
   const pick = (id: Kind) => {
     const next = presets.find((p) => p.id === id)
@@ -53,30 +54,52 @@ export function ProviderForm() {
     setTest(null)
   }
 
-  const run = async (what: 'test' | 'save', keyOverride?: string) => {
+  const run = async (what: 'test' | 'save', keyOverride?: string): Promise<boolean> => {
+    if (!form) return true
     setBusy(what)
     setError(null)
+    setInvalid(undefined)
     setMessage(null)
     if (what === 'test') setTest(null)
     try {
-      if (what === 'test') setTest(await host.invoke('provider/test', input()))
+      if (what === 'test') setTest(await host.invoke('provider/test', input(form)))
       else {
-        const value = keyOverride === undefined ? input() : { ...form, apiKey: keyOverride }
-        setSaved(await host.invoke('provider/set', value))
+        const value = keyOverride === undefined ? input(form) : { ...form, apiKey: keyOverride }
+        const next = await host.invoke('provider/set', value)
+        setSaved(next)
+        if (next) setForm({ provider: next.provider, baseUrl: next.baseUrl, model: next.model })
         providerHealthActions.reset()
         setApiKey('')
         setMessage(keyOverride === '' ? 'Key removed.' : 'Saved.')
       }
+      return true
     } catch (e) {
-      setError(errorText(e))
+      const { field, text } = fieldErrorOf(e, LABELS)
+      setInvalid(field)
+      setError(text)
+      return false
     } finally {
       setBusy(null)
     }
   }
+  const dirty = apiKey !== '' || (saved !== null && form !== null && (form.provider !== saved.provider || form.baseUrl !== saved.baseUrl || form.model !== saved.model))
+  const discard = () => {
+    if (saved) setForm({ provider: saved.provider, baseUrl: saved.baseUrl, model: saved.model })
+    setApiKey('')
+    setError(null)
+    setInvalid(undefined)
+  }
+  const { inSection, saveSection } = useDraftPart({ dirty, save: () => run('save'), discard })
+
+  if (!form) return <div className="provider-form">{error ? <p className="form-error" role="alert">{error}</p> : <p className="muted">Loading providers…</p>}</div>
+
+  const preset = presets.find((p) => p.id === form.provider)
+  const hasKey = saved?.hasKey === true && saved.provider === form.provider
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    void run('save')
+    if (inSection) saveSection()
+    else void run('save')
   }
 
   return (
@@ -91,16 +114,17 @@ export function ProviderForm() {
       </div>
       <label className="field">
         <span className="field-label">Base URL</span>
-        <input type="url" value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.target.value })} spellCheck={false} />
+        <input type="url" aria-invalid={invalid === 'baseUrl' ? true : undefined} value={form.baseUrl} onChange={(e) => setForm({ ...form, baseUrl: e.target.value })} spellCheck={false} />
       </label>
       <label className="field">
         <span className="field-label">Model</span>
-        <input type="text" value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} spellCheck={false} />
+        <input type="text" aria-invalid={invalid === 'model' ? true : undefined} value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} spellCheck={false} />
       </label>
       <label className="field">
         <span className="field-label">API key</span>
         <input
           type="password"
+          aria-invalid={invalid === 'apiKey' ? true : undefined}
           ref={(el) => {
             // "Fix in settings" asked for the key: put the cursor in it.
             if (el && consumeKeyFocus()) el.focus()
@@ -122,7 +146,7 @@ export function ProviderForm() {
       )}
       <div className="row">
         <button type="button" onClick={() => void run('test')} disabled={busy !== null}>{busy === 'test' ? 'Testing…' : 'Test connection'}</button>
-        <button type="submit" className="primary" disabled={busy !== null}>Save</button>
+        {!inSection && <button type="submit" className="primary" disabled={busy !== null}>Save</button>}
       </div>
       {test && (
         <p className={test.ok ? 'test-result ok' : 'test-result failed'} role="status" aria-label="Connection test result">

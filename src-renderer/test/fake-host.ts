@@ -15,7 +15,11 @@ export class FakeHost implements HostApi {
   invoke<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
     this.calls.push({ method, input })
     const parsed = Methods[method].input.safeParse(input)
-    if (!parsed.success) return Promise.reject(Object.assign(new Error(`${method}: invalid input ${parsed.error.message}`), { code: 'INVALID_INPUT' }))
+    if (!parsed.success) {
+      // As the real router answers: the code, and the first failing field.
+      const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '(root)'
+      return Promise.reject(Object.assign(new Error(`${method}: invalid input ${parsed.error.message}`), { code: 'INVALID_INPUT', field }))
+    }
     const handler = this.handlers[method] as ((input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>) | undefined
     if (!handler) return Promise.reject(Object.assign(new Error(`${method} is not handled by this fake host`), { code: 'UNSUPPORTED' }))
     return Promise.resolve().then(() => handler(input))

@@ -40,7 +40,7 @@ export function TurnFailedActions({ item }: { item: TurnEndItem }) {
     <span className="turn-actions">
       {prompt && <button type="button" disabled={running} onClick={() => void retry()}>Retry</button>}
       {item.error && isAuthFailure(item.error) && (
-        <button type="button" onClick={() => fixProviderInSettings(() => appActions.showPage('settings'))}>Fix in settings</button>
+        <button type="button" onClick={() => fixProviderInSettings(() => appActions.openSettings('provider'))}>Fix in settings</button>
       )}
       {error && <span className="form-error" role="alert">{error}</span>}
     </span>
