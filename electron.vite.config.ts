@@ -25,7 +25,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
-      externalizeDeps: true,
+      // Dependencies load from node_modules, except the ones only a worker uses: a worker
+      // (`import path from './x?modulePath'`, e.g. plugins/web-tools/markdown-worker.ts) is built
+      // as one self-contained file, unpacked from the asar archive (packaging/electron-builder.config.mjs).
+      externalizeDeps: { exclude: ['turndown', 'htmlparser2'] },
       rolldownOptions: {
         input: {
           index: r('src-main/electron/main.ts'),

@@ -2,9 +2,10 @@ import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import { scaledTimeout } from './scripts/time-factor.mjs'
+import { modulePathForDev } from './scripts/vite-module-path.mjs'
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), modulePathForDev()],
   test: {
     // e2e/ holds Playwright specs; vitest must not pick them up.
     include: ['src-shared/**/*.test.{ts,tsx}', 'src-main/**/*.test.{ts,tsx}', 'src-renderer/**/*.test.{ts,tsx}', 'plugins/**/*.test.{ts,tsx}', 'test-support/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/**/*.test.ts', 'packaging/**/*.test.ts', 'packages/**/*.test.ts'],

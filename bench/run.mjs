@@ -16,7 +16,8 @@ process.stdout.on('error', (error) => {
 const [flag, single] = process.argv.slice(2)
 if (flag === '--one') {
   const { createServer } = await import('vite')
-  const server = await createServer({ root, configFile: false, logLevel: 'error', server: { middlewareMode: true, hmr: false }, appType: 'custom', optimizeDeps: { noDiscovery: true, include: [] } })
+  const { modulePathForDev } = await import('../scripts/vite-module-path.mjs')
+  const server = await createServer({ root, configFile: false, plugins: [modulePathForDev()], logLevel: 'error', server: { middlewareMode: true, hmr: false }, appType: 'custom', optimizeDeps: { noDiscovery: true, include: [] } })
   try {
     const mod = await server.ssrLoadModule(`/bench/${single}`)
     for (const result of await mod.run()) process.stdout.write(JSON.stringify(result) + '\n')

@@ -2,6 +2,7 @@
 // own schema accepts it, the files the app runs and loads from disk are in the package (and
 // unpacked where they must be read by path), the fuses hook runs after packing, the icons exist
 // at the sizes each platform wants, and packaging stops early where Electron cannot be fetched.
+import { existsSync, readdirSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
@@ -85,6 +86,17 @@ describe('electron-builder configuration (issue 30: installers)', () => {
     // The grammar packages are runtime dependencies, so electron-builder copies them in.
     expect(manifest.dependencies['tree-sitter-bash']).toBeDefined()
     expect(manifest.dependencies['web-tree-sitter']).toBeDefined()
+  })
+
+  it("unpacks the worker threads' bundles, which load by path (WebFetch's converter), and packs them", async () => {
+    const unpack = list(config.asarUnpack)
+    const built = existsSync(join(root, 'out/main/chunks')) ? readdirSync(join(root, 'out/main/chunks')).filter((f) => f.startsWith('markdown-worker-')) : []
+    for (const file of ['out/main/chunks/markdown-worker-da4df07c.js', ...built.map((f) => `out/main/chunks/${f}`)]) {
+      expect(unpack.some((pattern) => picomatch(pattern, { dot: true })(file)), file).toBe(true)
+      expect(included(list(config.files), file), file).toBe(true)
+    }
+    // Only the workers: the main chunks stay in the archive.
+    expect(unpack.some((pattern) => picomatch(pattern, { dot: true })('out/main/chunks/host-1.js'))).toBe(false)
   })
 
   it('flips the fuses after packing (fuses.mjs as the afterPack hook)', () => {

@@ -31,8 +31,10 @@ export const config = {
   asar: true,
   // Read from disk by path, not through Electron's asar layer: the tree-sitter grammars
   // (web-tree-sitter.wasm, tree-sitter-bash.wasm: the Bash command parser of the hook matcher,
-  // loaded by emscripten's loader) and any native addon.
-  asarUnpack: ['**/*.wasm', '**/*.node'],
+  // loaded by emscripten's loader), any native addon, and the worker threads' self-contained
+  // bundles (`?modulePath` imports, e.g. WebFetch's HTML-to-Markdown converter: a worker loads
+  // them by path, and from a plain folder it needs no asar support in worker threads).
+  asarUnpack: ['**/*.wasm', '**/*.node', 'out/main/chunks/*-worker-*.js'],
   afterPack,
   // The window icon on Linux and Windows (main.ts reads it from process.resourcesPath).
   extraResources: [{ from: 'packaging/icons/png/512x512.png', to: 'icon.png' }],

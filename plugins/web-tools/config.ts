@@ -27,6 +27,14 @@ export const WebToolsConfigSchema = z
     cacheTtlMs: z.number().int().min(0).default(15 * 60_000),
     /** Pages kept in the cache at most (least recently used go first). */
     cacheMaxPages: z.number().int().min(0).default(50),
+    conversion: z
+      .strictObject({
+        /** Converting one page's HTML to Markdown (in the converter worker) that takes longer fails. */
+        timeoutMs: z.number().int().positive().default(30_000),
+        /** The converter worker's heap limit; a page that needs more fails and the worker is replaced. */
+        maxHeapMb: z.number().int().min(32).default(512)
+      })
+      .prefault({}),
     /**
      * The small model that runs WebFetch's prompt, per provider kind of the session. A provider
      * without one (or `null`) gets the page's Markdown back, cut to `maxRawResultChars`.

@@ -1,11 +1,14 @@
 // WebFetch and WebSearch, Claude Code's web tools (claude-code-extensions.md 1(f)). Pages come
 // through Node's own HTTP client (fetch-page.ts), never from the user's machine or networks unless
 // a setting allows it (address-policy.ts); HTML becomes Markdown (page-text.ts) and a small model
-// of the session's provider answers the call's prompt over it (web-fetch.ts). Searches go through
+// of the session's provider answers the call's prompt over it (web-fetch.ts). The conversion runs in
+// a worker thread (markdown-converter.ts), so a large page does not stall the host. Searches go through
 // the provider's own search or a configured MCP search tool (web-search.ts); with neither,
 // WebSearch is not offered.
 import { definePlugin } from '@seam/sdk'
 import { WebToolsConfigSchema } from './config'
+import { MarkdownConverter } from './markdown-converter'
+import workerPath from './markdown-worker?modulePath'
 import { createWebFetchTool } from './web-fetch'
 import { WEB_SEARCH, createWebSearchTool, searchUnavailable } from './web-search'
 
@@ -21,7 +24,10 @@ export default definePlugin({
     const tools = ctx.get('tools')
     // Read per call: the host provides it; a test host without a provider has none.
     const models = () => ctx.maybe('sessionModels')
-    ctx.tools.register(createWebFetchTool({ config, models }))
+    // One converter worker per host, started by the first HTML page, ended with the plugin.
+    const converter = new MarkdownConverter({ workerPath, ...config.conversion })
+    ctx.onDispose(() => converter.dispose())
+    ctx.tools.register(createWebFetchTool({ config, models, converter }))
     if (config.search.backend === 'none') return
     const deps = { config, models, tools }
     ctx.tools.register(createWebSearchTool(deps))

@@ -68,6 +68,17 @@ describe('WebFetch: pages', () => {
     expect((await short.fetch(`${base}/notes`)).content).toMatch(/its first 10 of \d+ characters\.\]\n\n# Release /)
   })
 
+  it('converts a large page in the worker only as far as it is used, and says the page has more', async () => {
+    const section = (i: number) => `<h2>Part ${i}</h2><p>${'Words of the page. '.repeat(40)}</p>`
+    const page = `<html><body><h1>Long</h1>${Array.from({ length: 3000 }, (_, i) => section(i)).join('')}</body></html>`
+    const base = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page))
+    const { fetch } = setup({ ...LOOPBACK, maxRawResultChars: 5000, maxMarkdownChars: 20_000 })
+    const result = await fetch(`${base}/long`)
+    expect(result.isError).toBe(false)
+    expect(result.content).toMatch(/^\[WebFetch could not run the prompt: no model provider is available\. Here is the page as Markdown, its first 5000 characters \(the page has more\)\.\]\n\n# Long\n\n## Part 0/)
+    expect(result.content).not.toContain('Part 2999')
+  })
+
   it('runs the prompt over the Markdown with the small model of the session\'s provider, and reuses the answer for 15 minutes', async () => {
     const base = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE))
     const model = new ScriptedModel([{ text: 'It is version 4.2.' }], { model: 'claude-haiku-4-5' })

@@ -8,6 +8,7 @@ import { SEAM_VERSION } from '@seam/sdk/node'
 import { ExpiringCache } from './cache'
 import type { WebToolsConfig } from './config'
 import { WebFetchError, fetchPage, type FetchOutcome } from './fetch-page'
+import type { MarkdownConverter } from './markdown-converter'
 import { pageText, type PageText } from './page-text'
 
 export const WEB_FETCH = 'WebFetch'
@@ -49,9 +50,11 @@ interface CachedPage {
 export interface WebFetchDeps {
   config: WebToolsConfig
   models: () => SessionModelService | undefined
+  /** HTML to Markdown off the host's event loop (the plugin's one worker). */
+  converter: MarkdownConverter
 }
 
-export function createWebFetchTool({ config, models }: WebFetchDeps): ToolDefinition<WebFetchInput> {
+export function createWebFetchTool({ config, models, converter }: WebFetchDeps): ToolDefinition<WebFetchInput> {
   const pages = new ExpiringCache<CachedPage>(config.cacheTtlMs, config.cacheMaxPages)
   const answers = new ExpiringCache<string>(config.cacheTtlMs, config.cacheMaxPages * 4)
   return defineTool({
@@ -95,7 +98,8 @@ export function createWebFetchTool({ config, models }: WebFetchDeps): ToolDefini
       }
       const { page } = outcome
       if (page.status < 200 || page.status >= 300) throw new WebFetchError(`${page.url} answered ${page.status} ${page.statusText}`.trim())
-      cached = { page: await pageText(page), bytes: page.body.length, code: page.status, codeText: page.statusText, url: page.url }
+      const maxChars = Math.max(config.maxMarkdownChars, config.maxRawResultChars)
+      cached = { page: await pageText(page, { converter, maxChars, signal: exec.signal }), bytes: page.body.length, code: page.status, codeText: page.statusText, url: page.url }
       pages.set(target.href, cached)
     }
     const result = await answer(cached, prompt, exec.sessionId, exec.signal)
@@ -104,7 +108,7 @@ export function createWebFetchTool({ config, models }: WebFetchDeps): ToolDefini
   }
 
   async function answer(cached: CachedPage, prompt: string, sessionId: string, signal: AbortSignal): Promise<string> {
-    const markdown = cut(cached.page.markdown, config.maxMarkdownChars)
+    const markdown = cut(cached.page.markdown, config.maxMarkdownChars, cached.page.complete)
     const service = models()
     const current = await service?.current(sessionId)
     const model = current ? config.summaryModels[current.provider] : undefined
@@ -128,8 +132,8 @@ export function createWebFetchTool({ config, models }: WebFetchDeps): ToolDefini
   }
 
   function rawResult(cached: CachedPage, why: string): string {
-    const markdown = cut(cached.page.markdown, config.maxRawResultChars)
-    const size = markdown.cut ? `its first ${config.maxRawResultChars} of ${cached.page.markdown.length} characters` : 'all of it'
+    const markdown = cut(cached.page.markdown, config.maxRawResultChars, cached.page.complete)
+    const size = !markdown.cut ? 'all of it' : cached.page.complete ? `its first ${config.maxRawResultChars} of ${cached.page.markdown.length} characters` : `its first ${config.maxRawResultChars} characters (the page has more)`
     return `[WebFetch could not run the prompt: ${why}. Here is the page as Markdown, ${size}.]\n\n${markdown.text}`
   }
 }
@@ -167,8 +171,9 @@ export function redirectText(outcome: Extract<FetchOutcome, { kind: 'redirect' }
   ].join('\n')
 }
 
-function cut(text: string, max: number): { text: string; cut: boolean } {
-  return text.length <= max ? { text, cut: false } : { text: text.slice(0, max), cut: true }
+/** The text's first `max` characters; `cut` also when the text itself is only the page's first part. */
+function cut(text: string, max: number, complete: boolean): { text: string; cut: boolean } {
+  return text.length <= max ? { text, cut: !complete } : { text: text.slice(0, max), cut: true }
 }
 
 const SUMMARY_SYSTEM = 'You answer questions about a web page from its content alone. Be concise and exact; quote sparingly and briefly; say so when the page does not answer the question.'

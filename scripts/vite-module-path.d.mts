@@ -1,0 +1,3 @@
+import type { Plugin } from 'vite'
+export function modulePathForDev(): Plugin
+export function bundle(entry: string): Promise<string>
