@@ -27,6 +27,13 @@ describe('parseHooksJson', () => {
     ])
   })
 
+  it('on Windows a handler\'s commandWindows runs instead of its command; elsewhere, and where it is missing, command does', () => {
+    const text = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './check.sh', commandWindows: 'check.cmd' }, { type: 'command', command: './only.sh' }] }] } })
+    expect(parseHooksJson(FILE, text, 600, 'win32').handlers.map((h) => h.command)).toEqual(['check.cmd', './only.sh'])
+    expect(parseHooksJson(FILE, text, 600, 'linux').handlers.map((h) => h.command)).toEqual(['./check.sh', './only.sh'])
+    expect(parseConfigToml('/w/.codex/config.toml', '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "a"\ncommandWindows = "a.exe"\n', 600, 'win32').handlers[0]?.command).toBe('a.exe')
+  })
+
   it('orders a file\'s handlers by Codex\'s canonical event order', () => {
     const parsed = parseHooksJson(
       FILE,

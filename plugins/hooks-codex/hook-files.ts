@@ -53,7 +53,8 @@ const Handler = z.looseObject({
 /** Thrown inside the parse to drop the whole file. */
 class FileRejected extends Error {}
 
-export function parseHooksJson(file: string, text: string, defaultTimeoutSec: number): ParsedHookFile {
+/** `platform`: on Windows a handler's `commandWindows`, when set, runs instead of `command` (Codex's documented field). */
+export function parseHooksJson(file: string, text: string, defaultTimeoutSec: number, platform: NodeJS.Platform = process.platform): ParsedHookFile {
   const empty: ParsedHookFile = { handlers: [], warnings: [], declaresHooks: false, state: {} }
   let json: unknown
   try {
@@ -64,10 +65,10 @@ export function parseHooksJson(file: string, text: string, defaultTimeoutSec: nu
   const top = HooksJsonFile.safeParse(json)
   if (!top.success) return { ...empty, warnings: [`${file}: ${fieldError('', top.error)}; the file is ignored`] }
   if (!top.data.hooks) return empty
-  return parseHooksTable(file, top.data.hooks, defaultTimeoutSec)
+  return parseHooksTable(file, top.data.hooks, defaultTimeoutSec, platform)
 }
 
-export function parseConfigToml(file: string, text: string, defaultTimeoutSec: number): ParsedHookFile {
+export function parseConfigToml(file: string, text: string, defaultTimeoutSec: number, platform: NodeJS.Platform = process.platform): ParsedHookFile {
   const empty: ParsedHookFile = { handlers: [], warnings: [], declaresHooks: false, state: {} }
   let toml: unknown
   try {
@@ -92,11 +93,11 @@ export function parseConfigToml(file: string, text: string, defaultTimeoutSec: n
     else warnings.push(`${file}: ${fieldError('hooks.state', parsed.error)}; hooks.state is ignored`)
     delete hooks.state
   }
-  const parsed = Object.keys(hooks).length > 0 ? parseHooksTable(file, hooks, defaultTimeoutSec) : { ...empty }
+  const parsed = Object.keys(hooks).length > 0 ? parseHooksTable(file, hooks, defaultTimeoutSec, platform) : { ...empty }
   return { ...parsed, warnings: [...warnings, ...parsed.warnings], state, ...(featureHooks !== undefined ? { featureHooks } : {}) }
 }
 
-function parseHooksTable(file: string, hooks: Record<string, unknown>, defaultTimeoutSec: number): ParsedHookFile {
+function parseHooksTable(file: string, hooks: Record<string, unknown>, defaultTimeoutSec: number, platform: NodeJS.Platform): ParsedHookFile {
   const warnings: string[] = []
   const byEvent = new Map<CodexHookEvent, FileHandler[]>()
   try {
@@ -105,7 +106,7 @@ function parseHooksTable(file: string, hooks: Record<string, unknown>, defaultTi
         warnings.push(unknownEventWarning(file, name))
         continue
       }
-      byEvent.set(name, parseEvent(file, name, value, defaultTimeoutSec, warnings))
+      byEvent.set(name, parseEvent(file, name, value, defaultTimeoutSec, warnings, platform))
     }
   } catch (error) {
     if (error instanceof FileRejected) return { handlers: [], warnings: [`${file}: ${error.message}; the whole file is ignored (Codex drops it too)`], declaresHooks: true, state: {} }
@@ -116,7 +117,7 @@ function parseHooksTable(file: string, hooks: Record<string, unknown>, defaultTi
   return { handlers, warnings, declaresHooks: byEvent.size > 0, state: {} }
 }
 
-function parseEvent(file: string, event: CodexHookEvent, value: unknown, defaultTimeoutSec: number, warnings: string[]): FileHandler[] {
+function parseEvent(file: string, event: CodexHookEvent, value: unknown, defaultTimeoutSec: number, warnings: string[], platform: NodeJS.Platform): FileHandler[] {
   const where = `hooks.${event}`
   if (!Array.isArray(value)) throw new FileRejected(`${where}: expected a list of matcher groups`)
   const handlers: FileHandler[] = []
@@ -159,7 +160,7 @@ function parseEvent(file: string, event: CodexHookEvent, value: unknown, default
             : `${file}: ${handlerWhere}.${key} is not a Codex handler field; ignored`
         )
       }
-      const command = handler.command ?? ''
+      const command = (platform === 'win32' && handler.commandWindows ? handler.commandWindows : handler.command) ?? ''
       if (command.trim() === '') {
         warnings.push(`${file}: ${handlerWhere}: the command is blank; skipped (as in Codex)`)
         return

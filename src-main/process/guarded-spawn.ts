@@ -1,5 +1,5 @@
 // Every child process Seam starts goes through here: it leads its own process group (so a
-// timeout, a cancel or a shutdown ends its whole tree), and the group is registered with the
+// timeout, a cancel or a shutdown ends its whole tree; Windows: process-tree.ts), and the group is registered with the
 // host's one death watcher (host-death-watcher.ts) until the caller releases it, so the group
 // dies with the host even when the host is SIGKILLed. Nothing sits between the host and the
 // child: the child's pipes are its own, and they close when its tree is done.
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { prepareWatcher, unwatchGroup, watchGroup } from './host-death-watcher'
 import { defaultKeyGuard } from '../security/keys'
+import { signalTree, treeSpawnOptions } from './process-tree'
 
 export { killWatchedGroups } from './host-death-watcher'
 
@@ -39,7 +40,7 @@ export function setDefaultChildEnvPolicy(policy: ChildEnvPolicy): void {
   childEnvPolicy = policy
 }
 
-/** `spawn`'s options that apply (`detached` is always true here: the child leads its own group). */
+/** `spawn`'s options that apply (`detached` is Seam's: the child leads its own group, see process-tree.ts). */
 export interface GuardedSpawnOptions {
   cwd?: string
   /** Default: this process's environment without provider keys (the host's key guard). */
@@ -53,14 +54,14 @@ export interface GuardedSpawnOptions {
  */
 export function spawnGuarded(file: string, args: readonly string[], options: GuardedSpawnOptions): GuardedProcess {
   prepareWatcher()
-  const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? childEnvPolicy(process.env), stdio: options.stdio, detached: true })
+  const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? childEnvPolicy(process.env), stdio: options.stdio, ...treeSpawnOptions() })
   // Registered in the same synchronous step as the spawn (see host-death-watcher.ts, races).
   const pgid = child.pid
   if (pgid !== undefined) watchGroup(pgid)
   let released = pgid === undefined
   return {
     child,
-    signalGroup: (signal) => pgid !== undefined && signalGroup(pgid, signal),
+    signalGroup: (signal) => pgid !== undefined && signalTree(pgid, signal),
     release: () => {
       if (released) return
       released = true
@@ -112,16 +113,6 @@ export function spawnShellCommand(options: ShellCommandOptions): GuardedProcess 
       removeDir(scriptDir)
       scriptDir = undefined
     }
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, signal)
-    return true
-  } catch {
-    // ESRCH: every member of the group has already exited.
-    return false
   }
 }
 

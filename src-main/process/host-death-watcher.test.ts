@@ -2,9 +2,12 @@
 // the host's death by closing its end of the pipe (what the kernel does when the host dies); the
 // real host killed with SIGKILL is host-death.test.ts.
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HostDeathWatcher } from './host-death-watcher'
+import { taskkillArgs, treeSpawnOptions } from './process-tree'
 import { isAlive, waitFor, waitUntilDead } from './liveness'
 
 const strays: number[] = []
@@ -102,5 +105,32 @@ describe('the host death watcher', () => {
     watcher.watch(pgid)
     expect(watcher.watched).toEqual([])
     expect(watcher.pid).toBeUndefined()
+  })
+})
+
+describe('the Windows form (Git Bash runs the script, taskkill ends each tree)', () => {
+  it('calls taskkill /PID N /T /F for each tree still registered when the host end closes, in the form Git Bash passes on', async () => {
+    // A taskkill double on PATH stands for Windows' own: it records its arguments.
+    const dir = mkdtempSync(join(tmpdir(), 'seam-taskkill-'))
+    const calls = join(dir, 'calls')
+    writeFileSync(join(dir, 'taskkill'), `#!/bin/sh\necho "$*" >> '${calls}'\n`, { mode: 0o755 })
+    try {
+      watcher = new HostDeathWatcher({ platform: 'win32', shell: () => '/bin/sh', env: { ...process.env, PATH: `${dir}:${process.env.PATH ?? ''}` } })
+      watcher.watch(4242)
+      watcher.watch(5151)
+      watcher.watch(6161)
+      watcher.unwatch(5151)
+      watcher.closePipe()
+      await waitFor(() => existsSync(calls) && readFileSync(calls, 'utf8').split('\n').filter(Boolean).length === 2, 10_000, 'two taskkill calls')
+      expect(readFileSync(calls, 'utf8').split('\n').filter(Boolean).sort()).toEqual(['//PID 4242 //T //F', '//PID 6161 //T //F'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a child started for Windows gets no console window of its own, and taskkill gets the tree flags', () => {
+    expect(treeSpawnOptions('win32')).toEqual({ detached: false, windowsHide: true })
+    expect(treeSpawnOptions('linux')).toEqual({ detached: true })
+    expect(taskkillArgs(123)).toEqual(['/PID', '123', '/T', '/F'])
   })
 })

@@ -30,30 +30,51 @@
 //   released) is not killed at host death, as before: it was let go on purpose.
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Socket } from 'node:net'
+import { commandShell } from './command-shell'
+import { signalTree } from './process-tree'
 
 /**
  * The watcher's script. Lines are `+N` / `-N` with N a pgid (anything else is ignored, and 0 and
- * 1 are never signalled). `kill -9 -N`, not `kill -KILL -- -N`: dash has no `--` for kill.
+ * 1 are never signalled). `kill -9 -N`, not `kill -KILL -- -N`: dash has no `--` for kill. On
+ * Windows the script runs in Git for Windows' bash (the shell Seam already needs there) and ends
+ * each tree with taskkill (process-tree.ts); `//PID` keeps MSYS from reading `/PID` as a path.
  */
-const WATCHER_SCRIPT = [
-  "trap '' HUP INT QUIT TERM PIPE",
-  "groups=' '",
-  'while IFS= read -r line; do',
-  '  g=${line#?}',
-  "  case $g in ''|*[!0-9]*|0|1) continue ;; esac",
-  '  case $line in',
-  '    +*) groups="$groups$g " ;;',
-  '    -*) rest=${groups#* $g }; [ "$rest" = "$groups" ] || groups="${groups%% $g *} $rest" ;;',
-  '  esac',
-  'done',
-  'for g in $groups; do kill -9 -$g 2>/dev/null; done'
-].join('\n')
+export function watcherScript(platform: NodeJS.Platform): string {
+  const kill = platform === 'win32' ? 'taskkill //PID $g //T //F >/dev/null 2>&1' : 'kill -9 -$g 2>/dev/null'
+  return [
+    "trap '' HUP INT QUIT TERM PIPE",
+    "groups=' '",
+    'while IFS= read -r line; do',
+    '  g=${line#?}',
+    "  case $g in ''|*[!0-9]*|0|1) continue ;; esac",
+    '  case $line in',
+    '    +*) groups="$groups$g " ;;',
+    '    -*) rest=${groups#* $g }; [ "$rest" = "$groups" ] || groups="${groups%% $g *} $rest" ;;',
+    '  esac',
+    'done',
+    `for g in $groups; do ${kill}; done`
+  ].join('\n')
+}
+
+/** What a watcher runs on; injectable so the Windows form is tested on any machine. */
+export interface WatcherPlatform {
+  platform?: NodeJS.Platform
+  /** The shell that runs the script: `/bin/sh`, or on Windows Git for Windows' bash.exe. */
+  shell?: () => string
+  env?: NodeJS.ProcessEnv
+}
 
 /** A watcher that died sooner than this after its start is restarted only after this long. */
 const RESTART_PAUSE_MS = 1_000
 
 export class HostDeathWatcher {
   private readonly groups = new Set<number>()
+  private readonly platform: NodeJS.Platform
+
+  constructor(private readonly options: WatcherPlatform = {}) {
+    this.platform = options.platform ?? process.platform
+  }
+
   private watcher: ChildProcess | undefined
   private pipe: Socket | undefined
   private startedAt = 0
@@ -79,12 +100,7 @@ export class HostDeathWatcher {
   killAll(signal: NodeJS.Signals): number {
     let signalled = 0
     for (const pgid of this.groups) {
-      try {
-        process.kill(-pgid, signal)
-        signalled++
-      } catch {
-        // ESRCH: that group has already ended.
-      }
+      if (signalTree(pgid, signal, this.platform)) signalled++
     }
     return signalled
   }
@@ -116,9 +132,10 @@ export class HostDeathWatcher {
     this.restartTimer = undefined
     let watcher: ChildProcess
     try {
-      watcher = spawn('/bin/sh', ['-c', WATCHER_SCRIPT, 'seam-host-watcher'], { stdio: ['pipe', 'ignore', 'ignore'], detached: true })
+      const shell = this.options.shell?.() ?? commandShell('/bin/sh', { platform: this.platform })
+      watcher = spawn(shell, ['-c', watcherScript(this.platform), 'seam-host-watcher'], { stdio: ['pipe', 'ignore', 'ignore'], env: this.options.env, detached: true, windowsHide: true })
     } catch {
-      // Cannot fork now (EAGAIN, ENOMEM): the next registration tries again.
+      // Cannot fork now (EAGAIN, ENOMEM), or no Git Bash on Windows: the next registration tries again.
       return
     }
     const pipe = watcher.stdin as Socket
