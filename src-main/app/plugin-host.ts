@@ -286,7 +286,9 @@ export class PluginHost {
 
   /** What the trust dialog shows: each item with its hash and whether it is approved, new or changed (with the old text). */
   trustPreview(workspace: string): ReviewedTrustItem[] {
-    return this.pins.review(workspace, this.trustItems(workspace))
+    // A worktree session's worktree: what its repository approved is approved here too.
+    const root = this.runtime.trustRoot(workspace)
+    return this.pins.review(workspace, this.trustItems(workspace), root === workspace ? undefined : root)
   }
 
   /**

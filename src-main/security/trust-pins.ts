@@ -73,14 +73,20 @@ export class TrustPins {
     return new Set([...(this.pins[workspace] ?? []).map((pin) => pin.hash), ...(this.session.get(workspace) ?? [])])
   }
 
-  /** Each item with its hash and whether it is approved, new, or a changed version of an approved one. */
-  review(workspace: string, items: readonly TrustItem[]): ReviewedTrustItem[] {
-    const approved = this.approvedHashes(workspace)
+  /**
+   * Each item with its hash and whether it is approved, new, or a changed version of an approved one.
+   * `inheritsFrom`: the main worktree a worktree's trust comes from; its approvals count here too
+   * (items are hashed by their path inside the workspace, so an item the branch left alone is the
+   * same item), and an item the branch changed shows the text approved there as before.
+   */
+  review(workspace: string, items: readonly TrustItem[], inheritsFrom?: string): ReviewedTrustItem[] {
+    const approved = inheritsFrom === undefined ? this.approvedHashes(workspace) : new Set([...this.approvedHashes(workspace), ...this.approvedHashes(inheritsFrom)])
     const hashed = items.map((item) => ({ ...item, hash: trustItemHash(item, workspace) }))
     const present = new Set(hashed.map((item) => item.hash))
     // Approved text no longer present, by where it was declared: what a changed item replaced.
     const gone = new Map<string, string>()
-    for (const pin of this.pins[workspace] ?? []) {
+    const pins = [...(inheritsFrom === undefined ? [] : (this.pins[inheritsFrom] ?? [])), ...(this.pins[workspace] ?? [])]
+    for (const pin of pins) {
       if (!present.has(pin.hash)) gone.set(location({ ...pin, file: path.resolve(workspace, pin.file) }), pin.command)
     }
     // `content` is hashed only: it never leaves here (it may hold what the dialog must not show).
