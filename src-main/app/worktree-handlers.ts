@@ -3,7 +3,7 @@
 // window's workspace. The git work is the `worktrees` service's (plugins/worktrees).
 import type { BoardRow } from '../../src-shared/contract/worktrees'
 import type { WorktreeRecord } from '../../src-shared/host/worktrees'
-import type { SessionEvent } from '../../src-shared/session/events'
+import { LogActivity, activityOfEvents, type SessionActivity } from './board-activity'
 import type { Handlers } from '../transport/router'
 import type { ApprovalDialogs } from './approval-dialog'
 import type { HostRuntime } from './runtime'
@@ -37,6 +37,7 @@ export function worktreeHandlers(runtime: HostRuntime, dialogs: ApprovalDialogs)
     return summary.worktree
   }
   const serviceFor = (worktree: WorktreeRecord) => worktreeService(runtime, worktree.repo)
+  const logActivity = new LogActivity()
   const clear = <T>(run: Promise<T>): Promise<T> => run.catch((error: unknown) => Promise.reject(Object.assign(error as Error, { code: (error as { code?: string }).code ?? 'WORKTREE' })))
 
   return {
@@ -81,14 +82,18 @@ export function worktreeHandlers(runtime: HostRuntime, dialogs: ApprovalDialogs)
       await clear(service.discard(worktree, { sessionId, confirmed }))
       return { ok: true as const }
     },
-    'sessions/board': async () => boardRows(runtime, dialogs, workspace())
+    'sessions/board': async () => boardRows(runtime, dialogs, logActivity, workspace())
   }
 }
 
-/** The sessions of `workspace` (and of its worktrees): the open ones, then the most recent closed ones. */
-async function boardRows(runtime: HostRuntime, dialogs: ApprovalDialogs, workspace: string): Promise<BoardRow[]> {
+/**
+ * The sessions of `workspace` (and of its worktrees): the open ones, live from their events, then
+ * the most recent closed ones, from their log files.
+ */
+async function boardRows(runtime: HostRuntime, dialogs: ApprovalDialogs, logActivity: LogActivity, workspace: string): Promise<BoardRow[]> {
   const asking = new Set(dialogs.pending().map((request) => request.sessionId))
   const rows: BoardRow[] = []
+  const read = new Set<string>()
   let closed = 0
   for (const summary of await runtime.sessions.store.list()) {
     const belongs = summary.workspace === workspace || summary.worktree?.repo === workspace
@@ -99,32 +104,23 @@ async function boardRows(runtime: HostRuntime, dialogs: ApprovalDialogs, workspa
     if (summary.worktree) row.worktree = summary.worktree
     if (open) {
       const live = await runtime.sessions.open(summary.id)
-      Object.assign(row, activityOf(live.log.events))
-      row.status = live.detached ? 'detached' : asking.has(summary.id) ? 'waiting' : live.agent.state.running ? 'running' : lastTurnFailed(live.log.events) ? 'failed' : 'idle'
-    } else if (summary.worktree && !(await worktreeService(runtime, summary.worktree.repo)).exists(summary.worktree)) {
-      row.status = 'detached'
+      const activity = activityOfEvents(live.log.events)
+      Object.assign(row, details(activity))
+      row.status = live.detached ? 'detached' : asking.has(summary.id) ? 'waiting' : live.agent.state.running ? 'running' : activity.lastTurn === 'failed' ? 'failed' : 'idle'
+    } else {
+      const file = runtime.sessions.store.pathOf(summary.id)
+      read.add(file)
+      const activity = await logActivity.of(file).catch(() => undefined)
+      if (activity) Object.assign(row, details(activity))
+      if (summary.worktree && !(await worktreeService(runtime, summary.worktree.repo)).exists(summary.worktree)) row.status = 'detached'
+      else if (activity?.lastTurn === 'failed') row.status = 'failed'
     }
     rows.push(row)
   }
+  logActivity.retainOnly(read)
   return rows
 }
 
-function activityOf(events: readonly SessionEvent[]): Pick<BoardRow, 'lastMessage' | 'filesChanged' | 'costUsd'> {
-  let lastMessage = ''
-  let costUsd = 0
-  const files = new Set<string>()
-  for (const event of events) {
-    if (event.type === 'assistant/message' && event.text.trim() !== '') lastMessage = event.text
-    else if (event.type === 'usage/step') costUsd += event.costUsd ?? 0
-    else if (event.type === 'file/changed') files.add(event.path)
-  }
-  return { lastMessage: lastMessage.slice(0, 300), filesChanged: files.size, costUsd }
-}
-
-function lastTurnFailed(events: readonly SessionEvent[]): boolean {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i]
-    if (event.type === 'turn/end') return event.reason === 'error'
-  }
-  return false
+function details(activity: SessionActivity): Pick<BoardRow, 'lastMessage' | 'filesChanged' | 'costUsd'> {
+  return { lastMessage: activity.lastMessage, filesChanged: activity.filesChanged, costUsd: activity.costUsd }
 }

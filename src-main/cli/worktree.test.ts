@@ -12,6 +12,7 @@ import { startFakeAnthropic, type AnthropicRequestBody } from '../../test-suppor
 import { SEAM_BIN, runSeamHeadless, useCliScratch, type CliResult, hookRecorder, hookRecords } from '../../test-support/built-cli'
 import { git, makeRepo, repoState } from '../../plugins/worktrees/test-repo'
 import { isAlive, waitFor, waitUntilDead } from '../process/liveness'
+import { createHost } from '../app/host'
 
 let home: string
 let scratch: string
@@ -298,6 +299,51 @@ describe('eight worktree sessions at once, streaming', () => {
     // Five merge commits on main, one per session that landed.
     expect(git(repo, 'log', '--merges', '--format=%s').trim().split('\n')).toHaveLength(5)
   }, 360_000)
+})
+
+describe('the board of sessions this host does not hold', () => {
+  it('shows their last message, files changed, cost and failure from their logs, and what another process appended since', async () => {
+    newRepo()
+    const worktree = join(scratch, `project${count}.worktrees`, 'elsewhere')
+    // A model with a price, so the sessions have a cost.
+    const priced = (url: string) => [...flags(url).slice(0, -4), '--model', 'claude-sonnet-5-5', '--approve', 'allow']
+    const server = await startFakeAnthropic([writer(), writer()])
+    let id: string
+    try {
+      const result = await seam(['run', ...priced(server.url), '--json', '--worktree', 'elsewhere', `write ${join(worktree, 'one.txt')} one`])
+      expect(result.code, result.stderr).toBe(0)
+      id = String(headerOf(result.stdout).sessionId)
+    } finally {
+      await server.close()
+    }
+    const host = await createHost({ mode: 'web', env: { ...process.env, SEAM_HOME: join(home, 'seam'), HOME: home } })
+    try {
+      const call = async (method: string, input: unknown) => {
+        const reply = await host.router.invoke(method, input, { transport: 'web' })
+        if (!reply.ok) throw new Error(reply.error.message)
+        return reply.output
+      }
+      await call('workspace/set', { path: repo })
+      const rowOf = async () => ((await call('sessions/board', {})) as Array<{ id: string; status: string; lastMessage: string; filesChanged: number; costUsd: number; worktree?: { branch: string } }>).find((row) => row.id === id)
+      const first = await rowOf()
+      expect(first).toMatchObject({ status: 'closed', lastMessage: 'done', filesChanged: 1, worktree: { branch: 'seam/elsewhere' } })
+      expect(first!.costUsd).toBeGreaterThan(0)
+
+      // Another process goes on with it: the board reads what it appended; a failed turn shows as failed.
+      const again = await startFakeAnthropic([writer(), writer(), { error: { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'no more' } } } }])
+      try {
+        expect((await seam(['resume', id, ...priced(again.url), `write ${join(worktree, 'two.txt')} two`])).code).toBe(0)
+        expect((await rowOf())).toMatchObject({ status: 'closed', filesChanged: 2 })
+        expect((await rowOf())!.costUsd).toBeGreaterThan(first!.costUsd)
+        expect((await seam(['resume', id, ...priced(again.url), 'fail now'])).code).not.toBe(0)
+      } finally {
+        await again.close()
+      }
+      expect(await rowOf()).toMatchObject({ status: 'failed', filesChanged: 2 })
+    } finally {
+      await host.close()
+    }
+  }, 180_000)
 })
 
 describe('checkpoints in a worktree session', () => {
