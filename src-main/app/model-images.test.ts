@@ -97,6 +97,37 @@ describe('model picker (model/options, model/select)', () => {
     expect(server.requests.at(-1)!.body.model).toBe('fake-vision')
   })
 
+  it('the desktop app opens an old session with the provider and model its header records; a model switch in its log still wins', async () => {
+    const server: FakeProviderServer<OpenAIRequestBody> = await startFakeOpenAI(Array.from({ length: 4 }, () => ({ text: 'ok' })))
+    servers.push(server)
+    await start()
+    await call('provider/set', { provider: 'openai-compatible', baseUrl: server.url, model: 'fake-text', apiKey: 'k' })
+    const { id } = await call<{ id: string }>('sessions/create', {})
+    await sendAndWait(id, { content: 'first' })
+    const { id: other } = await call<{ id: string }>('sessions/create', {})
+    await sendAndWait(other, { content: 'first of the other' })
+    await call('model/select', { sessionId: other, provider: 'openai-compatible', model: 'fake-vision' })
+
+    // Another window, later: Settings now name another model.
+    await host!.close()
+    host = undefined
+    await start()
+    await call('provider/set', { provider: 'openai-compatible', baseUrl: server.url, model: 'fake-new', apiKey: 'k' })
+    // Opened as the renderer opens it (sessions/open), the session names its own model, and its next request uses it.
+    await call('sessions/open', { id })
+    const options = await call<{ current: unknown }>('model/options', { sessionId: id })
+    expect(options.current).toEqual({ provider: 'openai-compatible', model: 'fake-text', vision: false })
+    await sendAndWait(id, { content: 'second' })
+    expect(server.requests.at(-1)!.body.model).toBe('fake-text')
+    // The explicit choice (the model picker's switch, logged) overrides the header.
+    await call('sessions/open', { id: other })
+    expect((await call<{ current: unknown }>('model/options', { sessionId: other })).current).toMatchObject({ model: 'fake-vision' })
+    // A new session takes the provider in use.
+    const { id: fresh } = await call<{ id: string }>('sessions/create', {})
+    await sendAndWait(fresh, { content: 'new' })
+    expect(server.requests.at(-1)!.body.model).toBe('fake-new')
+  })
+
   it('refuses a provider Seam cannot reach, naming why', async () => {
     await start()
     await call('provider/set', { provider: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' })

@@ -7,6 +7,7 @@ import { resolveModelName } from '../commands/model-alias'
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
+import { ProviderKindSchema } from '../../src-shared/contract/ipc'
 import { ModelError, type ModelClient, type ProviderConfig } from '../../src-shared/model'
 import '../llm/adapters-plugin'
 import { PROVIDER_PRESETS } from '../llm/presets'
@@ -114,6 +115,7 @@ export class HostRuntime {
       store: new SessionStore(this.paths.sessions, (line) => this.keys.redactJsonLine(line)),
       model: this.model,
       modelFor: (choice) => this.modelFor(choice),
+      headerChoice: (recorded) => this.headerChoice(recorded),
       settings: () => ({
         maxParallelToolCalls: this.settings.value.maxParallelToolCalls,
         maxSteps: options.maxSteps ?? this.settings.value.maxSteps,
@@ -401,6 +403,21 @@ export class HostRuntime {
       this.chosenModels.set(key, client)
     }
     return client
+  }
+
+  /**
+   * What a resumed session's header asks for, as a model choice: none when this runtime was given
+   * its provider or model (flags override), when it is the provider and model in use already, or
+   * when that provider cannot be reached from here (no preset address and not the one in use).
+   */
+  headerChoice(recorded: { provider: string; model: string }): ModelChoice | undefined {
+    if (this.options.provider || this.modelOverride !== undefined) return undefined
+    const kind = ProviderKindSchema.safeParse(recorded.provider)
+    if (!kind.success) return undefined
+    const choice: ModelChoice = { provider: kind.data, model: recorded.model }
+    const current = this.providerSettings()
+    if (current && current.provider === choice.provider && current.model === choice.model) return undefined
+    return this.choiceSettings(choice) ? choice : undefined
   }
 
   /** Where `choice` is served from, with its key. */

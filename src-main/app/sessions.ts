@@ -63,6 +63,12 @@ export interface SessionHubOptions {
   worktreeOpened?: (worktree: WorktreeRecord) => void
   /** The address of the provider in use (recorded in a new session's header, for a flag-less resume). */
   providerBaseUrl?: () => string | undefined
+  /**
+   * The model a resumed session takes from its header when its log has no model switch: the
+   * provider and model it was created with, unless this host was given one (flags) or it is the
+   * one in use anyway, or it cannot be reached. Undefined: the provider in use.
+   */
+  headerChoice?: (recorded: { provider: string; model: string }) => ModelChoice | undefined
 }
 
 export class SessionHub {
@@ -310,7 +316,9 @@ export class SessionHub {
     }
     const { modelInfo, modelClientFor } = this.options
     const forChoice = this.options.modelFor ?? (() => this.options.model)
-    const model = new SessionModel(this.options.model, forChoice, choiceFromLog(log.events))
+    // An explicit choice (a model switch in the log) wins; a resumed session then keeps the model its header records.
+    const recorded = source === 'resume' && header?.type === 'session/header' ? header.model : undefined
+    const model = new SessionModel(this.options.model, forChoice, choiceFromLog(log.events) ?? (recorded ? this.options.headerChoice?.(recorded) : undefined))
     const agent = new Agent({
       kernel,
       log,
