@@ -17,6 +17,8 @@ export default defineConfig({
     // waiting on real processes (the built CLI, hooks, git, MCP servers), not on the CPU.
     maxWorkers: availableParallelism(),
     testTimeout: scaledTimeout(20_000),
-    hookTimeout: scaledTimeout(20_000)
+    hookTimeout: scaledTimeout(20_000),
+    // Each file re-reads the load when it starts and scales those two further if it rose.
+    setupFiles: ['test-support/vitest-setup.ts']
   }
 })

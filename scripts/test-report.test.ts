@@ -2,7 +2,7 @@
 // runners write them (copied from a real vitest --reporter=json and Playwright json run).
 import { expect, it } from 'vitest'
 import { playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
-import { factorOf, measureWorkload, REFERENCE_MS, timeFactor } from './time-factor.mjs'
+import { currentTimeFactor, factorOf, loadFactor, measureWorkload, REFERENCE_MS, timeFactor } from './time-factor.mjs'
 
 const vitestReport = {
   numPassedTests: 2,
@@ -67,4 +67,13 @@ it('takes SEAM_TEST_TIME_FACTOR when given, refuses a bad one naming it, and sto
   expect(measured).toBeDefined()
   expect(factor).toBeGreaterThanOrEqual(1)
   expect(env.SEAM_TEST_TIME_FACTOR).toBe(String(factor))
+})
+
+it('scales with the load average per core beyond the two tasks per core the suite makes itself, within [1, 10], and never below the run factor', () => {
+  expect(loadFactor(1.5, 2)).toBe(1)
+  expect(loadFactor(8, 2)).toBe(2)
+  expect(loadFactor(24, 2)).toBe(6)
+  expect(loadFactor(500, 2)).toBe(10)
+  expect(currentTimeFactor({ SEAM_TEST_TIME_FACTOR: '3' }, 8, 2)).toBe(3)
+  expect(currentTimeFactor({ SEAM_TEST_TIME_FACTOR: '1.5' }, 16, 2)).toBe(4)
 })

@@ -8,6 +8,7 @@
 // and sets it, so Playwright's workers and every child agree. Set SEAM_TEST_TIME_FACTOR to choose.
 // Plain JavaScript so that Node runs it before anything is built; types in time-factor.d.mts.
 import { createHash } from 'node:crypto'
+import { availableParallelism, loadavg } from 'node:os'
 
 export const TIME_FACTOR_ENV = 'SEAM_TEST_TIME_FACTOR'
 /** The workload's median wall time on one idle core of the reference machine (its CPU time there, measured). */
@@ -65,4 +66,19 @@ export function timeFactor(env = process.env) {
 /** `ms` scaled by the machine's factor (measuring it on first use). */
 export function scaledTimeout(ms, env = process.env) {
   return Math.round(ms * timeFactor(env).factor)
+}
+
+/**
+ * The factor the machine's load asks for now: the one-minute load average per core, over the two
+ * runnable tasks per core the suite itself makes on a calm machine (a worker per core, each
+ * waiting on the real processes it starts), within [1, 10]. The workload above is timed once, when
+ * `npm test` starts; other work that starts later (or the suite's own heaviest files) shows here.
+ */
+export function loadFactor(load = loadavg()[0], cores = availableParallelism()) {
+  return Math.min(MAX_FACTOR, Math.max(1, Math.round((load / (2 * cores)) * 10) / 10))
+}
+
+/** The larger of the run's factor and the load's now: what a test file starting now should wait. */
+export function currentTimeFactor(env = process.env, load = loadavg()[0], cores = availableParallelism()) {
+  return Math.max(timeFactor(env).factor, loadFactor(load, cores))
 }
