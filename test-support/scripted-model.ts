@@ -100,34 +100,44 @@ export class ScriptedModel implements ModelClient {
   private async *play(request: ModelRequest, index: number): AsyncGenerator<ModelStreamEvent> {
     const reply = await this.replyFor(request, index)
     const signal = request.signal
-    const pause = async () => {
-      if (reply.delayMs) await sleep(reply.delayMs, signal)
-      if (signal?.aborted) throw new ModelError('aborted', 'the request was aborted')
-    }
-    for (const [kind, text] of [
-      ['thinking-delta', reply.thinking],
-      ['text-delta', reply.text]
-    ] as const) {
-      if (!text) continue
-      for (const piece of chunks(text, reply.chunkSize)) {
-        await pause()
-        yield { type: kind, text: piece }
+    // A reply without delays only checks for an abort before each event (no timer, no await).
+    const delayMs = reply.delayMs
+    const pause = delayMs
+      ? async () => {
+          await sleep(delayMs, signal)
+          throwIfAborted(signal)
+        }
+      : undefined
+    if (reply.thinking) {
+      for (const piece of chunks(reply.thinking, reply.chunkSize)) {
+        if (pause) await pause()
+        else throwIfAborted(signal)
+        yield { type: 'thinking-delta', text: piece }
       }
     }
-    const calls = (reply.toolCalls ?? []).map((call, i): ModelToolCall => {
+    if (reply.text) {
+      for (const piece of chunks(reply.text, reply.chunkSize)) {
+        if (pause) await pause()
+        else throwIfAborted(signal)
+        yield { type: 'text-delta', text: piece }
+      }
+    }
+    const calls = reply.toolCalls ?? []
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]
       const id = call.id ?? `call_${index}_${i}`
-      return call.argsError === undefined ? { id, name: call.name, args: call.args ?? {} } : { id, name: call.name, args: {}, argsError: call.argsError }
-    })
-    for (const call of calls) {
-      await pause()
-      yield { type: 'tool-call', call }
+      const played: ModelToolCall = call.argsError === undefined ? { id, name: call.name, args: call.args ?? {} } : { id, name: call.name, args: {}, argsError: call.argsError }
+      if (pause) await pause()
+      else throwIfAborted(signal)
+      yield { type: 'tool-call', call: played }
     }
     if (reply.hang) {
       await sleep(Number.POSITIVE_INFINITY, signal)
       throw new ModelError('aborted', 'the request was aborted')
     }
     if (reply.error !== undefined) throw typeof reply.error === 'string' ? new ModelError('server', reply.error, 500) : reply.error
-    await pause()
+    if (pause) await pause()
+    else throwIfAborted(signal)
     yield { type: 'done', stopReason: reply.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'), ...(reply.usage ? { usage: reply.usage } : {}) }
   }
 
@@ -136,6 +146,10 @@ export class ScriptedModel implements ModelClient {
     if (step === undefined) throw new ModelError('bad_request', `scripted model: no reply scripted for request ${index + 1}`)
     return typeof step === 'function' ? step(request, index) : step
   }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ModelError('aborted', 'the request was aborted')
 }
 
 function chunks(text: string, size: number | undefined): string[] {

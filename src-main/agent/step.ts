@@ -6,7 +6,7 @@ import type { SubagentIdentity } from '../../src-shared/host/extensions'
 import type { HostExecuteOptions } from '../tools/pipeline'
 import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src-shared/host/tools'
 import type { ModelClient, ModelMessage, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
-import type { SessionEvent } from '../../src-shared/session/events'
+import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 import type { ModelInfo } from '../llm/model-table'
 import { IncrementalHistory } from '../session/history'
@@ -18,6 +18,9 @@ import { readModelStream, StreamAbortedError } from './stream'
 import { runCalls } from './tool-calls'
 import { logUsage } from './usage'
 import './events'
+
+/** An event of the loop's own before the log gives it seq and ts; optional fields are set only when present. */
+type EventDraft<T extends SessionEvent['type']> = Omit<SessionEventOf<T>, 'seq' | 'ts'>
 
 /** What the loop works with; shared by the agent, its turns and their steps. */
 export interface LoopDeps {
@@ -57,16 +60,31 @@ export function buildModelRequest(events: readonly SessionEvent[]): ModelRequest
 
 /**
  * The same request as `buildModelRequest(log.events)`, from the log's cached history: each call
- * consumes only the events appended since the previous one. The request is the caller's own
- * (fresh messages and tool specs); changing it does not reach the cache or the log.
+ * consumes only the events appended since the previous one. The request object and its messages
+ * array are the caller's own; the messages and the tool specs are frozen and shared (changing them
+ * throws rather than reaching the cache or the log).
  */
 export function buildModelRequestFor(log: SessionLog): ModelRequest {
   return requestFrom(historyOf(log))
 }
 
+/** The tool specs of each model/context event, copied and frozen once: every step under that context shares them. */
+const toolSpecsOf = new WeakMap<SessionEventOf<'model/context'>, ModelToolSpec[]>()
+const NO_TOOLS: ModelToolSpec[] = Object.freeze([]) as unknown as ModelToolSpec[]
+
+function contextTools(context: SessionEventOf<'model/context'> | undefined): ModelToolSpec[] {
+  if (context === undefined) return NO_TOOLS
+  let specs = toolSpecsOf.get(context)
+  if (specs === undefined) {
+    specs = Object.freeze(context.tools.map((t) => Object.freeze({ ...t }))) as unknown as ModelToolSpec[]
+    toolSpecsOf.set(context, specs)
+  }
+  return specs
+}
+
 function requestFrom(history: HistoryView): ModelRequest {
   const context = history.context
-  const request: ModelRequest = { system: context?.system ?? '', messages: [], tools: context ? context.tools.map((t) => ({ ...t })) : [] }
+  const request: ModelRequest = { system: context?.system ?? '', messages: [], tools: contextTools(context) }
   // The messages as of now, copied when first read: building a step's request stays O(1) in the
   // history's length; reading it (a client serialising the conversation) is the client's cost.
   const later = history.messagesLater()
@@ -128,15 +146,10 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
   reply.toolCalls = uniqueCallIds(reply.toolCalls)
   // The loop's own events skip the per-event zod pass (SessionLog.appendOwn): every field here was
   // checked where it came in (readModelStream, the tool pipeline's seal and normalization).
-  log.appendOwn({
-    type: 'assistant/message',
-    turnId,
-    step,
-    text: reply.text,
-    ...(reply.thinking ? { thinking: reply.thinking } : {}),
-    toolCalls: reply.toolCalls,
-    ...(reply.stopReason !== undefined ? { stopReason: reply.stopReason } : {})
-  })
+  const message: EventDraft<'assistant/message'> = { type: 'assistant/message', turnId, step, text: reply.text, toolCalls: reply.toolCalls }
+  if (reply.thinking) message.thinking = reply.thinking
+  if (reply.stopReason !== undefined) message.stopReason = reply.stopReason
+  log.appendOwn(message)
   if (reply.usage !== undefined) logUsage(deps, turnId, step, reply.usage, 'step')
   if (reply.toolCalls.length === 0) return { text: reply.text, results: [], cancelled: false }
 
@@ -148,39 +161,42 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
   const { log, kernel, handle } = deps
   const tools = deps.tools()
   const execute = (call: ModelToolCall): Promise<ToolExecutionResult> => tools.execute(toRequest(call), options)
-  const toRequest = (call: ModelToolCall): ToolCallRequest => ({
-    name: call.name,
-    // A call whose arguments did not parse still goes through the registry: handing it the parse
-    // error instead of an object makes it fail INVALID_ARGS, so the call gets a logged result
-    // (and the tool never runs with the `{}` the adapter put in place of the arguments).
-    args: call.argsError === undefined ? call.args : call.argsError,
-    callId: call.id,
-    sessionId: handle.sessionId,
-    turnId,
-    ...(deps.subagent ? { parent: deps.subagent.parentToken, agent: deps.subagent.identity } : {}),
-    signal,
-    cwd: handle.cwd,
-    moveCwd: (dir) => handle.moveCwd(dir),
-    env: { ...handle.env },
-    progress: (update) => kernel.emit('agent/tool-progress', log.id, { ...update, turnId, callId: call.id })
-  })
+  const moveCwd = (dir: string): string => handle.moveCwd(dir)
+  const toRequest = (call: ModelToolCall): ToolCallRequest => {
+    const request: ToolCallRequest = {
+      name: call.name,
+      // A call whose arguments did not parse still goes through the registry: handing it the parse
+      // error instead of an object makes it fail INVALID_ARGS, so the call gets a logged result
+      // (and the tool never runs with the `{}` the adapter put in place of the arguments).
+      args: call.argsError === undefined ? call.args : call.argsError,
+      callId: call.id,
+      sessionId: handle.sessionId,
+      turnId,
+      signal,
+      cwd: handle.cwd,
+      moveCwd,
+      // The handle's snapshot is frozen: shared, not copied per call.
+      env: handle.env as Record<string, string>,
+      progress: (update) => kernel.emit('agent/tool-progress', log.id, { ...update, turnId, callId: call.id })
+    }
+    if (deps.subagent) {
+      request.parent = deps.subagent.parentToken
+      request.agent = deps.subagent.identity
+    }
+    return request
+  }
   const options: HostExecuteOptions = {
-    onSealed: async (sealed) => {
-      log.appendOwn({
-        type: 'tool/call',
-        turnId,
-        callId: sealed.callId,
-        token: sealed.token,
-        name: sealed.name,
-        args: sealed.args,
-        ...(sealed.originalArgs ? { originalArgs: sealed.originalArgs } : {}),
-        ...(sealed.rewrittenBy ? { rewrittenBy: sealed.rewrittenBy } : {}),
-        ...(sealed.parent ? { parent: sealed.parent } : {})
-      })
+    onSealed: (sealed) => {
+      // Optional fields set only when present (no spread of a conditional object per call).
+      const event: EventDraft<'tool/call'> = { type: 'tool/call', turnId, callId: sealed.callId, token: sealed.token, name: sealed.name, args: sealed.args }
+      if (sealed.originalArgs) event.originalArgs = sealed.originalArgs
+      if (sealed.rewrittenBy) event.rewrittenBy = sealed.rewrittenBy
+      if (sealed.parent) event.parent = sealed.parent
+      log.appendOwn(event)
       // In the file before anything the call does: a crash of Seam mid-tool leaves the call in the
       // log. A tool declared free of side effects rides the next group write instead.
       // (The concurrent calls of a step sealed together share that write.)
-      if (tools.get(sealed.name)?.sideEffects !== false) await log.written()
+      return tools.get(sealed.name)?.sideEffects !== false ? log.written() : undefined
     },
     // On the device before the world changes, for a tool that declares side effects: a power loss
     // cannot keep what the tool did (a command's effects outside this machine) and lose the call.
@@ -206,7 +222,8 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
   outcome.results.forEach((result, index) => {
     if (!result) return
     results.push(result)
-    log.appendOwn({
+    const { code, structured } = result.result
+    const event: EventDraft<'tool/result'> = {
       type: 'tool/result',
       turnId,
       callId: calls[index].id,
@@ -214,11 +231,12 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
       name: result.call.name,
       content: result.result.content,
       isError: result.result.isError,
-      ...(result.result.code !== undefined ? { code: result.result.code } : {}),
-      ...(result.result.structured !== undefined ? { structured: result.result.structured } : {}),
       verdict: result.verdict,
       durationMs: Math.max(0, result.durationMs)
-    })
+    }
+    if (code !== undefined) event.code = code
+    if (structured !== undefined) event.structured = structured
+    log.appendOwn(event)
   })
   // S17: buffered context goes after all of the step's results, never between them.
   for (const result of results) {

@@ -21,49 +21,70 @@ export class StreamAbortedError extends Error {
   }
 }
 
-const ABORTED = Symbol('aborted')
-
-export async function readModelStream(
+/**
+ * Reads the stream by callbacks rather than an await per event: one abort listener per stream
+ * settles the reply at once when the signal aborts (cancel stays prompt even with a client that
+ * ignores the signal), and each event costs one `then` on the client's own read, no race.
+ */
+export function readModelStream(
   model: ModelClient,
   request: ModelRequest,
   signal: AbortSignal,
   onDelta: (kind: 'text' | 'thinking', text: string) => void
 ): Promise<StreamedReply> {
   const reply: StreamedReply = { text: '', thinking: '', toolCalls: [] }
-  if (signal.aborted) return { ...reply, error: new StreamAbortedError() }
-  // Racing every read against the abort keeps cancel prompt even with a client that ignores the signal.
-  let onAbort: () => void = () => {}
-  const aborted = new Promise<typeof ABORTED>((resolve) => {
-    onAbort = () => resolve(ABORTED)
+  if (signal.aborted) return Promise.resolve({ ...reply, error: new StreamAbortedError() })
+  return new Promise<StreamedReply>((resolve) => {
+    let iterator: AsyncIterator<unknown> | undefined
+    let settled = false
+    const finish = (error: unknown, ended: boolean): void => {
+      if (settled) return
+      settled = true
+      signal.removeEventListener('abort', onAbort)
+      if (!ended && iterator?.return) {
+        // Closing an abandoned stream is best effort; its failure says nothing about the turn.
+        // (A read still pending may reject later too: that rejection is the abort's echo, handled by onError.)
+        try {
+          iterator.return().catch(() => {})
+        } catch {
+          // a client whose return() throws at once: the same, nothing to report
+        }
+      }
+      resolve(error === undefined ? reply : { ...reply, error: signal.aborted ? new StreamAbortedError() : error })
+    }
+    const onAbort = (): void => finish(new StreamAbortedError(), false)
+    const onError = (error: unknown): void => finish(error ?? new Error('the model stream failed'), false)
+    const onNext = (next: IteratorResult<unknown>): void => {
+      if (settled) return
+      if (next.done) return finish(undefined, true)
+      try {
+        applyEvent(reply, next.value, onDelta)
+      } catch (error) {
+        return onError(error)
+      }
+      read()
+    }
+    const read = (): void => {
+      if (settled) return
+      let pending: Promise<IteratorResult<unknown>>
+      try {
+        pending = iterator!.next()
+      } catch (error) {
+        return onError(error)
+      }
+      pending.then(onNext, onError)
+    }
     signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      // The request is the caller's own: it gets the signal set rather than copied (a copy would read
+      // the messages, which the loop's request copies only when the client reads them).
+      request.signal = signal
+      iterator = model.stream(request)[Symbol.asyncIterator]() as AsyncIterator<unknown>
+    } catch (error) {
+      return onError(error)
+    }
+    read()
   })
-  let iterator: AsyncIterator<unknown> | undefined
-  let finished = false
-  try {
-    // The request is the caller's own: it gets the signal set rather than copied (a copy would read
-    // the messages, which the loop's request copies only when the client reads them).
-    request.signal = signal
-    iterator = model.stream(request)[Symbol.asyncIterator]() as AsyncIterator<unknown>
-    for (;;) {
-      const pending = iterator.next()
-      // The read we stop waiting for may still reject later; that rejection is the abort's echo.
-      pending.catch(() => {})
-      const next = await Promise.race([pending, aborted])
-      if (next === ABORTED) throw new StreamAbortedError()
-      if (next.done) break
-      applyEvent(reply, next.value, onDelta)
-    }
-    finished = true
-    return reply
-  } catch (error) {
-    return { ...reply, error: signal.aborted ? new StreamAbortedError() : error }
-  } finally {
-    signal.removeEventListener('abort', onAbort)
-    if (!finished && iterator?.return) {
-      // Closing an abandoned stream is best effort; its failure says nothing about the turn.
-      iterator.return().catch(() => {})
-    }
-  }
 }
 
 function applyEvent(reply: StreamedReply, event: unknown, onDelta: (kind: 'text' | 'thinking', text: string) => void): void {

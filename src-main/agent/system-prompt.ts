@@ -64,6 +64,8 @@ interface Entry extends PromptSection {
 export class SystemPromptSections implements SystemPromptService {
   private readonly byId = new Map<string, Entry>()
   private unowned = 0
+  /** Rendered prompts by workspace, for the sections as they are now (emptied when one is added or removed). */
+  private readonly rendered = new Map<string, string>()
 
   constructor(private readonly base?: string) {}
 
@@ -79,8 +81,14 @@ export class SystemPromptSections implements SystemPromptService {
       .map((e) => (e.owner === undefined ? { id: e.id, text: e.text } : { id: e.id, text: e.text, owner: e.owner }))
   }
 
+  /** Rendered once per set of sections: the loop asks every step, and the same text comes back as the same string. */
   render(env: PromptEnvironment): string {
-    return renderSystemPrompt(this.base, this.sections(), env)
+    let text = this.rendered.get(env.workspace)
+    if (text === undefined) {
+      text = renderSystemPrompt(this.base, this.sections(), env)
+      this.rendered.set(env.workspace, text)
+    }
+    return text
   }
 
   private add(id: unknown, text: unknown, key: OrderKey, owner: string | undefined): Disposable {
@@ -91,8 +99,11 @@ export class SystemPromptSections implements SystemPromptService {
     if (taken) throw new Error(`${who} "${id}" is already contributed${taken.owner ? ` by plugin "${taken.owner}"` : ''}`)
     const entry: Entry = owner === undefined ? { id, text, key } : { id, text, key, owner }
     this.byId.set(id, entry)
+    this.rendered.clear()
     return () => {
-      if (this.byId.get(id) === entry) this.byId.delete(id)
+      if (this.byId.get(id) !== entry) return
+      this.byId.delete(id)
+      this.rendered.clear()
     }
   }
 }

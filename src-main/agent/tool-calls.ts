@@ -18,17 +18,29 @@ export interface CallOutcome<R> {
 }
 
 export async function runCalls<C, R>(calls: readonly C[], runner: CallRunner<C, R>): Promise<CallOutcome<R>> {
+  // The common step of one call: no slots to manage.
+  if (calls.length === 1) {
+    if (runner.signal.aborted) return { results: [await runner.skip(calls[0])], errors: [] }
+    try {
+      return { results: [await runner.run(calls[0])], errors: [] }
+    } catch (error) {
+      return { results: [undefined], errors: [error] }
+    }
+  }
   const results: Array<R | undefined> = new Array(calls.length).fill(undefined)
   const errors: unknown[] = []
   const inFlight = new Set<Promise<void>>()
   const start = (index: number): Promise<void> => {
-    const running: Promise<void> = runner
-      .run(calls[index])
-      .then(
-        (result) => void (results[index] = result),
-        (error: unknown) => void errors.push(error)
-      )
-      .finally(() => inFlight.delete(running))
+    const running: Promise<void> = runner.run(calls[index]).then(
+      (result) => {
+        results[index] = result
+        inFlight.delete(running)
+      },
+      (error: unknown) => {
+        errors.push(error)
+        inFlight.delete(running)
+      }
+    )
     inFlight.add(running)
     return running
   }

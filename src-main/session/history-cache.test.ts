@@ -56,14 +56,16 @@ describe('historyOf / buildModelRequestFor', () => {
     await reloaded.close()
   })
 
-  it('hands out requests the caller owns (their messages frozen): changing one reaches neither the next request nor the log', async () => {
+  it('hands out requests the caller owns (their messages and tool specs frozen): changing one reaches neither the next request nor the log', async () => {
     const log = store.create({ workspace: root })
     for (const input of session.slice(0, 8)) log.append(input)
     const before = JSON.stringify(log.events)
     const first = buildModelRequestFor(log)
     first.system = 'changed'
-    first.tools[0].name = 'changed'
-    first.tools.push({ name: 'X', description: '', inputSchema: {} })
+    // The tool specs are shared by every request under the same model/context, frozen like the messages.
+    expect(() => (first.tools[0].name = 'changed')).toThrow(TypeError)
+    expect(() => first.tools.push({ name: 'X', description: '', inputSchema: {} })).toThrow(TypeError)
+    first.tools = []
     for (const message of first.messages) {
       // The messages are shared, frozen: only the array is the caller's.
       if (message.role === 'assistant') expect(() => message.toolCalls.pop()).toThrow(TypeError)

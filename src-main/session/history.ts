@@ -233,30 +233,34 @@ function newFoldState(): FoldState {
   return { messages: [], notes: [], open: undefined, context: undefined }
 }
 
+/** User-side text: deferred while a step's calls are open, merged into the history otherwise. */
+function userSide(state: FoldState, text: string, images?: ModelImage[]): void {
+  if (state.open !== undefined) state.open.deferred.push(images ? { text, images } : { text })
+  else pushUser(state.messages, text, images)
+}
+
+/** Settles the open step, if any. */
+function closeOpen(state: FoldState): void {
+  const open = state.open
+  if (open === undefined) return
+  state.open = undefined
+  closeStep(open, state.messages, state.notes)
+}
+
 function foldEvent(state: FoldState, event: SessionEvent): void {
-  const userSide = (text: string, images?: ModelImage[]): void => {
-    if (state.open !== undefined) state.open.deferred.push(images ? { text, images } : { text })
-    else pushUser(state.messages, text, images)
-  }
-  const close = (): void => {
-    const open = state.open
-    if (open === undefined) return
-    state.open = undefined
-    closeStep(open, state.messages, state.notes)
-  }
   switch (event.type) {
     case 'user/message':
-      userSide(event.content, modelImages(event.images))
+      userSide(state, event.content, modelImages(event.images))
       break
     case 'context/message':
-      userSide(systemReminder(event.text))
+      userSide(state, systemReminder(event.text))
       break
     case 'steering/message':
-      if (event.source === 'continuation') userSide(systemReminder(event.text))
-      else userSide(event.text, modelImages(event.images))
+      if (event.source === 'continuation') userSide(state, systemReminder(event.text))
+      else userSide(state, event.text, modelImages(event.images))
       break
     case 'assistant/message':
-      close()
+      closeOpen(state)
       if (event.toolCalls.length === 0) pushAssistant(state.messages, state.notes, event, [])
       else state.open = { assistant: event, results: new Map(), deferred: [] }
       break
@@ -268,7 +272,7 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
         state.notes.push(`seq ${event.seq}: left out a second tool/result for ${event.callId} (${event.name})`)
       } else {
         open.results.set(event.callId, event)
-        if (open.results.size === open.assistant.toolCalls.length) close()
+        if (open.results.size === open.assistant.toolCalls.length) closeOpen(state)
       }
       break
     }
@@ -276,15 +280,15 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
       state.context = event
       break
     case 'instructions/loaded':
-      userSide(systemReminder(event.text))
+      userSide(state, systemReminder(event.text))
       break
     case 'skill/loaded':
       // One message of its own, as typed skills are (the user/message of their command).
-      userSide(event.text)
+      userSide(state, event.text)
       break
     case 'mentions/attached': {
       const text = mentionedFilesText(event.files)
-      if (text !== '') userSide(text)
+      if (text !== '') userSide(state, text)
       break
     }
     case 'compaction':

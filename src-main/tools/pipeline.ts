@@ -77,6 +77,12 @@ export type ToolLookup = (name: string) => AnyTool | undefined
 /** `call`: the call as it goes on when an answer rewrote its input (PermissionRequest `updatedInput`). */
 type Decided = DecidedCall & { call?: SealedCall }
 
+/** A sealed call and its tool, or the sealed call and why it goes no further. */
+type Prepared = { call: SealedCall; tool?: AnyTool; failed?: Required<DecidedCall> }
+
+/** Who asked for a call, as it is sealed. */
+type Identity = Pick<ToolCallRequest, 'name' | 'callId' | 'sessionId' | 'cwd' | 'turnId' | 'parent' | 'agent'>
+
 export class ToolPipeline {
   private readonly nested = new NestedContext()
 
@@ -100,7 +106,10 @@ export class ToolPipeline {
     const abandon = abandonment(signal, this.abandonAfterCancelMs)
     try {
       // ---- identity, rewrite, validation, seal -------------------------------------------
-      const prepared = await this.prepare(request, abandon)
+      // The stages below answer at once (no promise, no await) when no listener is on their seam.
+      let preparing = this.prepare(request, abandon)
+      if (preparing instanceof Promise) preparing = await preparing
+      const prepared = preparing
       call = prepared.call
       if (prepared.failed) {
         verdict = prepared.failed.verdict
@@ -118,7 +127,7 @@ export class ToolPipeline {
       }
       // ---- policy: pre-execute, approval, guards -----------------------------------------
       if (result === undefined) {
-        const decided = await this.decide(call, prepared.tool, request, options, abandon)
+        const decided = this.kernel.listenerCount('tools/pre-execute') > 0 ? await this.decide(call, prepared.tool, request, options, abandon) : this.guarded(call, call, ALLOWED)
         verdict = decided.verdict
         result = decided.result
         if (decided.call !== undefined) call = decided.call
@@ -135,7 +144,8 @@ export class ToolPipeline {
       }
       // ---- transform, then observe -------------------------------------------------------
       abandon.dispose()
-      return await this.conclude(call, result, verdict, started, signal, options.record)
+      const concluded = this.conclude(call, result, verdict, started, signal, options.record)
+      return concluded instanceof Promise ? await concluded : concluded
     } catch (error) {
       // The outer boundary: a fault in the pipeline itself still ends as an isError result.
       this.kernel.reportError(error, { plugin: 'tools', phase: 'pipeline' })
@@ -151,7 +161,7 @@ export class ToolPipeline {
   // ---- stages ------------------------------------------------------------------------------
 
   /** Identity check, input rewrite (S18), zod validation and sealing (S9). */
-  private async prepare(request: ToolCallRequest, abandon: Abandonment): Promise<{ call: SealedCall; tool?: AnyTool; failed?: Required<DecidedCall> }> {
+  private prepare(request: ToolCallRequest, abandon: Abandonment): Prepared | Promise<Prepared> {
     const problem = identityProblem(request)
     if (problem !== undefined) {
       const args = materializeObject((request as { args?: unknown } | null)?.args)
@@ -185,24 +195,27 @@ export class ToolPipeline {
     // defaults filled in (Edit gains replace_all: false); input that does not parse stays as sent.
     const withDefaults = tool.inputSchema.safeParse(raw.value)
     const filled = withDefaults.success ? materializeObject(withDefaults.data) : undefined
-    let args = filled?.ok ? filled.value : raw.value
-    let originalArgs: Readonly<JsonObject> | undefined
-    let rewrittenBy: string | undefined
-    let invalidText: string | undefined
-    if (this.kernel.listenerCount('tools/input-rewrite') > 0) {
-      const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd, ...(agent ? { agent } : {}) }, abandon)
-      if (!rewrite.ok) {
-        const call = seal({ name, args, callId, sessionId, cwd, turnId, parent, agent })
-        return { call, failed: rewrite.failed }
-      }
-      if (rewrite.args !== undefined) {
-        originalArgs = args
-        args = rewrite.args
-        rewrittenBy = rewrite.by
-        invalidText = rewrite.invalidText
-      }
-    }
+    const args = filled?.ok ? filled.value : raw.value
+    const identity: Identity = { name, callId, sessionId, cwd, turnId, parent, agent }
+    if (this.kernel.listenerCount('tools/input-rewrite') > 0) return this.rewriteThenSeal(tool, identity, args, abandon)
+    return this.validateAndSeal(tool, identity, args)
+  }
 
+  /** S18 before validation: the rewrite waterfall, then the (possibly rewritten) input validated and sealed. */
+  private async rewriteThenSeal(tool: AnyTool, identity: Identity, args: Readonly<JsonObject>, abandon: Abandonment): Promise<Prepared> {
+    const { name, callId, sessionId, cwd, agent } = identity
+    const rewrite = await this.rewrite({ name, args, callId, sessionId, cwd, ...(agent ? { agent } : {}) }, abandon)
+    if (!rewrite.ok) return { call: seal({ ...identity, args }), failed: rewrite.failed }
+    if (rewrite.args === undefined) return this.validateAndSeal(tool, identity, args)
+    return this.validateAndSeal(tool, identity, rewrite.args, { originalArgs: args, rewrittenBy: rewrite.by, invalidText: rewrite.invalidText })
+  }
+
+  /** Validates the input against the tool's schema and seals what the tool will run with (S9). */
+  private validateAndSeal(tool: AnyTool, identity: Identity, args: Readonly<JsonObject>, rewritten?: { originalArgs: Readonly<JsonObject>; rewrittenBy?: string; invalidText?: string }): Prepared {
+    const { name, callId, sessionId, cwd, turnId, parent, agent } = identity
+    const originalArgs = rewritten?.originalArgs
+    const rewrittenBy = rewritten?.rewrittenBy
+    const invalidText = rewritten?.invalidText
     const parsed = tool.inputSchema.safeParse(args)
     if (!parsed.success) {
       const where = invalidText ?? (rewrittenBy !== undefined ? `Arguments for tool "${name}" as rewritten by "${rewrittenBy}" are invalid` : `Invalid arguments for tool "${name}"`)
@@ -271,10 +284,18 @@ export class ToolPipeline {
         verdict = Object.freeze({ outcome: 'allowed', stage: 'pre-execute', reason: decision.reason, by: decision.by })
       }
     }
+    return this.guarded(sealed, call, verdict)
+  }
+
+  /** S12: the deny-only guards, last word of policy. `call` is `sealed` unless an answer rewrote it. */
+  private guarded(sealed: SealedCall, call: SealedCall, verdict: CallVerdict): Decided {
     const guardReason = this.kernel.checkGuards('tools', call)
-    const rewritten = call !== sealed ? { call } : {}
-    if (guardReason !== undefined) return { verdict: denied('guard', guardReason), result: failure('DENIED', `Permission denied: ${guardReason}`), ...rewritten }
-    return { verdict, ...rewritten }
+    if (guardReason !== undefined) {
+      const refused: Decided = { verdict: denied('guard', guardReason), result: failure('DENIED', `Permission denied: ${guardReason}`) }
+      if (call !== sealed) refused.call = call
+      return refused
+    }
+    return call !== sealed ? { verdict, call } : { verdict }
   }
 
   /**
@@ -374,10 +395,9 @@ export class ToolPipeline {
    */
   private async dispatch(call: SealedCall, tool: AnyTool, request: ToolCallRequest, abandon: Abandonment, beforeRun: HostExecuteOptions['beforeRun']): Promise<ToolResult> {
     const control: ExecControl = Object.seal({ signal: request.signal ?? NEVER })
-    const abandoned = failure('CANCELLED', `Tool "${call.name}" did not stop within ${this.abandonAfterCancelMs} ms of the cancel; it was abandoned and may still be running.`)
     if (this.kernel.listenerCount('tools/execute') === 0) {
       const out = await abandon.race(this.core(call, tool, control, request, beforeRun))
-      return out === ABANDONED ? abandoned : out
+      return out === ABANDONED ? this.abandoned(call.name) : out
     }
     let out: unknown
     try {
@@ -386,7 +406,12 @@ export class ToolPipeline {
       this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/execute wrapper' })
       return failure('LISTENER_THREW', `A tools/execute wrapper around "${call.name}" failed: ${errorText(error)}`)
     }
-    return out === ABANDONED ? abandoned : normalizeResult(call.name, out, 'wrapper')
+    return out === ABANDONED ? this.abandoned(call.name) : normalizeResult(call.name, out, 'wrapper')
+  }
+
+  /** The result of a call whose tool did not stop within the grace (made only then). */
+  private abandoned(name: string): ToolResult {
+    return failure('CANCELLED', `Tool "${name}" did not stop within ${this.abandonAfterCancelMs} ms of the cancel; it was abandoned and may still be running.`)
   }
 
   /** Core dispatch, inside the normalization boundary (S16). Never rejects. */
@@ -430,45 +455,70 @@ export class ToolPipeline {
   }
 
   /** S14, S15, S17: post-execute transforms, then the sealed result notification. */
-  private async conclude(
+  private conclude(
     call: SealedCall,
     result: ToolResult,
     verdict: CallVerdict,
     started: number,
     signal: AbortSignal | undefined,
     record: ExecuteOptions['record']
-  ): Promise<ToolExecutionResult> {
+  ): ToolExecutionResult | Promise<ToolExecutionResult> {
     // Context carried up from nested calls: kept whatever the tool did (a throw included), dropped
     // when post-execute blocks the call or fails closed (S17).
     const carried = this.nested.close(call.token)
-    let additionalContext: readonly string[] = carried.length > 0 ? carried : NO_CONTEXT
-    if (this.kernel.listenerCount('tools/post-execute') > 0) {
-      let decision: PostToolDecision | typeof ABANDONED | undefined
-      let problem: string | undefined
-      const abandon = abandonment(signal, this.abandonAfterCancelMs)
-      try {
-        decision = await abandon.race(this.kernel.waterfall('tools/post-execute', call, result, verdict, accept))
-        if (decision !== ABANDONED) problem = postDecisionProblem(decision)
-      } catch (error) {
-        problem = errorText(error)
-        this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/post-execute listener' })
-      } finally {
-        abandon.dispose()
-      }
-      if (decision === ABANDONED || problem !== undefined || decision?.action === 'block') additionalContext = NO_CONTEXT
-      if (decision === ABANDONED) {
-        // Fail closed, as for a failing listener: the unfiltered content is dropped.
-        result = failure('CANCELLED', `Tool "${call.name}" was cancelled while a tools/post-execute listener ran; its result was dropped.`)
-      } else if (problem !== undefined) {
-        // Fail closed: a post-execute listener may exist to redact, so the unfiltered content is dropped.
-        result = failure('LISTENER_THREW', `A tools/post-execute listener for "${call.name}" failed: ${problem}`)
-      } else if (decision !== undefined) {
-        result = applyPostDecision(result, decision)
-        if (decision.additionalContext !== undefined && decision.additionalContext.length > 0) {
-          additionalContext = [...additionalContext, ...decision.additionalContext]
-        }
+    const additionalContext: readonly string[] = carried.length > 0 ? carried : NO_CONTEXT
+    if (this.kernel.listenerCount('tools/post-execute') > 0) return this.postExecute(call, result, verdict, started, signal, record, additionalContext)
+    return this.concluded(call, result, verdict, started, record, additionalContext)
+  }
+
+  /** S14: the post-execute waterfall transforms the result (fail closed), then it concludes. */
+  private async postExecute(
+    call: SealedCall,
+    result: ToolResult,
+    verdict: CallVerdict,
+    started: number,
+    signal: AbortSignal | undefined,
+    record: ExecuteOptions['record'],
+    carried: readonly string[]
+  ): Promise<ToolExecutionResult> {
+    let additionalContext = carried
+    let decision: PostToolDecision | typeof ABANDONED | undefined
+    let problem: string | undefined
+    const abandon = abandonment(signal, this.abandonAfterCancelMs)
+    try {
+      decision = await abandon.race(this.kernel.waterfall('tools/post-execute', call, result, verdict, accept))
+      if (decision !== ABANDONED) problem = postDecisionProblem(decision)
+    } catch (error) {
+      problem = errorText(error)
+      this.kernel.reportError(error, { plugin: 'tools', phase: 'tools/post-execute listener' })
+    } finally {
+      abandon.dispose()
+    }
+    if (decision === ABANDONED || problem !== undefined || decision?.action === 'block') additionalContext = NO_CONTEXT
+    if (decision === ABANDONED) {
+      // Fail closed, as for a failing listener: the unfiltered content is dropped.
+      result = failure('CANCELLED', `Tool "${call.name}" was cancelled while a tools/post-execute listener ran; its result was dropped.`)
+    } else if (problem !== undefined) {
+      // Fail closed: a post-execute listener may exist to redact, so the unfiltered content is dropped.
+      result = failure('LISTENER_THREW', `A tools/post-execute listener for "${call.name}" failed: ${problem}`)
+    } else if (decision !== undefined) {
+      result = applyPostDecision(result, decision)
+      if (decision.additionalContext !== undefined && decision.additionalContext.length > 0) {
+        additionalContext = [...additionalContext, ...decision.additionalContext]
       }
     }
+    return this.concluded(call, result, verdict, started, record, additionalContext)
+  }
+
+  /** S15, S17: the context goes up to the parent call, tools/result hears of the call. */
+  private concluded(
+    call: SealedCall,
+    result: ToolResult,
+    verdict: CallVerdict,
+    started: number,
+    record: ExecuteOptions['record'],
+    additionalContext: readonly string[]
+  ): ToolExecutionResult {
     // A subagent's own call: its loop gives the context to the subagent's model, not to the Agent call.
     if (call.agent === undefined) this.nested.carry(call.parent, additionalContext)
     if (this.kernel.listenerCount('tools/result') > 0) this.kernel.emitObserved('tools/result', record && resultListenerNotice(call, record), call, result, verdict)
