@@ -11,6 +11,7 @@ import './styles/base.css'
 import './styles/layout.css'
 import './styles/transcript.css'
 import './styles/dialogs.css'
+import './styles/subagents.css'
 
 registerSharedModules()
 

@@ -3,6 +3,7 @@
 // app's main process (Electron's Notification) and web mode's page (the browser's Notification
 // API); no DOM or Node imports.
 import type { SessionEvent } from './session/events'
+import { subagentLabel } from './subagent-label'
 
 export type AttentionKind = 'approval' | 'turn-finished' | 'turn-failed'
 
@@ -34,8 +35,8 @@ export function attentionFor(sessionId: string, event: SessionEvent): AttentionN
         key: `approval:${event.requestId}`,
         kind: 'approval',
         sessionId,
-        title: `Seam needs your approval: ${event.tool}`,
-        body: clip(event.reason || `${event.tool} is waiting for your answer.`)
+        title: `Seam needs your approval: ${event.tool}${event.agent ? ` (from ${subagentLabel(event.agent)})` : ''}`,
+        body: clip(`${event.agent ? `Asked by ${subagentLabel(event.agent)}: ` : ''}${event.reason || `${event.tool} is waiting for your answer.`}`)
       }
     case 'turn/end':
       if (event.reason === 'completed' || event.reason === 'max_steps') {
@@ -87,6 +88,11 @@ export class AttentionGate {
     if (!this.options.enabled() || this.options.focused()) return false
     this.options.show(notice)
     return true
+  }
+
+  /** For an event a subagent of the session recorded: only its approvals call for the user (its turn's end is its parent's business). */
+  subagentEvent(sessionId: string, event: SessionEvent): boolean {
+    return event.type === 'approval/asked' ? this.event(sessionId, event) : false
   }
 
   /** `attentionFor` and `offer` in one: for a session's appended event. */

@@ -53,7 +53,15 @@ export default definePlugin({
     }
 
     const service: SubagentService = {
-      types: (workspace) => discover(workspace).agents.map((agent) => ({ name: agent.name, description: agent.description, source: agent.source, ...(agent.file ? { file: agent.file } : {}) })),
+      types: (workspace) =>
+        discover(workspace).agents.map((agent) => ({
+          name: agent.name,
+          description: agent.description,
+          source: agent.source,
+          ...(agent.file ? { file: agent.file } : {}),
+          ...(agent.tools ? { tools: agent.tools } : {}),
+          ...(agent.disallowedTools ? { disallowedTools: agent.disallowedTools } : {})
+        })),
       skipped: (workspace) => discover(workspace).skipped,
       run: (request) => run(request, defaultWorkspace())
     }

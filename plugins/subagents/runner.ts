@@ -15,6 +15,9 @@ export interface RunningAgent {
 
 export class SubagentError extends Error {}
 
+/** Claude Code's tool result for a call the user interrupted. */
+export const INTERRUPTED_TEXT = '[Request interrupted by user for tool use]'
+
 /** Claude Code compares `subagent_type` case- and separator-insensitively (2.1.140). */
 export function findAgent(agents: readonly AgentDefinition[], type: string): AgentDefinition | undefined {
   const exact = agents.find((agent) => agent.name === type)
@@ -97,11 +100,13 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
       ...(request.signal ? { signal: request.signal } : {})
     })
     const failed = outcome.reason !== 'completed'
-    const why = outcome.reason === 'cancelled' ? 'was cancelled' : outcome.reason === 'max_steps' ? `reached its turn limit (${outcome.steps})` : `failed: ${outcome.error ?? outcome.reason}`
+    const why = outcome.reason === 'max_steps' ? `reached its turn limit (${outcome.steps})` : `failed: ${outcome.error ?? outcome.reason}`
+    // A stopped subagent (its card's Stop, or the parent's cancel) answers as Claude Code answers an interrupted tool call.
+    const text = outcome.reason === 'cancelled' ? INTERRUPTED_TEXT : failed && outcome.text === '' ? `Subagent ${agent.name} ${why}` : outcome.text
     return {
       agentId,
       agentType: agent.name,
-      text: failed && outcome.text === '' ? `Subagent ${agent.name} ${why}` : outcome.text,
+      text,
       isError: failed && outcome.reason !== 'max_steps',
       durationMs: outcome.durationMs,
       toolUseCount: outcome.toolUseCount,

@@ -84,7 +84,8 @@ export async function askClient(channel: PermissionChannel, request: ApprovalReq
     sessionId: request.sessionId,
     toolCall: channel.toolCallFor(request),
     options: permissionOptions(request),
-    _meta: { seam: { reason: request.reason } }
+    // ACP has no field for who asks: a subagent's ask names it in the tool call's title and here.
+    _meta: { seam: { reason: request.reason, ...(request.agent ? { agent: { ...request.agent } } : {}) } }
   }
   try {
     return answerOf(await channel.requestPermission(params, request.signal))

@@ -27,6 +27,21 @@ export interface ChildParent {
 /** Running agents by kernel and session id: how the service finds the parent loop of a call. */
 const parents = new WeakMap<Kernel, Map<string, ChildParent>>()
 
+/** Running child turns by kernel and agent id: what the UI's Stop on a subagent card cancels. */
+const runningChildren = new WeakMap<Kernel, Map<string, { sessionId: string; stop(): void }>>()
+
+/**
+ * Stops one running subagent of a session (its child turn is cancelled; the parent's Agent call
+ * then ends with Claude Code's interrupted result and the parent's turn goes on). False when no
+ * such subagent is running.
+ */
+export function stopChildTurn(kernel: Kernel, sessionId: string, agentId: string): boolean {
+  const child = runningChildren.get(kernel)?.get(agentId)
+  if (!child || child.sessionId !== sessionId) return false
+  child.stop()
+  return true
+}
+
 export function attachChildParent(kernel: Kernel, sessionId: string, parent: ChildParent): () => void {
   let bySession = parents.get(kernel)
   if (!bySession) parents.set(kernel, (bySession = new Map()))
@@ -86,6 +101,7 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
   const { kernel } = parentDeps
   const parentLog = parentDeps.log
   const { agentId, agentType } = request.agent
+  const identity = { agentId, agentType, description: request.description }
   const parentTurnId = parentDeps.handle.currentTurnId
   const turnField = parentTurnId !== undefined ? { turnId: parentTurnId } : {}
   const log = createChildLog(parentLog, agentId, parent.workspace, request.description)
@@ -101,7 +117,7 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
   let turn: Turn | undefined
   const handle = new AgentHandleImpl(log, parent.workspace, () => turn, () => parentDeps.handle.env, {
     sessionId: parentDeps.handle.sessionId,
-    subagent: request.agent,
+    subagent: identity,
     cwd: request.cwd ?? parent.cwd
   })
   let models: Pick<LoopDeps, 'model' | 'modelInfo'> = { model: parentDeps.model, modelInfo: parentDeps.modelInfo }
@@ -124,7 +140,7 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
     inbox: new Inbox(() => {}),
     systemPrompt: () => request.systemPrompt,
     tools: () => childTools(parentDeps.tools(), request),
-    subagent: { parentToken: request.parentToken, identity: request.agent }
+    subagent: { parentToken: request.parentToken, identity }
   }
   turn = new Turn(deps, `${agentId}/turn-1`, async (opened) => {
     if (modelProblem !== undefined) log.append({ type: 'notice', turnId: opened.id, level: 'warn', text: modelProblem, source: 'subagents' })
@@ -135,6 +151,12 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
   const cancel = (): void => turn?.cancel()
   if (request.signal?.aborted) cancel()
   request.signal?.addEventListener('abort', cancel, { once: true })
+  // The child's events, live, for the UI's nested transcript and ACP's progress updates.
+  const parentSessionId = parentDeps.handle.sessionId
+  const stopForwarding = log.onAppend((event) => kernel.emit('agent/subagent-appended', parentSessionId, identity, event))
+  let children = runningChildren.get(kernel)
+  if (!children) runningChildren.set(kernel, (children = new Map()))
+  children.set(agentId, { sessionId: parentSessionId, stop: cancel })
   try {
     const end = await turn.run()
     const outcome = summarize(log.events, end.reason, end.steps, models.model.model, log.path, performance.now() - started, end.error)
@@ -154,8 +176,10 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
     })
     return outcome
   } finally {
+    children.delete(agentId)
     request.signal?.removeEventListener('abort', cancel)
     await log.close()
+    stopForwarding()
   }
 }
 

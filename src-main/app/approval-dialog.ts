@@ -79,6 +79,7 @@ export class ApprovalDialogs {
           id: rest.id, sessionId: rest.sessionId, tool: rest.tool, args: { ...rest.args }, token: rest.token, reason: rest.reason, scope: rest.scope,
           ...(rest.cwd !== undefined ? { cwd: rest.cwd } : {}),
           ...(rest.askedBy !== undefined ? { askedBy: rest.askedBy } : {}),
+          ...(rest.agent !== undefined ? { agent: { ...rest.agent } } : {}),
           ...optional('file', filePreview(rest.tool, rest.args, rest.cwd)),
           ...optional('risks', nonEmpty(callRisks(rest.tool, rest.args, { workspace, ...(rest.cwd !== undefined ? { cwd: rest.cwd } : {}) })))
         },

@@ -29,7 +29,7 @@ const emptyFold = (): Fold => ({ lastMessage: '', files: new Set(), costUsd: 0, 
 function fold(state: Fold, event: SessionEvent): void {
   if (event.type === 'assistant/message') {
     if (event.text.trim() !== '') state.lastMessage = event.text
-  } else if (event.type === 'usage/step') state.costUsd += event.costUsd ?? 0
+  } else if (event.type === 'usage/step' || event.type === 'subagent/end') state.costUsd += event.costUsd ?? 0
   else if (event.type === 'file/changed') state.files.add(event.path)
   else if (event.type === 'turn/start') state.lastTurn = 'open'
   else if (event.type === 'turn/end') state.lastTurn = event.reason === 'error' ? 'failed' : 'ended'
@@ -47,7 +47,7 @@ export function activityOfEvents(events: readonly SessionEvent[]): SessionActivi
 }
 
 /** Only lines of these types are parsed; the rest (tool results, deltas of text) are skipped unread. */
-const WANTED = ['"assistant/message"', '"usage/step"', '"file/changed"', '"turn/start"', '"turn/end"']
+const WANTED = ['"assistant/message"', '"usage/step"', '"subagent/end"', '"file/changed"', '"turn/start"', '"turn/end"']
 
 interface FileScan {
   fileSize: number

@@ -19,6 +19,7 @@ import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { worktreeHandlers } from './worktree-handlers'
 import { backgroundTasksOf, sessionTasks, stopTask, taskTail } from './background-tasks'
+import { subagentHandlers } from './subagent-handlers'
 
 
 export interface HandlerDeps {
@@ -338,6 +339,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const session = await sessions.open(sessionId)
       return { text: await taskTail(backgroundTasksOf(session.kernel), sessionId, session.log.events, taskId, maxChars) }
     },
-    'tasks/stop': async ({ sessionId, taskId }) => ({ task: await stopTask(backgroundTasksOf((await sessions.open(sessionId)).kernel), sessionId, taskId) })
+    'tasks/stop': async ({ sessionId, taskId }) => ({ task: await stopTask(backgroundTasksOf((await sessions.open(sessionId)).kernel), sessionId, taskId) }),
+    ...subagentHandlers(runtime)
   }
 }

@@ -93,7 +93,9 @@ function forwardLiveEvents(runtime: HostRuntime, pushes: PushHub): void {
       // Live output is shown before it is logged: the same key redaction as the log applies.
       ctx.on('agent/tool-progress', (sessionId, progress) =>
         pushes.publish('tool/progress', { sessionId, ...progress, text: runtime.keys.redact(progress.text) })
-      )
+      ),
+      // A subagent's own log (already redacted as it was recorded): its card's nested transcript.
+      ctx.on('agent/subagent-appended', (sessionId, agent, event) => pushes.publish('subagent/appended', { sessionId, agentId: agent.agentId, event }))
     ]
     return () => offs.forEach((off) => off())
   })

@@ -1,6 +1,7 @@
 // The contract's `worktrees/*` methods and `sessions/board` (src-shared/contract/worktrees.ts):
 // worktree sessions from the UI, their review and landing, and the board of every session of the
 // window's workspace. The git work is the `worktrees` service's (plugins/worktrees).
+import { subagentLabel } from '../../src-shared/subagent-label'
 import type { BoardRow } from '../../src-shared/contract/worktrees'
 import type { WorktreeRecord } from '../../src-shared/host/worktrees'
 import { LogActivity, activityOfEvents, type SessionActivity } from './board-activity'
@@ -91,7 +92,7 @@ export function worktreeHandlers(runtime: HostRuntime, dialogs: ApprovalDialogs)
  * the most recent closed ones, from their log files.
  */
 async function boardRows(runtime: HostRuntime, dialogs: ApprovalDialogs, logActivity: LogActivity, workspace: string): Promise<BoardRow[]> {
-  const asking = new Set(dialogs.pending().map((request) => request.sessionId))
+  const asking = new Map(dialogs.pending().map((request) => [request.sessionId, request]))
   const rows: BoardRow[] = []
   const read = new Set<string>()
   let closed = 0
@@ -107,6 +108,8 @@ async function boardRows(runtime: HostRuntime, dialogs: ApprovalDialogs, logActi
       const activity = activityOfEvents(live.log.events)
       Object.assign(row, details(activity))
       row.status = live.detached ? 'detached' : asking.has(summary.id) ? 'waiting' : live.agent.state.running ? 'running' : activity.lastTurn === 'failed' ? 'failed' : 'idle'
+      const ask = asking.get(summary.id)
+      if (row.status === 'waiting' && ask?.agent) row.waitingFor = subagentLabel(ask.agent)
     } else {
       const file = runtime.sessions.store.pathOf(summary.id)
       read.add(file)

@@ -6,6 +6,7 @@ import type { ApprovalRequest } from '../../src-shared/host/tools'
 import { callRisks } from '../../src-shared/host/call-risks'
 import { proposedContent } from '../../src-shared/host/proposed-content'
 import { filePreview } from '../app/approval-preview'
+import { subagentLabel } from '../../src-shared/subagent-label'
 
 /** Diff lines shown before the rest is summed up (a long Write would bury the question). */
 export const DIFF_MAX_LINES = 120
@@ -17,12 +18,13 @@ export interface ApprovalTextOptions {
 
 type Paint = (text: string) => string
 
-export function approvalText(request: Pick<ApprovalRequest, 'tool' | 'args' | 'reason' | 'cwd'>, options: ApprovalTextOptions): string {
+export function approvalText(request: Pick<ApprovalRequest, 'tool' | 'args' | 'reason' | 'cwd' | 'agent'>, options: ApprovalTextOptions): string {
   const paint = painter(options.color)
   const lines: string[] = []
   const risks = callRisks(request.tool, request.args, { workspace: options.workspace ?? null, ...(request.cwd !== undefined ? { cwd: request.cwd } : {}) })
   lines.push(`? ${paint.bold(request.tool)} wants to run${risks.length > 0 ? ` ${paint.danger('(DANGEROUS)')}` : ''}`)
   for (const risk of risks) lines.push(`  ${paint.danger(`! ${risk.text}`)}`)
+  if (request.agent) lines.push(`  asked by ${paint.bold(subagentLabel(request.agent))}`)
   lines.push(...callBody(request, paint))
   lines.push(`  reason: ${request.reason}`)
   return lines.join('\n') + '\n'

@@ -97,6 +97,7 @@ async function start(): Promise<void> {
   const stopActivity = running.runtime.sessions.onAppended((sessionId, event) => activity.event(sessionId, event))
   const stopNotifications = installDesktopNotifications({
     onAppended: (listener) => running.runtime.sessions.onAppended(listener),
+    onSubagentAppended: (listener) => running.runtime.eachKernel((kernel) => kernel.context.on('agent/subagent-appended', (sessionId, _agent, event) => listener(sessionId, event))),
     enabled: () => running.runtime.settings.value.desktopNotifications,
     window: () => mainWindow,
     openWindow: () => openWindow(),

@@ -9,6 +9,8 @@ import type { PushPayload } from '../../src-shared/contract/ipc'
 export interface DesktopNotificationsOptions {
   /** Every event appended to any open session (the session hub's onAppended). */
   onAppended(listener: (sessionId: string, event: SessionEvent) => void): () => void
+  /** Every event a running subagent records (`sessionId`: its parent): its approvals notify too. */
+  onSubagentAppended?(listener: (sessionId: string, event: SessionEvent) => void): () => void
   /** The setting `desktopNotifications`, read at each moment. */
   enabled(): boolean
   window(): BrowserWindow | null
@@ -53,8 +55,10 @@ export function installDesktopNotifications(options: DesktopNotificationsOptions
     note.show()
   }
   const off = options.onAppended((sessionId, event) => gate.event(sessionId, event))
+  const offSubagents = options.onSubagentAppended?.((sessionId, event) => gate.subagentEvent(sessionId, event))
   return () => {
     off()
+    offSubagents?.()
     for (const note of live) note.close()
     live.clear()
   }

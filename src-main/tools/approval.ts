@@ -63,7 +63,8 @@ export class ApprovalServiceImpl implements ApprovalService {
       scope,
       signal: input.signal,
       ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
-      ...(input.askedBy !== undefined ? { askedBy: input.askedBy } : {})
+      ...(input.askedBy !== undefined ? { askedBy: input.askedBy } : {}),
+      ...(input.agent !== undefined ? { agent: Object.freeze({ ...input.agent }) } : {})
     })
     this.record(record, {
       type: 'approval/asked',
@@ -72,7 +73,8 @@ export class ApprovalServiceImpl implements ApprovalService {
       tool: request.tool,
       args: request.args,
       reason: request.reason,
-      scope: scopeEvent(request.scope)
+      scope: scopeEvent(request.scope),
+      ...(request.agent !== undefined ? { agent: { ...request.agent } } : {})
     })
     const answer = await this.decide(request)
     this.record(record, {

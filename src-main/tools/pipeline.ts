@@ -327,7 +327,11 @@ export class ToolPipeline {
           : record
       try {
         answer = await approval.request(
-          { sessionId: call.sessionId, tool: call.name, args: call.args, token: call.token, reason: decision.reason, signal, cwd: call.cwd, ...(decision.by ? { askedBy: decision.by } : {}) },
+          {
+            sessionId: call.sessionId, tool: call.name, args: call.args, token: call.token, reason: decision.reason, signal, cwd: call.cwd,
+            ...(decision.by ? { askedBy: decision.by } : {}),
+            ...(call.agent ? { agent: call.agent } : {})
+          },
           recordWithTurn
         )
       } catch (error) {

@@ -60,7 +60,10 @@ export function seal(input: SealInput): SealedCall {
     cwd: input.cwd
   }
   if (input.parent !== undefined) call.parent = input.parent
-  if (input.agent !== undefined) call.agent = Object.freeze({ agentId: input.agent.agentId, agentType: input.agent.agentType })
+  if (input.agent !== undefined) {
+    const { agentId, agentType, description } = input.agent
+    call.agent = Object.freeze({ agentId, agentType, ...(typeof description === 'string' ? { description } : {}) })
+  }
   if (input.turnId !== undefined) call.turnId = input.turnId
   if (input.originalArgs !== undefined) call.originalArgs = input.originalArgs
   if (input.rewrittenBy !== undefined) call.rewrittenBy = input.rewrittenBy

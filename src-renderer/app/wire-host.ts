@@ -1,6 +1,7 @@
 // Connects the stores to the host: every push lands in its store, and `resync` fetches what the
 // pushes do not carry (at start and after a reconnect): status, pending approvals, the sessions
 // list and the open session, the plugins and their client entries.
+import { subagentActions } from '../subagents/subagent-store'
 import type { HostApi, PushPayload } from '../../src-shared/contract/ipc'
 import { approvalActions } from '../approval/approval-store'
 import { ClientPluginRuntime, type ModuleLoader } from '../plugins/client-runtime'
@@ -49,7 +50,11 @@ export function wireHost(host: HostApi, options: { loadModule?: ModuleLoader } =
         void sessionsActions.refresh(host)
       }, 50)
     }),
-    host.on('agent/delta', (delta) => deltas.push(delta)),
+    host.on('agent/delta', (delta) => {
+      // A subagent's step streams under its agent id: its card's nested transcript takes it.
+      if (!subagentActions.applyDelta(delta.sessionId, delta)) deltas.push(delta)
+    }),
+    host.on('subagent/appended', ({ sessionId, agentId, event }) => subagentActions.append(sessionId, agentId, event)),
     host.on('agent/state', (state) => {
       deltas.flush()
       sessionActions.setAgent(state)

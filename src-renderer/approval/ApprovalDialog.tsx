@@ -6,6 +6,7 @@
 // workspace's .claude/settings.local.json, or everywhere in Seam's user rules). A dangerous call
 // (request.risks: rm -rf, sudo, curl | sh, force push, a write outside the workspace) is marked,
 // its Deny has the focus and Enter denies it.
+import { subagentLabel } from '../../src-shared/subagent-label'
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
 import { errorText } from '../app/errors'
@@ -100,6 +101,11 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
         {waiting > 0 && <span className="muted"> · {waiting} more waiting</span>}
       </p>
       {otherSession !== null && <p className="approval-session">In another session: “{otherSession || 'New session'}”</p>}
+      {request.agent && (
+        <p className="approval-session" aria-label="Asked by a subagent">
+          Asked by {subagentLabel(request.agent)}
+        </p>
+      )}
       <p className="approval-reason">
         <span className="field-label">Why: </span>
         {request.reason}

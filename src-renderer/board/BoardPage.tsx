@@ -89,7 +89,7 @@ export function BoardPage() {
               <tr key={row.id} data-status={row.status} aria-label={`Session ${row.title || row.id}`}>
                 <td>{row.title || <span className="muted">(untitled)</span>}</td>
                 <td>{row.worktree ? <code>{row.worktree.branch || row.worktree.path}</code> : <span className="muted">main worktree</span>}</td>
-                <td><span className={`board-status ${row.status}`}>{STATUS_TEXT[row.status]}</span></td>
+                <td><span className={`board-status ${row.status}`}>{STATUS_TEXT[row.status]}{row.waitingFor ? ` from ${row.waitingFor}` : ''}</span></td>
                 <td className="board-last">{row.lastMessage}</td>
                 <td>{row.filesChanged}</td>
                 <td>{row.costUsd > 0 ? `$${row.costUsd.toFixed(4)}` : '—'}</td>

@@ -48,5 +48,10 @@ export function installWebNotifications(host: HostApi, focusSession: (sessionId:
     (settings) => setNotificationSetting(settings.desktopNotifications),
     () => undefined // Stays off until the settings can be read.
   )
-  return host.on('session/appended', ({ sessionId, event }) => void gate.event(sessionId, event))
+  const offs = [
+    host.on('session/appended', ({ sessionId, event }) => void gate.event(sessionId, event)),
+    // A subagent's approval is recorded in its own log: it asks the user all the same.
+    host.on('subagent/appended', ({ sessionId, event }) => void gate.subagentEvent(sessionId, event))
+  ]
+  return () => offs.forEach((off) => off())
 }

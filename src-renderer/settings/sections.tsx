@@ -13,6 +13,7 @@ import { ModelTableForm } from './ModelTableForm'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { SkillsList } from './SkillsList'
+import { AgentsList } from '../subagents/AgentsList'
 import { WorkspaceTrust } from './WorkspaceTrust'
 import { useAppStore } from '../app/app-store'
 
@@ -29,6 +30,7 @@ export const SETTINGS_SECTIONS: SettingsSectionDef[] = [
   { id: 'notifications', title: 'Notifications', component: NotificationsForm },
   { id: 'mcp', title: 'MCP servers', component: McpServers },
   { id: 'skills', title: 'Skills', component: SkillsList },
+  { id: 'subagents', title: 'Subagents', component: AgentsList },
   { id: 'plugins', title: 'Plugin tree', component: PluginTree },
   { id: 'advanced', title: 'Advanced', component: AdvancedSection }
 ]

@@ -6,6 +6,7 @@ import { CompactionRow, InstructionsRow } from './ContextRows'
 import { BlockedRow, ContextRow, NoticeRow, QueuedRow, RevertRow, RewindRow, SteeringRow, TurnEndRow } from './SmallRows'
 import { ChangesCard } from './ChangesCard'
 import { ToolCard } from './ToolCard'
+import { AGENT_TOOLS, SubagentCard } from '../subagents/SubagentCard'
 import type { LiveItem, TranscriptItem } from './transcript-types'
 import { UserMessage } from './UserMessage'
 
@@ -19,7 +20,7 @@ export function TranscriptRow({ row }: { row: TranscriptRowItem }) {
     case 'live':
       return <AssistantMessage item={row} />
     case 'tool':
-      return <ToolCard item={row} />
+      return row.subagent || AGENT_TOOLS.has(row.name) ? <SubagentCard item={row} /> : <ToolCard item={row} />
     case 'steering':
       return <SteeringRow item={row} />
     case 'context':

@@ -142,14 +142,15 @@ function reduce(draft: Draft, event: SessionEvent): void {
       if (at !== undefined && (message?.kind === 'user' || message?.kind === 'steering')) draft.items[at] = { ...message, mentions: event.files }
       return
     }
+    case 'subagent/start':
+      return onSubagentStart(draft, event)
+    case 'subagent/end':
+      return onSubagentEnd(draft, event)
     case 'usage/step':
     case 'file/changed':
     case 'restore/journal':
     case 'task/started':
     case 'task/ended':
-    case 'subagent/start':
-    case 'subagent/end':
-      // Subagents: shown on the Agent call's card (tool-card), not as rows of their own.
       // Usage: the context meter in the header. File results: the changes card at the turn's end.
       // A restore's journal: only its commit (`revert`/`rewind`) is shown. Background tasks: the tasks panel.
       return
@@ -254,6 +255,24 @@ function onToolResult(draft: Draft, event: SessionEventOf<'tool/result'>): void 
   replaceTool(draft, card, event.token)
   const at = draft.index.get(`token:${event.token}`)
   draft.openTools = draft.openTools.filter((i) => i !== at)
+}
+
+/** A subagent is shown on the card of the Agent call that started it (SubagentCard), not as a row of its own. */
+function onSubagentStart(draft: Draft, event: SessionEventOf<'subagent/start'>): void {
+  const base = findTool(draft, event.token)
+  if (!base) return
+  const subagent = { agentId: event.agentId, agentType: event.agentType, description: event.description, ...opt('background', event.background) }
+  replaceTool(draft, { ...base, subagent }, event.token)
+}
+
+function onSubagentEnd(draft: Draft, event: SessionEventOf<'subagent/end'>): void {
+  const base = findTool(draft, event.token)
+  if (!base?.subagent) return
+  const end = {
+    reason: event.reason, toolUseCount: event.toolUseCount, durationMs: event.durationMs, usage: event.usage, model: event.model,
+    ...opt('error', event.error), ...opt('costUsd', event.costUsd)
+  }
+  replaceTool(draft, { ...base, subagent: { ...base.subagent, end } }, event.token)
 }
 
 function onApprovalAsked(draft: Draft, event: SessionEventOf<'approval/asked'>): void {

@@ -54,6 +54,25 @@ export interface ToolCardItem {
   /** Why the call was denied, cancelled or interrupted, in words. */
   statusReason?: string
   result?: ToolResultView
+  /** An Agent call's subagent, once its child turn started (`subagent/start`, `subagent/end`). */
+  subagent?: SubagentView
+}
+
+/** A subagent as its card shows it: who it is, where its own log is, and how it ended. */
+export interface SubagentView {
+  agentId: string
+  agentType: string
+  description: string
+  background?: boolean
+  end?: {
+    reason: SessionEventOf<'subagent/end'>['reason']
+    error?: string
+    toolUseCount: number
+    durationMs: number
+    usage: SessionEventOf<'subagent/end'>['usage']
+    costUsd?: number
+    model: string
+  }
 }
 
 export interface UserItem {

@@ -8,6 +8,7 @@ import { APPROVAL_MODES } from '../host/approval-modes'
 import { ImageAttachmentsSchema } from '../session/attachments'
 import { CheckpointMethods } from './checkpoints'
 import { TaskMethods } from './tasks'
+import { SubagentMethods, SubagentPushes } from './subagents'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -112,6 +113,8 @@ export const ApprovalRequestPublicSchema = z.object({
   cwd: z.string().optional(),
   /** The plugin whose rule or hook asked. */
   askedBy: z.string().optional(),
+  /** Asked from inside a subagent: which one (its type and task). */
+  agent: z.object({ agentId: z.string(), agentType: z.string(), description: z.string().optional() }).optional(),
   /** For a file-changing call: the target's absolute path and its content now (null: no such file). */
   file: z.object({ path: z.string(), before: z.string().nullable(), truncated: z.boolean() }).optional(),
   /** Why the call is dangerous (src-shared/host/call-risks.ts): the dialog marks it and defaults to Deny. */
@@ -454,7 +457,8 @@ export const Methods = {
   'logs/recent': { input: Empty, output: z.array(LogRecordSchema) },
   ...CheckpointMethods,
   ...WorktreeMethods,
-  ...TaskMethods
+  ...TaskMethods,
+  ...SubagentMethods
 } as const
 
 /** Push name -> payload. */
@@ -473,7 +477,8 @@ export const Pushes = {
   'mcp/changed': z.object({}),
   /** A desktop notification was clicked: show this session. */
   'app/focus-session': z.object({ sessionId: z.string() }),
-  log: LogRecordSchema
+  log: LogRecordSchema,
+  ...SubagentPushes
 } as const
 
 export type MethodName = keyof typeof Methods

@@ -22,6 +22,8 @@ export const BoardRowSchema = z.object({
   worktree: WorktreeShape.optional(),
   /** `waiting`: an approval is asked; `detached`: its worktree is gone; `closed`: not loaded in this window. */
   status: z.enum(['running', 'waiting', 'idle', 'failed', 'detached', 'closed']),
+  /** `waiting` on an approval a subagent asked for: which one (`the Explore subagent ("...")`). */
+  waitingFor: z.string().optional(),
   lastMessage: z.string(),
   filesChanged: z.number().int().nonnegative(),
   costUsd: z.number().nonnegative(),

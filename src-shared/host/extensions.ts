@@ -72,6 +72,10 @@ export interface SubagentType {
   /** Where it was defined: `builtin`, `project`, `user`, `plugin:<name>`, `codex-project`, `codex-user`. */
   source: string
   file?: string
+  /** Its `tools` allowlist as written (absent: every tool). */
+  tools?: readonly string[]
+  /** Its `disallowedTools` as written. */
+  disallowedTools?: readonly string[]
 }
 
 /** An agent file that was found but not offered, and why (the field at fault). */
@@ -126,6 +130,8 @@ export interface SubagentService {
 export interface SubagentIdentity {
   agentId: string
   agentType: string
+  /** The short task the parent gave it (the Agent call's `description`): how approvals and the UI name it; not sent to hooks. */
+  description?: string
 }
 
 /** The child turn a subagent is, as the host runs it (the `childTurns` service). */

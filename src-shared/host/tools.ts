@@ -264,6 +264,8 @@ export interface ApprovalRequest {
   cwd?: string
   /** Who asked: the rule's or hook's plugin (e.g. `permission-policy`, a hook bridge). */
   askedBy?: string
+  /** The subagent whose call this is (absent: the session's own agent): every answerer names it. */
+  agent?: SubagentIdentity
 }
 
 export interface ApprovalAnswer {

@@ -162,6 +162,8 @@ export const GrantScopeShape = z.object({
   projectDir: z.string().optional()
 })
 
+export const SubagentAskingShape = z.object({ agentId: z.string(), agentType: z.string(), description: z.string().optional() })
+
 export const ApprovalAskedEvent = z.object({
   type: z.literal('approval/asked'),
   ...base,
@@ -171,7 +173,9 @@ export const ApprovalAskedEvent = z.object({
   tool: z.string(),
   args: JsonObject,
   reason: z.string(),
-  scope: GrantScopeShape
+  scope: GrantScopeShape,
+  /** Asked from inside a subagent: which one (its id, type and task). */
+  agent: SubagentAskingShape.optional()
 })
 
 export const ApprovalDecidedEvent = z.object({

@@ -1,0 +1,47 @@
+// The contract's subagent methods (src-shared/contract/subagents.ts): the agent types and skipped
+// files of the window's workspace (from the subagents service), one subagent's own log, and Stop
+// for one running subagent (its child turn, src-main/agent/child.ts).
+import type { Handlers } from '../transport/router'
+import type { SubagentMethods } from '../../src-shared/contract/subagents'
+import '../../src-shared/host/extensions'
+import { stopChildTurn } from '../agent/child'
+import { readChildLog } from '../session/child-log'
+import type { HostRuntime } from './runtime'
+
+type SubagentHandlers = Pick<Handlers, keyof typeof SubagentMethods>
+
+export function subagentHandlers(runtime: HostRuntime): SubagentHandlers {
+  const sessions = runtime.sessions
+  return {
+    'subagents/list': async () => {
+      const service = runtime.kernel.getService('subagents')
+      const workspace = runtime.workspace()
+      if (!service || workspace === null) return { running: service !== undefined, agents: [], skipped: [] }
+      return {
+        running: true,
+        agents: service.types(workspace).map((agent) => ({
+          name: agent.name,
+          description: agent.description,
+          source: agent.source,
+          ...(agent.file !== undefined ? { file: agent.file } : {}),
+          ...(agent.tools !== undefined ? { tools: [...agent.tools] } : {}),
+          ...(agent.disallowedTools !== undefined ? { disallowedTools: [...agent.disallowedTools] } : {})
+        })),
+        skipped: service.skipped(workspace).map(({ file, field, reason }) => ({ file, field, reason }))
+      }
+    },
+    'subagents/events': async ({ sessionId, agentId }) => {
+      const session = await sessions.open(sessionId)
+      if (!startedIn(session.log.events, agentId)) throw new Error(`session ${sessionId} has no subagent ${agentId}`)
+      return { events: await readChildLog(session.log.path, agentId) }
+    },
+    'subagents/stop': async ({ sessionId, agentId }) => {
+      const session = await sessions.open(sessionId)
+      return { stopped: stopChildTurn(session.kernel, sessionId, agentId) }
+    }
+  }
+}
+
+function startedIn(events: readonly { type: string; agentId?: string }[], agentId: string): boolean {
+  return events.some((event) => event.type === 'subagent/start' && event.agentId === agentId)
+}

@@ -1,0 +1,47 @@
+// The contract's part for subagents (plugins/subagents and the host's child turns): the agent
+// types found and the files skipped (settings), a subagent's own log (the nested transcript of its
+// card), and Stop for one running subagent. A running subagent's events arrive live as the
+// `subagent/appended` push.
+import { z } from 'zod'
+import { SessionEventSchema } from '../session/events'
+
+const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a session id')
+const AgentId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an agent id')
+
+export const SubagentTypeSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** `builtin`, `project`, `user`, `plugin:<name>`, `codex-project`, `codex-user`. */
+  source: z.string(),
+  file: z.string().optional(),
+  /** The `tools` allowlist as written; absent: every tool. */
+  tools: z.array(z.string()).optional(),
+  disallowedTools: z.array(z.string()).optional()
+})
+export type SubagentTypeView = z.output<typeof SubagentTypeSchema>
+
+export const SubagentSkippedSchema = z.object({ file: z.string(), field: z.string(), reason: z.string() })
+export type SubagentSkippedView = z.output<typeof SubagentSkippedSchema>
+
+export const SubagentMethods = {
+  /** The agent types of the window's workspace, highest priority first, and the agent files skipped with their reason. */
+  'subagents/list': {
+    input: z.object({}).strict(),
+    output: z.object({ running: z.boolean(), agents: z.array(SubagentTypeSchema), skipped: z.array(SubagentSkippedSchema) })
+  },
+  /** A subagent's own log (`<session>.agents/<agentId>.jsonl`): what its card's nested transcript shows. */
+  'subagents/events': {
+    input: z.object({ sessionId: SessionId, agentId: AgentId }).strict(),
+    output: z.object({ events: z.array(SessionEventSchema) })
+  },
+  /** Stops one running subagent: its Agent call ends as an interrupted call and the session's turn goes on. */
+  'subagents/stop': {
+    input: z.object({ sessionId: SessionId, agentId: AgentId }).strict(),
+    output: z.object({ stopped: z.boolean() })
+  }
+} as const
+
+export const SubagentPushes = {
+  /** An event a running subagent's own log recorded (`sessionId`: its parent session). */
+  'subagent/appended': z.object({ sessionId: z.string(), agentId: z.string(), event: SessionEventSchema })
+} as const
