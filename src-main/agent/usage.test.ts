@@ -46,8 +46,21 @@ describe('usage/step events', () => {
       costUsd: expect.closeTo(0.00234, 10) as number,
       unpriced: 0,
       contextTokens: 1230,
-      contextWindow: 10_000
+      contextWindow: 10_000,
+      subagents: { count: 0, requests: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 }
     })
+  })
+
+  it('the totals include what finished subagents used (their subagent/end), without touching the context meter', () => {
+    const end = (costUsd: number | undefined, steps: number) => ({
+      type: 'subagent/end' as const, seq: 9, ts: 1, token: 't', agentId: 'a1', reason: 'completed' as const, steps, toolUseCount: 1, durationMs: 5,
+      usage: { inputTokens: 300, outputTokens: 30, cachedInputTokens: 100 }, model: 'm', ...(costUsd !== undefined ? { costUsd } : {})
+    })
+    const step = { type: 'usage/step' as const, seq: 2, ts: 1, turnId: 't1', step: 1, provider: 'p', model: 'm', usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 10, reasoningTokens: 0 }, costUsd: 0.01 }
+    const totals = usageTotals([step, end(0.02, 2), end(undefined, 3)])
+    expect(totals).toMatchObject({ requests: 6, inputTokens: 1600, outputTokens: 70, cachedInputTokens: 200, unpriced: 3, contextTokens: 1010 })
+    expect(totals.costUsd).toBeCloseTo(0.03, 10)
+    expect(totals.subagents).toEqual({ count: 2, requests: 5, inputTokens: 600, outputTokens: 60, costUsd: 0.02 })
   })
 
   it('a model without a price logs usage without a cost, and the totals count it as unpriced', async () => {
