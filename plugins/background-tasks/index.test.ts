@@ -135,14 +135,19 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     expect(t.events('context/message').map((e) => e.source)).toHaveLength(1)
   })
 
-  it('a task that ends between turns is told with the next prompt', async () => {
+  it('a task that ends while the session is idle is in its log at once (the tasks panel follows it), and told to the model with the next prompt', async () => {
     const t = await setup([
-      { toolCalls: [{ name: 'Bash', args: { command: 'echo ok', run_in_background: true } }] },
+      { toolCalls: [{ name: 'Bash', args: { command: 'sleep 1; echo ok', run_in_background: true } }] },
       { text: 'started it' },
       { text: 'noted' }
     ])
     await t.run('start')
+    expect(t.events('task/ended')).toEqual([])
     await waitFor(() => t.events('task/ended').length > 0, 5_000 * FACTOR, 'the task to end')
+    // Recorded after the turn ended, with no prompt in between.
+    const turnEnd = t.events('turn/end').at(-1)!
+    expect(t.events('task/ended')[0]!.seq).toBeGreaterThan(turnEnd.seq)
+    expect(t.events('user/message')).toHaveLength(1)
     await t.run('next')
     expect(JSON.stringify(t.model.requests[2].messages)).toContain('completed (exit code 0)')
   })
@@ -192,6 +197,23 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     await t.agent.close('closed')
     for (const pid of pids) expect(await waitUntilDead(pid, 3_000 * FACTOR)).toBe(true)
     expect(t.events('task/ended').map((e) => e.endReason)).toEqual(['session-closed', 'session-closed'])
+  })
+
+  it('a session deleted while its tasks run stops them first (no process left, real pids), then removes their output files', async () => {
+    const t = await setup([
+      { toolCalls: [{ name: 'Bash', args: { command: "trap '' TERM; echo $$ > d.pid; while true; do echo still; sleep 1; done", run_in_background: true } }] },
+      { text: 'running' }
+    ], { stopGraceMs: 300 })
+    await t.run('go')
+    await waitFor(() => existsSync(pidFile(t, 'd')), 5_000 * FACTOR, 'the task to start')
+    const pid = readPid(t, 'd')
+    const outputPath = t.events('task/started')[0]!.outputPath
+    await waitFor(() => existsSync(outputPath), 5_000 * FACTOR, 'the output file')
+    await t.agent.close('deleted')
+    // close() resolves after the plugin's session-end: the task is gone before its files are.
+    expect(isAlive(pid)).toBe(false)
+    expect(existsSync(path.dirname(outputPath))).toBe(false)
+    expect(t.events('task/ended').map((e) => e.endReason)).toEqual(['session-closed'])
   })
 
   it('the cap on running tasks refuses another with a clear message', async () => {

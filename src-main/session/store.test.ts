@@ -1,9 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { appendFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SessionEventInput } from '../../src-shared/host/agent'
-import { InvalidSessionEventError, SessionFileError, SessionStore } from './store'
+import { InvalidSessionEventError, SessionFileError, SessionStore, taskOutputFolderOf } from './store'
 
 let root: string
 let store: SessionStore
@@ -261,6 +262,15 @@ describe('SessionStore: list, rename, delete', () => {
     expect(kept.closed).toBe(true)
     expect(await store.list()).toEqual([])
     await expect(store.delete(id)).rejects.toThrow(/no session/)
+  })
+
+  it('delete of a closed session removes its background tasks\' output files (issue 28)', async () => {
+    const { id, path } = await writtenSession()
+    const tasks = taskOutputFolderOf(path)
+    mkdirSync(tasks, { recursive: true })
+    writeFileSync(join(tasks, 'b12345678.output'), 'output of a task that ended\n')
+    await store.delete(id)
+    await expect(stat(tasks)).rejects.toThrow()
   })
 
   it('lists nothing when the sessions folder does not exist yet', async () => {

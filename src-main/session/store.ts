@@ -161,8 +161,10 @@ export class SessionStore {
     }
     // The file checkpoints go with it (revert and rewind read them from there).
     await rm(checkpointFolderOf(path), { recursive: true, force: true })
-    // So do its subagents' logs.
+    // So do its subagents' logs, and its background tasks' output files (plugins/background-tasks
+    // writes them to `<id>.tasks/` beside the log; a session deleted while open stops them first).
     await rm(childLogFolderOf(path), { recursive: true, force: true })
+    await rm(taskOutputFolderOf(path), { recursive: true, force: true })
     await this.cache.delete(id)
     await this.cache.save()
   }
@@ -197,4 +199,9 @@ export class SessionStore {
   private untrack(log: SessionLog): void {
     if (this.openLogs.get(log.id) === log) this.openLogs.delete(log.id)
   }
+}
+
+/** Where the background-tasks plugin keeps a session's task output files: `<id>.tasks/` beside its log. */
+export function taskOutputFolderOf(logPath: string): string {
+  return logPath.replace(/\.jsonl$/, '') + '.tasks'
 }
