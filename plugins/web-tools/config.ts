@@ -45,12 +45,26 @@ export const WebToolsConfigSchema = z
     search: z
       .strictObject({
         /**
-         * `auto`: the configured MCP tool when there is one, else the provider's own search
-         * (Anthropic). `provider` / `mcp`: only that one. `none`: WebSearch is not offered.
+         * `auto`: the configured MCP tool when there is one, else the Brave Search API when its
+         * key is set, else the provider's own search (Anthropic). `provider` / `mcp` / `brave`:
+         * only that one. `none`: WebSearch is not offered.
          */
-        backend: z.enum(['auto', 'provider', 'mcp', 'none']).default('auto'),
+        backend: z.enum(['auto', 'provider', 'mcp', 'brave', 'none']).default('auto'),
         /** An MCP server's search tool, as Seam names it: `mcp__<server>__<tool>`; it gets `{query}`. */
         mcpTool: z.string().regex(/^mcp__.+__.+$/, 'must be an MCP tool name, mcp__<server>__<tool>').optional(),
+        /** The Brave Search API (api.search.brave.com, a key from its dashboard). */
+        brave: z
+          .strictObject({
+            /** The environment variable holding the key (Seam's settings `env`, or the host's environment). */
+            apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').default('BRAVE_SEARCH_API_KEY'),
+            /** The API's address; only tests change it (a loopback server speaking the API). */
+            baseUrl: z.url().default('https://api.search.brave.com'),
+            /** Results asked for per search (the API allows 1 to 20). */
+            count: z.number().int().min(1).max(20).default(10),
+            /** A search that takes longer fails. */
+            timeoutMs: z.number().int().positive().default(30_000)
+          })
+          .prefault({}),
         /** Searches the provider may run for one WebSearch call (Claude Code: 8). */
         maxUsesPerCall: z.number().int().positive().max(20).default(8),
         /** WebSearch calls per session (Claude Code: 200). */

@@ -29,7 +29,9 @@ export default definePlugin({
     ctx.onDispose(() => converter.dispose())
     ctx.tools.register(createWebFetchTool({ config, models, converter }))
     if (config.search.backend === 'none') return
-    const deps = { config, models, tools }
+    // The Brave key: Seam's settings env (Claude Code's `env`) over the host's environment, read per call.
+    const env = () => ({ ...process.env, ...(ctx.maybe('settingsEnv')?.vars() ?? {}) })
+    const deps = { config, models, tools, env }
     ctx.tools.register(createWebSearchTool(deps))
     ctx.guard('tools/offer', (name) => (name === WEB_SEARCH ? searchUnavailable(deps) : undefined))
   }

@@ -4,6 +4,7 @@
 // result: Claude Code's `{query, results: [{tool_use_id, content: [{title, url}]} | string], durationSeconds}`.
 import { z } from 'zod'
 import { defineTool, type ProviderWebSearchResponse, type SessionModelService, type ToolDefinition, type ToolExec, type ToolRegistry } from '@seam/sdk'
+import { BraveSearchError, braveKey, braveSearch } from './brave-search'
 import type { WebToolsConfig } from './config'
 import { inDomain, linksIn } from './search-links'
 
@@ -40,21 +41,30 @@ export interface WebSearchDeps {
   config: WebToolsConfig
   models: () => SessionModelService | undefined
   tools: ToolRegistry
+  /** The environment the Brave key is read from (Seam's settings env over the host's). */
+  env: () => Readonly<Record<string, string | undefined>>
+  /** The provider a session's requests go to, known without waiting (undefined: the host's in use). */
+  providerOf?: (sessionId: string) => string | undefined
 }
 
-/** Why WebSearch is not offered right now, or undefined when a backend is there. */
-export function searchUnavailable({ config, models, tools }: WebSearchDeps): string | undefined {
+/** Why WebSearch is not offered to this session (or, without one, to a session on the host's provider in use), or undefined when a backend is there. */
+export function searchUnavailable(deps: WebSearchDeps, sessionId?: string): string | undefined {
+  const { config, models, tools } = deps
   const { backend, mcpTool } = config.search
   if (backend === 'none') return 'WebSearch is turned off (the web-tools setting search.backend is none)'
   const mcpReady = mcpTool !== undefined && tools.get(mcpTool) !== undefined
   if ((backend === 'mcp' || backend === 'auto') && mcpReady) return undefined
   if (backend === 'mcp') return `WebSearch's MCP tool ${mcpTool ?? '(none set)'} is not available`
-  if (models()?.inUse()?.provider === 'anthropic') return undefined
+  const braveReady = braveKey(config.search.brave, deps.env()) !== undefined
+  if ((backend === 'brave' || backend === 'auto') && braveReady) return undefined
+  if (backend === 'brave') return `WebSearch's Brave Search API key is not set (the environment variable ${config.search.brave.apiKeyEnv}, named by the web-tools setting search.brave.apiKeyEnv)`
+  const provider = (sessionId !== undefined ? deps.providerOf?.(sessionId) : undefined) ?? models()?.inUse()?.provider
+  if (provider === 'anthropic') return undefined
   return HOW_TO_ADD
 }
 
 export const HOW_TO_ADD =
-  "No web search backend: WebSearch uses the Anthropic provider's own search, or an MCP server's search tool named in the web-tools setting search.mcpTool (mcp__<server>__<tool>)"
+  "No web search backend: WebSearch uses the Anthropic provider's own search, the Brave Search API (its key in the environment variable the web-tools setting search.brave.apiKeyEnv names, BRAVE_SEARCH_API_KEY by default), or an MCP server's search tool named in the web-tools setting search.mcpTool (mcp__<server>__<tool>)"
 
 export function createWebSearchTool(deps: WebSearchDeps): ToolDefinition<WebSearchInput> {
   const { config } = deps
@@ -82,7 +92,10 @@ export function createWebSearchTool(deps: WebSearchDeps): ToolDefinition<WebSear
 
   async function search(input: WebSearchInput, exec: ToolExec): Promise<WebSearchResultEntry[] | string> {
     const { backend, mcpTool } = config.search
-    if (backend !== 'provider' && mcpTool !== undefined && deps.tools.get(mcpTool) !== undefined) return searchWithTool(mcpTool, input, exec)
+    if ((backend === 'auto' || backend === 'mcp') && mcpTool !== undefined && deps.tools.get(mcpTool) !== undefined) return searchWithTool(mcpTool, input, exec)
+    const key = backend === 'auto' || backend === 'brave' ? braveKey(config.search.brave, deps.env()) : undefined
+    if (key !== undefined) return searchWithBrave(key, input, exec)
+    if (backend === 'brave') return searchUnavailable(deps, exec.sessionId) ?? HOW_TO_ADD
     const provider = backend === 'mcp' ? undefined : await deps.models()?.webSearch(exec.sessionId)
     if (!provider) return `${HOW_TO_ADD}; this session's provider has no web search.`
     try {
@@ -105,11 +118,25 @@ export function createWebSearchTool(deps: WebSearchDeps): ToolDefinition<WebSear
     const callId = `${exec.token}:search`
     const { result } = await deps.tools.execute({ name, args: { query: input.query }, callId, sessionId: exec.sessionId, parent: exec.token, cwd: exec.cwd, signal: exec.signal })
     if (result.isError) return `Web search through ${name} failed: ${result.content}`
-    const keep = (url: string) =>
-      (!input.allowed_domains?.length || input.allowed_domains.some((d) => inDomain(url, d))) && !(input.blocked_domains ?? []).some((d) => inDomain(url, d))
-    const links = linksIn(result.content, result.structured).filter((link) => keep(link.url))
+    const links = linksIn(result.content, result.structured).filter((link) => inDomains(link.url, input))
     return links.length > 0 ? [{ tool_use_id: callId, content: links }] : ['No links found in the search tool\'s answer.']
   }
+
+  /** One request to the Brave Search API; the domain lists filter its results. */
+  async function searchWithBrave(key: string, input: WebSearchInput, exec: ToolExec): Promise<WebSearchResultEntry[] | string> {
+    try {
+      const links = (await braveSearch(input.query, key, config.search.brave, exec.signal)).filter((link) => inDomains(link.url, input))
+      return links.length > 0 ? [{ tool_use_id: `${exec.token}:brave`, content: links }] : ['No results found.']
+    } catch (error) {
+      if (error instanceof BraveSearchError) return `Web search through the Brave Search API failed: ${error.message}`
+      throw error
+    }
+  }
+}
+
+/** Whether a result's URL passes the call's allowed_domains / blocked_domains. */
+function inDomains(url: string, input: WebSearchInput): boolean {
+  return (!input.allowed_domains?.length || input.allowed_domains.some((d) => inDomain(url, d))) && !(input.blocked_domains ?? []).some((d) => inDomain(url, d))
 }
 
 function fromProvider(response: ProviderWebSearchResponse): WebSearchResultEntry[] {
