@@ -7,6 +7,9 @@
 // tools). Baseline, same run: the same plugins loaded with nothing installed. The plugins have no
 // MCP server (a server is a process whose start is the mcp bench's subject). Each round is a fresh
 // host (nothing cached, as a new Seam process); medians of 15 alternating rounds.
+// A second line, same run and same baseline: the 10 plugins AND 50 personal skills
+// (~/.claude/skills, as bench/skills.ts writes them) installed together, every SKILL.md parsed
+// (no parse cache, as a first start).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,6 +22,7 @@ import skills from '../plugins/skills/index'
 import { line, type BenchLine } from './measure'
 
 const PLUGINS = 10
+const SKILLS = 50
 const ROUNDS = 15
 
 export async function run(): Promise<BenchLine[]> {
@@ -46,15 +50,28 @@ export async function run(): Promise<BenchLine[]> {
     for (const entry of entries) await manager.install(`${entry.name}@bench-market`)
     const userSettings = join(root, 'claude-settings.json')
     await writeFile(userSettings, '{}')
+    const skillsHome = join(root, 'skills-home')
+    for (let i = 0; i < SKILLS; i++) {
+      const front = `description: Skill number ${i}, for tasks of kind ${i} in this project\nwhen_to_use: when the user asks about kind ${i}\nallowed-tools: Read, Bash(git status:*)\nargument-hint: [target]`
+      await put(join(skillsHome, '.claude', 'skills', `skill-${String(i).padStart(2, '0')}`, 'SKILL.md'), `---\n${front}\n---\n# Skill ${i}\n\n${'Instructions line.\n'.repeat(80)}`)
+    }
 
-    const times: Record<'with' | 'without', number[]> = { with: [], without: [] }
+    const times: Record<'with' | 'both' | 'without', number[]> = { with: [], both: [], without: [] }
+    const runs = [
+      ['with', withHome, join(root, 'user-home')],
+      ['both', withHome, skillsHome],
+      ['without', withoutHome, join(root, 'user-home')]
+    ] as const
     for (let r = 0; r < ROUNDS + 1; r++) {
-      for (const [key, seamHome] of [['with', withHome], ['without', withoutHome]] as const) {
-        const ms = await sessionStart(seamHome, userSettings, join(root, 'user-home'))
+      for (const [key, seamHome, home] of runs) {
+        const ms = await sessionStart(seamHome, userSettings, home)
         if (r > 0) times[key].push(ms) // round 0 warms up module loading and the JIT
       }
     }
-    return [line('claude-plugins', `session start to the end of its first turn, ${PLUGINS} Claude Code plugins installed (vs none)`, median(times.with), 'ms', median(times.without))]
+    return [
+      line('claude-plugins', `session start to the end of its first turn, ${PLUGINS} Claude Code plugins installed (vs none)`, median(times.with), 'ms', median(times.without)),
+      line('claude-plugins', `session start to the end of its first turn, ${SKILLS} skills and ${PLUGINS} Claude Code plugins installed together (vs none)`, median(times.both), 'ms', median(times.without))
+    ]
   } finally {
     await rm(root, { recursive: true, force: true })
   }

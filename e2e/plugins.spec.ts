@@ -86,7 +86,11 @@ test('install the example bundle from the plugin manager, use its tool and UI, d
 
   // Disabled: its panel and its renderer go at once; the card falls back to the plain result.
   await ui.pageButton(app, 'Plugins').click()
-  await row.getByRole('button', { name: `Disable ${BUNDLE}` }).click()
+  await row.getByRole('switch', { name: `${BUNDLE} enabled` }).click()
+  const confirm = app.getByRole('dialog', { name: `Turn off ${BUNDLE}?` })
+  await expect(confirm).toContainText(`Stops the bundle ${BUNDLE} 1.0.0 (host + client) and removes its tools: WordCount.`)
+  await expect(confirm).toContainText('Its panels and result views disappear at once.')
+  await confirm.getByRole('button', { name: `Turn off ${BUNDLE}` }).click()
   await expect(row).toContainText('disabled')
   await expect(panel).toHaveCount(0)
   await snap(app, testInfo, 'disabled')

@@ -11,6 +11,9 @@ import { contentHash, pluginId, type InstalledRecord, type PluginStore } from '.
 import { filesStamp, readPluginSettings, settingsFiles, type PluginSettingsFile } from './settings'
 import type { MarketplaceSource } from './marketplace'
 
+/** Who decided whether a plugin is on, most specific first. */
+export type DecisionScope = 'local' | 'project' | 'seam' | 'user' | 'plugin' | 'default'
+
 export type PluginState = 'enabled' | 'disabled' | 'not-installed' | 'broken' | 'unapproved'
 
 /** One row of the plugin manager: an installed plugin, a folder plugin, or one a settings file enables but Seam has not installed. */
@@ -28,6 +31,8 @@ export interface CatalogEntry {
   state: PluginState
   /** What decided the state: a settings file, `Seam`, `defaultEnabled`, `default`. */
   decidedBy: string
+  /** Which word decided it: a settings file's scope, Seam's own switch, the plugin's `defaultEnabled`, or the default. */
+  decidedScope?: DecisionScope
   /** Why it is broken or not approved. */
   problem?: string
   contentHash?: string
@@ -114,7 +119,7 @@ export class PluginCatalog {
         if (!on || known.has(id) || !id.includes('@')) continue
         known.add(id)
         const [name, marketplace] = splitId(id)
-        entries.push({ id, name, marketplace, format: 'claude', source: `${marketplace} (not installed: seam plugin install ${id})`, state: 'not-installed', decidedBy: file.file })
+        entries.push({ id, name, marketplace, format: 'claude', source: `${marketplace} (not installed: seam plugin install ${id})`, state: 'not-installed', decidedBy: file.file, decidedScope: file.scope })
       }
     }
     for (const entry of entries) {
@@ -147,7 +152,7 @@ export class PluginCatalog {
       return { ...base, problem: error instanceof PluginManifestError ? error.message : String(error) }
     }
     const decision = decide(id, record.enabled, layout.defaultEnabled, settings)
-    const entry: CatalogEntry = { ...base, format: layout.format, state: decision.on ? 'enabled' : 'disabled', decidedBy: decision.by, layout }
+    const entry: CatalogEntry = { ...base, format: layout.format, state: decision.on ? 'enabled' : 'disabled', decidedBy: decision.by, decidedScope: decision.scope, layout }
     if (layout.description !== undefined) entry.description = layout.description
     return entry
   }
@@ -161,7 +166,7 @@ export class PluginCatalog {
       return { ...base, problem: error instanceof PluginManifestError ? error.message : String(error) }
     }
     const decision = decide(layout.name, undefined, layout.defaultEnabled, settings)
-    const entry: CatalogEntry = { ...base, id: layout.name, name: layout.name, format: layout.format, state: decision.on ? 'enabled' : 'disabled', decidedBy: decision.by, layout }
+    const entry: CatalogEntry = { ...base, id: layout.name, name: layout.name, format: layout.format, state: decision.on ? 'enabled' : 'disabled', decidedBy: decision.by, decidedScope: decision.scope, layout }
     if (layout.version !== undefined) entry.version = layout.version
     if (layout.description !== undefined) entry.description = layout.description
     return entry
@@ -169,17 +174,17 @@ export class PluginCatalog {
 }
 
 /** The most specific word on a plugin: local, project, Seam's switch, user settings, defaultEnabled, on. */
-function decide(id: string, seamSwitch: boolean | undefined, defaultEnabled: boolean | undefined, settings: PluginSettingsFile[]): { on: boolean; by: string } {
+function decide(id: string, seamSwitch: boolean | undefined, defaultEnabled: boolean | undefined, settings: PluginSettingsFile[]): { on: boolean; by: string; scope: DecisionScope } {
   const inScope = (scope: string) => settings.find((s) => s.scope === scope && id in s.enabledPlugins)
-  for (const scope of ['local', 'project']) {
+  for (const scope of ['local', 'project'] as const) {
     const file = inScope(scope)
-    if (file) return { on: file.enabledPlugins[id] as boolean, by: file.file }
+    if (file) return { on: file.enabledPlugins[id] as boolean, by: file.file, scope }
   }
-  if (seamSwitch !== undefined) return { on: seamSwitch, by: 'Seam' }
+  if (seamSwitch !== undefined) return { on: seamSwitch, by: 'Seam', scope: 'seam' }
   const user = inScope('user')
-  if (user) return { on: user.enabledPlugins[id] as boolean, by: user.file }
-  if (defaultEnabled !== undefined) return { on: defaultEnabled, by: 'defaultEnabled' }
-  return { on: true, by: 'default' }
+  if (user) return { on: user.enabledPlugins[id] as boolean, by: user.file, scope: 'user' }
+  if (defaultEnabled !== undefined) return { on: defaultEnabled, by: 'defaultEnabled', scope: 'plugin' }
+  return { on: true, by: 'default', scope: 'default' }
 }
 
 function isWorkspaceDecision(decidedBy: string, workspace: string): boolean {

@@ -6,7 +6,8 @@ import { delimiter, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@seam/sdk'
 import { PluginCatalog, toInstalledPlugin, type CatalogEntry, type CatalogSnapshot, type WorkspaceView } from './catalog'
-import { PluginManager } from './manager'
+import { PluginManager, PluginManagerError } from './manager'
+import { managerRow, type ManagerRow } from './manager-view'
 import { PluginStore } from './store'
 
 export type { CatalogEntry, CatalogSnapshot, PluginState } from './catalog'
@@ -14,6 +15,8 @@ export { describeRuns } from './catalog'
 export { PluginManager, PluginManagerError, parseMarketplaceArg, describeMarketplaceSource } from './manager'
 export type { InstallResult } from './manager'
 export type { PluginLayout } from './manifest'
+export type { ManagerRow } from './manager-view'
+export type { PluginComponents } from './components'
 
 export const ClaudePluginsConfigSchema = z.object({
   /** Claude Code's user settings file (its `enabledPlugins`, `extraKnownMarketplaces`). */
@@ -32,6 +35,14 @@ export interface ClaudePluginManagerService {
   manager: PluginManager
   /** `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` of a plugin, as its hooks and servers get them. */
   pluginVars(entry: CatalogEntry): Record<string, string>
+  /** The plugin manager's rows: every plugin of the catalog with its components and what decides its state. */
+  rows(): ManagerRow[]
+  /**
+   * Seam's switch, as `seam plugin enable|disable NAME@MARKETPLACE` (installed_plugins.json,
+   * written atomically). Refused when a workspace settings file decides (the switch would change
+   * nothing). Returns the plugin's row as it is now.
+   */
+  setEnabled(id: string, enabled: boolean): ManagerRow
 }
 
 declare module '@seam/sdk' {
@@ -98,7 +109,25 @@ export default definePlugin({
       warnings: (root) => snapshotFor(root).warnings
     }
     ctx.provide('claudePlugins', service)
-    ctx.provide('claudePluginManager', { catalog: () => snapshotFor(workspace.root), manager, pluginVars: (entry) => catalog.pluginVars(entry) })
+    const rows = (): ManagerRow[] => {
+      const installed = store.installed()
+      return snapshotFor(workspace.root).entries.map((entry) => managerRow(entry, installed[entry.id] !== undefined, catalog.pluginVars(entry)))
+    }
+    ctx.provide('claudePluginManager', {
+      catalog: () => snapshotFor(workspace.root),
+      manager,
+      pluginVars: (entry) => catalog.pluginVars(entry),
+      rows,
+      setEnabled(id, enabled) {
+        const before = rows().find((row) => row.id === id)
+        if (before === undefined) throw new PluginManagerError(`no Claude Code plugin "${id}" (seam plugin list)`)
+        if (!before.switchable) throw new PluginManagerError(`${id}: ${before.switchNote ?? 'Seam cannot switch it'}`)
+        manager.setEnabled(id, enabled)
+        const after = rows().find((row) => row.id === id)
+        if (after === undefined) throw new PluginManagerError(`${id} is gone from the catalog`)
+        return after
+      }
+    })
     workspace.contributeTrustItems(ctx, (root) => catalog.trustItems(root))
 
     // Plugins announced to each session: what is loaded, and what could not be.

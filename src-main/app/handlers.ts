@@ -18,6 +18,7 @@ import type { SessionHub } from './sessions'
 import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { worktreeHandlers } from './worktree-handlers'
+import { claudePluginHandlers } from './claude-plugin-handlers'
 import { backgroundTasksOf, sessionTasks, stopTask, taskTail } from './background-tasks'
 import { subagentHandlers } from './subagent-handlers'
 
@@ -125,6 +126,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const fileSearch = new WorkspaceFileSearch()
   return {
     ...worktreeHandlers(runtime, dialogs),
+    ...claudePluginHandlers(runtime),
     'app/status': () => status(runtime, deps.mode),
 
     'workspace/choose': async () => {

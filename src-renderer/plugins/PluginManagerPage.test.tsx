@@ -51,6 +51,7 @@ beforeEach(() => {
         { name: 'too-new', description: 'needs a future Seam', version: '1.0.0', engines: '>=99.0.0', fits: false }
       ]
     }),
+    'claudePlugins/list': () => ({ available: true, plugins: [], warnings: [] }),
     'plugins/disable': ({ name }) => {
       installed = installed.map((p) => (p.name === name ? { ...p, state: 'disabled' as const } : p))
       return { ok: true as const }
@@ -72,11 +73,15 @@ describe('PluginManagerPage', () => {
     expect(within(table).getByRole('row', { name: 'hooks-claude' }).textContent).toContain('waiting for a servicemissing: tools')
     expect(within(table).getByRole('row', { name: 'hooks-claude' }).textContent).toContain('host + client')
     expect(within(table).getByRole('row', { name: 'broken' }).textContent).toContain('host.js threw: nope')
+    fireEvent.click(screen.getByRole('switch', { name: 'tools enabled' }))
+    const dialog = screen.getByRole('dialog', { name: 'Turn off tools?' })
+    expect(dialog.textContent).toContain('Stops the built-in entry tools')
+    expect(host.callsOf('plugins/disable')).toEqual([])
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Disable tools' }))
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Turn off tools' }))
     })
     expect(host.callsOf('plugins/disable')).toEqual([{ name: 'tools' }])
-    expect(screen.getByRole('button', { name: 'Enable tools' })).toBeTruthy()
+    expect(screen.getByRole('switch', { name: 'tools enabled' }).getAttribute('aria-checked')).toBe('false')
   })
 
   it.each([
@@ -87,7 +92,7 @@ describe('PluginManagerPage', () => {
   ])('Disable %s asks first, naming the consequence', async (name, consequence) => {
     installed = [{ id: name, name, source: 'base profile', kind: 'builtin', state: 'active', missing: [], parts: { host: true, client: false } }]
     await renderPage()
-    fireEvent.click(screen.getByRole('button', { name: `Disable ${name}` }))
+    fireEvent.click(screen.getByRole('switch', { name: `${name} enabled` }))
     const dialog = screen.getByRole('dialog', { name: `Turn off ${name}?` })
     expect(dialog.textContent).toContain(consequence)
     expect(host.callsOf('plugins/disable')).toEqual([])
@@ -95,7 +100,7 @@ describe('PluginManagerPage', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: `Turn off ${name}` }))
     })
     expect(host.callsOf('plugins/disable')).toEqual([{ name }])
-    expect(screen.getByRole('button', { name: `Enable ${name}` })).toBeTruthy()
+    expect(screen.getByRole('switch', { name: `${name} enabled` }).getAttribute('aria-checked')).toBe('false')
   })
 
   it('install from a file: inspect first, a dialog lists the declaration and the trusted-code warning, then install', async () => {

@@ -1,8 +1,10 @@
-// The plugin manager: installed plugins with state and parts; enable, disable, remove; install a
-// bundle from a file; recent plugin log records.
+// The plugin manager: Seam's plugins (built-ins and bundles) and, beside them, Claude Code and Codex
+// plugins, each with source, version, components, state and an on/off switch; install a bundle
+// from a file; recent plugin log records.
 import { useEffect } from 'react'
 import { useHost } from '../app/host-context'
 import { InstallBundle } from './InstallBundle'
+import { ClaudePluginsSection } from './manager/ClaudePluginsSection'
 import { PluginLogs } from './PluginLogs'
 import { PluginRow } from './PluginRow'
 import { pluginsActions, usePluginsStore } from './plugins-store'
@@ -22,11 +24,11 @@ export function PluginManagerPage() {
         <InstallBundle />
       </section>
       <section className="settings-section">
-        <h2>Installed</h2>
+        <h2>Seam plugins</h2>
         {error && <p className="form-error" role="alert">{error}</p>}
         <table className="plugin-table" aria-label="Installed plugins">
           <thead>
-            <tr><th>Name</th><th>Version</th><th>Source</th><th>State</th><th>Parts</th><th><span className="sr-only">Actions</span></th></tr>
+            <tr><th>Name</th><th>Version</th><th>Source</th><th>State</th><th>Components</th><th>On</th></tr>
           </thead>
           <tbody>
             {list.map((plugin) => (
@@ -35,6 +37,7 @@ export function PluginManagerPage() {
           </tbody>
         </table>
       </section>
+      <ClaudePluginsSection />
       <section className="settings-section">
         <h2>Log</h2>
         <PluginLogs />

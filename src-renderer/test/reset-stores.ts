@@ -6,6 +6,7 @@ import { providerHealthActions } from '../app/provider-health'
 import { useComposerStore } from '../composer/composer-store'
 import { useClientPluginsStore } from '../plugins/client-runtime'
 import { pluginsActions } from '../plugins/plugins-store'
+import { claudePluginsActions } from '../plugins/manager/claude-plugins-store'
 import { slotsActions } from '../plugins/slots-store'
 import { sessionsActions } from '../sessions/sessions-store'
 
@@ -13,6 +14,7 @@ export function resetStores(): void {
   appActions.reset()
   approvalActions.reset()
   pluginsActions.reset()
+  claudePluginsActions.reset()
   slotsActions.reset()
   sessionsActions.reset()
   useClientPluginsStore.setState({ plugins: {} })

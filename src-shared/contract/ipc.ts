@@ -9,6 +9,7 @@ import { ImageAttachmentsSchema } from '../session/attachments'
 import { CheckpointMethods } from './checkpoints'
 import { TaskMethods } from './tasks'
 import { SubagentMethods, SubagentPushes } from './subagents'
+import { ClaudePluginMethods } from './claude-plugins'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -458,7 +459,8 @@ export const Methods = {
   ...CheckpointMethods,
   ...WorktreeMethods,
   ...TaskMethods,
-  ...SubagentMethods
+  ...SubagentMethods,
+  ...ClaudePluginMethods
 } as const
 
 /** Push name -> payload. */

@@ -1,0 +1,58 @@
+// The plugin manager's rows for Claude Code and Codex plugins: where each came from, its version,
+// its components by name, its state (on or off and who decided, waiting for trust, broken), and
+// whether Seam's switch can turn it on or off here (a workspace settings file outranks it).
+import { pluginComponents, runningParts, type PluginComponents } from './components'
+import type { CatalogEntry, DecisionScope, PluginState } from './catalog'
+
+export interface ManagerRow {
+  id: string
+  name: string
+  marketplace?: string
+  version?: string
+  description?: string
+  format: 'claude' | 'codex'
+  /** `marketplace`: installed from one; `local`: a folder loaded in place; `project`/`user`: a settings file enables it and it is not installed. */
+  origin: 'marketplace' | 'local' | 'project' | 'user'
+  /** Where its files came from (a marketplace entry's source, a folder). */
+  source: string
+  state: PluginState
+  decidedBy: string
+  decidedScope: DecisionScope
+  /** Why it is broken or waiting for trust, and what in it could not load. */
+  problems: string[]
+  components?: PluginComponents
+  /** What runs while it is on (hooks, MCP servers, bin/). */
+  runs: string[]
+  /** Seam's switch can turn it on or off; otherwise `switchNote` says where to. */
+  switchable: boolean
+  switchNote?: string
+}
+
+export function managerRow(entry: CatalogEntry, installed: boolean, vars: Readonly<Record<string, string>>): ManagerRow {
+  const scope = entry.decidedScope ?? 'default'
+  const origin: ManagerRow['origin'] = installed ? 'marketplace' : entry.state === 'not-installed' ? (scope === 'user' ? 'user' : 'project') : 'local'
+  const components = entry.layout ? pluginComponents(entry.layout, vars) : undefined
+  const problems = [...(entry.problem !== undefined ? [entry.problem] : []), ...(entry.layout?.problems ?? [])]
+  const row: ManagerRow = {
+    id: entry.id,
+    name: entry.name,
+    format: entry.format,
+    origin,
+    source: entry.source,
+    state: entry.state,
+    decidedBy: entry.decidedBy,
+    decidedScope: scope,
+    problems,
+    runs: components ? runningParts(components) : [],
+    switchable: false
+  }
+  if (entry.marketplace !== undefined) row.marketplace = entry.marketplace
+  if (entry.version !== undefined) row.version = entry.version
+  if (entry.description !== undefined) row.description = entry.description
+  if (components) row.components = components
+  if (entry.state === 'not-installed') row.switchNote = `not installed: seam plugin install ${entry.id}`
+  else if (!installed) row.switchNote = 'loaded from a folder named in the claude-plugins config (pluginDirs): remove it there to turn it off'
+  else if (scope === 'local' || scope === 'project') row.switchNote = `${entry.decidedBy} decides (its enabledPlugins outrank Seam's switch): change it there`
+  else row.switchable = true
+  return row
+}

@@ -1,0 +1,119 @@
+// One Claude Code or Codex plugin in the plugin manager: where it came from, its version, its
+// components (names on expand), its state (on or off and who decided, waiting for trust, errors)
+// and Seam's switch, whose confirmation names what starts or stops running.
+import type { ClaudePluginRow as Row } from '../../../src-shared/contract/claude-plugins'
+import { useHost } from '../../app/host-context'
+import { ComponentCounts, type ComponentGroup } from './ComponentCounts'
+import { PluginSwitch } from './PluginSwitch'
+import { claudePluginsActions } from './claude-plugins-store'
+
+export function ClaudePluginRow({ plugin }: { plugin: Row }) {
+  const host = useHost()
+  const on = plugin.state === 'enabled' || plugin.state === 'unapproved'
+  return (
+    <tr className={`plugin-row claude-plugin-row state-${plugin.state}`} aria-label={plugin.id}>
+      <td>
+        <strong>{plugin.name}</strong>
+        <span className="muted small"> {plugin.format === 'codex' ? 'Codex plugin' : 'Claude Code plugin'}</span>
+        {plugin.description && <div className="small muted">{plugin.description}</div>}
+      </td>
+      <td>{plugin.version ?? '—'}</td>
+      <td>
+        <div>{ORIGIN_TEXT[plugin.origin]}{plugin.marketplace ? ` ${plugin.marketplace}` : ''}</div>
+        <div className="path small muted" title={plugin.source}>{plugin.source}</div>
+      </td>
+      <td>
+        <span className={`badge plugin-${STATE_CLASS[plugin.state]}`}>{STATE_TEXT[plugin.state]}</span>
+        <div className="small muted">{decidedText(plugin)}</div>
+        {plugin.problems.map((problem) => (
+          <div key={problem} className="small form-error">{problem}</div>
+        ))}
+      </td>
+      <td>{plugin.components ? <ComponentCounts plugin={plugin.id} groups={groupsOf(plugin)} /> : <span className="muted">—</span>}</td>
+      <td className="plugin-actions">
+        <PluginSwitch
+          name={plugin.id}
+          on={on}
+          {...(plugin.switchable ? {} : { disabledReason: plugin.switchNote ?? 'Seam cannot switch it' })}
+          consequence={(turningOn) => <Consequence plugin={plugin} turningOn={turningOn} />}
+          onChange={(next) => claudePluginsActions.setEnabled(host, plugin.id, next)}
+        />
+      </td>
+    </tr>
+  )
+}
+
+function Consequence({ plugin, turningOn }: { plugin: Row; turningOn: boolean }) {
+  const c = plugin.components
+  const offered = c ? [...c.commands, ...c.skills.map((s) => `skill ${s}`), ...c.agents.map((a) => `agent ${a}`)] : []
+  return (
+    <>
+      {plugin.runs.length > 0 ? (
+        <>
+          <p>{turningOn ? 'These start running:' : 'These stop running:'}</p>
+          <ul className="plugin-runs">
+            {plugin.runs.map((line) => (
+              <li key={line} className="path small">{line}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p>Nothing of it runs as a process (no hooks, MCP servers or bin/ programs).</p>
+      )}
+      {offered.length > 0 && <p>{turningOn ? 'Offered to sessions: ' : 'No longer offered to sessions: '}{offered.join(', ')}.</p>}
+      {turningOn && plugin.runs.length > 0 && <p className="muted">Its hooks and servers run as you, with your permissions.</p>}
+      <p className="muted">Seam keeps this switch in its home (as seam plugin {turningOn ? 'enable' : 'disable'} {plugin.id} does); your ~/.claude/settings.json is not changed.</p>
+    </>
+  )
+}
+
+function groupsOf(plugin: Row): ComponentGroup[] {
+  const c = plugin.components
+  if (!c) return []
+  return [
+    { label: ['command', 'commands'], names: c.commands },
+    { label: ['agent', 'agents'], names: c.agents },
+    { label: ['skill', 'skills'], names: c.skills },
+    { label: ['hook', 'hooks'], names: c.hooks },
+    { label: ['MCP server', 'MCP servers'], names: c.mcpServers },
+    { label: ['bin/ program', 'bin/ programs'], names: c.bin }
+  ]
+}
+
+function decidedText(plugin: Row): string {
+  switch (plugin.decidedScope) {
+    case 'seam':
+      return 'set in Seam'
+    case 'local':
+    case 'project':
+    case 'user':
+      return `by ${plugin.decidedBy}`
+    case 'plugin':
+      return 'its defaultEnabled'
+    case 'default':
+      return 'on when installed'
+  }
+}
+
+const ORIGIN_TEXT: Record<Row['origin'], string> = {
+  marketplace: 'marketplace',
+  local: 'local folder',
+  project: 'project settings',
+  user: 'user settings'
+}
+
+const STATE_TEXT: Record<Row['state'], string> = {
+  enabled: 'enabled',
+  disabled: 'disabled',
+  'not-installed': 'not installed',
+  broken: 'error',
+  unapproved: 'pending trust'
+}
+
+const STATE_CLASS: Record<Row['state'], string> = {
+  enabled: 'active',
+  disabled: 'disabled',
+  'not-installed': 'waiting',
+  broken: 'failed',
+  unapproved: 'waiting'
+}
