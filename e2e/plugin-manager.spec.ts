@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path'
 import { repoRoot, scaledTimeout } from './fixtures'
 import { expect, test as base } from './support/seam-test'
 import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
-import { snap, ui } from './support/ui'
+import { settingsSection, snap } from './support/ui'
 
 const SEAM_BIN = join(repoRoot, 'bin', 'seam.mjs')
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js')
@@ -92,7 +92,7 @@ for (const screen of SCREENS) {
     await onScreen(app, screen)
 
     // The MCP server the plugin brings is running (listed in Settings).
-    await ui.pageButton(app, 'Settings').click()
+    await settingsSection(app, 'MCP servers')
     const server = app.getByRole('listitem', { name: 'MCP server plugin_kit_everything' })
     await expect(server).toBeVisible({ timeout: scaledTimeout(20_000) })
 
@@ -139,7 +139,7 @@ for (const screen of SCREENS) {
     expect(listed.output).toMatch(/kit@team-tools .*disabled \(Seam\)/)
 
     // Its MCP server really stopped.
-    await ui.pageButton(app, 'Settings').click()
+    await settingsSection(app, 'MCP servers')
     await expect(server).toHaveCount(0)
 
     // On again: the confirmation names what starts; the server comes back.
@@ -151,7 +151,7 @@ for (const screen of SCREENS) {
     await expectScreenOk(app, testInfo, `confirm-on-${name}`)
     await on.getByRole('button', { name: `Turn on ${ID}` }).click()
     await expect(toggle).toHaveAttribute('aria-checked', 'true')
-    await ui.pageButton(app, 'Settings').click()
+    await settingsSection(app, 'MCP servers')
     await expect(server).toBeVisible({ timeout: scaledTimeout(20_000) })
   })
 }
