@@ -15,6 +15,7 @@ import type { SessionLog } from '../session/store'
 import { acpToolsPlugin, type EditorCapabilities, type EditorSide, type TerminalRun } from './client-tools'
 import { acpApprovalPlugin, type ApproveMode, type PermissionChannel } from './permission'
 import { toolView } from './tool-view'
+import { subagentLabel } from '../../src-shared/subagent-label'
 import { stopReasonOf, toolCallIdOf, UpdateMapper } from './updates'
 import { APPROVAL_MODES, type ApprovalMode } from '../../plugins/permission-policy/modes'
 import { dispatch, sessionCommands, type DispatchResult } from '../commands/dispatch'
@@ -153,15 +154,31 @@ export class AcpSession implements EditorSide, PermissionChannel {
       if (id === this.id) this.observe(event, 'live')
     })
     // The session runs on its own workspace's kernel (a loaded session may not be the runtime's workspace).
-    const offDeltas = this.runtime.eachKernel((kernel) =>
-      kernel.context.on('agent/delta', (id, delta) => {
-        if (id === this.id) for (const update of this.mapper.fromDelta(delta)) this.send(update)
-      })
-    )
+    const offDeltas = this.runtime.eachKernel((kernel) => {
+      const offs = [
+        kernel.context.on('agent/delta', (id, delta) => {
+          if (id === this.id) for (const update of this.mapper.fromDelta(delta)) this.send(update)
+        }),
+        // A running subagent's own log: progress on its Agent call, and its asked calls' results.
+        kernel.context.on('agent/subagent-appended', (id, agent, event) => {
+          if (id === this.id) this.observeSubagent(agent.agentId, event)
+        })
+      ]
+      return () => offs.forEach((off) => off())
+    })
     this.detach = () => {
       offEvents()
       offDeltas()
     }
+  }
+
+  private observeSubagent(agentId: string, event: Parameters<UpdateMapper['fromEvent']>[0]): void {
+    if (event.type === 'tool/call' && event.token) this.toolCallIds.set(event.token, toolCallIdOf(event.turnId, event.callId))
+    // A subagent's call the editor was asked about is a card of its own: it completes or fails there too.
+    if (event.type === 'tool/result' && this.mapper.isAnnounced(toolCallIdOf(event.turnId, event.callId))) {
+      for (const update of this.mapper.fromEvent(event, 'live')) this.send(update)
+    }
+    for (const update of this.mapper.fromSubagentEvent(agentId, event)) this.send(update)
   }
 
   private observe(event: Parameters<UpdateMapper['fromEvent']>[0], mode: 'live' | 'replay'): void {
@@ -363,12 +380,27 @@ export class AcpSession implements EditorSide, PermissionChannel {
 
   started(call: SealedCall, content?: ToolCallContent[]): void {
     if (call.sessionId !== this.id || !call.turnId) return
-    this.send({ sessionUpdate: 'tool_call_update', toolCallId: toolCallIdOf(call.turnId, call.callId), status: 'in_progress', ...(content ? { content } : {}) })
+    const toolCallId = toolCallIdOf(call.turnId, call.callId)
+    // A subagent's call is a card of its own only once the editor was asked about it (else its
+    // steps are its Agent call's progress).
+    if (call.agent && !this.mapper.isAnnounced(toolCallId)) return
+    // The call's own card (its tool/call, still in the log's group commit) reaches the editor first.
+    if (!call.agent) this.log.flush().catch(() => undefined)
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', ...(content ? { content } : {}) })
   }
 
   toolCallFor(request: ApprovalRequest): ToolCallUpdate {
     const toolCallId = this.toolCallIds.get(request.token) ?? request.token
-    return { toolCallId, status: 'pending', rawInput: request.args, ...toolView(request.tool, request.args, this.cwd) }
+    const view = toolView(request.tool, request.args, this.cwd)
+    if (!request.agent) return { toolCallId, status: 'pending', rawInput: request.args, ...view }
+    // A subagent's call: the editor has not seen it (the subagent's steps are its Agent call's
+    // content), so it is announced as a card of its own, titled with the subagent that asks.
+    const card = { toolCallId, status: 'pending' as const, rawInput: request.args, ...view, title: `${capitalized(subagentLabel(request.agent))}: ${view.title}`, _meta: { seam: { agent: { ...request.agent } } } }
+    if (!this.mapper.isAnnounced(toolCallId)) {
+      this.mapper.markAnnounced(toolCallId)
+      this.send({ sessionUpdate: 'tool_call', ...card })
+    }
+    return card
   }
 
   async requestPermission(params: Parameters<PermissionChannel['requestPermission']>[0], signal: AbortSignal): Promise<unknown> {
@@ -376,4 +408,8 @@ export class AcpSession implements EditorSide, PermissionChannel {
     await this.flush()
     return this.proc.client().request('session/request_permission', params, this.requestOptions(signal))
   }
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }

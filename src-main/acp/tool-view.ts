@@ -66,6 +66,10 @@ export function toolView(name: string, args: Readonly<Record<string, unknown>>, 
     }
     case 'WebFetch':
       return { kind, title: `Fetch ${text('url') ?? ''}`.trim(), locations: [] }
+    case 'Agent':
+    case 'Task':
+      // A subagent is ACP's `think`: work the agent does by itself, shown with its progress.
+      return { kind: 'think', title: `${text('subagent_type') ?? 'general-purpose'}: ${oneLine(text('description') ?? 'subagent', 120)}`, locations: [] }
     default:
       return { kind, title: absolute ? `${name} ${shown}` : name, locations: absolute ? [{ path: absolute }] : [] }
   }

@@ -19,9 +19,25 @@ export function toolCallIdOf(turnId: string, callId: string): string {
   return `${turnId}/${callId}`
 }
 
+/** The lines of a running subagent's progress shown in its Agent call's content. */
+const SUBAGENT_PROGRESS_LINES = 6
+
+interface SubagentProgress {
+  /** The Agent call's ACP id, once its `subagent/start` was seen. */
+  toolCallId?: string
+  lines: string[]
+  /** Index in `lines` of each child call's line, by its callId, to mark it done or failed. */
+  calls: Map<string, number>
+  /** The first line dropped when the list is trimmed (`lines` keeps the newest). */
+  dropped: number
+}
+
 export class UpdateMapper {
   /** Calls announced with a `tool_call`, by ACP tool call id. */
   private readonly announced = new Set<string>()
+  /** ACP ids of the session's sealed calls, by token (a subagent's start names its Agent call by token). */
+  private readonly byToken = new Map<string, string>()
+  private readonly subagents = new Map<string, SubagentProgress>()
 
   constructor(private readonly options: UpdateMapperOptions) {}
 
@@ -58,9 +74,86 @@ export class UpdateMapper {
         ]
       case 'notice':
         return [this.notice(event)]
+      case 'subagent/start':
+        return this.subagentStarted(event)
       default:
         return []
     }
+  }
+
+  /** Whether a call was announced to the editor (a subagent's call it was asked about). */
+  isAnnounced(toolCallId: string): boolean {
+    return this.announced.has(toolCallId)
+  }
+
+  markAnnounced(toolCallId: string): void {
+    this.announced.add(toolCallId)
+  }
+
+  /** A subagent started: its Agent call is in progress, and says which subagent runs it (`_meta.seam.subagent`). */
+  private subagentStarted(event: SessionEventOf<'subagent/start'>): SessionUpdate[] {
+    const toolCallId = this.byToken.get(event.token)
+    if (!toolCallId) return []
+    const progress = this.progressOf(event.agentId)
+    progress.toolCallId = toolCallId
+    return [
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId,
+        status: 'in_progress',
+        kind: 'think',
+        title: `${event.agentType}: ${event.description}`,
+        _meta: { seam: { subagent: { agentId: event.agentId, agentType: event.agentType, description: event.description } } }
+      },
+      ...this.progressUpdate(progress)
+    ]
+  }
+
+  /**
+   * An event of a running subagent's own log: its Agent call's content becomes the subagent's
+   * latest steps (its tool calls, marked done or failed, and its text), as a progress update.
+   */
+  fromSubagentEvent(agentId: string, event: SessionEvent): SessionUpdate[] {
+    const progress = this.progressOf(agentId)
+    const add = (line: string): number => {
+      progress.lines.push(line)
+      while (progress.lines.length > SUBAGENT_PROGRESS_LINES) {
+        progress.lines.shift()
+        progress.dropped++
+      }
+      return progress.dropped + progress.lines.length - 1
+    }
+    switch (event.type) {
+      case 'assistant/message':
+        if (event.text.trim() !== '') add(oneLine(event.text))
+        for (const call of event.toolCalls) progress.calls.set(call.id, add(`… ${toolView(call.name, call.args, this.options.cwd).title}`))
+        break
+      case 'tool/result': {
+        const at = progress.calls.get(event.callId)
+        const line = at === undefined ? undefined : at - progress.dropped
+        const mark = event.isError ? '✗' : '✓'
+        if (line !== undefined && line >= 0) progress.lines[line] = `${mark}${progress.lines[line].slice(1)}`
+        else add(`${mark} ${event.name}`)
+        break
+      }
+      case 'notice':
+        if (event.level !== 'info') add(`! ${oneLine(event.text)}`)
+        break
+      default:
+        return []
+    }
+    return this.progressUpdate(progress)
+  }
+
+  private progressOf(agentId: string): SubagentProgress {
+    let progress = this.subagents.get(agentId)
+    if (!progress) this.subagents.set(agentId, (progress = { lines: [], calls: new Map(), dropped: 0 }))
+    return progress
+  }
+
+  private progressUpdate(progress: SubagentProgress): SessionUpdate[] {
+    if (!progress.toolCallId || progress.lines.length === 0) return []
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: progress.toolCallId, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: progress.lines.join('\n') } }] }]
   }
 
   private assistant(event: SessionEventOf<'assistant/message'>, mode: 'live' | 'replay'): SessionUpdate[] {
@@ -82,6 +175,7 @@ export class UpdateMapper {
   /** The identity is sealed: `rawInput` becomes the arguments that will run (after an S18 rewrite). */
   private sealed(event: SessionEventOf<'tool/call'>): SessionUpdate[] {
     const toolCallId = toolCallIdOf(event.turnId, event.callId)
+    this.byToken.set(event.token, toolCallId)
     const view = toolView(event.name, event.args, this.options.cwd)
     const meta = event.originalArgs ? { _meta: { seam: { originalArgs: event.originalArgs, rewrittenBy: event.rewrittenBy ?? null } } } : {}
     const updates: SessionUpdate[] = []
@@ -132,6 +226,11 @@ export class UpdateMapper {
     // Without notice support the text is its own agent message, so it never merges into the model's.
     return { sessionUpdate: 'agent_message_chunk', messageId: `notice/${event.seq}`, content: { type: 'text', text: `[${event.source}] ${event.text}` } }
   }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line
 }
 
 function userChunk(text: string, messageId: string): SessionUpdate {
