@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { AgentHandle, SubagentIdentity } from '@seam/sdk'
 import type { Logger } from '@seam/sdk'
 import type { KeyGuard } from '@seam/sdk/node'
-import { anySignal, type ClaudeHookEvent, type ClaudePermissionMode } from '../hook-protocol/index'
+import { anySignal, claudePermissionMode, type ClaudeHookEvent, type ClaudePermissionMode } from '../hook-protocol/index'
 import type { HooksClaudeConfig } from './config'
 import { hookEnv } from './env'
 import { WITH_EFFORT, baseOf, hookInput, type InputBase } from './input'
@@ -77,6 +77,9 @@ export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: Sessio
   if (entry?.subagent) {
     // A subagent's hooks speak for its session: its transcript and prompt, plus who the agent is.
     base.agent = entry.subagent.identity
+    // The subagent's own permissionMode, unless the session bypasses permissions (the policy's rule).
+    const own = entry.subagent.identity.permissionMode
+    if (own !== undefined && base.permissionMode !== 'bypassPermissions') base.permissionMode = claudePermissionMode(own)
     delete base.promptId
     if (session!.agent.currentTurnId !== undefined) base.promptId = session!.agent.currentTurnId
   }

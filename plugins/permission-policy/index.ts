@@ -167,10 +167,20 @@ export function policyDecision(
   }
   const allow = matching('allow')
   if (allow) return { answerable: false, decision: { action: 'allow', reason: `allowed by the rule "${allow.rule}"${where(allow)}`, by: BY } }
-  const mode = session?.mode ?? modeInForce(config, claude).mode
+  const mode = callMode(call, session?.mode ?? modeInForce(config, claude).mode)
   const decision = modeDecision(call, tool, mode)
   // Plan mode stays read-only even for a hook's allow (Claude Code refused the call there, §5.1).
   return { decision, answerable: decision.action === 'ask' || (decision.action === 'deny' && mode === 'dont-ask') }
+}
+
+/**
+ * The mode a call runs under: a subagent's own (`permissionMode` in its definition) over the
+ * session's, except that a session in never-ask keeps it (Claude Code: a parent's bypassPermissions
+ * cannot be overridden by a subagent).
+ */
+function callMode(call: SealedCall, sessionMode: PermissionPolicyConfig['mode']): PermissionPolicyConfig['mode'] {
+  const own = call.agent?.permissionMode
+  return own === undefined || sessionMode === 'never-ask' ? sessionMode : own
 }
 
 /** A Bash call: its rules part by part (`bash.ts`), else the mode's default, saying when the line could not be read. */
@@ -185,7 +195,7 @@ function bashDecision(
   commandAllows: { command: string; rules: readonly string[] } | undefined,
   session: SessionOverrides | undefined
 ): OwnDecision {
-  const mode = session?.mode ?? modeInForce(config, claude).mode
+  const mode = callMode(call, session?.mode ?? modeInForce(config, claude).mode)
   const roots = [claude?.workspaceRoot ?? call.cwd, ...(claude?.additionalDirectories.map((dir) => dir.resolved) ?? []), ...(session?.directories ?? [])]
   const verdict = bashVerdict(command, rules, { ...context, cwd: call.cwd, roots, mode, ...(commandAllows ? { commandAllows } : {}), where, by: BY })
   if (verdict.kind === 'decided') return { answerable: false, decision: verdict.decision }

@@ -5,6 +5,7 @@
 // `tool_response`).
 import { z } from 'zod'
 import type { SubagentRunResult, ToolDefinition, ToolExec, ToolOutput } from '@seam/sdk'
+import { launchedText, type Launched } from './background'
 import type { AgentDefinition } from './definitions'
 import { AGENT_TOOL, AGENT_TOOL_ALIASES } from './tool-access'
 
@@ -13,7 +14,8 @@ export const AgentInputSchema = z.object({
   prompt: z.string().describe('The task for the agent to perform'),
   subagent_type: z.string().optional().describe('The type of specialized agent to use for this task'),
   model: z.enum(['sonnet', 'opus', 'haiku', 'fable']).optional().describe('Optional model override for this agent; by default it inherits the caller\'s'),
-  run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background; you will be notified when it completes')
+  run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background; you will be notified when it completes'),
+  isolation: z.enum(['worktree']).optional().describe('"worktree" runs the agent in a temporary git worktree (an isolated copy of the repository), removed if it changes nothing')
 })
 
 export type AgentInput = z.output<typeof AgentInputSchema>
@@ -21,8 +23,11 @@ export type AgentInput = z.output<typeof AgentInputSchema>
 /** Claude Code's default when `subagent_type` is omitted. */
 export const DEFAULT_AGENT_TYPE = 'general-purpose'
 
+/** A foreground run's result, or a background launch (the agent runs on). */
+export type AgentRunOutcome = { kind: 'completed'; result: SubagentRunResult } | { kind: 'launched'; launched: Launched }
+
 export interface AgentToolRunner {
-  run(input: AgentInput, exec: ToolExec): Promise<SubagentRunResult>
+  run(input: AgentInput, exec: ToolExec): Promise<AgentRunOutcome>
 }
 
 export function agentToolDescription(agents: readonly AgentDefinition[]): string {
@@ -53,9 +58,18 @@ export function agentTool(description: string, runner: AgentToolRunner, timeoutM
     concurrent: true,
     sideEffects: false,
     async execute(input, exec): Promise<ToolOutput> {
-      const result = await runner.run(input, exec)
+      const outcome = await runner.run(input, exec)
+      if (outcome.kind === 'launched') {
+        const { agentId, outputFile } = outcome.launched
+        return {
+          content: launchedText(agentId, outputFile),
+          structured: { status: 'async_launched', agentId, description: input.description, prompt: input.prompt, outputFile, canReadOutputFile: true }
+        }
+      }
+      const { result } = outcome
+      const kept = result.worktree ? `\n\nThe agent's changes are kept in the git worktree ${result.worktree.path} on branch ${result.worktree.branch}.` : ''
       return {
-        content: result.text,
+        content: result.text + kept,
         isError: result.isError,
         structured: {
           status: 'completed',
@@ -67,7 +81,8 @@ export function agentTool(description: string, runner: AgentToolRunner, timeoutM
           totalDurationMs: Math.round(result.durationMs),
           totalTokens: result.usage.inputTokens + result.usage.outputTokens,
           usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
-          prompt: input.prompt
+          prompt: input.prompt,
+          ...(result.worktree ? { worktreePath: result.worktree.path, worktreeBranch: result.worktree.branch } : {})
         }
       }
     }

@@ -211,3 +211,43 @@ describe('SubagentStart and SubagentStop (Codex hooks) on the real loop', () => 
     expect(JSON.stringify(childRequests.at(-1)!.body.messages)).toMatch(/<hook_prompt hook_run_id=\\"subagent_stop:[^"\\]*\\">one more look<\/hook_prompt>/)
   })
 })
+
+describe('an agent\'s permissionMode', () => {
+  it('the subagent\'s calls run under its permissionMode (dontAsk: a call that would ask is refused, though the user would allow it); its hooks read that permission_mode; the session\'s own calls keep the session\'s mode', async () => {
+    const STRICT = ['---', 'name: strict', 'description: Never asks', 'tools: Bash', 'permissionMode: dontAsk', '---', 'You are STRICT-MARKER.', ''].join('\n')
+    host = await startSubagentHost({
+      files: {
+        'workspace/.claude/agents/strict.md': STRICT,
+        ...hookFiles({ 'pre.sh': script('pre.jsonl') }),
+        ...settings({ PreToolUse: [{ matcher: 'Bash', script: 'pre.sh' }] })
+      },
+      conversations: [
+        { marker: 'STRICT-MARKER', turns: [{ toolCalls: [{ name: 'Bash', args: { command: 'touch made-by-agent' } }] }, { text: 'could not' }] },
+        {
+          marker: '',
+          turns: [
+            { toolCalls: [{ name: 'Agent', args: { description: 'Touch', prompt: 'Touch a file', subagent_type: 'strict' } }] },
+            { toolCalls: [{ name: 'Bash', args: { command: 'touch made-by-session' } }] },
+            { text: 'done' }
+          ]
+        }
+      ]
+    })
+    const { events } = await host.run('go')
+    const start = ofType(events, 'subagent/start')[0]
+    const childResults = readFileSync(join(host.home, 'sessions', start.file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as SessionEvent)
+      .filter((event): event is SessionEventOf<'tool/result'> => event.type === 'tool/result')
+    expect(childResults[0]).toMatchObject({ name: 'Bash', isError: true })
+    expect(existsSync(join(host.workspace, 'made-by-agent'))).toBe(false)
+    // The session's own call is asked for and the user (here: the test's answerer) allows it.
+    expect(ofType(events, 'tool/result')[1]).toMatchObject({ name: 'Bash', isError: false })
+    expect(existsSync(join(host.workspace, 'made-by-session'))).toBe(true)
+    expect(records(host.root, 'pre.jsonl').map((input) => [input.permission_mode, input.agent_type])).toEqual([
+      ['dontAsk', 'strict'],
+      ['default', undefined]
+    ])
+  })
+})

@@ -7,10 +7,12 @@ import { homedir } from 'node:os'
 import { definePlugin } from '@seam/sdk'
 import type { Context, Disposable, SubagentRunRequest, SubagentService, ToolExec } from '@seam/sdk'
 import '@seam/sdk'
-import { agentTool, agentToolDescription, DEFAULT_AGENT_TYPE, type AgentInput } from './agent-tool'
+import type {} from '../permission-policy/index'
+import { agentTool, agentToolDescription, DEFAULT_AGENT_TYPE, type AgentInput, type AgentRunOutcome } from './agent-tool'
 import { SubagentsConfigSchema, type SubagentsConfig } from './config'
 import { DefinitionCache, discoverAgents, projectTrustItems, type Discovery } from './definitions'
-import { runSubagent, Slots, SubagentError, type RunningAgent } from './runner'
+import { BackgroundAgents } from './background'
+import { newAgentId, resolveAgent, runSubagent, Slots, SubagentError, type RunContext, type RunningAgent } from './runner'
 
 export { SubagentsConfigSchema, type SubagentsConfig } from './config'
 export { discoverAgents, DefinitionCache, projectFolders, type AgentDefinition, type Discovery } from './definitions'
@@ -43,14 +45,17 @@ export default definePlugin({
     }
     const defaultWorkspace = (): string => ctx.maybe('workspace')?.root ?? process.cwd()
 
-    const run = (request: SubagentRunRequest, workspace: string): ReturnType<SubagentService['run']> => {
+    const runContext = (workspace: string, caller: RunningAgent | undefined): RunContext => {
       const childTurns = ctx.maybe('childTurns')
       if (!childTurns) throw new SubagentError('this host cannot run subagents (no childTurns service)')
-      return runSubagent(
-        { childTurns, agents: discover(workspace).agents, caller: undefined, maxDepth: config.maxDepth, running, slots },
-        request
-      )
+      const worktrees = ctx.maybe('worktrees')
+      const sessionFolder = (sessionId: string, folder: string, allowed: boolean): void => {
+        ctx.maybe('permissionPolicy')?.updateSession(sessionId, { type: allowed ? 'addDirectories' : 'removeDirectories', directories: [folder], destination: 'session' }, folder)
+      }
+      return { childTurns, agents: discover(workspace).agents, caller, maxDepth: config.maxDepth, running, slots, workspace, sessionFolder, ...(worktrees ? { worktrees } : {}) }
     }
+    const run = (request: SubagentRunRequest, workspace: string): ReturnType<SubagentService['run']> => runSubagent(runContext(workspace, undefined), request)
+    const background = new BackgroundAgents(ctx)
 
     const service: SubagentService = {
       types: (workspace) =>
@@ -67,22 +72,26 @@ export default definePlugin({
     }
     ctx.provide('subagents', service)
 
-    const runFromTool = async (input: AgentInput, exec: ToolExec) => {
-      const childTurns = ctx.maybe('childTurns')
-      if (!childTurns) throw new SubagentError('this host cannot run subagents (no childTurns service)')
+    const runFromTool = async (input: AgentInput, exec: ToolExec): Promise<AgentRunOutcome> => {
       const caller = exec.parent !== undefined ? running.get(exec.parent) : undefined
-      return runSubagent(
-        { childTurns, agents: discover(defaultWorkspace()).agents, caller, maxDepth: config.maxDepth, running, slots },
-        {
-          sessionId: exec.sessionId,
-          parentToken: exec.token,
-          agentType: input.subagent_type ?? DEFAULT_AGENT_TYPE,
-          description: input.description,
-          prompt: input.prompt,
-          ...(input.model ? { model: input.model } : {}),
-          signal: exec.signal
-        }
-      )
+      const context = runContext(defaultWorkspace(), caller)
+      const request = {
+        sessionId: exec.sessionId,
+        parentToken: exec.token,
+        agentType: input.subagent_type ?? DEFAULT_AGENT_TYPE,
+        description: input.description,
+        prompt: input.prompt,
+        ...(input.model ? { model: input.model } : {})
+      }
+      const options = input.isolation ? { isolation: input.isolation } : {}
+      const { agent } = resolveAgent(context, request)
+      if (input.run_in_background === true || agent.background === true) {
+        // Runs on after this call returns: its own signal (the session's end, a cancelled turn), not the call's.
+        const agentId = newAgentId()
+        const launched = background.launch(exec.sessionId, agentId, input.description, (signal) => runSubagent(context, { ...request, signal }, { ...options, agentId }))
+        return { kind: 'launched', launched }
+      }
+      return { kind: 'completed', result: await runSubagent(context, { ...request, signal: exec.signal }, options) }
     }
 
     // The tool's description lists the agent types: re-registered when the definitions change

@@ -1,7 +1,7 @@
 // Starting a subagent: pick its definition, check the depth and concurrency caps, work out its
 // tools, model and system prompt, and run its child turn through the host's `childTurns`.
 import { randomBytes } from 'node:crypto'
-import type { ChildTurnService, SubagentRunRequest, SubagentRunResult } from '@seam/sdk'
+import type { ApprovalMode, ChildTurnService, SubagentRunRequest, SubagentRunResult, WorktreeRecord, WorktreeService } from '@seam/sdk'
 import type { AgentDefinition } from './definitions'
 import { toolAccess, type ToolAccess } from './tool-access'
 
@@ -68,9 +68,22 @@ export interface RunContext {
   maxDepth: number
   running: Map<string, RunningAgent>
   slots: Slots
+  /** The workspace (where an isolated agent's worktree is made from). */
+  workspace: string
+  /** For `isolation: worktree` (plugins/worktrees). */
+  worktrees?: WorktreeService
+  /** Lets the session's tools work in (or stops them working in) a folder outside the workspace: an isolated agent's worktree. */
+  sessionFolder?(sessionId: string, folder: string, allowed: boolean): void
 }
 
-export async function runSubagent(context: RunContext, request: SubagentRunRequest): Promise<SubagentRunResult> {
+/** How a run goes beyond the request: its id chosen ahead (a background launch names it first), an isolation asked by the call. */
+export interface RunOptions {
+  agentId?: string
+  isolation?: 'worktree'
+}
+
+/** The definition a request names, among those its caller may start, within the depth cap. */
+export function resolveAgent(context: RunContext, request: Pick<SubagentRunRequest, 'agentType'>): { agent: AgentDefinition; depth: number } {
   const { caller } = context
   const available = context.agents.filter((agent) => !caller?.access.spawnable || caller.access.spawnable.includes(agent.name))
   const agent = findAgent(available, request.agentType)
@@ -79,26 +92,40 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
   }
   const depth = (caller?.depth ?? 0) + 1
   if (depth > context.maxDepth) throw new SubagentError(`Subagents may nest ${context.maxDepth} level(s) deep (subagents.maxDepth); this one would be level ${depth}`)
+  return { agent, depth }
+}
+
+export async function runSubagent(context: RunContext, request: SubagentRunRequest, options: RunOptions = {}): Promise<SubagentRunResult> {
+  const { agent, depth } = resolveAgent(context, request)
   const release = await context.slots.take(request.signal)
-  const agentId = newAgentId()
+  const agentId = options.agentId ?? newAgentId()
+  let isolated: Isolated | undefined
+  try {
+    if ((options.isolation ?? agent.isolation) === 'worktree') isolated = await makeWorktree(context, request.sessionId, agentId)
+  } catch (error) {
+    release()
+    throw error
+  }
   const access = toolAccess(agent, { canSpawn: depth < context.maxDepth, ...(request.allowedTools ? { narrowedTo: request.allowedTools } : {}) })
   context.running.set(request.parentToken, { agentId, agentType: agent.name, depth, access })
   try {
-    const environment = context.childTurns.environment(request.sessionId)
+    const environment = context.childTurns.environment(request.sessionId, isolated?.worktree.path)
     const systemPrompt = environment ? `${agent.prompt}\n\n${environment}` : agent.prompt
     const model = request.model && request.model !== 'inherit' ? request.model : agent.model && agent.model !== 'inherit' ? agent.model : undefined
     const outcome = await context.childTurns.run({
       sessionId: request.sessionId,
       parentToken: request.parentToken,
-      agent: { agentId, agentType: agent.name },
+      agent: { agentId, agentType: agent.name, ...(approvalMode(agent.permissionMode) ? { permissionMode: approvalMode(agent.permissionMode) } : {}) },
       description: request.description,
       systemPrompt,
       prompt: request.prompt,
       allowTool: (name) => access.allows(name),
       ...(model ? { model } : {}),
       ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+      ...(isolated ? { cwd: isolated.worktree.path } : {}),
       ...(request.signal ? { signal: request.signal } : {})
     })
+    const kept = isolated ? await keepIfChanged(isolated, request.sessionId) : undefined
     const failed = outcome.reason !== 'completed'
     const why = outcome.reason === 'max_steps' ? `reached its turn limit (${outcome.steps})` : `failed: ${outcome.error ?? outcome.reason}`
     // A stopped subagent (its card's Stop, or the parent's cancel) answers as Claude Code answers an interrupted tool call.
@@ -111,10 +138,67 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
       durationMs: outcome.durationMs,
       toolUseCount: outcome.toolUseCount,
       usage: { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens },
-      model: outcome.model
+      model: outcome.model,
+      ...(kept ? { worktree: kept } : {})
     }
+  } catch (error) {
+    if (isolated) await keepIfChanged(isolated, request.sessionId).catch(() => undefined)
+    throw error
   } finally {
     context.running.delete(request.parentToken)
     release()
   }
+}
+
+/**
+ * An agent's `permissionMode` as the approval mode its calls run under. `auto` (Claude Code's
+ * classifier mode, which Seam does not have) leaves the session's mode; `manual` asks for every call.
+ */
+export function approvalMode(mode: string | undefined): ApprovalMode | undefined {
+  switch (mode) {
+    case 'default':
+      return 'ask-side-effects'
+    case 'acceptEdits':
+      return 'accept-edits'
+    case 'bypassPermissions':
+      return 'never-ask'
+    case 'dontAsk':
+      return 'dont-ask'
+    case 'plan':
+      return 'plan'
+    case 'manual':
+      return 'ask-all'
+    default:
+      return undefined
+  }
+}
+
+/** `isolation: worktree`: a temporary git worktree of the workspace's repository, named after the agent. */
+interface Isolated {
+  service: WorktreeService
+  worktree: WorktreeRecord
+  release?(): void
+}
+
+async function makeWorktree(context: RunContext, sessionId: string, agentId: string): Promise<Isolated> {
+  const service = context.worktrees
+  if (!service) throw new SubagentError('isolation: worktree needs the worktrees plugin, which is not enabled')
+  const availability = await service.availability(context.workspace)
+  if (!availability.available) throw new SubagentError(`isolation: worktree: ${availability.reason}`)
+  const { worktree } = await service.create({ workspace: context.workspace, sessionId, name: `agent-${agentId}` })
+  // The worktree sits outside the workspace: the session's tools (the agent's) may work there.
+  context.sessionFolder?.(sessionId, worktree.path, true)
+  return { service, worktree, ...(context.sessionFolder ? { release: () => context.sessionFolder?.(sessionId, worktree.path, false) } : {}) }
+}
+
+/** Removed when the agent changed nothing (no file, no commit); otherwise kept and named in the result. */
+async function keepIfChanged(isolated: Isolated, sessionId: string): Promise<{ path: string; branch: string } | undefined> {
+  const { service, worktree } = isolated
+  const diff = await service.diff(worktree)
+  if (diff.files.length === 0 && diff.commits === 0) {
+    isolated.release?.()
+    await service.discard(worktree, { sessionId, confirmed: true })
+    return undefined
+  }
+  return { path: worktree.path, branch: worktree.branch }
 }

@@ -63,9 +63,9 @@ export const childTurnsPlugin = definePlugin({
     }
     const service: ChildTurnService = {
       run: (request) => runChildTurn(parentOf(request.sessionId), request),
-      environment(sessionId) {
+      environment(sessionId, cwd) {
         const parent = parents.get(kernel)?.get(sessionId)
-        return parent ? environmentDetails(parent.cwd) : undefined
+        return parent ? environmentDetails(cwd ?? parent.cwd) : undefined
       }
     }
     ctx.provide('childTurns', service)
@@ -101,7 +101,7 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
   const { kernel } = parentDeps
   const parentLog = parentDeps.log
   const { agentId, agentType } = request.agent
-  const identity = { agentId, agentType, description: request.description }
+  const identity = { ...request.agent, description: request.description }
   const parentTurnId = parentDeps.handle.currentTurnId
   const turnField = parentTurnId !== undefined ? { turnId: parentTurnId } : {}
   const log = createChildLog(parentLog, agentId, parent.workspace, request.description)

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { JsonObject, SealedCall, ToolCallRequest } from '../../src-shared/host/tools'
 import type { SubagentIdentity } from '../../src-shared/host/extensions'
+import { APPROVAL_MODES } from '../../src-shared/host/approval-modes'
 import { describeValue } from './normalize'
 
 /** The first malformed identity field of a request, in words, or undefined. */
@@ -18,8 +19,9 @@ export function identityProblem(request: unknown): string | undefined {
   if (r.parent !== undefined && typeof r.parent !== 'string') return field('parent', r.parent, 'a parent call token (string) or nothing')
   if (r.signal !== undefined && !(r.signal instanceof AbortSignal)) return field('signal', r.signal, 'an AbortSignal or nothing')
   if (r.agent !== undefined) {
-    const agent = r.agent as { agentId?: unknown; agentType?: unknown } | null
+    const agent = r.agent as { agentId?: unknown; agentType?: unknown; permissionMode?: unknown } | null
     if (agent === null || typeof agent !== 'object' || typeof agent.agentId !== 'string' || typeof agent.agentType !== 'string') return field('agent', r.agent, 'a subagent identity { agentId, agentType } or nothing')
+    if (agent.permissionMode !== undefined && !(APPROVAL_MODES as readonly unknown[]).includes(agent.permissionMode)) return field('agent.permissionMode', agent.permissionMode, `one of ${APPROVAL_MODES.join(', ')} or nothing`)
   }
   if (r.progress !== undefined && typeof r.progress !== 'function') return field('progress', r.progress, 'a function or nothing')
   if (r.env !== undefined) {
@@ -61,8 +63,8 @@ export function seal(input: SealInput): SealedCall {
   }
   if (input.parent !== undefined) call.parent = input.parent
   if (input.agent !== undefined) {
-    const { agentId, agentType, description } = input.agent
-    call.agent = Object.freeze({ agentId, agentType, ...(typeof description === 'string' ? { description } : {}) })
+    const { agentId, agentType, description, permissionMode } = input.agent
+    call.agent = Object.freeze({ agentId, agentType, ...(typeof description === 'string' ? { description } : {}), ...(permissionMode !== undefined ? { permissionMode } : {}) })
   }
   if (input.turnId !== undefined) call.turnId = input.turnId
   if (input.originalArgs !== undefined) call.originalArgs = input.originalArgs

@@ -2,6 +2,7 @@
 // beyond hooks: installed Claude Code / Codex plugins (`claudePlugins`), and subagents
 // (`subagents`). Declared here so each plugin codes against the other's service through the SDK
 // without importing it, and a plugin that is disabled is simply absent (`ctx.maybe`).
+import type { ApprovalMode } from './approval-modes'
 import type { Disposable } from '../kernel/types'
 import type { AgentHandle } from './agent'
 
@@ -132,6 +133,11 @@ export interface SubagentIdentity {
   agentType: string
   /** The short task the parent gave it (the Agent call's `description`): how approvals and the UI name it; not sent to hooks. */
   description?: string
+  /**
+   * The approval mode the subagent's calls run under (its definition's `permissionMode`); absent:
+   * the session's. A session in `never-ask` (bypassPermissions) keeps it, as Claude Code does.
+   */
+  permissionMode?: ApprovalMode
 }
 
 /** The child turn a subagent is, as the host runs it (the `childTurns` service). */
@@ -181,8 +187,8 @@ export interface ChildTurnResult {
  */
 export interface ChildTurnService {
   run(request: ChildTurnRequest): Promise<ChildTurnResult>
-  /** Environment details a subagent's system prompt ends with (working directory, platform, date), as the session would say them. */
-  environment(sessionId: string): string | undefined
+  /** Environment details a subagent's system prompt ends with (working directory, platform, date), as the session would say them; `cwd` for a child that runs elsewhere (an isolated worktree). */
+  environment(sessionId: string, cwd?: string): string | undefined
 }
 
 declare module '../kernel/types' {
