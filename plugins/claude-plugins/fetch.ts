@@ -3,7 +3,7 @@
 // process group, the host-death watcher, the key-stripped environment).
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { spawnGuarded } from '@seam/sdk/node'
+import { defaultKeyGuard, spawnGuarded } from '@seam/sdk/node'
 
 export interface ProcessResult {
   code: number | null
@@ -39,8 +39,13 @@ async function mustRun(file: string, args: readonly string[], cwd: string, env?:
 // Never prompt for credentials: a private repository fails with git's message instead of hanging.
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0' }
 
+/** The host's environment without provider keys (as every child gets it), plus `extra`. */
+function toolEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  return { ...defaultKeyGuard.childEnv(process.env), ...extra }
+}
+
 function gitEnv(): Record<string, string | undefined> {
-  return { ...process.env, ...GIT_ENV }
+  return toolEnv(GIT_ENV)
 }
 
 /**
@@ -67,20 +72,21 @@ export async function gitHead(dir: string): Promise<string> {
   return (await mustRun('git', ['rev-parse', 'HEAD'], dir, gitEnv())).trim()
 }
 
-/** `npm pack`s `spec` (a name, name@version) from the user's registry and unpacks it into `dest`. */
-export async function npmFetch(spec: string, dest: string, registry?: string): Promise<void> {
+/** `npm pack`s `spec` (a name, name@version) from the user's registry and unpacks it into `dest`; the version packed. */
+export async function npmFetch(spec: string, dest: string, registry?: string): Promise<string | undefined> {
   const work = mkdtempSync(join(dest, '..', '.npm-pack-'))
   try {
     const args = ['pack', spec, '--json', '--ignore-scripts', '--pack-destination', work]
     if (registry !== undefined) args.push('--registry', registry)
-    const stdout = await mustRun('npm', args, work, { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' })
-    const [info] = JSON.parse(stdout) as Array<{ filename?: string }>
+    const stdout = await mustRun('npm', args, work, toolEnv({ npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' }))
+    const [info] = JSON.parse(stdout) as Array<{ filename?: string; version?: string }>
     if (!info?.filename) throw new Error(`npm pack ${spec} printed no file name`)
     mkdirSync(dest, { recursive: true })
     // npm tarballs hold everything under `package/`.
     // Loaded here: only an npm source needs it, and Seam's start should not pay for it.
     const { extract } = await import('tar')
     await extract({ file: join(work, info.filename), cwd: dest, strip: 1 })
+    return typeof info.version === 'string' ? info.version : undefined
   } finally {
     rmSync(work, { recursive: true, force: true })
   }

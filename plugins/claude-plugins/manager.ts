@@ -242,12 +242,13 @@ export class PluginManager {
     const staging = this.staging()
     try {
       const files = join(staging, 'p')
-      const commit = await fetchPlugin(entry.source, files, market.installLocation, marketplace)
+      const { commit, packageVersion } = await fetchPlugin(entry.source, files, market.installLocation, marketplace)
       // strict (the default): plugin.json is the authority, the entry fills what it lacks; a folder without one takes the entry's.
       const layout = readPluginFolder(files, { ...entry, name: entry.name })
       if (layout.name !== entry.name) throw new PluginManagerError(`${layout.manifestFile}: name: "${layout.name}" does not match the marketplace entry "${entry.name}"`)
       const hash = contentHash(files)
-      const version = layout.version ?? entry.version ?? (commit ? commit.slice(0, 12) : hash.slice(0, 12))
+      // An npm package's own version counts as a git commit does, after plugin.json's and the entry's.
+      const version = layout.version ?? entry.version ?? packageVersion ?? (commit ? commit.slice(0, 12) : hash.slice(0, 12))
       const installed = this.store.installed()
       const previous = installed[id]
       if (previous && previous.contentHash === hash && existsSync(previous.installPath)) {
@@ -317,8 +318,8 @@ async function fetchMarketplace(source: MarketplaceSource, dest: string): Promis
   }
 }
 
-/** Brings one plugin's files into `dest`. Returns the commit for git sources. */
-async function fetchPlugin(source: PluginSource, dest: string, marketplaceRoot: string, marketplace: Marketplace): Promise<string | undefined> {
+/** Brings one plugin's files into `dest`. Returns the commit for git sources, the package's version for npm. */
+async function fetchPlugin(source: PluginSource, dest: string, marketplaceRoot: string, marketplace: Marketplace): Promise<{ commit?: string; packageVersion?: string }> {
   if (typeof source === 'string') {
     // `./path` against the marketplace root; a bare name under metadata.pluginRoot.
     const base = source.startsWith('./') || source.startsWith('../') || isAbsolute(source) ? marketplaceRoot : resolve(marketplaceRoot, marketplace.metadata?.pluginRoot ?? '.')
@@ -326,7 +327,7 @@ async function fetchPlugin(source: PluginSource, dest: string, marketplaceRoot: 
     if (!isWithin(marketplaceRoot, from)) throw new PluginManagerError(`marketplace "${marketplace.name}": source "${source}" is outside the marketplace`)
     if (!existsSync(from)) throw new PluginManagerError(`marketplace "${marketplace.name}": source "${source}" does not exist in ${marketplaceRoot}${existsSync(join(marketplaceRoot, '.git')) ? '' : ' (a marketplace added from a URL has no files: only remote sources work)'}`)
     copyTree(from, dest)
-    return undefined
+    return {}
   }
   switch (source.source) {
     case 'github':
@@ -335,7 +336,7 @@ async function fetchPlugin(source: PluginSource, dest: string, marketplaceRoot: 
       await gitClone(url, dest, { ...(source.ref ? { ref: source.ref } : {}), ...(source.sha ? { sha: source.sha } : {}) })
       const commit = await gitHead(dest)
       rmSync(join(dest, '.git'), { recursive: true, force: true })
-      return commit
+      return { commit }
     }
     case 'git-subdir': {
       const clone = `${dest}.clone`
@@ -344,14 +345,13 @@ async function fetchPlugin(source: PluginSource, dest: string, marketplaceRoot: 
         const from = resolve(clone, source.path)
         if (!isWithin(clone, from) || !existsSync(from)) throw new PluginManagerError(`${source.url}: path "${source.path}" is not a folder of the repository`)
         copyTree(from, dest)
-        return await gitHead(clone)
+        return { commit: await gitHead(clone) }
       } finally {
         rmSync(clone, { recursive: true, force: true })
       }
     }
     case 'npm':
-      await npmFetch(source.version ? `${source.package}@${source.version}` : source.package, dest, source.registry)
-      return undefined
+      return { packageVersion: await npmFetch(source.version ? `${source.package}@${source.version}` : source.package, dest, source.registry) }
     case 'archive':
     case 'command':
       throw new PluginManagerError(`plugin source "${source.source}" is not supported by Seam yet (use ./path, github, url, git-subdir or npm)`)
