@@ -69,11 +69,21 @@ export function Transcript() {
   }, [queued.length, atBottom])
 
   const total = virtualizer.getTotalSize()
-  const liveLength = live ? live.text.length + live.thinking.length : 0
-  useLayoutEffect(() => {
+  // Following the bottom: from a ResizeObserver on the content and on the scroller, whose callbacks
+  // come after the frame's layout, so reading scrollHeight there costs no layout of its own (a layout
+  // effect reading it forced one synchronous layout in every streamed frame's React commit).
+  const inner = useRef<HTMLDivElement>(null)
+  useEffect(() => {
     const el = scroller.current
-    if (el && stick.current && count > 0) el.scrollTop = el.scrollHeight
-  }, [total, count, liveLength])
+    const content = inner.current
+    if (!el || !content || typeof ResizeObserver !== 'function') return
+    const follow = new ResizeObserver(() => {
+      if (stick.current && el.scrollHeight > el.clientHeight) el.scrollTop = el.scrollHeight
+    })
+    follow.observe(content)
+    follow.observe(el)
+    return () => follow.disconnect()
+  }, [])
 
   // A search match to show: once the log is loaded, scroll its row to the middle and mark it.
   const loading = useSessionStore((state) => state.loading)
@@ -95,12 +105,18 @@ export function Transcript() {
     markWords(scroller.current, hitKey ? (hit?.words ?? []) : [])
   })
 
+  // Only the user scrolling up stops the following: content that grew between the follow's scroll
+  // and its scroll event (a row measured, a streamed frame) leaves the view short of the bottom
+  // without anyone having scrolled away.
+  const lastTop = useRef(0)
   const onScroll = () => {
     const el = scroller.current
     if (!el) return
-    const near = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
-    stick.current = near
-    if (near !== atBottom) setAtBottom(near)
+    const top = el.scrollTop
+    if (el.scrollHeight - top - el.clientHeight < STICK_PX) stick.current = true
+    else if (top < lastTop.current) stick.current = false
+    lastTop.current = top
+    if (stick.current !== atBottom) setAtBottom(stick.current)
   }
 
   const jump = () => {
@@ -113,7 +129,7 @@ export function Transcript() {
     <div className="transcript-wrap">
       <div ref={scroller} className="transcript" role="log" aria-label="Transcript" onScroll={onScroll}>
         {count === 0 && <p className="muted empty-transcript">Nothing here yet. Write a message below to start.</p>}
-        <div className="transcript-inner" style={{ height: total }}>
+        <div ref={inner} className="transcript-inner" style={{ height: total }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rowAt(v.index)
             // Rows a rewind took out of the conversation stay, greyed out (the rewind row says why).

@@ -1,4 +1,5 @@
 // Picks the component for one transcript row.
+import { memo } from 'react'
 import type { QueuedMessage } from './session-store'
 import { AssistantMessage } from './AssistantMessage'
 import { HookRow } from './HookRow'
@@ -12,7 +13,11 @@ import { UserMessage } from './UserMessage'
 
 export type TranscriptRowItem = TranscriptItem | LiveItem | ({ kind: 'queued'; key: string } & { queued: QueuedMessage })
 
-export function TranscriptRow({ row }: { row: TranscriptRowItem }) {
+/**
+ * Memoised on the row's item: a streamed frame changes only the live row's item (settled items keep
+ * their identity), so the rows in view are not rendered again on every frame.
+ */
+export const TranscriptRow = memo(function TranscriptRow({ row }: { row: TranscriptRowItem }) {
   switch (row.kind) {
     case 'user':
       return <UserMessage item={row} />
@@ -50,7 +55,7 @@ export function TranscriptRow({ row }: { row: TranscriptRowItem }) {
       return <div className="muted">unknown row {JSON.stringify(unknown)}</div>
     }
   }
-}
+})
 
 /** A first guess of a row's height before it is measured. */
 export function estimateRowHeight(row: TranscriptRowItem | undefined): number {
