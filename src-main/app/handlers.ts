@@ -19,6 +19,7 @@ import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { worktreeHandlers } from './worktree-handlers'
 import { claudePluginHandlers } from './claude-plugin-handlers'
+import { expandHome, listFolders } from './folder-browser'
 import { backgroundTasksOf, sessionTasks, stopTask, taskTail } from './background-tasks'
 import { subagentHandlers } from './subagent-handlers'
 
@@ -133,10 +134,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (!deps.chooseDirectory) throw Object.assign(new Error('No native folder picker in web mode: type the folder path.'), { code: 'UNSUPPORTED' })
       return { path: await deps.chooseDirectory() }
     },
+    'folders/list': async (input) => listFolders(input, runtime.userHome()),
     'workspace/set': async ({ path }) => {
       let workspace: string
       try {
-        workspace = HostRuntime.checkWorkspace(path)
+        // `~` and `~/x` are the user's home (a typed path in web mode), not the host's working folder.
+        workspace = HostRuntime.checkWorkspace(path === '~' || path.startsWith('~/') ? expandHome(path, runtime.userHome()) : path)
       } catch (error) {
         throw Object.assign(error as Error, { code: 'INVALID_INPUT', field: 'path' })
       }

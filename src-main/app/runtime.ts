@@ -5,6 +5,7 @@
 // and the CLI sit on top of it; nothing here imports Electron.
 import { resolveModelName } from '../commands/model-alias'
 import { statSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { Kernel, type LogRecord, type Plugin } from '../../src-shared/kernel'
 import { ProviderKindSchema } from '../../src-shared/contract/ipc'
@@ -541,6 +542,12 @@ export class HostRuntime {
   }
 
   /** Validates a folder for use as the workspace: it must exist and be a directory. */
+  /** The user's home folder (HOME of this host's environment; the OS's otherwise). */
+  userHome(): string {
+    const env = this.options.env ?? process.env
+    return env.HOME && env.HOME.trim() ? env.HOME : homedir()
+  }
+
   static checkWorkspace(path: string): string {
     const absolute = resolve(path)
     let isDir = false

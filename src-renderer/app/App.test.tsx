@@ -95,11 +95,12 @@ describe('App', () => {
     expect(screen.getByLabelText('Workspace').textContent).toBe('/w')
   })
 
-  it('first run in web mode: the folder picker is unsupported, so a path field sets the workspace and shows the host error', async () => {
+  it('first run in web mode: no native picker, so "Choose folder…" opens the host\'s folder browser; a typed path works too and shows the host error', async () => {
     const host = makeHost({ ...baseStatus, workspace: null })
     host.handlers['workspace/choose'] = () => {
       throw Object.assign(new Error('No native folder picker in web mode: type the folder path.'), { code: 'UNSUPPORTED' })
     }
+    host.handlers['folders/list'] = () => ({ path: '/home/me', display: '~', parent: null, home: '/home/me', entries: [{ name: 'project', path: '/home/me/project', hidden: false }], truncated: false })
     host.handlers['workspace/set'] = ({ path }) => {
       if (path === '/nope') throw new Error('path: /nope is not a directory')
       return { path }
@@ -109,7 +110,12 @@ describe('App', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Choose folder…' }))
     })
-    expect(screen.getByText('No native folder picker in web mode: type the folder path.')).toBeTruthy()
+    const dialog = await screen.findByRole('dialog', { name: 'Choose a folder' })
+    await screen.findByRole('option', { name: 'project/' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Type a path instead' }))
     const field = screen.getByLabelText('Workspace folder')
     fireEvent.change(field, { target: { value: '/nope' } })
     await act(async () => {

@@ -1,16 +1,18 @@
 // Choose the workspace folder: the native picker on the desktop; where there is none (web mode,
-// the host answers UNSUPPORTED) a path field the host validates, showing the host's error text.
+// the host answers UNSUPPORTED) the host's folder browser (FolderPicker). A typed path works in
+// both ("Type a path instead"; `~/x` is the user's home), the host validating it.
 import { useState, type FormEvent } from 'react'
 import { useAppStore } from '../app/app-store'
 import { errorCode, errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
+import { FolderPicker } from './FolderPicker'
 
 export function WorkspaceForm() {
   const host = useHost()
   const workspace = useAppStore((state) => state.status?.workspace ?? null)
   const [typing, setTyping] = useState(false)
+  const [browsing, setBrowsing] = useState(false)
   const [path, setPath] = useState('')
-  const [note, setNote] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -21,11 +23,18 @@ export function WorkspaceForm() {
       await host.invoke('workspace/set', { path: chosen })
       setPath('')
       setTyping(false)
+      setBrowsing(false)
     } catch (e) {
       setError(errorText(e))
     } finally {
       setBusy(false)
     }
+  }
+
+  // From the folder browser: a refusal shows in the dialog, which stays open.
+  const chooseBrowsed = async (chosen: string) => {
+    await host.invoke('workspace/set', { path: chosen })
+    setBrowsing(false)
   }
 
   const choose = async () => {
@@ -34,10 +43,9 @@ export function WorkspaceForm() {
       const { path: chosen } = await host.invoke('workspace/choose', {})
       if (chosen) await use(chosen)
     } catch (e) {
-      if (errorCode(e) === 'UNSUPPORTED') {
-        setTyping(true)
-        setNote(errorText(e))
-      } else setError(errorText(e))
+      // No native picker here (web mode): the host's folder browser.
+      if (errorCode(e) === 'UNSUPPORTED') setBrowsing(true)
+      else setError(errorText(e))
     }
   }
 
@@ -58,7 +66,6 @@ export function WorkspaceForm() {
           <button type="button" className="link" onClick={() => setTyping(true)}>Type a path instead</button>
         )}
       </div>
-      {note && <p className="muted">{note}</p>}
       {typing && (
         <form className="row" onSubmit={submit}>
           <label className="field grow">
@@ -69,6 +76,7 @@ export function WorkspaceForm() {
         </form>
       )}
       {error && <p className="form-error" role="alert">{error}</p>}
+      {browsing && <FolderPicker onChoose={chooseBrowsed} onCancel={() => setBrowsing(false)} />}
     </div>
   )
 }

@@ -318,11 +318,39 @@ export const CommandListSchema = z.object({
 export type CommandInfo = z.output<typeof CommandInfoSchema>
 export type CommandList = z.output<typeof CommandListSchema>
 
+/** One folder in the web folder browser: unreadable ones, and links leading out of the home, are listed but cannot be opened. */
+export const FolderEntrySchema = z.object({
+  name: z.string(),
+  /** Absolute path on the host. */
+  path: z.string(),
+  hidden: z.boolean(),
+  /** Why it cannot be opened (`unreadable`, `outside your home folder`), when it cannot. */
+  disabled: z.string().optional()
+})
+export const FolderListingSchema = z.object({
+  /** The folder listed, absolute and with links resolved. */
+  path: z.string(),
+  /** The same as the user types it: `~` or `~/a/b`. */
+  display: z.string(),
+  /** The folder above, or null at the home folder (nothing above it is listed). */
+  parent: z.string().nullable(),
+  home: z.string(),
+  entries: z.array(FolderEntrySchema),
+  /** More folders than the listing holds (the first ones by name are listed). */
+  truncated: z.boolean()
+})
+export type FolderListing = z.output<typeof FolderListingSchema>
+
 /** Request name -> { input, output }. */
 export const Methods = {
   'app/status': { input: Empty, output: AppStatusSchema },
   'workspace/choose': { input: Empty, output: z.object({ path: z.string().nullable() }) },
   'workspace/set': { input: z.object({ path: NonEmpty }), output: z.object({ path: z.string() }) },
+  /** Web mode's folder browser: the folders in `path` (`~`, `~/x` or absolute, under the user's home only). */
+  'folders/list': {
+    input: z.object({ path: z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'no NUL characters').default('~'), hidden: z.boolean().default(false) }).strict(),
+    output: FolderListingSchema
+  },
   'workspace/trust-preview': { input: Empty, output: z.object({ workspace: z.string().nullable(), trusted: z.boolean(), items: z.array(TrustItemSchema) }) },
   'workspace/trust': {
     /** approve: the hashes of the items the dialog showed (trust is pinned to them); omitted: every current item. */
