@@ -3,6 +3,7 @@
 // `subagent/appended` pushes and are read back with `subagents/events`; an approval it asks for
 // names it; Stop ends just that subagent with Claude Code's interrupted result while the parent's
 // turn goes on; the settings list shows the agents found and the files skipped.
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -95,6 +96,16 @@ describe('subagents through the contract', () => {
     expect(list.agents[0]).toMatchObject({ source: 'project', tools: ['Read', 'Grep'], file: join(t.workspace, '.claude', 'agents', 'scout.md') })
     expect(list.agents.find((a) => a.name === 'Explore')).toMatchObject({ source: 'builtin', tools: ['Read', 'Glob', 'Grep', 'WebFetch', 'WebSearch'] })
     expect(list.skipped).toEqual([{ file: join(t.workspace, '.claude', 'agents', 'broken.md'), field: 'description', reason: expect.stringContaining('description') }])
+
+    // Durable: search finds the subagent's own words; the session's turn owns what its subagent wrote.
+    const found = (await t.invoke('sessions/search', { query: 'wrote the note' })) as Array<{ id: string; match?: { seq: number; snippet: string } }>
+    expect(found.map((r) => r.id)).toEqual([t.id])
+    expect(found[0].match).toMatchObject({ seq: start_.seq, snippet: 'wrote the note' })
+    const turnId = ofType(session.log.events, 'turn/start')[0].turnId
+    const changes = (await t.invoke('checkpoints/changes', { sessionId: t.id, turnId })) as { files: Array<{ path: string; status: string }> }
+    expect(changes.files).toEqual([expect.objectContaining({ path: join(t.workspace, 'note.txt'), status: 'current' })])
+    expect(await t.invoke('checkpoints/revert', { sessionId: t.id, turnId })).toMatchObject({ status: 'done' })
+    expect(existsSync(join(t.workspace, 'note.txt'))).toBe(false)
   })
 
   it('Stop ends just that subagent: its Agent call gets Claude Code\'s interrupted result and the parent\'s turn goes on', async () => {
@@ -116,6 +127,22 @@ describe('subagents through the contract', () => {
     expect(ofType(session.log.events, 'assistant/message').at(-1)?.text).toBe('the parent carried on')
     // Stopped already: a second Stop says so.
     expect(await t.invoke('subagents/stop', { sessionId: t.id, agentId })).toEqual({ stopped: false })
+  })
+
+  it('rewinding to the prompt takes back the files its subagent wrote', async () => {
+    const t = await start(
+      [(body) => ({ toolCalls: [{ name: 'Write', args: { file_path: join(cwdOf(body), 'made.txt'), content: 'by the child\n' } }] }), { text: 'made it' }],
+      [{ toolCalls: [{ name: 'Agent', args: { description: 'Make a file', prompt: 'Write made.txt' } }] }, { text: 'done' }]
+    )
+    await t.invoke('settings/set', { approvalMode: 'never-ask' })
+    await t.invoke('chat/send', { sessionId: t.id, content: 'make the file' })
+    const session = await host!.runtime.sessions.open(t.id)
+    await waitFor(() => ofType(session.log.events, 'turn/end').length > 0, WAIT_MS, 'the turn to end')
+    expect(await readFile(join(t.workspace, 'made.txt'), 'utf8')).toBe('by the child\n')
+    const message = ofType(session.log.events, 'user/message')[0]
+    const outcome = (await t.invoke('checkpoints/rewind', { sessionId: t.id, messageSeq: message.seq })) as { status: string; prompt: string }
+    expect(outcome).toMatchObject({ status: 'done', prompt: 'make the file' })
+    expect(existsSync(join(t.workspace, 'made.txt'))).toBe(false)
   })
 
   it('validates the subagent methods\' input and names the field', async () => {

@@ -69,7 +69,10 @@ export const checkpointsPlugin = definePlugin({
       const agent = agents.get(call.sessionId)
       if (files.length === 0 || agent === undefined) return next()
       const store = storeOf(agent)
-      const turn = call.turnId !== undefined ? { turnId: call.turnId } : {}
+      // A subagent's call is recorded in the session's log under the session's turn that ran the
+      // subagent: reverting or rewinding that turn takes back what its subagents wrote too.
+      const turnId = call.agent !== undefined ? (agent.currentTurnId ?? call.turnId) : call.turnId
+      const turn = turnId !== undefined ? { turnId } : {}
       const identity = { ...turn, callId: call.callId, token: call.token, tool: call.name }
       try {
         for (const path of files) agent.record({ type: 'file/checkpoint', ...identity, path, before: await store.capture(path) })

@@ -12,6 +12,8 @@ export interface SearchDoc {
   seq: number
   kind: SearchDocKind
   text: string
+  /** A `subagent/start`: the subagent whose own log (its text is searched too) this event opens. */
+  agentId?: string
 }
 
 export interface ScanResult {
@@ -27,7 +29,7 @@ const TYPE_PREFIX = Buffer.from('{"type":"')
 const TYPE_PROBE_BYTES = TYPE_PREFIX.length + 40
 /** A line whose type could not be read from its start is parsed in full only up to this size. */
 const MAX_UNTYPED_LINE_BYTES = 8 << 20
-const SEARCHABLE = new Set(['user/message', 'assistant/message', 'steering/message', 'tool/call'])
+const SEARCHABLE = new Set(['user/message', 'assistant/message', 'steering/message', 'tool/call', 'subagent/start'])
 
 /**
  * Reads `path` from byte `from` (a line start) to its end and returns the searchable text of the
@@ -162,6 +164,11 @@ function docOf(value: unknown): SearchDoc | undefined {
       return text('assistant', event.text)
     case 'tool/call':
       return text('tool', event.name)
+    case 'subagent/start':
+      // Its type and task, and where a match inside its own log scrolls to.
+      return typeof event.agentId === 'string' && typeof event.agentType === 'string' && typeof event.description === 'string'
+        ? { seq, kind: 'tool', text: `${event.agentType} ${event.description}`, agentId: event.agentId }
+        : undefined
     default:
       return undefined
   }

@@ -3,7 +3,8 @@
 // read again, a grown one (the log is append-only) only from where the last scan ended. So the
 // first search reads every session once, streaming, and later ones only what was appended since.
 // Past a memory budget further sessions are not kept; they are streamed again on each search.
-import { stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { z } from 'zod'
 import { scanSearchText, type SearchDoc, type SearchDocKind } from './search-scan'
 import type { SessionSummary } from './summary'
@@ -84,9 +85,9 @@ export class SessionSearchIndex {
     return next
   }
 
-  /** Forgets sessions not in `ids` (deleted). */
+  /** Forgets sessions not in `ids` (deleted), with their subagents' logs (kept as `<id>/<agentId>`). */
   retainOnly(ids: ReadonlySet<string>): void {
-    for (const id of [...this.entries.keys()]) if (!ids.has(id)) this.drop(id)
+    for (const key of [...this.entries.keys()]) if (!ids.has(key.split('/', 1)[0])) this.drop(key)
   }
 
   /** UTF-16 units held (for tests and the budget). */
@@ -154,15 +155,46 @@ async function matchSession(index: SessionSearchIndex, summary: SessionSummary, 
   const titleMatch = words.every((word) => title.includes(word))
   const text = await index.textOf(summary.id, path)
   if (text === undefined) return undefined
+  // A subagent's own log is part of its session: its text is searched too.
+  const children = await subagentTexts(index, summary.id, path, text)
   // Every word somewhere in the title or the content.
-  if (!words.every((word) => title.includes(word) || text.lower.includes(word))) return undefined
-  const match = bestMatch(text, words)
+  if (!words.every((word) => title.includes(word) || text.lower.includes(word) || children.some((child) => child.text.lower.includes(word)))) return undefined
+  let match = bestMatch(text, words)
+  for (const child of children) {
+    if (match !== undefined && match.count === words.length) break
+    const found = bestMatch(child.text, words)
+    // Opening the session scrolls to the Agent call that ran the subagent.
+    if (found !== undefined && (match === undefined || found.count > match.count)) match = { ...found, seq: child.seq }
+  }
   if (!titleMatch && match === undefined) return undefined
-  return match === undefined ? { ...summary, titleMatch } : { ...summary, titleMatch, match }
+  if (match === undefined) return { ...summary, titleMatch }
+  const { count: _count, ...shown } = match
+  return { ...summary, titleMatch, match: shown }
 }
 
-/** The earliest event holding the most query words, with a snippet around the first of them. */
-function bestMatch(text: IndexedText, words: string[]): SessionSearchMatch | undefined {
+/** The searchable text of each subagent log the session's `subagent/start` events name, with the seq of that event. */
+async function subagentTexts(index: SessionSearchIndex, id: string, path: string, text: IndexedText): Promise<Array<{ seq: number; text: IndexedText }>> {
+  const starts = text.docs.filter((doc) => doc.agentId !== undefined)
+  if (starts.length === 0) return []
+  const folder = path.replace(/\.jsonl$/, '') + '.agents'
+  let files: Set<string>
+  try {
+    files = new Set(await readdir(folder))
+  } catch {
+    return []
+  }
+  const out: Array<{ seq: number; text: IndexedText }> = []
+  for (const start of starts) {
+    const file = `${start.agentId}.jsonl`
+    if (!files.has(file)) continue
+    const child = await index.textOf(`${id}/${start.agentId}`, join(folder, file))
+    if (child !== undefined) out.push({ seq: start.seq, text: child })
+  }
+  return out
+}
+
+/** The earliest event holding the most query words, with a snippet around the first of them (and how many words it holds). */
+function bestMatch(text: IndexedText, words: string[]): (SessionSearchMatch & { count: number }) | undefined {
   let best = -1
   let bestCount = 0
   const lead = words.find((word) => text.lower.includes(word))
@@ -182,7 +214,7 @@ function bestMatch(text: IndexedText, words: string[]): SessionSearchMatch | und
   }
   if (best === -1) return undefined
   const doc = text.docs[best]
-  return { seq: doc.seq, kind: doc.kind, ...snippetOf(doc.text, words) }
+  return { seq: doc.seq, kind: doc.kind, count: bestCount, ...snippetOf(doc.text, words) }
 }
 
 /** Index of the doc containing offset `at` of the joined text. */
