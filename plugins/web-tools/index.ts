@@ -5,7 +5,7 @@
 // a worker thread (markdown-converter.ts), so a large page does not stall the host. Searches go through
 // the provider's own search or a configured MCP search tool (web-search.ts); with neither,
 // WebSearch is not offered.
-import { definePlugin } from '@seam/sdk'
+import { definePlugin, type AgentHandle, type SessionEvent } from '@seam/sdk'
 import { WebToolsConfigSchema } from './config'
 import { MarkdownConverter } from './markdown-converter'
 import workerPath from './markdown-worker?modulePath'
@@ -31,8 +31,23 @@ export default definePlugin({
     if (config.search.backend === 'none') return
     // The Brave key: Seam's settings env (Claude Code's `env`) over the host's environment, read per call.
     const env = () => ({ ...process.env, ...(ctx.maybe('settingsEnv')?.vars() ?? {}) })
-    const deps = { config, models, tools, env }
+    // Each session's provider, for whether WebSearch is offered to it: a session switched to
+    // Anthropic gets the provider's search, one on an OpenAI-wire provider does not.
+    const sessions = new Map<string, AgentHandle>()
+    ctx.on('agent/session-start', (agent) => void (agent.subagent ? undefined : sessions.set(agent.sessionId, agent)))
+    ctx.on('agent/session-end', (agent) => void (agent.subagent ? undefined : sessions.delete(agent.sessionId)))
+    const providerOf = (sessionId: string) => switchedProvider(sessions.get(sessionId)?.events ?? [])
+    const deps = { config, models, tools, env, providerOf }
     ctx.tools.register(createWebSearchTool(deps))
-    ctx.guard('tools/offer', (name) => (name === WEB_SEARCH ? searchUnavailable(deps) : undefined))
+    ctx.guard('tools/offer', (name, sessionId) => (name === WEB_SEARCH ? searchUnavailable(deps, sessionId) : undefined))
   }
 })
+
+/** The provider a session switched to (its last `model/switched`), or undefined: it uses the host's provider in use. */
+function switchedProvider(events: readonly SessionEvent[]): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
+    if (event.type === 'model/switched') return event.provider
+  }
+  return undefined
+}

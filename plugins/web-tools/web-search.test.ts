@@ -141,3 +141,32 @@ describe('WebSearch through an MCP search server', { timeout: 60_000 }, () => {
     expect(JSON.stringify(host.model.requests[1]!.body.messages)).toContain('https://docs.example.com/releases')
   })
 })
+
+describe('WebSearch is offered per session, by the provider each session uses', { timeout: 60_000 }, () => {
+  let host: McpHost | undefined
+  afterAll(async () => host?.close())
+
+  it('in one host on an OpenAI-wire provider with no backend configured, a session switched to Anthropic is offered WebSearch and the other is not', async () => {
+    host = await startMcpHost({ script: [{ text: 'no search here' }] })
+    const openai = await host.runtime.sessions.create(host.workspace)
+    const anthropic = await host.runtime.sessions.create(host.workspace)
+    await host.runtime.sessions.switchModel(anthropic.log.id, { provider: 'anthropic', model: 'claude-sonnet-4-5' })
+    // As before its first turn's request (agent/session-start has run).
+    await anthropic.agent.start()
+
+    openai.agent.send('search the web')
+    await openai.agent.whenIdle()
+    // The OpenAI-wire session's real request carries no WebSearch.
+    const offered = host.model.requests[0]!.body.tools!.map((t) => t.function.name)
+    expect(offered).toContain('WebFetch')
+    expect(offered).not.toContain('WebSearch')
+
+    // What each session's next request offers (the Anthropic session's would go to Anthropic's API, not reachable here).
+    const tools = anthropic.kernel.getService('tools')!
+    expect(tools.specs(anthropic.log.id).map((s) => s.name)).toContain('WebSearch')
+    expect(tools.specs(openai.log.id).map((s) => s.name)).not.toContain('WebSearch')
+    // A call from the OpenAI-wire session is refused as unavailable; the Anthropic session's call passes the offer check.
+    const refused = await tools.execute({ name: 'WebSearch', args: { query: 'seam' }, callId: 'x1', sessionId: openai.log.id, cwd: host.workspace })
+    expect(refused.result).toMatchObject({ isError: true, content: 'No such tool available: WebSearch' })
+  })
+})

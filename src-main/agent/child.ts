@@ -226,7 +226,7 @@ function childTools(base: ToolRegistry, request: ChildTurnRequest): ToolRegistry
     register: (tool) => base.register(tool),
     get: (name) => (request.allowTool(name) ? base.get(name) : undefined),
     list: () => base.list().filter((tool) => request.allowTool(tool.name)),
-    specs: () => base.specs().filter((spec) => request.allowTool(spec.name)),
+    specs: (sessionId?: string) => base.specs(sessionId).filter((spec) => request.allowTool(spec.name)),
     guard: (guard) => base.guard(guard),
     execute: (call, options) => (request.allowTool(call.name) ? base.execute(call, options) : Promise.resolve(unavailable(call)))
   }

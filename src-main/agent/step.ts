@@ -102,8 +102,9 @@ function requestFrom(history: HistoryView): ModelRequest {
 const loggedContext = new WeakMap<SessionLog, { key: string; system: string; specs: readonly ModelToolSpec[] }>()
 
 /** Appends a model/context event when the system prompt or the tools differ from what the log holds. */
-export function logModelContext(log: SessionLog, system: string, tools: Pick<ToolRegistry, 'specs'>): void {
-  const specs = tools.specs()
+export function logModelContext(log: SessionLog, system: string, tools: Pick<ToolRegistry, 'specs'>, sessionId?: string): void {
+  // The tools as offered to this session (a `tools/offer` guard may follow its provider).
+  const specs = tools.specs(sessionId)
   const last = loggedContext.get(log)
   // The registry hands out the same spec objects until a tool is added or removed: an identical
   // prompt and identical spec objects need no serialisation at all.
@@ -120,7 +121,7 @@ export function logModelContext(log: SessionLog, system: string, tools: Pick<Too
 
 export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal): Promise<StepOutcome> {
   const { kernel, log } = deps
-  logModelContext(log, deps.systemPrompt(), deps.tools())
+  logModelContext(log, deps.systemPrompt(), deps.tools(), deps.handle.sessionId)
   const request = buildModelRequestFor(log)
   const reply = await readModelStream(deps.model, request, signal, (kind, text) =>
     kernel.emit('agent/delta', log.id, { turnId, step, kind, text })

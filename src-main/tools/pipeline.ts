@@ -92,7 +92,7 @@ export class ToolPipeline {
     private readonly toolNames: () => string[],
     private readonly abandonAfterCancelMs: number = DEFAULT_ABANDON_AFTER_CANCEL_MS,
     /** Why a tool is not offered to the model (the `tools/offer` guards), or undefined. */
-    private readonly withheld: (name: string) => string | undefined = () => undefined
+    private readonly withheld: (name: string, sessionId?: string) => string | undefined = () => undefined
   ) {}
 
   async execute(request: ToolCallRequest, options: HostExecuteOptions = NO_OPTIONS): Promise<ToolExecutionResult> {
@@ -179,7 +179,7 @@ export class ToolPipeline {
       return { call, failed: { verdict: denied('seal', reason), result: failure('INVALID_ARGS', reason) } }
     }
     const tool = this.lookup(name)
-    const withheld = tool === undefined ? undefined : this.withheld(name)
+    const withheld = tool === undefined ? undefined : this.withheld(name, sessionId)
     if (withheld !== undefined) {
       // Not on the model's tool list: refused as Claude Code refuses a disabled tool, before any hook.
       const call = seal({ name, args: raw.value, callId, sessionId, cwd, turnId, parent, agent })

@@ -41,7 +41,7 @@ export class ToolRegistryImpl implements ToolRegistry {
       (name) => this.get(name),
       () => [...this.tools.keys()].filter((name) => this.withheld(name) === undefined),
       options.abandonAfterCancelMs,
-      (name) => this.withheld(this.aliases.get(name) ?? name)
+      (name, sessionId) => this.withheld(this.aliases.get(name) ?? name, sessionId)
     )
   }
 
@@ -85,15 +85,16 @@ export class ToolRegistryImpl implements ToolRegistry {
     return [...this.tools.values()].map((r) => r.tool)
   }
 
-  specs(): ModelToolSpec[] {
+  specs(sessionId?: string): ModelToolSpec[] {
     this.specCache ??= [...this.tools.values()].map((r) => r.spec)
-    // Read per request: what a `tools/offer` guard withholds can change while Seam runs (settings edits).
-    return this.specCache.filter((spec) => this.withheld(spec.name) === undefined)
+    // Read per request: what a `tools/offer` guard withholds can change while Seam runs (settings
+    // edits) and differ between sessions (their providers).
+    return this.specCache.filter((spec) => this.withheld(spec.name, sessionId) === undefined)
   }
 
-  /** Why `name` is not offered to the model (a `tools/offer` guard's reason), or undefined. */
-  private withheld(name: string): string | undefined {
-    return this.kernel.checkGuards('tools/offer', name)
+  /** Why `name` is not offered to the model (of `sessionId`'s requests: a `tools/offer` guard's reason), or undefined. */
+  private withheld(name: string, sessionId?: string): string | undefined {
+    return sessionId === undefined ? this.kernel.checkGuards('tools/offer', name) : this.kernel.checkGuards('tools/offer', name, sessionId)
   }
 
   execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult> {

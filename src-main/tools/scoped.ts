@@ -40,8 +40,8 @@ export class ScopedToolRegistry implements ToolRegistry {
     return this.registry.list()
   }
 
-  specs(): ModelToolSpec[] {
-    return this.registry.specs()
+  specs(sessionId?: string): ModelToolSpec[] {
+    return this.registry.specs(sessionId)
   }
 
   execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult> {

@@ -29,8 +29,8 @@ export interface ToolRegistry {
   register<A>(tool: ToolDefinition<A>): Disposable
   get(name: string): ToolDefinition<unknown> | undefined
   list(): ToolDefinition<unknown>[]
-  /** The tools as the model sees them (JSON Schema from each zod schema). */
-  specs(): ModelToolSpec[]
+  /** The tools as the model sees them (JSON Schema from each zod schema), as offered to `sessionId`'s requests (the `tools/offer` guards). */
+  specs(sessionId?: string): ModelToolSpec[]
   /** Runs the whole pipeline (S9-S18). Never rejects: every failure is an isError result (S16). */
   execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult>
   /** S12: a deny-only guard, removed with the registering plugin. */

@@ -338,8 +338,11 @@ declare module '../kernel/types' {
     /**
      * Deny-only, synchronous: a reason takes the tool off the model's tool list, and a call to it
      * is refused as unavailable before any other stage (a Claude Code bare `permissions.deny`
-     * rule such as `Bash` disables the tool: claude-code-hooks.md §6 PreToolUse).
+     * rule such as `Bash` disables the tool: claude-code-hooks.md §6 PreToolUse). `sessionId`
+     * names the session whose model request is being built (or whose call is sealed), so what
+     * is offered can follow each session (its provider, say); without it, a session on the
+     * host's defaults is meant.
      */
-    'tools/offer': [toolName: string]
+    'tools/offer': [toolName: string, sessionId?: string]
   }
 }
