@@ -178,8 +178,17 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
   } finally {
     children.delete(agentId)
     request.signal?.removeEventListener('abort', cancel)
-    await log.close()
+    // close() writes what is pending at once; the turn's end sync it waits for runs on in the
+    // background, as a session's own turn's does (the parent is not held for an fdatasync).
+    const closed = log.close()
     stopForwarding()
+    closed.catch((error: unknown) => {
+      try {
+        parentLog.append({ type: 'notice', ...turnField, level: 'warn', text: `subagent ${agentId}: its log could not be closed: ${(error as Error).message}`, source: 'subagents' })
+      } catch {
+        // The parent's log is closed too: nothing left to tell.
+      }
+    })
   }
 }
 
