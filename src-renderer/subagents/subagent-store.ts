@@ -72,7 +72,11 @@ export const subagentActions = {
         const last = events.length > 0 ? events[events.length - 1].seq : -1
         const later = log.events.filter((event) => event.seq > last)
         const all = [...events, ...later]
-        return { ...log, events: all, transcript: buildTranscript(all), loaded: true, loading: false }
+        const built = buildTranscript(all)
+        // The step streaming now (agent/delta) stays shown until its message is recorded.
+        const live = log.transcript.live
+        const transcript = live && !built.index.has(`step:${live.turnId}:${live.step}`) ? { ...built, live } : built
+        return { ...log, events: all, transcript, loaded: true, loading: false }
       })
     } catch (error) {
       update(agentId, sessionId, (log) => ({ ...log, loading: false, error: errorText(error) }))
