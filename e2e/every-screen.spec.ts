@@ -1,0 +1,119 @@
+// Issue 31, "a layout check that no element is wider than the viewport on every screen": every
+// page, section, panel, dialog and menu of the app (enumerated from App.tsx: chat with its tool
+// card, files-changed card, plan and tasks panels; the approval dialog; revert and rewind dialogs;
+// the command palette; the slash menu; the model picker; the hook inspector; each Settings
+// section; the Plugins page; the Board; the header's More menu where it folds), at 1280x800 and
+// 800x600, light and dark: axe 0 serious or critical and nothing wider than the window. (The
+// web folder browser and the setup screen are checked in folder-picker.spec.ts and a11y.spec.ts.)
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { trailingToolResults } from './support/fake-model'
+import { expect, test } from './support/seam-test'
+import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
+import { expectIdle, send, settingsSection, ui } from './support/ui'
+
+const NOTES = 'a-rather-long-file-name-for-the-layout-check-of-issue-31-notes.md'
+
+for (const screen of SCREENS) {
+  test(`every screen at ${screenName(screen)}: nothing wider than the window, axe clean`, async ({ app, fakeModel, workspace }, testInfo) => {
+    test.setTimeout(testInfo.timeout * 3)
+    const name = screenName(screen).replace(' ', '-')
+    const check = (what: string) => expectScreenOk(app, testInfo, `${what}-${name}`)
+    await onScreen(app, screen)
+    fakeModel.respond((body) => {
+      if (trailingToolResults(body).length > 0) return { text: 'Done: the notes are written and a background job runs.' }
+      const last = JSON.stringify(body.messages.at(-1))
+      if (last.includes('background')) return { toolCalls: [{ name: 'Bash', args: { command: 'sleep 30', run_in_background: true, description: 'A long background job' } }] }
+      return {
+        toolCalls: [
+          { name: 'TodoWrite', args: { todos: [{ content: 'Write the notes', activeForm: 'Writing the notes', status: 'in_progress' }, { content: 'Check them', activeForm: 'Checking them', status: 'pending' }] } },
+          { name: 'Write', args: { file_path: NOTES, content: `# Notes\n\n${'A long line without breaks '.repeat(12)}\n` } }
+        ]
+      }
+    })
+
+    // Chat, empty.
+    await expect(ui.composer(app)).toBeVisible()
+    await check('chat-empty')
+
+    // The approval dialog (a Write shown as a diff).
+    await send(app, 'write the notes')
+    const approval = ui.approvalDialog(app)
+    await expect(approval).toBeVisible()
+    await check('approval-write')
+    await approval.getByRole('button', { name: 'Allow for this session' }).click()
+    await expect(approval).toHaveCount(0)
+    await expectIdle(app)
+
+    // A background task (Bash asks too).
+    await send(app, 'start a background job')
+    await expect(approval).toBeVisible()
+    await check('approval-bash')
+    await approval.getByRole('button', { name: 'Allow once' }).click()
+    await expectIdle(app)
+    await expect(app.getByRole('region', { name: 'Background tasks' })).toBeVisible()
+    await expect(app.getByRole('region', { name: 'Todo list' })).toBeVisible()
+    await expect(app.getByRole('region', { name: 'Files changed in this turn' })).toBeVisible()
+    await check('chat-after-turns')
+
+    // Revert and rewind dialogs (a file changed since the turn makes Revert ask).
+    await writeFile(join(workspace, NOTES), 'edited by hand\n')
+    await app.getByRole('region', { name: 'Files changed in this turn' }).getByRole('button', { name: 'Revert turn' }).click()
+    await expect(app.getByRole('dialog', { name: 'Revert changes' })).toBeVisible()
+    await check('revert-dialog')
+    await app.getByRole('dialog', { name: 'Revert changes' }).getByRole('button', { name: 'Cancel' }).click()
+    await ui.userMessages(app).first().hover()
+    await ui.userMessages(app).first().getByRole('button', { name: 'Rewind to this message' }).click()
+    await expect(app.getByRole('dialog', { name: 'Rewind the conversation' })).toBeVisible()
+    await check('rewind-dialog')
+    await app.getByRole('dialog', { name: 'Rewind the conversation' }).getByRole('button', { name: 'Cancel' }).click()
+
+    // The command palette, the slash menu, the model picker.
+    await app.keyboard.press('Control+k')
+    await expect(app.getByRole('dialog', { name: 'Command palette' })).toBeVisible()
+    await check('command-palette')
+    await app.keyboard.press('Escape')
+    await ui.composer(app).fill('/')
+    await expect(app.getByRole('listbox').first()).toBeVisible()
+    await check('slash-menu')
+    await ui.composer(app).fill('')
+    await app.getByRole('combobox', { name: 'Model' }).focus()
+    await check('model-picker')
+
+    // The hook inspector (in the More menu where the header folds).
+    const more = app.getByRole('button', { name: 'More' })
+    if (screen.width < 1100) {
+      await more.click()
+      await expect(app.getByRole('menu', { name: 'More' })).toBeVisible()
+      await check('more-menu')
+      await app.getByRole('menuitemcheckbox', { name: 'Hooks' }).click()
+    } else await ui.pageButton(app, 'Hooks').click()
+    await expect(app.getByRole('complementary', { name: 'Hook inspector' })).toBeVisible()
+    await check('hook-inspector')
+    if (screen.width < 1100) {
+      await more.click()
+      await app.getByRole('menuitemcheckbox', { name: 'Hooks' }).click()
+    } else await ui.pageButton(app, 'Hooks').click()
+    await expect(app.getByRole('complementary', { name: 'Hook inspector' })).toHaveCount(0)
+
+    // Every Settings section.
+    await ui.pageButton(app, 'Settings').click()
+    const tabs = await app.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab').allTextContents()
+    expect(tabs.length).toBeGreaterThanOrEqual(8)
+    for (const title of tabs) {
+      await settingsSection(app, title)
+      await check(`settings-${title.replace(/\W+/g, '-').toLowerCase()}`)
+    }
+
+    // The Plugins page and the Board.
+    if (screen.width < 1100) {
+      await more.click()
+      await app.getByRole('menuitem', { name: 'Plugins' }).click()
+    } else await ui.pageButton(app, 'Plugins').click()
+    await expect(app.getByRole('main', { name: 'Plugins page' })).toBeVisible()
+    await check('plugins')
+    await app.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Board', exact: true }).click()
+    await expect(app.getByRole('region', { name: 'Sessions board' })).toBeVisible()
+    await check('board')
+  })
+}
