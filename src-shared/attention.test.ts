@@ -19,6 +19,18 @@ function gate(state: { enabled: boolean; focused: boolean }) {
 }
 
 describe('attentionFor: which moments need the user', () => {
+  it('an approval a subagent asks names it; a subagent\'s own turn end needs nobody (issue 27)', () => {
+    const fromChild = { ...asked, agent: { agentId: 'a1', agentType: 'Explore', description: 'Find the config' } } as SessionEvent
+    expect(attentionFor('s1', fromChild)).toMatchObject({
+      title: 'Seam needs your approval: Bash (from the Explore subagent ("Find the config"))',
+      body: 'Asked by the Explore subagent ("Find the config"): Bash runs commands'
+    })
+    const { g, shown } = gate({ enabled: true, focused: false })
+    expect(g.subagentEvent('s1', end('completed'))).toBe(false)
+    expect(g.subagentEvent('s1', fromChild)).toBe(true)
+    expect(shown.map((n) => n.kind)).toEqual(['approval'])
+  })
+
   it('an approval waiting, a finished turn (also at the step limit) and a failed turn; not a cancelled turn or a blocked prompt', () => {
     expect(attentionFor('s1', asked)).toEqual({ key: 'approval:req-1', kind: 'approval', sessionId: 's1', title: 'Seam needs your approval: Bash', body: 'Bash runs commands' })
     expect(attentionFor('s1', end('completed'))).toMatchObject({ kind: 'turn-finished', title: 'Seam finished', key: 'turn:s1:turn-1' })

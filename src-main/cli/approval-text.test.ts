@@ -11,6 +11,11 @@ describe('approvalText', () => {
     )
   })
 
+  it('names the subagent that asks (issue 27)', () => {
+    const text = approvalText({ tool: 'Bash', args: { command: 'ls' }, reason: 'runs a command', agent: { agentId: 'a1', agentType: 'Explore', description: 'Find the config' } }, { color: false })
+    expect(text).toBe('? Bash wants to run\n  asked by the Explore subagent ("Find the config")\n  $ ls\n  reason: runs a command\n')
+  })
+
   it('shows other tools as JSON', () => {
     expect(approvalText({ tool: 'mcp__s__t', args: { q: 1 }, reason: 'asks' }, { color: false })).toContain('  {"q":1}\n')
   })
