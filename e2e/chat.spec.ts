@@ -99,6 +99,8 @@ test.describe('approvals', () => {
     await dialog.getByRole('button', { name: 'Allow once' }).click()
     await expect(dialog).toHaveCount(0)
     await expect(firstCard).toHaveAttribute('data-status', 'done')
+    await expect(firstCard.locator('.tool-outcome')).toHaveText('exit 0')
+    await ui.openToolCard(firstCard)
     await expect(firstCard.getByLabel('Tool result')).toContainText('hello-from-bash')
     await expect(ui.assistantMessages(app).last()).toContainText('The tool said:')
     await expect(ui.assistantMessages(app).last()).toContainText('hello-from-bash')

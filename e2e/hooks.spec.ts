@@ -206,6 +206,7 @@ test.describe('a failing hook', () => {
     await send(app, 'say something')
     const card = ui.toolCards(app, 'Bash')
     await expect(card).toHaveAttribute('data-status', 'done')
+    await ui.openToolCard(card)
     await expect(card.getByLabel('Tool result')).toContainText('still-ran')
     await expect(ui.assistantMessages(app).last()).toContainText('The tool said: still-ran')
     await expectIdle(app)

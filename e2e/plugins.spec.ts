@@ -97,6 +97,7 @@ test('install the example bundle from the plugin manager, use its tool and UI, d
   await ui.pageButton(app, 'Chat').click()
   await expect(card).toHaveAttribute('data-status', 'done')
   await expect(app.getByTestId('word-count-result')).toHaveCount(0)
+  await ui.openToolCard(card)
   await expect(card.getByLabel('Tool result')).toContainText('notes.txt: 2 lines, 5 words')
   await snap(app, testInfo, 'disabled-chat')
 })

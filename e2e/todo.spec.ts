@@ -31,7 +31,7 @@ test('the plan shows above the composer with the active item, follows each write
   await send(app, 'start the work')
   await expect(current).toHaveText('Reading the failing test')
   await expect(checklist).toContainText('0 of 3 done')
-  await expect(checklist.getByRole('listitem')).toHaveText(['◐Reading the failing test (in progress)', '○Fix the parser (to do)', '○Run the tests (to do)'])
+  await expect(checklist.getByRole('listitem')).toHaveText(['Reading the failing test (in progress)', 'Fix the parser (to do)', 'Run the tests (to do)'])
   await expectIdle(app)
   // Pinned above the composer: between the transcript and the message box.
   const listBox = (await checklist.boundingBox())!

@@ -12,6 +12,12 @@ export const ui = {
   userMessages: (page: Page): Locator => page.getByRole('log', { name: 'Transcript' }).getByLabel('Your message', { exact: true }),
   assistantMessages: (page: Page): Locator => page.getByRole('log', { name: 'Transcript' }).getByLabel('Assistant message', { exact: true }),
   toolCards: (page: Page, tool: string): Locator => page.getByRole('article', { name: `Tool call ${tool}`, exact: true }),
+  /** Opens a tool card (one line until opened, unless it failed, waits or was denied) by its line's button. */
+  openToolCard: async (card: Locator): Promise<void> => {
+    const line = card.locator('button.tool-head')
+    if ((await line.getAttribute('aria-expanded')) === 'false') await line.click()
+    await expect(line).toHaveAttribute('aria-expanded', 'true')
+  },
   turnEnds: (page: Page): Locator => page.getByRole('note', { name: 'Turn end', exact: true }),
   approvalDialog: (page: Page): Locator => page.getByRole('dialog', { name: 'Approve tool call' }),
   sessionList: (page: Page): Locator => page.getByRole('list', { name: 'Session list' }),

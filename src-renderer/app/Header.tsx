@@ -3,7 +3,7 @@
 // shows or hides the sessions list.
 import { appActions, needsSetup, useAppStore, type Page } from './app-store'
 import { ContextMeter } from './ContextMeter'
-import { PanelLeftClose, PanelLeftOpen } from './icons'
+import { Circle, PanelLeftClose, PanelLeftOpen } from './icons'
 import { layoutActions, useLayoutStore, useNarrow } from './layout-store'
 import { OverflowMenu } from './OverflowMenu'
 import { SafetyBadge } from './SafetyBadge'
@@ -71,6 +71,7 @@ export function Header() {
       {page === 'chat' && !setup && <ContextMeter />}
       {/* Connected: a dot (the word for screen readers); otherwise the state in words. */}
       <span className={`connection ${connection}`} role="status" aria-label="Connection" title={`Host connection: ${connection}`}>
+        <Circle className="connection-dot" aria-hidden="true" />
         <span className={connection === 'connected' ? 'sr-only' : undefined}>{connection}</span>
       </span>
       {page === 'chat' && !setup && <ModelPicker />}

@@ -3,6 +3,7 @@
 // switched off (AppStatus.safetyOff). Clicking it opens Settings, where both are switched back.
 import { SAFETY_ENTRIES } from '../../src-shared/host/safety-entries'
 import { appActions, useAppStore } from './app-store'
+import { Warning } from './icons'
 
 export function SafetyBadge() {
   const off = useAppStore((state) => state.status?.safetyOff)
@@ -19,7 +20,7 @@ export function SafetyBadge() {
       // Straight to where it is switched back: the plugin tree for an entry, the approval mode for bypass.
       onClick={() => appActions.openSettings((off ?? []).some((id) => SAFETY_ENTRIES[id]) ? 'plugins' : 'permissions')}
     >
-      <span aria-hidden="true">⚠ </span>
+      <Warning className="icon-inline" aria-hidden="true" />
       {text}
     </button>
   )

@@ -9,6 +9,8 @@ import { appActions } from '../app/app-store'
 import { errorText } from '../app/errors'
 import { sessionsActions } from '../sessions/sessions-store'
 import { ReviewPanel } from './ReviewPanel'
+import { EmptyState } from '../app/EmptyState'
+import { Inbox } from '../app/icons'
 
 const REFRESH_MS = 1000
 
@@ -69,7 +71,9 @@ export function BoardPage() {
       {rows === null ? (
         <p className="muted">Loading…</p>
       ) : rows.length === 0 ? (
-        <p className="muted">No sessions in this workspace yet.</p>
+        <EmptyState icon={Inbox} title="No sessions in this workspace yet.">
+          Start one from Chat, or create a session in its own worktree with the form above.
+        </EmptyState>
       ) : (
         <table className="board-table" aria-label="Sessions">
           <thead>

@@ -5,6 +5,7 @@ import { useRef } from 'react'
 import { useModelStore } from '../model/model-store'
 import { attachFiles, dataUrl } from './attachments'
 import { composerActions, useComposerStore } from './composer-store'
+import { X } from '../app/icons'
 
 export function Attachments({ onProblem }: { onProblem(problem: string | null): void }) {
   const images = useComposerStore((state) => state.images)
@@ -20,7 +21,7 @@ export function Attachments({ onProblem }: { onProblem(problem: string | null): 
             <li key={index} className="thumb">
               <img src={dataUrl(image)} alt={image.name ?? `Image ${index + 1}`} />
               <button type="button" className="thumb-remove" aria-label={`Remove ${image.name ?? `image ${index + 1}`}`} onClick={() => composerActions.removeImage(index)}>
-                ×
+                <X className="icon-inline" aria-hidden="true" />
               </button>
             </li>
           ))}

@@ -5,6 +5,8 @@ import { appActions, useAppStore } from '../app/app-store'
 import { useSessionStore } from '../transcript/session-store'
 import { groupHookInvocations } from './hook-groups'
 import { HookInvocation } from './HookInvocation'
+import { Webhook, X } from '../app/icons'
+import { EmptyState } from '../app/EmptyState'
 
 export function HookInspector() {
   const events = useSessionStore((state) => state.events)
@@ -23,9 +25,13 @@ export function HookInspector() {
     <aside ref={panel} className="inspector" aria-label="Hook inspector">
       <div className="inspector-head">
         <h2 className="panel-title">Hook inspector</h2>
-        <button type="button" className="icon" aria-label="Close hook inspector" onClick={() => appActions.closeInspector()}>×</button>
+        <button type="button" className="icon" aria-label="Close hook inspector" onClick={() => appActions.closeInspector()}><X className="icon-inline" aria-hidden="true" /></button>
       </div>
-      {groups.length === 0 && <p className="muted">No hooks have run in this session.</p>}
+      {groups.length === 0 && (
+        <EmptyState icon={Webhook} title="No hooks have run in this session.">
+          Claude Code hooks (.claude/settings.json) and Codex hooks (hooks.json) run on prompts and tool calls once the workspace is trusted (Settings → Workspace).
+        </EmptyState>
+      )}
       {groups.map((group) => (
         <section key={group.key} className={`hook-group ${group.kind}`} aria-label={group.title}>
           <h3 className="hook-group-title" title={group.title}>{group.title}</h3>

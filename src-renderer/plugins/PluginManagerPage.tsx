@@ -8,6 +8,8 @@ import { ClaudePluginsSection } from './manager/ClaudePluginsSection'
 import { PluginLogs } from './PluginLogs'
 import { PluginRow } from './PluginRow'
 import { pluginsActions, usePluginsStore } from './plugins-store'
+import { EmptyState } from '../app/EmptyState'
+import { Puzzle } from '../app/icons'
 
 export function PluginManagerPage() {
   const host = useHost()
@@ -36,6 +38,11 @@ export function PluginManagerPage() {
             ))}
           </tbody>
         </table>
+        {list.length === 0 && !error && (
+          <EmptyState icon={Puzzle} title="No plugins installed.">
+            Install a bundle above from a file or the registry; built-in plugins show here once the host has loaded them.
+          </EmptyState>
+        )}
       </section>
       <ClaudePluginsSection />
       <section className="settings-section">

@@ -2,6 +2,7 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react'
 import { errorText } from '../app/errors'
 import type { SessionSearchResult, SessionSummary } from './sessions-store'
+import { Pencil, Trash2 } from '../app/icons'
 
 type SearchMatch = NonNullable<SessionSearchResult['match']>
 
@@ -73,8 +74,8 @@ export function SessionRow({ session, match, active, onOpen, onRename, onDelete 
       )}
       {!editing && (
         <span className="session-actions">
-          <button type="button" className="icon" aria-label={`Rename ${displayTitle}`} title="Rename" onClick={() => { setTitle(session.title); setEditing(true) }}>✎</button>
-          <button type="button" className="icon" aria-label={`Delete ${displayTitle}`} title="Delete" onClick={onDelete}>✕</button>
+          <button type="button" className="icon" aria-label={`Rename ${displayTitle}`} title="Rename" onClick={() => { setTitle(session.title); setEditing(true) }}><Pencil className="icon-inline" aria-hidden="true" /></button>
+          <button type="button" className="icon" aria-label={`Delete ${displayTitle}`} title="Delete" onClick={onDelete}><Trash2 className="icon-inline" aria-hidden="true" /></button>
         </span>
       )}
       {error && <p className="form-error" role="alert">{error}</p>}

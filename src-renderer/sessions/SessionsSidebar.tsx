@@ -11,6 +11,8 @@ import { SessionRow } from './SessionRow'
 import { groupByWorkspace } from './session-groups'
 import { sessionsActions, startNewSession, useSessionsStore, type SessionSearchResult, type SessionSummary } from './sessions-store'
 import { useSessionSearch } from './use-session-search'
+import { EmptyState } from '../app/EmptyState'
+import { Inbox, SearchX } from '../app/icons'
 
 export function SessionsSidebar() {
   const host = useHost()
@@ -66,8 +68,16 @@ export function SessionsSidebar() {
             ))}
           </Fragment>
         ))}
-        {list.length === 0 && <li className="muted empty">No sessions yet.</li>}
-        {list.length > 0 && shown.length === 0 && !search.pending && <li className="muted empty">No session matches “{query}”.</li>}
+        {list.length === 0 && (
+          <EmptyState as="li" icon={Inbox} title="No sessions yet.">
+            Send a message to start one, or press New session.
+          </EmptyState>
+        )}
+        {list.length > 0 && shown.length === 0 && !search.pending && (
+          <EmptyState as="li" icon={SearchX} title={`No session matches “${query}”.`}>
+            Titles and what was said are searched; try fewer or other words, or clear the search.
+          </EmptyState>
+        )}
       </ul>
       <p className="sr-only" role="status">{search.status}</p>
       <SidebarPanels />

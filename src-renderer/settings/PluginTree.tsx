@@ -10,6 +10,7 @@ import { SafetyConfirm } from '../app/SafetyConfirm'
 import { useHost } from '../app/host-context'
 import { useHostQuery } from '../app/use-host-query'
 import { treeMove, type TreeNode } from './tree-nav'
+import { ChevronDown, ChevronRight } from '../app/icons'
 
 const GROUPS: Array<{ key: string; label: string; kind: PluginTreeEntry['kind'] }> = [
   { key: 'group:builtin', label: 'Built-in', kind: 'builtin' },
@@ -213,7 +214,7 @@ function EntryLine({ entry, open, tabbable, onToggleOpen, onChanged }: {
 }
 
 function Twisty({ open }: { open: boolean }) {
-  return <span className="twisty" aria-hidden="true">{open ? '▾' : '▸'}</span>
+  return <span className="twisty" aria-hidden="true">{open ? <ChevronDown className="icon-inline" /> : <ChevronRight className="icon-inline" />}</span>
 }
 
 function entryKey(entry: PluginTreeEntry): string {

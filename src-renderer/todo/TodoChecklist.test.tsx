@@ -46,7 +46,7 @@ describe('TodoChecklist', () => {
     expect(within(region).getByRole('status', { name: 'Current task' }).textContent).toBe('Fixing the parser')
     expect(region.textContent).toContain('1 of 3 done')
     const items = within(region).getAllByRole('listitem')
-    expect(items.map((li) => li.textContent)).toEqual(['✓Read the failing test (done)', '◐Fixing the parser (in progress)', '○Run the tests (to do)'])
+    expect(items.map((li) => li.textContent)).toEqual(['Read the failing test (done)', 'Fixing the parser (in progress)', 'Run the tests (to do)'])
 
     fireEvent.click(within(region).getByRole('button', { name: 'Hide plan' }))
     expect(within(region).queryAllByRole('listitem')).toHaveLength(0)

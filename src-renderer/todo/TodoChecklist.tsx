@@ -3,9 +3,10 @@
 import { useMemo, useState } from 'react'
 import { useSessionStore } from '../transcript/session-store'
 import { todosInForce, type TodoItem } from './todo-list'
+import { Circle, CircleCheck, CircleDot, type LucideIcon } from '../app/icons'
 
 const STATUS_WORDS: Record<TodoItem['status'], string> = { pending: 'to do', in_progress: 'in progress', completed: 'done' }
-const STATUS_MARKS: Record<TodoItem['status'], string> = { pending: '○', in_progress: '◐', completed: '✓' }
+const STATUS_MARKS: Record<TodoItem['status'], LucideIcon> = { pending: Circle, in_progress: CircleDot, completed: CircleCheck }
 
 export function TodoChecklist() {
   const events = useSessionStore((state) => state.events)
@@ -29,7 +30,7 @@ export function TodoChecklist() {
         <ul id="todo-items" className="todo-items">
           {todos.map((todo, i) => (
             <li key={i} className="todo-item" data-status={todo.status}>
-              <span className="todo-mark" aria-hidden="true">{STATUS_MARKS[todo.status]}</span>
+              <TodoMark status={todo.status} />
               <span className="todo-content">{todo.status === 'in_progress' ? todo.activeForm : todo.content}</span>
               <span className="sr-only"> ({STATUS_WORDS[todo.status]})</span>
             </li>
@@ -38,4 +39,9 @@ export function TodoChecklist() {
       )}
     </section>
   )
+}
+
+function TodoMark({ status }: { status: TodoItem['status'] }) {
+  const Mark = STATUS_MARKS[status]
+  return <Mark className="todo-mark" aria-hidden="true" />
 }

@@ -23,6 +23,11 @@ function open(events: ReturnType<typeof eventLog>['all'], running = true) {
 }
 
 const card = (name: string) => screen.getByRole('article', { name: `Tool call ${name}` })
+/** The card's one line: the button that opens and closes it. */
+const head = (name: string) => card(name).querySelector<HTMLButtonElement>('button.tool-head')!
+const expand = (name: string) => {
+  if (head(name).getAttribute('aria-expanded') === 'false') fireEvent.click(head(name))
+}
 
 beforeEach(() => {
   resetStores()
@@ -54,6 +59,7 @@ describe('tool cards', () => {
     act(() => host.emit('session/appended', { sessionId: 's1', event: { type: 'tool/result', seq: 11, ts: 11, turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', content: 'built', isError: false, verdict: verdictAllowed, durationMs: 1500 } }))
     expect(card('Bash').getAttribute('data-status')).toBe('done')
     expect(within(card('Bash')).getByText('1.5 s')).toBeTruthy()
+    expand('Bash')
     expect(within(card('Bash')).getByLabelText('Tool result').textContent).toBe('built')
   })
 
@@ -80,6 +86,8 @@ describe('tool cards', () => {
     log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Edit', args: { file_path: '/w/a.ts', old_string: 'b', new_string: 'B' }, originalArgs: { file_path: 'a.ts', old_string: 'b', new_string: 'B' }, rewrittenBy: 'path-policy' })
     log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'k1', name: 'Edit', content: 'ok', isError: false, verdict: verdictAllowed, durationMs: 3, structured: { filePath: '/w/a.ts', oldString: 'b', newString: 'B', originalFile: 'a\nb\nc\n', replaceAll: false } })
     open(log.all)
+    expect(within(head('Edit')).getByText('+1 −1')).toBeTruthy()
+    expand('Edit')
     const edit = within(card('Edit'))
     expect(edit.getByLabelText('Original arguments').textContent).toContain('"file_path": "a.ts"')
     expect(edit.getByLabelText('Sealed arguments').textContent).toContain('"file_path": "/w/a.ts"')
@@ -107,12 +115,56 @@ describe('tool cards', () => {
       slotsActions.add('toolResultRenderers', { plugin: 'weather', toolName: 'Weather', render: ({ result }) => <b>{String((result.structured as { temp: number }).temp)} °C</b> })
     })
     open(log.all, false)
+    expand('Weather')
     expect(within(card('Weather')).getByText('3 °C')).toBeTruthy()
     act(() => {
       slotsActions.add('toolResultRenderers', { plugin: 'broken', toolName: 'Weather', render: () => { throw new Error('boom') } })
     })
     expect(within(card('Weather')).getByRole('alert').textContent).toBe('broken failed to render the Weather result: boom')
     expect(within(card('Weather')).getByText('Raw result')).toBeTruthy()
+  })
+
+  it('issue 31: a finished call is one line (icon, tool, target, result summary) that opens and closes on its button; the choice survives a remount', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', args: { command: 'npm   test\n  -- --run' } })
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', content: 'all good', isError: false, verdict: verdictAllowed, durationMs: 20, structured: { stdout: 'all good', stderr: '', interrupted: false } })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c2', token: 'k2', name: 'Grep', args: { pattern: 'TODO', path: '/w/src' } })
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c2', token: 'k2', name: 'Grep', content: 'a.ts:1:TODO', isError: false, verdict: verdictAllowed, durationMs: 4, structured: { mode: 'content', numFiles: 3, filenames: [], numMatches: 24 } })
+    open(log.all, false)
+    const bash = head('Bash')
+    expect(bash.tagName).toBe('BUTTON') // Enter and Space open it, natively
+    expect(bash.getAttribute('aria-expanded')).toBe('false')
+    expect(bash.querySelector('svg.tool-icon')?.getAttribute('aria-hidden')).toBe('true')
+    expect(within(bash).getByText('npm test -- --run')).toBeTruthy()
+    expect(within(bash).getByText('exit 0')).toBeTruthy()
+    expect(within(card('Bash')).queryByLabelText('Tool result')).toBeNull()
+    expect(within(head('Grep')).getByText('TODO in /w/src')).toBeTruthy()
+    expect(within(head('Grep')).getByText('24 matches')).toBeTruthy()
+    fireEvent.click(bash)
+    expect(head('Bash').getAttribute('aria-expanded')).toBe('true')
+    const body = document.getElementById(head('Bash').getAttribute('aria-controls')!)
+    expect(body && within(body).getByLabelText('Tool result').textContent).toBe('all good')
+    cleanup()
+    render(<HostProvider host={host}><Transcript /></HostProvider>)
+    expect(head('Bash').getAttribute('aria-expanded')).toBe('true')
+    fireEvent.click(head('Bash'))
+    expect(within(card('Bash')).queryByLabelText('Tool result')).toBeNull()
+  })
+
+  it('issue 31: failed, denied and approval-pending calls open by themselves; a failure\'s summary is its exit code or first line', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', args: { command: 'false' } })
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c1', token: 'k1', name: 'Bash', content: 'Exit code 2\nboom', isError: true, verdict: verdictAllowed, durationMs: 3 })
+    log.add({ type: 'tool/call', turnId: 't1', callId: 'c2', token: 'k2', name: 'Read', args: { file_path: '/w/missing.txt' } })
+    log.add({ type: 'tool/result', turnId: 't1', callId: 'c2', token: 'k2', name: 'Read', content: 'File does not exist.', isError: true, verdict: verdictAllowed, durationMs: 1 })
+    open(log.all, false)
+    expect(head('Bash').getAttribute('aria-expanded')).toBe('true')
+    expect(within(head('Bash')).getByText('exit 2').className).toContain('tone-danger')
+    expect(within(head('Read')).getByText('File does not exist.').className).toContain('tone-danger')
+    expect(head('Read').getAttribute('aria-expanded')).toBe('true')
+    expect(within(card('Read')).getByLabelText('Tool result')).toBeTruthy()
   })
 
   it('a hook line opens the inspector at its invocation', () => {

@@ -9,6 +9,8 @@ import { isRewound } from './build-transcript'
 import { markWords, rowIndexForSeq } from './search-hit'
 import { useSessionStore } from './session-store'
 import { estimateRowHeight, TranscriptRow, type TranscriptRowItem } from './TranscriptRow'
+import { EmptyState } from '../app/EmptyState'
+import { MessageSquarePlus } from '../app/icons'
 
 const STICK_PX = 48
 const OVERSCAN = 6
@@ -128,7 +130,11 @@ export function Transcript() {
   return (
     <div className="transcript-wrap">
       <div ref={scroller} className="transcript" role="log" aria-label="Transcript" onScroll={onScroll}>
-        {count === 0 && <p className="muted empty-transcript">Nothing here yet. Write a message below to start.</p>}
+        {count === 0 && (
+          <EmptyState icon={MessageSquarePlus} title="Nothing here yet.">
+            Write a message below to start: type <kbd>@</kbd> to attach a file, <kbd>/</kbd> for commands, Shift+Tab to change the approval mode.
+          </EmptyState>
+        )}
         <div ref={inner} className="transcript-inner" style={{ height: total }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rowAt(v.index)

@@ -29,6 +29,8 @@ export interface SessionViewState {
   /** Live tool output by progressKey(turnId, callId). */
   progress: Readonly<Record<string, readonly ProgressChunk[]>>
   queued: readonly QueuedMessage[]
+  /** Tool cards the user opened (true) or closed (false) by item key; others follow their status. */
+  toolOpen: Readonly<Record<string, boolean>>
 }
 
 /**
@@ -38,7 +40,7 @@ export interface SessionViewState {
 const PROGRESS_MAX_CHARS = 20_000
 
 const empty: SessionViewState = {
-  sessionId: null, focus: null, loading: false, error: null, warnings: [], events: [], transcript: emptyTranscript, agent: null, progress: {}, queued: []
+  sessionId: null, focus: null, loading: false, error: null, warnings: [], events: [], transcript: emptyTranscript, agent: null, progress: {}, queued: [], toolOpen: {}
 }
 
 /** A further page of the open session's log (sessions/events). */
@@ -59,6 +61,9 @@ const set = useSessionStore.setState
 const get = useSessionStore.getState
 
 export const sessionActions = {
+  setToolOpen(key: string, open: boolean): void {
+    set({ toolOpen: { ...get().toolOpen, [key]: open } })
+  },
   begin(sessionId: string, focus?: TranscriptFocus): void {
     buffered = []
     loads++
