@@ -17,7 +17,7 @@ for (const screen of SCREENS) {
   test(`visual system at ${screenName(screen)}: empty states, one-line tool cards, readable widths`, async ({ app, fakeModel, workspace }, testInfo) => {
     const name = screenName(screen).replace(' ', '-')
     await onScreen(app, screen)
-    await writeFile(join(workspace, 'notes.txt'), 'one\ntwo\nthree\n')
+    await writeFile(join(workspace, 'notes.txt'), 'one\ntwo\nthree')
 
     // No session yet: the transcript says what to do.
     const empty = ui.transcript(app).locator('.empty-state')

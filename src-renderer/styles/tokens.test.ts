@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const STYLES = new URL('.', import.meta.url).pathname
+const RENDERER = join(STYLES, '..')
 const TOKENS = 'tokens.css'
 
 /** Literals a stylesheet other than tokens.css must not hold: hex and rgb/hsl colours, and px
@@ -28,7 +29,8 @@ function tokenNames(css: string): Set<string> {
 }
 
 describe('design tokens (issue 31)', () => {
-  const sheets = readdirSync(STYLES).filter((f) => f.endsWith('.css') && f !== TOKENS)
+  // Every stylesheet of the renderer, wherever its folder keeps it.
+  const sheets = (readdirSync(RENDERER, { recursive: true }) as string[]).filter((f) => f.endsWith('.css') && f !== join('styles', TOKENS))
   const tokens = readFileSync(join(STYLES, TOKENS), 'utf8')
 
   it('finds the stylesheets', () => {
@@ -36,14 +38,14 @@ describe('design tokens (issue 31)', () => {
   })
 
   it.each(sheets)('%s uses tokens, not literal colours or px sizes', (file) => {
-    expect(literalsIn(readFileSync(join(STYLES, file), 'utf8')), `literals in ${file}; define or use a token in tokens.css`).toEqual([])
+    expect(literalsIn(readFileSync(join(RENDERER, file), 'utf8')), `literals in ${file}; define or use a token in tokens.css`).toEqual([])
   })
 
   it.each(sheets)('%s uses only variables tokens.css defines', (file) => {
     const defined = tokenNames(tokens)
     // shiki's per-token colours, set inline by the highlighter
     defined.add('--code-light').add('--code-dark')
-    const used = [...readFileSync(join(STYLES, file), 'utf8').matchAll(/var\((--[\w-]+)/g)].map((m) => m[1])
+    const used = [...readFileSync(join(RENDERER, file), 'utf8').matchAll(/var\((--[\w-]+)/g)].map((m) => m[1])
     expect(used.filter((name) => !defined.has(name)), `undefined variables in ${file}`).toEqual([])
   })
 
