@@ -3,13 +3,18 @@
 // session is started from the board, its edit is approved (the dialog names the session), then
 // reviewed (the diff in the approvals' viewer), committed with the suggested message and merged;
 // two sessions editing the same line conflict (the files listed, nothing changed) and one is
-// discarded after the confirmation. A folder that is not a repository disables the option.
+// discarded after the confirmation. A folder that is not a repository disables the option. Asks
+// of worktree sessions are answered on their Board cards (a dangerous one marked, Deny by the
+// keyboard); the sidebar and the command palette start worktree sessions too. Board, cards,
+// review and dialog are checked with axe at 1280x800 and 800x600, light and dark.
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { lastUserText, trailingToolResults } from './support/fake-model'
 import { expect, test } from './support/seam-test'
 import { expectIdle, send, snap, ui } from './support/ui'
+import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
 import { git, makeRepo } from '../plugins/worktrees/test-repo'
 
 const boardButton = (app: Page) => app.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Board', exact: true })
@@ -63,6 +68,11 @@ test('a worktree session from the board: its edit stays in the worktree, the rev
   await expect(review.getByLabel('Commit message')).toHaveValue('Update README.md\n')
   await review.getByLabel('Commit message').fill('Say it from the worktree')
   await snap(app, testInfo, 'board-review')
+  for (const screen of SCREENS) {
+    await onScreen(app, screen)
+    await expectScreenOk(app, testInfo, `board-review-${screenName(screen)}`)
+  }
+  await onScreen(app, SCREENS[0])
   await review.getByRole('button', { name: 'Commit' }).click()
   await expect(review.getByRole('status', { name: 'Review outcome' })).toContainText('Committed')
   await review.getByLabel('Merge as').selectOption('fast-forward')
@@ -107,14 +117,65 @@ test('two worktree sessions editing the same line: the second merge lists the co
   expect(git(workspace, 'branch', '--list', 'seam/right')).toBe('')
 })
 
-test('a workspace that is not a git repository: "New session in a worktree" is disabled and says why', async ({ app }) => {
+test('a workspace that is not a git repository: "New session in a worktree" is disabled and says why, on the Board, in the sidebar and in the dialog', async ({ app }) => {
+  const sidebarButton = app.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'Worktree session…' })
+  await expect(sidebarButton).toHaveAttribute('aria-disabled', 'true')
+  await expect(sidebarButton).toHaveAccessibleDescription(/is not in a git repository, so a session cannot have its own worktree/)
+  // Marked disabled yet focusable: Enter on it opens the dialog, which shows the reason.
+  await sidebarButton.focus()
+  await app.keyboard.press('Enter')
+  const dialog = app.getByRole('dialog', { name: 'New session in a worktree' })
+  await expect(dialog.getByRole('button', { name: 'New session in a worktree' })).toBeDisabled()
+  await expect(dialog.getByRole('note')).toContainText('is not in a git repository')
+  await app.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+
   await boardButton(app).click()
   const form = app.getByRole('form', { name: 'New session in a worktree' })
   await expect(form.getByRole('button', { name: 'New session in a worktree' })).toBeDisabled()
   await expect(form.getByRole('note')).toContainText('is not in a git repository, so a session cannot have its own worktree')
 })
 
-test('an approval asked while the Board shows: the row says "waiting for approval" and the question is answered there', async ({ app, fakeModel, workspace }) => {
+test('the sidebar and the command palette start a session in a worktree', async ({ app, fakeModel, workspace }, testInfo) => {
+  makeRepo(workspace, { 'README.md': 'hello\n' })
+  fakeModel.respond(writer)
+  // The availability is asked when the workspace is known; the repository was made after the start.
+  await app.reload()
+  const sidebarButton = app.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'Worktree session…' })
+  await expect(sidebarButton).toHaveAttribute('aria-disabled', 'false')
+  await sidebarButton.click()
+  const dialog = app.getByRole('dialog', { name: 'New session in a worktree' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByLabel('Worktree name')).toBeFocused()
+  for (const screen of SCREENS) {
+    await onScreen(app, screen)
+    await expectScreenOk(app, testInfo, `new-worktree-dialog-${screenName(screen)}`)
+  }
+  await onScreen(app, SCREENS[0])
+  await app.keyboard.type('from-sidebar')
+  await app.keyboard.press('Enter')
+  await expect(dialog).toHaveCount(0)
+  await expect(ui.composer(app)).toBeVisible()
+  await editInSession(app, join(workspace, '..', 'workspace.worktrees', 'from-sidebar', 'README.md'), 'sidebar')
+  expect(git(workspace, 'branch', '--list', 'seam/from-sidebar')).toContain('seam/from-sidebar')
+
+  await app.keyboard.press('Control+k')
+  const palette = app.getByRole('dialog', { name: 'Command palette' })
+  await app.keyboard.type('worktree session')
+  await expect(palette.getByRole('option', { name: /^Start a worktree session…/ })).toBeVisible()
+  await app.keyboard.press('Enter')
+  await expect(dialog).toBeVisible()
+  await dialog.getByLabel('Worktree name').fill('from-palette')
+  await dialog.getByRole('button', { name: 'New session in a worktree' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(ui.composer(app)).toBeVisible()
+  expect(existsSync(join(workspace, '..', 'workspace.worktrees', 'from-palette'))).toBe(true)
+  await boardButton(app).click()
+  await expect(board(app).getByRole('row').filter({ hasText: 'seam/from-palette' })).toHaveAttribute('data-status', 'idle')
+  await expect(board(app).getByRole('row').filter({ hasText: 'seam/from-sidebar' })).toContainText('Written.')
+})
+
+test('approvals are answered on the Board card of the session that asks: Allow once, and a dangerous call marked and denied by the keyboard', async ({ app, fakeModel, workspace }, testInfo) => {
   makeRepo(workspace, { 'README.md': 'hello\n' })
   // Slow enough to reach the Board before the call is asked.
   fakeModel.respond((body) => ({ ...writer(body), chunkDelayMs: 150 }))
@@ -122,12 +183,46 @@ test('an approval asked while the Board shows: the row says "waiting for approva
   await newWorktreeSession(app, 'asks')
   await send(app, `write ${file} answered from the board`)
   await boardButton(app).click()
-  const dialog = ui.approvalDialog(app)
-  await expect(dialog).toBeVisible()
   const row = board(app).getByRole('row').filter({ hasText: 'seam/asks' })
+  const card = board(app).getByRole('region', { name: /^Approval for / })
+  await expect(card).toBeVisible()
   await expect(row).toHaveAttribute('data-status', 'waiting')
   await expect(row).toContainText('waiting for approval')
-  await dialog.getByRole('button', { name: 'Allow once' }).click()
+  // The Board answers it: no app-wide dialog over it.
+  await expect(ui.approvalDialog(app)).toHaveCount(0)
+  await expect(card.locator('.tool-name')).toHaveText('Write')
+  await expect(card).toContainText(file)
+  await expect(card.getByRole('group', { name: 'Dangerous call' })).toHaveCount(0)
+  await card.getByText('The call in full').click()
+  await expect(card.getByRole('group', { name: 'Change that will be applied' }).locator('.diff-line.add .diff-text')).toHaveText(['answered from the board'])
+  await card.getByRole('button', { name: 'Allow once' }).click()
+  await expect(card).toHaveCount(0)
   await expect(row).toHaveAttribute('data-status', 'idle')
   expect(await readFile(file, 'utf8')).toBe('answered from the board\n')
+
+  // A write outside the session's worktree (into the main checkout) is dangerous: marked, Deny first.
+  const outside = join(workspace, 'outside.txt')
+  await row.getByRole('button', { name: 'Open' }).click()
+  await send(app, `write ${outside} should not be written`)
+  await boardButton(app).click()
+  await expect(card).toBeVisible()
+  await expect(card.getByRole('group', { name: 'Dangerous call' })).toContainText(`writes outside the workspace: ${outside}`)
+  await expect(card.getByRole('button', { name: 'Deny' })).toHaveClass(/primary/)
+  await expect(card.getByRole('button', { name: 'Allow once' })).not.toHaveClass(/primary/)
+  for (const screen of SCREENS) {
+    await onScreen(app, screen)
+    await expectScreenOk(app, testInfo, `board-approval-${screenName(screen)}`)
+  }
+  await onScreen(app, SCREENS[0])
+  await snap(app, testInfo, 'board-approval-dangerous')
+  // By the keyboard: the note, then Tab to Deny and Enter.
+  await card.getByLabel('Note for the model (sent with Deny, optional)').fill('not in the main checkout')
+  const deny = card.getByRole('button', { name: 'Deny' })
+  for (let i = 0; i < 8 && !(await deny.evaluate((el) => el === document.activeElement)); i++) await app.keyboard.press('Tab')
+  await expect(deny).toBeFocused()
+  await app.keyboard.press('Enter')
+  await expect(card).toHaveCount(0)
+  await expect(row).toHaveAttribute('data-status', 'idle')
+  expect(existsSync(outside)).toBe(false)
+  await expect.poll(() => JSON.stringify(fakeModel.chatRequests().at(-1)?.body)).toContain('not in the main checkout')
 })

@@ -12,6 +12,7 @@ import './styles/layout.css'
 import './styles/transcript.css'
 import './styles/dialogs.css'
 import './styles/subagents.css'
+import './styles/board.css'
 
 registerSharedModules()
 

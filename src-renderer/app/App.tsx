@@ -2,13 +2,14 @@
 // page, the hook inspector, the status line and the approval dialog.
 import { useEffect } from 'react'
 import type { HostApi } from '../../src-shared/contract/ipc'
-import { ApprovalDialog } from '../approval/ApprovalDialog'
+import { ApprovalDialog, useApprovalDialogOpen } from '../approval/ApprovalDialog'
 import { useApprovalStore } from '../approval/approval-store'
 import { HookInspector } from '../hooks/HookInspector'
 import type { ModuleLoader } from '../plugins/client-runtime'
 import { PluginManagerPage } from '../plugins/PluginManagerPage'
 import { SessionsSidebar } from '../sessions/SessionsSidebar'
 import { BoardPage } from '../board/BoardPage'
+import { NewWorktreeDialog } from '../board/NewWorktreeDialog'
 import { SettingsPage } from '../settings/SettingsPage'
 import { SetupScreen } from '../setup/SetupScreen'
 import { SessionView } from '../transcript/SessionView'
@@ -63,7 +64,7 @@ function AppShell() {
   const statusError = useAppStore((state) => state.statusError)
   const page = useAppStore((state) => state.page)
   const inspectorOpen = useAppStore((state) => state.inspector.open)
-  const approvalOpen = useApprovalStore((state) => state.queue.length > 0)
+  const approvalOpen = useApprovalDialogOpen()
   const sidebarOpen = useLayoutStore((state) => state.sidebarOpen)
   return (
     <div className="app">
@@ -87,6 +88,7 @@ function AppShell() {
         <StatusLine />
       </div>
       <ApprovalDialog />
+      <NewWorktreeDialog />
       {status !== null && !needsSetup(status) && <CommandPalette />}
     </div>
   )

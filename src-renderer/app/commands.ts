@@ -1,5 +1,6 @@
 // Every app action the keyboard reaches: the command palette lists them, shortcuts run some.
 import type { HostApi } from '../../src-shared/contract/ipc'
+import { newWorktreeDialog } from '../board/new-worktree'
 import { composerActions } from '../composer/composer-store'
 import { SETTINGS_SECTIONS } from '../settings/sections'
 import { sessionsActions, startNewSession, useSessionsStore } from '../sessions/sessions-store'
@@ -30,6 +31,7 @@ export function appCommands(): AppCommand[] {
   const running = useSessionStore.getState().agent?.running ?? false
   const commands: AppCommand[] = [
     { id: 'new-session', label: 'New session', shortcut: `${MOD}Shift+O`, group: 'Actions', run: () => startNewSession() },
+    { id: 'new-worktree-session', label: 'Start a worktree session…', group: 'Actions', run: () => newWorktreeDialog.open() },
     { id: 'focus-composer', label: 'Focus the message box', shortcut: `${MOD}L`, group: 'Actions', run: () => focusComposer() },
     ...(running ? [{ id: 'stop', label: 'Stop the running turn', shortcut: 'Esc', group: 'Actions' as const, run: (host: HostApi) => void stopRunningTurn(host) }] : []),
     { id: 'chat', label: 'Chat', group: 'Go to', run: () => appActions.showPage('chat') },

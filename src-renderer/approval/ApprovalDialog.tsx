@@ -9,21 +9,29 @@
 import { subagentLabel } from '../../src-shared/subagent-label'
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
-import { errorText } from '../app/errors'
-import { useHost } from '../app/host-context'
+import { useAppStore } from '../app/app-store'
 import { Modal } from '../app/Modal'
 import { useSessionsStore } from '../sessions/sessions-store'
 import { useSessionStore } from '../transcript/session-store'
 import { ApprovalDetails } from './ApprovalDetails'
-import { approvalActions, useApprovalStore } from './approval-store'
+import { useApprovalStore } from './approval-store'
+import { useApprovalAnswer, type AlwaysSaveTo, type ApprovalOutcome } from './use-approval-answer'
 
-type Outcome = 'allowed-once' | 'allowed-session' | 'allowed-always' | 'denied'
-type SaveTo = 'workspace' | 'user'
+/**
+ * Whether the modal shows (the app behind it is inert then): an ask is pending and the Board, which
+ * answers every ask on its sessions' cards (board/BoardApproval.tsx), is not the page showing.
+ */
+export function useApprovalDialogOpen(): boolean {
+  const pending = useApprovalStore((state) => state.queue.length > 0)
+  const onBoard = useAppStore((state) => state.page === 'board')
+  return pending && !onBoard
+}
 
 export function ApprovalDialog() {
   const request = useApprovalStore((state) => state.queue[0])
   const waiting = useApprovalStore((state) => state.queue.length - 1)
-  if (!request) return null
+  const open = useApprovalDialogOpen()
+  if (!open || !request) return null
   return <ApprovalModal key={request.id} request={request} waiting={waiting} />
 }
 
@@ -31,13 +39,10 @@ export function ApprovalDialog() {
 export const ENTER_GUARD_MS = 600
 
 function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; waiting: number }) {
-  const host = useHost()
   const scopeId = useId()
   const [note, setNote] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [saveTo, setSaveTo] = useState<SaveTo>('workspace')
-  const busyRef = useRef(false)
+  const [saveTo, setSaveTo] = useState<AlwaysSaveTo>('workspace')
+  const { answer: send, busy, error } = useApprovalAnswer(request)
   const rules = request.scope.rules ?? []
   const risks = request.risks ?? []
   const denyRef = useRef<HTMLButtonElement>(null)
@@ -52,27 +57,7 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
   const openSessionId = useSessionStore((state) => state.sessionId)
   const otherSession = useSessionsStore((state) => (request.sessionId === openSessionId ? null : state.list.find((s) => s.id === request.sessionId)?.title ?? request.sessionId))
 
-  const answer = async (outcome: Outcome) => {
-    if (busyRef.current) return
-    busyRef.current = true
-    setBusy(true)
-    setError(null)
-    const trimmed = note.trim()
-    try {
-      await host.invoke('approval/answer', {
-        requestId: request.id,
-        outcome,
-        ...(outcome === 'denied' && trimmed ? { note: trimmed } : {}),
-        ...(outcome === 'allowed-always' ? { saveTo } : {})
-      })
-      // ok: false means it was already settled elsewhere; either way this ask is over.
-      approvalActions.settle(request.id)
-    } catch (e) {
-      busyRef.current = false
-      setBusy(false)
-      setError(errorText(e))
-    }
-  }
+  const answer = (outcome: ApprovalOutcome) => send(outcome, { note, saveTo })
 
   const onKey = (event: KeyboardEvent<HTMLDivElement>): boolean => {
     if (event.key === 'Escape') {
@@ -148,7 +133,7 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
             </ul>
             <label className="approval-save-to">
               “Always allow” saves {rules.length === 1 ? 'it' : 'them'}{' '}
-              <select value={saveTo} onChange={(e) => setSaveTo(e.target.value as SaveTo)} disabled={busy} aria-label="Where Always allow saves">
+              <select value={saveTo} onChange={(e) => setSaveTo(e.target.value as AlwaysSaveTo)} disabled={busy} aria-label="Where Always allow saves">
                 <option value="workspace">in this workspace (.claude/settings.local.json)</option>
                 <option value="user">everywhere (Seam's user rules)</option>
               </select>

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../app/ConfirmDialog'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { SidebarPanels } from '../plugins/SidebarPanels'
+import { SidebarNewWorktreeButton } from '../board/SidebarNewWorktreeButton'
 import { SessionRow } from './SessionRow'
 import { groupByWorkspace } from './session-groups'
 import { sessionsActions, startNewSession, useSessionsStore, type SessionSearchResult, type SessionSummary } from './sessions-store'
@@ -37,7 +38,10 @@ export function SessionsSidebar() {
     <nav className="sidebar" id="sessions-sidebar" aria-label="Sessions">
       <div className="sidebar-head">
         <h2 className="panel-title">Sessions</h2>
-        <button type="button" className="primary small" onClick={create}>New session</button>
+        <div className="sidebar-new">
+          <button type="button" className="primary small" onClick={create}>New session</button>
+          <SidebarNewWorktreeButton />
+        </div>
       </div>
       <input type="search" className="session-search" aria-label="Search sessions" placeholder="Search titles and messages" value={query} onChange={(e) => setQuery(e.target.value)} />
       {(error ?? listError ?? search.error) && <p className="form-error" role="alert">{error ?? listError ?? search.error}</p>}
