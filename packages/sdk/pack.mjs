@@ -10,16 +10,24 @@
 // repository pins) and emits declarations with tsc into dist/types (the same folder layout, so
 // every type is still the host's own definition, now inside the package). Nothing is copied by
 // hand and nothing in dist/ is committed.
+//
+// Packs of this folder take turns (two `seam plugin new` in a checkout, or test files packing at
+// once): prepack rewrites package.json and dist/ in place, so it waits for `.pack.lock`, which
+// postpack removes. A lock older than LOCK_STALE_MS is taken to be a pack that was killed.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
+import { modulePathForBuild } from '../../scripts/vite-module-path.mjs'
 
 const HERE = import.meta.dirname
 const ROOT = resolve(HERE, '../..')
 const DIST = join(HERE, 'dist')
 const SAVED = join(HERE, '.package.workspace.json')
+const LOCK = join(HERE, '.pack.lock')
+const LOCK_STALE_MS = 10 * 60_000
+const LOCK_WAIT_MS = 15 * 60_000
 /** The JS entries (client.ts is types only: its module is empty). */
 const ENTRIES = ['index', 'node', 'client', 'testing', 'version']
 const TYPES = 'dist/types/packages/sdk'
@@ -48,7 +56,7 @@ async function buildJs(seamVersion) {
     root: HERE,
     logLevel: 'warn',
     mode: 'production',
-    plugins: [seamVersionPlugin(seamVersion)],
+    plugins: [seamVersionPlugin(seamVersion), modulePathForBuild()],
     build: {
       outDir: DIST,
       emptyOutDir: false,
@@ -56,6 +64,8 @@ async function buildJs(seamVersion) {
       minify: false,
       sourcemap: true,
       ssr: true,
+      // The web tools' Markdown worker is emitted as its own file (modulePathForBuild).
+      ssrEmitAssets: true,
       lib: { entry: Object.fromEntries(ENTRIES.map((e) => [e, join(HERE, `${e}.ts`)])), formats: ['es'], fileName: (_format, name) => `${name}.js` },
       // @seam/sdk itself (the host code imports @seam/sdk/version) resolves to these sources, bundled.
       rolldownOptions: { external: (id) => nodeBuiltins.has(id) || (isBare(id) && packageOf(id) !== '@seam/sdk') }
@@ -112,6 +122,31 @@ function packedManifest(workspace, deps) {
   }
 }
 
+/** Takes `.pack.lock` (an atomic mkdir), waiting while another pack holds it. */
+async function lock() {
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    try {
+      mkdirSync(LOCK)
+      return
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error
+    }
+    let age = 0
+    try {
+      age = Date.now() - statSync(LOCK).mtimeMs
+    } catch {
+      continue // released between the two calls
+    }
+    if (age > LOCK_STALE_MS) {
+      rmSync(LOCK, { recursive: true, force: true })
+      continue
+    }
+    if (Date.now() > deadline) throw new Error(`${LOCK} is held by another pack (for ${Math.round(age / 1000)} s); remove it if no pack is running`)
+    await new Promise((resolveWait) => setTimeout(resolveWait, 250))
+  }
+}
+
 async function prepack() {
   if (existsSync(SAVED)) throw new Error(`${SAVED} exists: a previous pack did not finish; restore package.json from it first (node pack.mjs postpack)`)
   const workspace = readJson(join(HERE, 'package.json'))
@@ -125,12 +160,13 @@ async function prepack() {
 }
 
 function postpack() {
-  if (!existsSync(SAVED)) return
-  renameSync(SAVED, join(HERE, 'package.json'))
+  if (existsSync(SAVED)) renameSync(SAVED, join(HERE, 'package.json'))
+  rmSync(LOCK, { recursive: true, force: true })
 }
 
 const step = process.argv[2]
 if (step === 'prepack') {
+  await lock()
   try {
     await prepack()
   } catch (error) {

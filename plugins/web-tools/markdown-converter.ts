@@ -10,8 +10,12 @@ import type { HtmlMarkdown } from './html-markdown'
 import type { ConversionReply, ConversionRequest } from './markdown-protocol'
 
 export interface MarkdownConverterOptions {
-  /** The worker's script: markdown-worker.ts as built (a self-contained ES module). */
-  workerPath: string
+  /**
+   * The worker's script: markdown-worker.ts as built (a self-contained ES module). Not a string when
+   * the code was bundled by something that does not know `?modulePath` (Seam's sources in a plugin
+   * author's own test run): then pages are converted in this thread, slower for the host but right.
+   */
+  workerPath: string | undefined
   /** A page whose conversion takes longer fails (the web-tools setting conversion.timeoutMs). */
   timeoutMs: number
   /** The worker's V8 old-space limit; past it the worker dies and the page fails (conversion.maxHeapMb). */
@@ -43,6 +47,7 @@ export class MarkdownConverter {
   convert(html: string, maxChars: number, signal?: AbortSignal): Promise<HtmlMarkdown> {
     if (this.disposed) return Promise.reject(new ConversionError('the HTML converter has been shut down'))
     signal?.throwIfAborted()
+    if (typeof this.options.workerPath !== 'string') return import('./html-markdown').then(({ htmlToMarkdown }) => htmlToMarkdown(html, maxChars))
     return new Promise<HtmlMarkdown>((resolve, reject) => {
       const job: Job = { request: { id: this.nextId++, html, maxChars }, signal, resolve, reject, onAbort: () => this.abandon(job) }
       signal?.addEventListener('abort', job.onAbort, { once: true })
@@ -80,7 +85,8 @@ export class MarkdownConverter {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker
-    const worker = new Worker(unpackedPath(this.options.workerPath), { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb }, stdout: false, stderr: false })
+    // Only reached for queued pages, and convert() queues them only when workerPath is a string.
+    const worker = new Worker(unpackedPath(this.options.workerPath!), { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb }, stdout: false, stderr: false })
     this.started++
     worker.on('message', (reply: ConversionReply) => {
       const running = this.running

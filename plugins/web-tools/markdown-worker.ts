@@ -6,9 +6,11 @@ import { parentPort } from 'node:worker_threads'
 import { htmlToMarkdown } from './html-markdown'
 import type { ConversionReply, ConversionRequest } from './markdown-protocol'
 
+// Imported anywhere but as a worker (a bundler that does not know `?modulePath` and so imports the
+// module itself: a plugin author's tests running Seam's sources), it does nothing; the converter
+// then has no worker file and converts in the host (markdown-converter.ts).
 const port = parentPort
-if (!port) throw new Error('markdown-worker runs as a worker thread')
-port.on('message', ({ id, html, maxChars }: ConversionRequest) => {
+port?.on('message', ({ id, html, maxChars }: ConversionRequest) => {
   let reply: ConversionReply
   try {
     reply = { id, ok: true, ...htmlToMarkdown(html, maxChars) }
