@@ -23,9 +23,8 @@ export async function writeFileAtomic(filePath: string, content: string | Uint8A
   const target = await realTarget(filePath)
   const mode = await existingMode(target)
   const temp = tempPathFor(target, options.tempTag ?? `${process.pid}.${randomBytes(4).toString('hex')}`)
-  if (options.tempTag !== undefined) await fs.rm(temp, { force: true })
   try {
-    const handle = await fs.open(temp, 'wx', mode ?? 0o666)
+    const handle = await openTemp(temp, mode ?? 0o666, options.tempTag !== undefined)
     try {
       await (typeof content === 'string' ? handle.writeFile(content, 'utf8') : handle.writeFile(content))
       if (mode !== undefined) await handle.chmod(mode)
@@ -40,6 +39,21 @@ export async function writeFileAtomic(filePath: string, content: string | Uint8A
       // The temp file may never have been created; nothing else to clean up.
     })
     throw error
+  }
+}
+
+/**
+ * Creates the temp file exclusively. A tagged one may be left over from an interrupted run with the
+ * same tag (a journaled restore finished again): removed and created anew, paying the extra
+ * unlink only then, not on every write.
+ */
+async function openTemp(temp: string, mode: number, tagged: boolean): Promise<fs.FileHandle> {
+  try {
+    return await fs.open(temp, 'wx', mode)
+  } catch (error) {
+    if (!tagged || errnoCode(error) !== 'EEXIST') throw error
+    await fs.rm(temp, { force: true })
+    return fs.open(temp, 'wx', mode)
   }
 }
 
