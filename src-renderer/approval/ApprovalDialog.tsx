@@ -14,6 +14,7 @@ import { Modal } from '../app/Modal'
 import { useSessionsStore } from '../sessions/sessions-store'
 import { useSessionStore } from '../transcript/session-store'
 import { ApprovalDetails } from './ApprovalDetails'
+import { CallRisks } from './CallRisks'
 import { useApprovalStore } from './approval-store'
 import { useApprovalAnswer, type AlwaysSaveTo, type ApprovalOutcome } from './use-approval-answer'
 
@@ -96,16 +97,7 @@ function ApprovalModal({ request, waiting }: { request: ApprovalRequestPublic; w
         {request.reason}
         {request.askedBy && <span className="muted"> (asked by {request.askedBy})</span>}
       </p>
-      {risks.length > 0 && (
-        <div className="approval-risks" role="group" aria-label="Dangerous call">
-          <p className="approval-risks-title">Dangerous: check before allowing</p>
-          <ul>
-            {risks.map((risk) => (
-              <li key={risk.kind + risk.text}>{risk.text}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <CallRisks risks={risks} />
       <ApprovalDetails request={request} />
       <label className="field">
         <span className="field-label">Note for the model (sent with Deny, optional)</span>

@@ -8,6 +8,7 @@ import { useId, useState } from 'react'
 import type { ApprovalRequestPublic } from '../../src-shared/contract/ipc'
 import { subagentLabel } from '../../src-shared/subagent-label'
 import { ApprovalDetails } from '../approval/ApprovalDetails'
+import { CallRisks } from '../approval/CallRisks'
 import { useApprovalAnswer, type AlwaysSaveTo } from '../approval/use-approval-answer'
 
 export function BoardApproval({ request, session }: { request: ApprovalRequestPublic; session: string }) {
@@ -28,16 +29,7 @@ export function BoardApproval({ request, session }: { request: ApprovalRequestPu
         <span className="muted"> · {request.reason}{request.askedBy ? ` (asked by ${request.askedBy})` : ''}</span>
       </p>
       {request.agent && <p className="approval-session" aria-label="Asked by a subagent">Asked by {subagentLabel(request.agent)}</p>}
-      {dangerous && (
-        <div className="approval-risks" role="group" aria-label="Dangerous call">
-          <p className="approval-risks-title">Dangerous: check before allowing</p>
-          <ul>
-            {risks.map((risk) => (
-              <li key={risk.kind + risk.text}>{risk.text}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <CallRisks risks={risks} />
       <details className="board-approval-details">
         <summary>The call in full</summary>
         <ApprovalDetails request={request} />
