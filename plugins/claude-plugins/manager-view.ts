@@ -2,21 +2,12 @@
 // its components by name, its state (on or off and who decided, waiting for trust, broken), and
 // whether Seam's switch can turn it on or off here (a workspace settings file outranks it).
 import { pluginComponents, runningParts, type PluginComponents } from './components'
-import type { CatalogEntry, DecisionScope, PluginState } from './catalog'
+import type { CatalogEntry, DecisionScope } from './catalog'
 
-export interface ManagerRow {
-  id: string
-  name: string
-  marketplace?: string
-  version?: string
-  description?: string
-  format: 'claude' | 'codex'
+/** The catalog's identity and state fields as they are, plus what the manager shows beside them. */
+export interface ManagerRow extends Pick<CatalogEntry, 'id' | 'name' | 'marketplace' | 'version' | 'description' | 'format' | 'source' | 'state' | 'decidedBy'> {
   /** `marketplace`: installed from one; `local`: a folder loaded in place; `project`/`user`: a settings file enables it and it is not installed. */
   origin: 'marketplace' | 'local' | 'project' | 'user'
-  /** Where its files came from (a marketplace entry's source, a folder). */
-  source: string
-  state: PluginState
-  decidedBy: string
   decidedScope: DecisionScope
   /** Why it is broken or waiting for trust, and what in it could not load. */
   problems: string[]
