@@ -9,7 +9,8 @@
 // Before anything runs it measures how loaded or slow this machine is (time-factor.mjs) and
 // passes the factor on in SEAM_TEST_TIME_FACTOR: the vitest and Playwright configs scale their
 // timeouts by it. Above the last line it lists the 10 slowest tests of both runners (from their
-// JSON reports), so a test drifting towards its timeout shows before it fails.
+// JSON reports), so a test drifting towards its timeout shows before it fails, and below them every
+// failed test with the first lines of its error, since a CI log may keep only its end.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,7 +18,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureChromium } from './chromium.mjs'
 import { REFERENCE_MS, timeFactor, TIME_FACTOR_ENV } from './time-factor.mjs'
-import { playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
+import { failureLines, playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = {
@@ -31,6 +32,8 @@ const results = []
 /** Every test's duration, from both reports (test-report.mjs). */
 const durations = []
 const SLOWEST = 10
+/** What failed and why, from both reports (test-report.mjs): printed just above the last line. */
+const failures = []
 
 function run(label, args, env = {}) {
   console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`)
@@ -80,6 +83,7 @@ async function vitest() {
     .join(', ')
   results.push({ name: 'unit (vitest)', passed, failed, detail: `${passed} passed, ${failed} failed${extra ? ` (${extra})` : ''}`, seconds })
   durations.push(...vitestDurations(report, root))
+  failures.push(...failureLines(report, [], root, 'e2e'))
 }
 
 async function playwright() {
@@ -101,6 +105,7 @@ async function playwright() {
     results.push({ name: `e2e (${project})`, passed, failed, detail: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`, seconds })
   }
   durations.push(...playwrightDurations(tests, 'e2e'))
+  failures.push(...failureLines(undefined, tests, root, 'e2e'))
   const counted = results.filter((r) => r.name.startsWith('e2e (')).reduce((sum, r) => sum + r.failed, 0)
   const globalErrors = (report.errors ?? []).length
   if (code !== 0 && counted === 0) {
@@ -151,6 +156,10 @@ for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.name.padEn
 if (durations.length > 0) {
   console.log(`\n=== slowest ${Math.min(SLOWEST, durations.length)} tests (timeouts x${time.factor})`)
   for (const text of slowestLines(durations, SLOWEST)) console.log(text)
+}
+if (failures.length > 0) {
+  console.log('\n=== failed')
+  for (const text of failures) console.log(text)
 }
 console.log(`${passed} passed, ${failed} failed`)
 process.exitCode = failed > 0 ? 1 : 0

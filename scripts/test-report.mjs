@@ -43,3 +43,36 @@ export function slowestLines(durations, count) {
     .slice(0, count)
     .map((d) => `${d.seconds.toFixed(1).padStart(7)} s  ${d.runner.padEnd(8)}  ${d.name}`)
 }
+
+/** The first `lines` non-empty lines of a failure message, without ANSI colours, each cut to 200 characters. */
+function firstLines(message, lines) {
+  return String(message ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, lines)
+    .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line))
+}
+
+/**
+ * Every failed test of both runners as `runner  file > name` and the first lines of its error, so
+ * the end of `npm test`'s output (all a CI log may keep) says what failed and why. A vitest file
+ * that failed to load is listed with its own message.
+ */
+export function failureLines(vitestReport, playwrightList, root, testDir) {
+  const out = []
+  for (const file of vitestReport?.testResults ?? []) {
+    const name = relative(root, file.name)
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed')
+    if (file.status === 'failed' && failedTests.length === 0) out.push(`vitest    ${name} (the file failed)`, ...firstLines(file.message, 4).map((l) => `            ${l}`))
+    for (const test of failedTests) out.push(`vitest    ${name} > ${test.fullName}`, ...firstLines((test.failureMessages ?? []).join('\n'), 4).map((l) => `            ${l}`))
+  }
+  for (const test of playwrightList ?? []) {
+    if (test.status !== 'unexpected') continue
+    const last = (test.results ?? []).at(-1)
+    const message = last?.error?.message ?? (last?.errors ?? []).map((e) => e.message).join('\n')
+    out.push(`e2e ${test.projectName}   ${join(testDir, test.file)} > ${test.titles.join(' > ')}`, ...firstLines(message, 4).map((l) => `            ${l}`))
+  }
+  return out
+}

@@ -1,7 +1,7 @@
 // The slowest-tests list of `npm test` and the timeout factor, on report objects shaped as the
 // runners write them (copied from a real vitest --reporter=json and Playwright json run).
 import { expect, it } from 'vitest'
-import { playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
+import { failureLines, playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
 import { currentTimeFactor, factorOf, loadFactor, measureWorkload, REFERENCE_MS, timeFactor } from './time-factor.mjs'
 
 const vitestReport = {
@@ -47,6 +47,37 @@ it('lists the slowest tests of both runners, slowest first, a retried test with 
     '   12.5 s  vitest    src-main/a.test.ts > group slow one',
     '    9.8 s  e2e web   e2e/slash.spec.ts > /help lists the commands'
   ])
+})
+
+it('names every failed test of both runners with the first lines of its error, and a file that failed to load', () => {
+  const failedVitest = {
+    testResults: [
+      {
+        name: '/repo/src-main/b.test.ts',
+        status: 'failed',
+        assertionResults: [
+          { fullName: 'group holds', status: 'failed', failureMessages: ['\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n\n    at b.test.ts:3:1\n    at run\n    at more\n    at cut'] },
+          { fullName: 'group passes', status: 'passed' }
+        ]
+      },
+      { name: '/repo/src-main/c.test.ts', status: 'failed', message: 'Failed to load url ./missing.js', assertionResults: [] }
+    ]
+  }
+  const failedPlaywright = playwrightTests({
+    suites: [{ title: 'x.spec.ts', file: 'x.spec.ts', specs: [{ title: 'shows it', file: 'x.spec.ts', tests: [{ projectName: 'web', status: 'unexpected', results: [{ error: { message: 'Timed out 5000ms waiting for expect(locator).toBeVisible()' } }] }] }] }]
+  })
+  expect([...failureLines(failedVitest, [], '/repo', 'e2e'), ...failureLines(undefined, failedPlaywright, '/repo', 'e2e')]).toEqual([
+    'vitest    src-main/b.test.ts > group holds',
+    '            AssertionError: expected 1 to be 2',
+    '                at b.test.ts:3:1',
+    '                at run',
+    '                at more',
+    'vitest    src-main/c.test.ts (the file failed)',
+    '            Failed to load url ./missing.js',
+    'e2e web   e2e/x.spec.ts > shows it',
+    '            Timed out 5000ms waiting for expect(locator).toBeVisible()'
+  ])
+  expect(failureLines(vitestReport, playwrightTests(playwrightReport), '/repo', 'e2e')).toEqual([])
 })
 
 it('scales timeouts by the workload\'s time against the reference, never below 1 and at most 10', () => {
