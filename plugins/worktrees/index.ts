@@ -11,6 +11,7 @@ import type { WorktreeRecord, WorktreeService } from '@seam/sdk'
 import { WorktreeError, gitRunner, type GitRunner } from './git'
 import { availability, checkName, createWithGit, generatedName, mainWorktree, recoverInterrupted } from './create'
 import { WorktreeRecords, type WorktreeFileRecord } from './records'
+import { sweepDeadMergeChecks } from './merge-preview'
 import { commitAll, diffWorktree, mergeWorktree, openPullRequest, removeWorktree, suggestMessage } from './review'
 
 export { WorktreeError } from './git'
@@ -42,7 +43,8 @@ export default definePlugin({
     /** What the start's prune made git forget, until `prune(repo)` reports it (the CLI says so). */
     const prunedAtStart: WorktreeFileRecord[] = []
     // Creations a crash cut short are undone before anything else touches their repositories;
-    // then git forgets the worktrees Seam made whose folders were deleted while it was not running.
+    // then git forgets the worktrees Seam made whose folders were deleted while it was not running,
+    // and the scratch worktrees of merge checks a crash cut short are removed.
     const recovered = recoverInterrupted(git, records)
       .then(
         (undone) => {
@@ -57,6 +59,13 @@ export default definePlugin({
           for (const record of pruned) ctx.logger.info(`worktrees: git forgot the worktree ${record.path} (its folder is gone)`)
         },
         (error: unknown) => ctx.logger.warn(`worktrees: could not prune worktrees whose folders are gone: ${(error as Error).message}`)
+      )
+      .then(() => sweepDeadMergeChecks(git))
+      .then(
+        (swept) => {
+          for (const folder of swept) ctx.logger.info(`worktrees: removed ${folder}, the scratch worktree of a merge check cut short by a crash`)
+        },
+        (error: unknown) => ctx.logger.warn(`worktrees: could not remove the scratch worktrees of interrupted merge checks: ${(error as Error).message}`)
       )
 
     const service: WorktreeService = {
