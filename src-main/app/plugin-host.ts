@@ -92,11 +92,12 @@ export class PluginHost {
   async pinLegacyTrust(): Promise<void> {
     const workspace = this.root
     if (!workspace || !this.runtime.isTrusted(workspace)) return
-    // A worktree session's worktree has its repository's approvals: nothing is pinned for it here.
-    if (this.runtime.trustRoot(workspace) !== workspace) return
     const items = this.trustItems(workspace)
     if (this.runtime.options.trustWorkspace && workspace === this.runtime.options.workspace) {
       this.pins.approveForSession(workspace, items)
+    } else if (this.runtime.trustRoot(workspace) !== workspace) {
+      // A worktree Seam made has its repository's approvals: nothing is pinned for it here.
+      return
     } else if (!this.pins.has(workspace) && !this.pins.loadError) {
       this.pins.approve(workspace, items, new Set(items.map((item) => trustItemHash(item, workspace))))
     } else return

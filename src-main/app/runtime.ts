@@ -29,6 +29,7 @@ import type { ApprovalMode } from '../../plugins/permission-policy/modes'
 
 export { SEAM_VERSION } from './seam-version'
 import { SEAM_VERSION } from './seam-version'
+import { seamWorktreeOrigin } from './worktree-origin'
 
 export interface HostOptions {
   mode: 'electron' | 'web' | 'headless'
@@ -77,6 +78,8 @@ export class HostRuntime {
   private readonly trees = new Map<string, Promise<WorkspaceTree>>()
   /** Worktree folder -> the main worktree of its repository (the trust it inherits). */
   private readonly worktreeOrigins = new Map<string, string>()
+  /** Folder -> the main worktree when Seam made it as a worktree (from git's and Seam's files), else itself. */
+  private readonly folderOrigins = new Map<string, string>()
   private windowTree!: WorkspaceTree
   private readonly kernelSetups = new Set<(kernel: Kernel) => () => void>()
   private readonly kernelTeardowns = new Map<Kernel, Array<() => void>>()
@@ -350,7 +353,15 @@ export class HostRuntime {
    * workspace, so an item the branch changed is new there until approved).
    */
   trustRoot(workspace: string): string {
-    return this.worktreeOrigins.get(workspace) ?? workspace
+    const bound = this.worktreeOrigins.get(workspace)
+    if (bound !== undefined) return bound
+    // A folder Seam made as a worktree, opened before (or without) any of its sessions.
+    let origin = this.folderOrigins.get(workspace)
+    if (origin === undefined) {
+      origin = seamWorktreeOrigin(workspace, this.paths.home) ?? workspace
+      this.folderOrigins.set(workspace, origin)
+    }
+    return origin
   }
 
   /** Approved trust items of `workspace`, a worktree's repository's included (PluginHost.approvedHashes). */
@@ -362,9 +373,11 @@ export class HostRuntime {
 
   isTrusted(workspace: string | null = this.workspace()): boolean {
     if (!workspace) return false
-    workspace = this.trustRoot(workspace)
-    if (this.options.trustWorkspace && workspace === this.options.workspace) return true
-    return this.settings.value.trustedWorkspaces.includes(workspace)
+    const root = this.trustRoot(workspace)
+    // `--trust-workspace` names the folder run in: the repository or the worktree itself.
+    if (this.options.trustWorkspace && (workspace === this.options.workspace || root === this.options.workspace)) return true
+    const trusted = this.settings.value.trustedWorkspaces
+    return trusted.includes(root) || trusted.includes(workspace)
   }
 
   approvalMode(): ApprovalMode {
