@@ -1,5 +1,6 @@
 // Issue 31, one visual system, on every screen (1280x800 and 800x600, light and dark): empty states
-// that say what to do; tool cards as one line (icon, tool, target, result) that open with the
+// that say what to do (the transcript, the tasks panel asked for before any task, no workspace
+// chosen, a search that finds nothing); tool cards as one line (icon, tool, target, result) that open with the
 // keyboard, a failed call open by itself with its error in the danger colour; prose no wider than
 // a readable measure while a code block takes the row's width; colours from the tokens of the
 // scheme in force. axe and the no-wider-than-the-window check on each.
@@ -12,6 +13,23 @@ import { expectIdle, send, ui } from './support/ui'
 
 const LONG_LINE = `const everything = [${Array.from({ length: 40 }, (_, i) => `'item-${i}'`).join(', ')}]`
 const PROSE = Array.from({ length: 12 }, () => 'The answer reads in lines of a comfortable length, however wide the window is.').join(' ')
+
+test.describe('first run', () => {
+  test.use({ seamSetup: 'first-run' })
+  for (const screen of SCREENS) {
+    test(`no workspace at ${screenName(screen)}: says what the folder is for and offers to pick one`, async ({ app }, testInfo) => {
+      await onScreen(app, screen)
+      const none = app.getByRole('main', { name: 'Set up Seam' }).getByRole('region', { name: 'No workspace' })
+      await expect(none).toContainText('No workspace folder chosen.')
+      await expect(none).toContainText('only inside the folder you pick')
+      await expect(none.locator('svg').first()).toHaveAttribute('aria-hidden', 'true')
+      await expectScreenOk(app, testInfo, `no-workspace-${screenName(screen).replace(' ', '-')}`)
+      // The action is in the empty state itself: here (web mode) it opens the host's folder browser.
+      await none.getByRole('button', { name: 'Choose folder…' }).click()
+      await expect(app.getByRole('dialog', { name: 'Choose a folder' })).toBeVisible()
+    })
+  }
+})
 
 for (const screen of SCREENS) {
   test(`visual system at ${screenName(screen)}: empty states, one-line tool cards, readable widths`, async ({ app, fakeModel, workspace }, testInfo) => {
@@ -26,6 +44,21 @@ for (const screen of SCREENS) {
     await expect(empty.locator('svg')).toHaveAttribute('aria-hidden', 'true')
     await expectScreenOk(app, testInfo, `empty-${name}`)
 
+    // The tasks panel asked for (the palette) before any task: what appears there and how to start one.
+    await app.keyboard.press('Control+k')
+    const palette = app.getByRole('dialog', { name: 'Command palette' })
+    await palette.getByRole('combobox', { name: 'Command' }).fill('Background tasks')
+    await palette.getByRole('option', { name: 'Background tasks' }).click()
+    const tasks = app.getByRole('region', { name: 'Background tasks' })
+    const noTasks = tasks.locator('.empty-state')
+    await expect(noTasks).toContainText('No background tasks yet.')
+    await expect(noTasks).toContainText('run_in_background')
+    await expect(noTasks).toContainText('ask for it in a message')
+    await expect(noTasks.locator('svg')).toHaveAttribute('aria-hidden', 'true')
+    await expectScreenOk(app, testInfo, `no-tasks-${name}`)
+    await tasks.getByRole('button', { name: 'Hide tasks' }).click()
+    await expect(tasks).toHaveCount(0)
+
     fakeModel.respond((body) =>
       trailingToolResults(body).length > 0
         ? { text: `${PROSE}\n\n\`\`\`ts\n${LONG_LINE}\n\`\`\`\n` }
@@ -34,6 +67,12 @@ for (const screen of SCREENS) {
     await send(app, 'read the notes')
     await expect(ui.assistantMessages(app).last()).toContainText('comfortable length')
     await expectIdle(app)
+
+    // `/tasks` in the message box answers in the log and opens the panel: still empty, it says so.
+    await send(app, '/tasks')
+    await expect(tasks.locator('.empty-state')).toContainText('No background tasks yet.')
+    await tasks.getByRole('button', { name: 'Hide tasks' }).click()
+    await expect(tasks).toHaveCount(0)
 
     // A finished call: one line, closed; its target is relative to the workspace, its result counted.
     const [done, failed] = [ui.toolCards(app, 'Read').first(), ui.toolCards(app, 'Read').nth(1)]

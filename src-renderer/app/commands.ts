@@ -4,6 +4,7 @@ import { newWorktreeDialog } from '../board/new-worktree'
 import { composerActions } from '../composer/composer-store'
 import { SETTINGS_SECTIONS } from '../settings/sections'
 import { sessionsActions, startNewSession, useSessionsStore } from '../sessions/sessions-store'
+import { tasksPanelActions } from '../tasks/tasks-panel-store'
 import { useSessionStore } from '../transcript/session-store'
 import { appActions, useAppStore } from './app-store'
 
@@ -35,6 +36,7 @@ export function appCommands(): AppCommand[] {
     { id: 'focus-composer', label: 'Focus the message box', shortcut: `${MOD}L`, group: 'Actions', run: () => focusComposer() },
     ...(running ? [{ id: 'stop', label: 'Stop the running turn', shortcut: 'Esc', group: 'Actions' as const, run: (host: HostApi) => void stopRunningTurn(host) }] : []),
     { id: 'chat', label: 'Chat', group: 'Go to', run: () => appActions.showPage('chat') },
+    { id: 'tasks', label: 'Background tasks', group: 'Go to', run: () => (appActions.showPage('chat'), tasksPanelActions.show()) },
     { id: 'settings', label: 'Settings', shortcut: `${MOD},`, group: 'Go to', run: () => appActions.showPage('settings') },
     // Each settings section is a place of its own (deep links into Settings).
     ...SETTINGS_SECTIONS.map((section) => ({ id: `settings:${section.id}`, label: `Settings: ${section.title}`, group: 'Go to' as const, run: () => appActions.openSettings(section.id) })),

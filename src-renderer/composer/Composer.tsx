@@ -17,6 +17,7 @@ import { ModeSwitch } from './ModeSwitch'
 import { nextMode, setApprovalMode } from './approval-mode'
 import { useAppStore } from '../app/app-store'
 import { lastPrompt } from './last-prompt'
+import { tasksPanelActions } from '../tasks/tasks-panel-store'
 
 export function Composer() {
   const host = useHost()
@@ -60,6 +61,8 @@ export function Composer() {
       // A built-in command ran on the host: nothing is queued; `/clear` opened a new session.
       if (command) {
         sessionActions.removeQueued(queuedId)
+        // `/tasks` answers in the log; the panel opens too (its empty state when there is none).
+        if (command.name === 'tasks') tasksPanelActions.show()
         if (command.sessionId) {
           await sessionsActions.refresh(host)
           await sessionsActions.open(host, command.sessionId)

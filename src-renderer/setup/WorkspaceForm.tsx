@@ -5,6 +5,8 @@ import { useState, type FormEvent } from 'react'
 import { useAppStore } from '../app/app-store'
 import { errorCode, errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
+import { EmptyState } from '../app/EmptyState'
+import { FolderOpen } from '../app/icons'
 import { FolderPicker } from './FolderPicker'
 
 export function WorkspaceForm() {
@@ -54,18 +56,31 @@ export function WorkspaceForm() {
     if (path.trim()) void use(path.trim())
   }
 
+  const actions = (
+    <>
+      <button type="button" className={workspace ? undefined : 'primary'} onClick={() => void choose()} disabled={busy}>Choose folder…</button>
+      {!typing && (
+        <button type="button" className="link" onClick={() => setTyping(true)}>Type a path instead</button>
+      )}
+    </>
+  )
+
   return (
     <div className="workspace-form">
-      <p>
-        <span className="field-label">Workspace: </span>
-        {workspace ? <code className="path">{workspace}</code> : <span className="muted">none chosen</span>}
-      </p>
-      <div className="row">
-        <button type="button" onClick={() => void choose()} disabled={busy}>Choose folder…</button>
-        {!typing && (
-          <button type="button" className="link" onClick={() => setTyping(true)}>Type a path instead</button>
-        )}
-      </div>
+      {workspace ? (
+        <>
+          <p>
+            <span className="field-label">Workspace: </span>
+            <code className="path">{workspace}</code>
+          </p>
+          <div className="row">{actions}</div>
+        </>
+      ) : (
+        // No folder yet: say what the workspace is for and offer the way to pick one.
+        <EmptyState icon={FolderOpen} title="No workspace folder chosen." label="No workspace" action={actions}>
+          The agent reads, runs and changes files only inside the folder you pick. Choose the project folder to work in; you can switch later in Settings.
+        </EmptyState>
+      )}
       {typing && (
         <form className="row" onSubmit={submit}>
           <label className="field grow">

@@ -8,7 +8,10 @@ import type { BackgroundTaskView } from '../../src-shared/contract/tasks'
 import { errorText } from '../app/errors'
 import { useHost } from '../app/host-context'
 import { useSessionStore } from '../transcript/session-store'
+import { EmptyState } from '../app/EmptyState'
+import { Terminal } from '../app/icons'
 import { formatRunTime, statusLabel } from './task-format'
+import { tasksPanelActions, useTasksPanelStore } from './tasks-panel-store'
 
 /** Characters of output a row shows. */
 const TAIL_CHARS = 4_000
@@ -24,6 +27,7 @@ export function TasksPanel() {
   const [tasks, setTasks] = useState<BackgroundTaskView[]>([])
   const [error, setError] = useState<string | null>(null)
   const [open, setOpen] = useState(true)
+  const asked = useTasksPanelStore((state) => state.asked)
 
   useEffect(() => {
     if (!sessionId || taskEvents === 0) {
@@ -40,7 +44,10 @@ export function TasksPanel() {
     }
   }, [host, sessionId, taskEvents])
 
-  if (!sessionId || tasks.length === 0) return error ? <p className="banner error" role="alert">Background tasks: {error}</p> : null
+  if (!sessionId || tasks.length === 0) {
+    if (error) return <p className="banner error" role="alert">Background tasks: {error}</p>
+    return asked ? <NoTasks /> : null
+  }
   const running = tasks.filter((task) => task.status === 'running').length
   return (
     <section className="tasks-panel" aria-label="Background tasks">
@@ -60,6 +67,23 @@ export function TasksPanel() {
           ))}
         </ul>
       )}
+    </section>
+  )
+}
+
+/** Asked for before the session has a task: what appears here, and how to start one. */
+function NoTasks() {
+  return (
+    <section className="tasks-panel" aria-label="Background tasks">
+      <EmptyState
+        icon={Terminal}
+        title="No background tasks yet."
+        action={<button type="button" className="link small" onClick={tasksPanelActions.hide}>Hide tasks</button>}
+      >
+        Commands the agent runs in the background show here while they run, with their live output and a Stop button: a Bash
+        call made with run_in_background, one moved there when it outlasts its timeout, or a background agent. To start one,
+        ask for it in a message, for example “run the test suite in the background”.
+      </EmptyState>
     </section>
   )
 }
