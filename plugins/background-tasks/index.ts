@@ -92,12 +92,11 @@ export default definePlugin({
       const tasks = (unreported.get(sessionId) ?? []).filter((task) => !task.endReported)
       unreported.delete(sessionId)
       for (const task of tasks) task.endReported = true
-      return Promise.all(
-        tasks.map(async (task) => {
-          const tail = config.notifyTailLines > 0 && task.output ? lastLines(await task.output.tail(8_192).catch(() => ''), config.notifyTailLines) : ''
-          return endNotification(task.info, tail)
-        })
-      )
+      return Promise.all(tasks.map(noticeOf))
+    }
+    const noticeOf = async (task: Task): Promise<string> => {
+      const tail = config.notifyTailLines > 0 && task.output ? lastLines(await task.output.tail(8_192).catch(() => ''), config.notifyTailLines) : ''
+      return endNotification(task.info, tail)
     }
 
     const service: BackgroundTaskService = {
@@ -107,7 +106,13 @@ export default definePlugin({
       async tail(sessionId, taskId, maxChars) {
         const task = table.get(sessionId, taskId)
         if (!task) throw new Error(`No task found with ID: ${taskId}`)
+        await table.catchUp(task)
         return task.output ? task.output.tail(maxChars) : ''
+      },
+      async notice(sessionId, taskId) {
+        const task = table.get(sessionId, taskId)
+        if (!task) throw new Error(`No task found with ID: ${taskId}`)
+        return noticeOf(task)
       },
       async stop(sessionId, taskId) {
         const task = table.get(sessionId, taskId)

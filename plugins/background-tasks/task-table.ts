@@ -100,6 +100,17 @@ export class TaskTable {
     return [...this.sessions.keys()]
   }
 
+  /** Brings the task's output file up to date when its output is fetched rather than pushed (an ACP client's terminal). */
+  async catchUp(task: Task): Promise<void> {
+    const refresh = task.running?.refresh
+    if (!refresh) return
+    try {
+      await refresh.call(task.running)
+    } catch {
+      // The terminal is gone (the client released or lost it): what the file holds is all there is.
+    }
+  }
+
   /** SIGTERM to the task's group, SIGKILL after the grace; resolves when it ended. */
   async stop(task: Task, reason: NonNullable<BackgroundTaskInfo['endReason']>): Promise<void> {
     const running = task.running

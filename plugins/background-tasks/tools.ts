@@ -42,6 +42,7 @@ function taskOutputTool(table: TaskTable, options: TaskToolOptions) {
         if (!args.block) retrieval = 'not_ready'
         else if (!(await endsWithin(task, args.timeout, exec.signal))) retrieval = exec.signal.aborted ? 'not_ready' : 'timeout'
       }
+      await table.catchUp(task)
       const info = { ...task.info }
       const output = await wholeOutput(task, options.maxOutputChars)
       if (info.status !== 'running') task.endReported = true
@@ -105,6 +106,7 @@ function bashOutputTool(table: TaskTable, options: TaskToolOptions) {
       }
       const task = table.get(exec.sessionId, args.bash_id)
       if (!task) return failure(noShell(args.bash_id))
+      await table.catchUp(task)
       const info = { ...task.info }
       let output = ''
       if (task.output) {

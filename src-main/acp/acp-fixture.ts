@@ -106,8 +106,8 @@ export function lastToolContentOf(server: FakeProviderServer<OpenAIRequestBody>,
   return lastToolContent(server.requests[requestIndex]!.body)
 }
 
-/** The test editor's terminal: real processes, as an editor would run them. */
-export function processTerminal(requests: string[]): NonNullable<EditorHandlers['terminal']> {
+/** The test editor's terminal: real processes, as an editor would run them. With `recordOutput`, `terminal/output` requests are recorded too. */
+export function processTerminal(requests: string[], { recordOutput = false } = {}): NonNullable<EditorHandlers['terminal']> {
   const terminals = new Map<string, { output: string; exit: Promise<{ exitCode: number | null; signal: string | null }>; kill(): void }>()
   return {
     create: ({ command, args, cwd }) => {
@@ -125,6 +125,7 @@ export function processTerminal(requests: string[]): NonNullable<EditorHandlers[
       return { terminalId: id }
     },
     output: async ({ terminalId }) => {
+      if (recordOutput) requests.push(`output ${terminalId}`)
       const t = terminals.get(terminalId)!
       const status = await Promise.race([t.exit, new Promise<undefined>((r) => setTimeout(r, 0, undefined))])
       return { output: t.output, truncated: false, exitStatus: status ?? null }

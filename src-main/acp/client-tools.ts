@@ -8,13 +8,15 @@ import type { ToolCallContent } from '@agentclientprotocol/sdk'
 import { definePlugin } from '../../src-shared/kernel'
 import type { JsonValue, SealedCall, ToolResult } from '../../src-shared/host/tools'
 import '../../src-shared/host/tools'
-import { bashOutput } from '../tools/builtin/bash'
+import type { BackgroundTaskService } from '../../src-shared/host/background-tasks'
+import { BACKGROUND_UNAVAILABLE, backgroundOutput, bashOutput, movesToBackground } from '../tools/builtin/bash'
 import { replaceExact } from '../tools/builtin/edit'
 import { structuredPatch } from '../tools/builtin/line-diff'
 import { resolveBuiltinToolOptions } from '../tools/builtin/options'
 import { resolveToolPath } from '../tools/builtin/paths'
 import { readContent } from '../tools/builtin/read'
 import { shellPath } from '../tools/builtin/shell-process'
+import { exitCodeOf, terminalCommand, type EditorTerminal } from './terminal-task'
 
 export interface EditorCapabilities {
   readTextFile: boolean
@@ -22,24 +24,13 @@ export interface EditorCapabilities {
   terminal: boolean
 }
 
-export interface TerminalRun {
-  output: string
-  truncated: boolean
-  exitCode: number | null
-  signal: string | null
-}
-
 /** What the wrapper needs from the ACP session: the editor's methods and the session's state. */
 export interface EditorSide {
   capabilities: EditorCapabilities
   readTextFile(path: string, signal: AbortSignal): Promise<string>
   writeTextFile(path: string, content: string, signal: AbortSignal): Promise<void>
-  /** Runs a command in an editor terminal; `started` gets the terminal's id as soon as it exists. */
-  runInTerminal(
-    command: { command: string; args: string[]; cwd: string; env: Record<string, string>; outputByteLimit: number },
-    signal: AbortSignal,
-    started: (terminalId: string) => void
-  ): Promise<TerminalRun>
+  /** Starts a command in an editor terminal (`terminal/create`); whoever opens it releases it. */
+  openTerminal(command: { command: string; args: string[]; cwd: string; env: Record<string, string>; outputByteLimit: number }, signal: AbortSignal): Promise<EditorTerminal>
   /** Extra environment the session's hooks exported (CLAUDE_ENV_FILE), for commands. */
   env(): Readonly<Record<string, string>>
   /** The call reached dispatch: `in_progress`, with content to show while it runs. */
@@ -70,7 +61,7 @@ export function acpToolsPlugin(side: () => EditorSide | undefined) {
             case 'Edit':
               return await editThroughEditor(call, editor, control.signal)
             case 'Bash':
-              return await bashInEditorTerminal(call, editor, control.signal)
+              return await bashInEditorTerminal(call, editor, control.signal, ctx.maybe('backgroundTasks'))
           }
         } catch (error) {
           const message = (error as Error)?.message ?? String(error)
@@ -93,7 +84,7 @@ function routeFor(call: SealedCall, caps: EditorCapabilities): Route | undefined
       // An edit is a read and a write of the same buffer: both must go through the editor.
       return caps.readTextFile && caps.writeTextFile ? 'Edit' : undefined
     case 'Bash':
-      return caps.terminal && call.args.run_in_background !== true ? 'Bash' : undefined
+      return caps.terminal ? 'Bash' : undefined
     default:
       return undefined
   }
@@ -195,21 +186,60 @@ async function editThroughEditor(call: SealedCall, editor: EditorSide, signal: A
   }
 }
 
-async function bashInEditorTerminal(call: SealedCall, editor: EditorSide, signal: AbortSignal): Promise<ToolResult> {
+/**
+ * Bash in the editor's terminal, as Bash runs locally: `run_in_background` hands the terminal to
+ * the background-tasks service at once, and a foreground command that reaches its timeout is
+ * handed over then (terminal-task.ts) instead of killed, except where Bash would kill it
+ * (`sleep`, git, the running-task cap, the plugin disabled).
+ */
+async function bashInEditorTerminal(call: SealedCall, editor: EditorSide, signal: AbortSignal, tasks: BackgroundTaskService | undefined): Promise<ToolResult> {
+  const command = text(call, 'command')
   const timeoutMs = typeof call.args.timeout === 'number' ? call.args.timeout : OPTIONS.bashDefaultTimeoutMs
-  const run = await editor.runInTerminal(
-    { command: shellPath(), args: ['-c', text(call, 'command')], cwd: call.cwd, env: { ...editor.env() }, outputByteLimit: OPTIONS.maxOutputChars * 4 },
-    signal,
-    (terminalId) => editor.started(call, [{ type: 'terminal', terminalId }])
+  const inBackground = call.args.run_in_background === true
+  if (inBackground) {
+    if (!tasks) return { content: BACKGROUND_UNAVAILABLE, isError: true }
+    const refused = tasks.refusal(call.sessionId)
+    if (refused) return { content: refused, isError: true }
+  }
+  const terminal = await editor.openTerminal(
+    { command: shellPath(), args: ['-c', command], cwd: call.cwd, env: { ...editor.env() }, outputByteLimit: OPTIONS.maxOutputChars * 4 },
+    signal
   )
-  // The deadline (tool-timeout) aborts with a TimeoutError; a cancelled turn with anything else.
-  const interruptedBy = signal.aborted ? ((signal.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? 'timeout' : 'abort') : undefined
-  const exitCode = run.exitCode ?? (run.signal ? 128 + signalNumber(run.signal) : 1)
-  const output = bashOutput({ stdout: run.output, stderr: '', exitCode, interruptedBy }, timeoutMs, OPTIONS.maxOutputChars)
-  return { content: output.content, isError: output.isError === true, structured: output.structured as JsonValue }
-}
-
-function signalNumber(name: string): number {
-  const numbers: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 }
-  return numbers[name] ?? 0
+  let handedOver = false
+  const handOver = async (movedAfterTimeoutMs?: number): Promise<ToolResult> => {
+    const soFar = movedAfterTimeoutMs === undefined ? '' : (await terminal.currentOutput().catch(() => ({ output: '' }))).output
+    const task = tasks!.adopt({
+      sessionId: call.sessionId,
+      command,
+      ...(typeof call.args.description === 'string' ? { description: call.args.description } : {}),
+      outputSoFar: soFar,
+      running: terminalCommand(terminal, soFar),
+      ...(movedAfterTimeoutMs !== undefined ? { movedAfterTimeoutMs } : {})
+    })
+    handedOver = true
+    const output = backgroundOutput({ stdout: soFar, stderr: '', output: soFar }, task, command)
+    return { content: output.content, isError: false, structured: output.structured as JsonValue }
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    editor.started(call, [{ type: 'terminal', terminalId: terminal.id }])
+    if (inBackground) return await handOver()
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (signal.aborted) resolve('aborted')
+      else signal.addEventListener('abort', () => resolve('aborted'), { once: true })
+    })
+    const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(resolve, timeoutMs, 'deadline')))
+    const exit = await Promise.race([terminal.waitForExit(), aborted, deadline])
+    if (exit === 'deadline' && tasks && movesToBackground(command) && tasks.refusal(call.sessionId) === undefined) return await handOver(timeoutMs)
+    if (exit === 'aborted' || exit === 'deadline') await terminal.kill().catch(() => undefined)
+    const output = await terminal.currentOutput()
+    // The deadline (here, or tool-timeout's) is a timeout; a cancelled turn is an abort.
+    const interruptedBy = exit === 'deadline' || (exit === 'aborted' && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError') ? 'timeout' : exit === 'aborted' ? 'abort' : undefined
+    const exitCode = exitCodeOf(typeof exit === 'string' ? output.exitStatus : exit)
+    const result = bashOutput({ stdout: output.output, stderr: '', exitCode, interruptedBy }, timeoutMs, OPTIONS.maxOutputChars, command)
+    return { content: result.content, isError: result.isError === true, structured: result.structured as JsonValue }
+  } finally {
+    clearTimeout(timer)
+    if (!handedOver) await terminal.release().catch(() => undefined)
+  }
 }

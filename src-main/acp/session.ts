@@ -5,6 +5,7 @@ import type { ImageAttachment } from '../../src-shared/session/attachments'
 import { acceptsImages } from '../app/model-options'
 import { RequestError, type AgentContext, type AvailableCommand, type SessionModeState, type SessionConfigOption, type SessionUpdate, type StopReason, type ToolCallContent, type ToolCallUpdate } from '@agentclientprotocol/sdk'
 import type { ProviderConfig } from '../../src-shared/model'
+import type { BackgroundTaskInfo } from '../../src-shared/host/background-tasks'
 import type { SessionEventOf } from '../../src-shared/session/events'
 import type { ApprovalRequest, SealedCall } from '../../src-shared/host/tools'
 import { PROVIDER_PRESETS } from '../llm/presets'
@@ -12,7 +13,8 @@ import { HostRuntime } from '../app/runtime'
 import type { Kernel } from '../../src-shared/kernel'
 import type { Agent } from '../agent'
 import type { SessionLog } from '../session/store'
-import { acpToolsPlugin, type EditorCapabilities, type EditorSide, type TerminalRun } from './client-tools'
+import { acpToolsPlugin, type EditorCapabilities, type EditorSide } from './client-tools'
+import type { EditorTerminal } from './terminal-task'
 import { acpApprovalPlugin, type ApproveMode, type PermissionChannel } from './permission'
 import { toolView } from './tool-view'
 import { subagentLabel } from '../../src-shared/subagent-label'
@@ -64,6 +66,8 @@ export class AcpSession implements EditorSide, PermissionChannel {
   private running = false
   /** The slash commands the editor was last told of (available_commands_update), as JSON. */
   private commandsSent = ''
+  /** Background tasks that ended while a turn ran (told to the editor at its end when the model was not told). */
+  private readonly endedDuringTurn: BackgroundTaskInfo[] = []
   /** Notices (an editor's MCP server that failed) to record as the next turn starts, where the editor sees them. */
   private pendingNotices: Array<{ level: 'info' | 'warn' | 'error'; text: string; source: string }> = []
 
@@ -162,13 +166,47 @@ export class AcpSession implements EditorSide, PermissionChannel {
         // A running subagent's own log: progress on its Agent call, and its asked calls' results.
         kernel.context.on('agent/subagent-appended', (id, agent, event) => {
           if (id === this.id) this.observeSubagent(agent.agentId, event)
-        })
+        }),
+        kernel.getService('backgroundTasks')?.onChange((task) => {
+          if (task.sessionId === this.id && task.status !== 'running' && task.endReason !== 'session-closed') this.taskEnded(task)
+        }) ?? (() => {})
       ]
       return () => offs.forEach((off) => off())
     })
     this.detach = () => {
       offEvents()
       offDeltas()
+    }
+  }
+
+  /**
+   * A background task ended. While the session is idle the editor is told at once, with the notice
+   * the model gets with the next prompt (an agent_message_chunk: README of src-main/acp). During a
+   * turn the model hears of it on its next step; what the turn did not tell it is sent when the
+   * turn ends.
+   */
+  private taskEnded(task: BackgroundTaskInfo): void {
+    if (this.running) this.endedDuringTurn.push(task)
+    else this.tellTaskEnd(task)
+  }
+
+  private tellTaskEnd(task: BackgroundTaskInfo): void {
+    const service = this.agent.kernel.getService('backgroundTasks')
+    if (!service) return
+    const queued = service.notice(this.id, task.id).then(
+      (text) => this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, _meta: { seam: { task: { ...task } } } }),
+      (error: unknown) => this.proc.log(`session ${this.id}: the end of task ${task.id} could not be told: ${(error as Error)?.message ?? String(error)}`)
+    )
+    this.sending = this.sending.then(() => queued)
+  }
+
+  /** Task ends of the turn that just ended which nothing in it (a notice, TaskOutput, TaskStop) told the model of. */
+  private tellTaskEndsOfTurn(): void {
+    for (const task of this.endedDuringTurn.splice(0)) {
+      const told = this.log.events.some(
+        (event) => event.ts >= (task.endedAt ?? 0) && (event.type === 'context/message' ? event.text : event.type === 'tool/result' ? event.content : '').includes(task.id)
+      )
+      if (!told) this.tellTaskEnd(task)
     }
   }
 
@@ -224,6 +262,7 @@ export class AcpSession implements EditorSide, PermissionChannel {
       return outcome.stopReason
     } finally {
       this.running = false
+      this.tellTaskEndsOfTurn()
       this.announceCommands()
     }
   }
@@ -350,28 +389,11 @@ export class AcpSession implements EditorSide, PermissionChannel {
     await this.proc.client().request('fs/write_text_file', { sessionId: this.id, path, content }, this.requestOptions(signal))
   }
 
-  async runInTerminal(
-    command: { command: string; args: string[]; cwd: string; env: Record<string, string>; outputByteLimit: number },
-    signal: AbortSignal,
-    started: (terminalId: string) => void
-  ): Promise<TerminalRun> {
+  async openTerminal(command: { command: string; args: string[]; cwd: string; env: Record<string, string>; outputByteLimit: number }, signal: AbortSignal): Promise<EditorTerminal> {
     const env = Object.entries(command.env).map(([name, value]) => ({ name, value }))
+    // The call's card reaches the editor before the terminal it runs in.
     await this.flush()
-    const terminal = await this.proc.client().createTerminal({ sessionId: this.id, ...command, env }, this.requestOptions(signal))
-    try {
-      started(terminal.id)
-      const aborted = new Promise<'aborted'>((resolve) => {
-        if (signal.aborted) resolve('aborted')
-        else signal.addEventListener('abort', () => resolve('aborted'), { once: true })
-      })
-      const exit = await Promise.race([terminal.waitForExit(), aborted])
-      if (exit === 'aborted') await terminal.kill().catch(() => undefined)
-      const output = await terminal.currentOutput()
-      const status = exit === 'aborted' ? output.exitStatus : exit
-      return { output: output.output, truncated: output.truncated, exitCode: status?.exitCode ?? null, signal: status?.signal ?? null }
-    } finally {
-      await terminal.release().catch(() => undefined)
-    }
+    return this.proc.client().createTerminal({ sessionId: this.id, ...command, env }, this.requestOptions(signal))
   }
 
   env(): Readonly<Record<string, string>> {

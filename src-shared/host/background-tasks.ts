@@ -31,10 +31,17 @@ export interface BackgroundTaskInfo {
  * `sink`; `signalGroup` reaches its whole process group. Whoever hands it over stops reading it.
  */
 export interface RunningCommand {
-  readonly pid: number
+  /** Absent when the process is not on this machine (a command in an ACP client's terminal) or there is none (a WebSocket monitor). */
+  readonly pid?: number
+  /** Ends it: SIGTERM or SIGKILL to a local process group; a terminal or a socket ends however it can. */
   signalGroup(signal: 'SIGTERM' | 'SIGKILL'): boolean
   /** Called once by the service. `exit` comes after the last `output`. */
   attach(sink: { output(text: string): void; exit(exitCode: number): void }): void
+  /**
+   * For output that is fetched rather than pushed (an ACP client's `terminal/output`): brings the
+   * sink up to date. The service awaits it before each read of the task's output.
+   */
+  refresh?(): Promise<void>
 }
 
 export interface AdoptRequest {
@@ -58,6 +65,8 @@ export interface BackgroundTaskService {
   tail(sessionId: string, taskId: string, maxChars: number): Promise<string>
   /** Stops a running task (SIGTERM to its group, SIGKILL after the grace) and resolves once it ended. */
   stop(sessionId: string, taskId: string): Promise<BackgroundTaskInfo>
+  /** The notice the model gets on its next step after the task ended (`<task-notification>`, with its output's last lines). */
+  notice(sessionId: string, taskId: string): Promise<string>
   /** Called when a task starts or ends. */
   onChange(listener: (task: BackgroundTaskInfo) => void): Disposable
 }

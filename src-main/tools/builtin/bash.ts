@@ -33,6 +33,8 @@ export function bashInputSchema(maxTimeoutMs: number) {
   })
 }
 
+export const BACKGROUND_UNAVAILABLE = 'run_in_background is not available: the background-tasks plugin is disabled. Run the command in the foreground (give it a `timeout` if it is slow).'
+
 export type BashArgs = z.output<ReturnType<typeof bashInputSchema>>
 
 /**
@@ -89,7 +91,7 @@ export function createBashTool(
     async execute(args: BashArgs, exec: ToolExec): Promise<ToolOutput> {
       const tasks = background()
       if (args.run_in_background) {
-        if (!tasks) return failure('run_in_background is not available: the background-tasks plugin is disabled. Run the command in the foreground (give it a `timeout` if it is slow).')
+        if (!tasks) return failure(BACKGROUND_UNAVAILABLE)
         const refused = tasks.refusal(exec.sessionId)
         if (refused) return failure(refused)
       }
@@ -173,8 +175,8 @@ function removingOnExit(running: RunningCommand, file: string | undefined): Runn
   }
 }
 
-/** Claude Code's answer for a command that runs on in the background. */
-function backgroundOutput(run: ShellRun, task: BackgroundTaskInfo, command: string): ToolOutput {
+/** Claude Code's answer for a command that runs on in the background (also for one in an ACP client's terminal). */
+export function backgroundOutput(run: Pick<ShellRun, 'stdout' | 'stderr' | 'output'>, task: BackgroundTaskInfo, command: string): ToolOutput {
   const where = `Command running in background with ID: ${task.id}. Output is being written to: ${task.outputPath}`
   const timedOut = task.movedAfterTimeoutMs
   const content = timedOut === undefined ? where : `Command did not complete within its ${timedOut / 1000}s timeout and was moved to the background.\n${where}`

@@ -115,7 +115,7 @@ describe('runShellCommand hands a running command over (background tasks)', () =
     let exited: number | undefined
     let pid = 0
     const run = await handOverRun('echo before; sleep 0.5; echo after; exit 7', 'deadline', (running, soFar) => {
-      pid = running.pid
+      pid = running.pid ?? 0
       expect(soFar).toBe('before\n')
       running.attach({ output: (text) => later.push(text), exit: (code) => (exited = code) })
       return true

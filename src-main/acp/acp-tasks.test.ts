@@ -1,0 +1,99 @@
+// Background tasks over ACP, with the editor's terminal (issue 28): the built `seam acp` as a child
+// process, driven by a real ACP client (test-client.ts) whose terminal runs real processes
+// (processTerminal). A command that reaches its timeout in the client's terminal moves to the
+// background there; TaskOutput reads it through terminal/output, TaskStop ends it through
+// terminal/kill, and its end is told to the client even when the session is idle.
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type * as acp from '@agentclientprotocol/sdk'
+import { describe, expect, it } from 'vitest'
+import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
+import { nextUpdate } from './test-client'
+import { agent, connect, lastToolContent, processTerminal, providerArgs, setup, updatesOf, useAcpFixture } from './acp-fixture'
+
+useAcpFixture()
+
+/** The task id in the last tool result the model was shown. */
+function taskIdIn(body: OpenAIRequestBody): string {
+  const id = /with ID: (b[0-9a-z]{8})/.exec(lastToolContent(body))?.[1]
+  if (!id) throw new Error(`no task id in ${lastToolContent(body)}`)
+  return id
+}
+
+const isTaskNotice = (update: acp.SessionUpdate): boolean =>
+  update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' && update.content.text.startsWith('<task-notification>')
+
+describe('background tasks in the client terminal', { timeout: 60_000 }, () => {
+  it('a foreground command at its timeout moves to the background in the same terminal; TaskOutput reads it with terminal/output; its end while idle reaches the client as the notice, then the terminal is released', async () => {
+    let taskId = ''
+    const s = await setup([
+      { toolCalls: [{ id: 'slow', name: 'Bash', args: { command: 'echo first; while [ ! -f go ]; do sleep 0.05; done; echo second; exit 5', timeout: 400, description: 'Wait for go' } }] },
+      (body) => {
+        taskId = taskIdIn(body)
+        return { toolCalls: [{ id: 'peek', name: 'TaskOutput', args: { task_id: taskId, block: false } }] }
+      },
+      { text: 'it runs on' },
+      { text: 'noted' }
+    ])
+    const requests: string[] = []
+    const proc = agent(s, providerArgs(s, '--approve', 'allow'), { terminal: processTerminal(requests, { recordOutput: true }) })
+    await connect(proc, { terminal: true })
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    expect((await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start it' }] })).stopReason).toBe('end_turn')
+
+    // Claude Code's words for a command moved at its timeout, then the task's id and file.
+    const moved = lastToolContent(s.server.requests[1]!.body)
+    expect(moved).toMatch(/^"Command did not complete within its 0\.4s timeout and was moved to the background\.\\nCommand running in background with ID: b[0-9a-z]{8}\. Output is being written to: \/.+\.output"$/)
+    // The non-blocking read asked the client's terminal for its output.
+    const peek = lastToolContent(s.server.requests[2]!.body)
+    expect(peek).toContain('<retrieval_status>not_ready</retrieval_status>')
+    expect(peek).toContain('<output>\\nfirst\\n</output>')
+    // One terminal, never killed, not released while the task runs.
+    expect(requests.filter((r) => r.startsWith('terminal '))).toHaveLength(1)
+    expect(requests).not.toContain('kill term-1')
+    expect(requests).not.toContain('release term-1')
+    expect(requests.filter((r) => r === 'output term-1').length).toBeGreaterThanOrEqual(2)
+
+    // The session is idle: the task's end reaches the client as the model's notice.
+    const told = nextUpdate(proc, isTaskNotice)
+    await writeFile(join(s.workspace, 'go'), '')
+    const notice = (await told) as Extract<acp.SessionUpdate, { sessionUpdate: 'agent_message_chunk' }>
+    const text = notice.content.type === 'text' ? notice.content.text : ''
+    expect(text).toContain(`<task-id>${taskId}</task-id>`)
+    expect(text).toContain('<status>failed</status>')
+    expect(text).toContain('<summary>Background command "Wait for go" failed with exit code 5</summary>')
+    expect(text).toContain('<output-tail>\nfirst\nsecond\n</output-tail>')
+    expect(notice._meta).toMatchObject({ seam: { task: { id: taskId, status: 'failed', exitCode: 5 } } })
+    await expect.poll(() => requests.at(-1)).toBe('release term-1')
+    expect(requests).not.toContain('kill term-1')
+
+    // The model hears of it with the next prompt, as without ACP.
+    await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and?' }] })
+    expect(JSON.stringify(s.server.requests[3]!.body.messages)).toContain(`<task-id>${taskId}</task-id>`)
+    expect(updatesOf(proc, sessionId).filter(isTaskNotice)).toHaveLength(1)
+  })
+
+  it('run_in_background runs in a client terminal; TaskStop ends it with terminal/kill and releases it; closing the session does the same for a running one', async () => {
+    const s = await setup([
+      { toolCalls: [{ id: 'bg', name: 'Bash', args: { command: 'echo up; exec sleep 60', run_in_background: true } }] },
+      (body) => ({ toolCalls: [{ id: 'stop', name: 'TaskStop', args: { task_id: taskIdIn(body) } }] }),
+      { toolCalls: [{ id: 'bg2', name: 'Bash', args: { command: 'exec sleep 60', run_in_background: true } }] },
+      { text: 'left running' }
+    ])
+    const requests: string[] = []
+    const proc = agent(s, providerArgs(s, '--approve', 'allow'), { terminal: processTerminal(requests) })
+    await connect(proc, { terminal: true })
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })
+
+    expect(lastToolContent(s.server.requests[1]!.body)).toMatch(/^"Command running in background with ID: b[0-9a-z]{8}\. Output is being written to: /)
+    expect(lastToolContent(s.server.requests[2]!.body)).toMatch(/^"Successfully stopped task: b[0-9a-z]{8} \(echo up; exec sleep 60\)"$/)
+    expect(requests.slice(0, 3)).toEqual([expect.stringMatching(/^terminal \/bin\/(ba)?sh -c echo up; exec sleep 60$/), 'kill term-1', 'release term-1'])
+    expect(requests.slice(3)).toEqual([expect.stringMatching(/^terminal \/bin\/(ba)?sh -c exec sleep 60$/)])
+    // A task TaskStop ended was reported by it: the client gets no notice of it.
+    expect(updatesOf(proc, sessionId).filter(isTaskNotice)).toHaveLength(0)
+
+    await proc.agent.request('session/close', { sessionId })
+    expect(requests.slice(3)).toEqual([expect.stringMatching(/^terminal /), 'kill term-2', 'release term-2'])
+  })
+})
