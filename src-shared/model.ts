@@ -27,6 +27,9 @@ export type ModelMessage =
   | { role: 'assistant'; text: string; thinking?: string; toolCalls: ModelToolCall[] }
   | { role: 'tool'; callId: string; toolName: string; content: string; isError: boolean }
 
+/** Claude Code's effort levels (a skill's or an agent's `effort`). */
+export type ReasoningEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max'
+
 export interface ModelRequest {
   system: string
   messages: ModelMessage[]
@@ -34,6 +37,8 @@ export interface ModelRequest {
   signal?: AbortSignal
   /** Upper bound on output tokens; adapters pass it through where the provider needs one. */
   maxTokens?: number
+  /** How hard the model should think; each adapter maps it to its provider's parameter, or drops it where there is none (src-main/llm/README.md). */
+  effort?: ReasoningEffort
 }
 
 export type ModelStreamEvent =

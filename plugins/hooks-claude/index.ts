@@ -23,6 +23,7 @@ import { onSessionEnd } from './session-end'
 import { onSessionStart } from './session-start'
 import { sessionRegistry, subagentRegistry } from './sessions'
 import { onSubagentEnd, onSubagentStart } from './subagent-start'
+import { ScopedHookRegistry } from './scoped-hooks'
 import { HookSources, type HooksSnapshot } from './sources'
 import { onTurnContinuation } from './stop'
 import { onTurnFailure } from './stop-failure'
@@ -83,7 +84,8 @@ export default definePlugin({
     ctx.effect(() => ctx.maybe('claudePlugins')?.onChange(() => sources.reload()) ?? (() => {}))
 
     const limiter = sharedHookLimiter(ctx.kernel, config.concurrency)
-    const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, defaultTimeoutSec: config.defaultTimeoutSec, home })
+    const scoped = new ScopedHookRegistry()
+    const invoker = new HookInvoker({ limiter, logger: ctx.logger, snapshot: () => sources.snapshot, scoped, defaultTimeoutSec: config.defaultTimeoutSec, home })
     // Disposing the bridge (a reload, a trust change, host exit) kills every hook it is running.
     const disposal = new AbortController()
     ctx.onDispose(() => disposal.abort(new Error('the Claude Code hooks bridge was disposed')))
@@ -128,7 +130,15 @@ export default definePlugin({
     ctx.on('agent/turn-continuation', onTurnContinuation(bridge))
     ctx.on('agent/turn-failure', (agent, failure) => (agent.subagent ? undefined : turnFailure(agent, failure)))
     ctx.on('agent/turn-end', onSubagentEnd(bridge))
-    ctx.on('agent/session-end', onSessionEnd(bridge))
+    // A session's scoped hooks (a skill's) run for its SessionEnd too, then go with it.
+    const sessionEnd = onSessionEnd(bridge)
+    ctx.on('agent/session-end', async (agent, reason) => {
+      try {
+        await sessionEnd(agent, reason)
+      } finally {
+        scoped.release(agent.sessionId)
+      }
+    })
     ctx.on('agent/instructions-loaded', onInstructionsLoaded(bridge))
     ctx.on('compaction/prepare', onPreCompact(bridge))
     ctx.on('compaction/done', onPostCompact(bridge))
@@ -136,6 +146,7 @@ export default definePlugin({
     ctx.on('worktree/remove', onWorktreeRemove(bridge, workspace.seamHome))
     watchNotifications(ctx, bridge)
 
+    ctx.provide('scopedHooks', { add: (request) => scoped.add(request) })
     ctx.provide('claudeHooks', {
       snapshot,
       reload: () => sources.reload(),

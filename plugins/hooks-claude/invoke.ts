@@ -29,6 +29,7 @@ import {
 import type { Logger } from '@seam/sdk'
 import { execFormCommand, expandHeaders } from './env'
 import { persistIfLarge } from './persisted-output'
+import type { ScopedHookRegistry } from './scoped-hooks'
 import type { HookSink } from './sessions'
 import type { ConfiguredHandler } from './settings-loader'
 import type { HooksSnapshot } from './sources'
@@ -42,6 +43,8 @@ export interface InvokerDeps {
   limiter: HookLimiter
   logger: Logger
   snapshot(): HooksSnapshot
+  /** Each session's own hooks (a skill's), run after the settings' ones. */
+  scoped?: ScopedHookRegistry
   defaultTimeoutSec: number
   home: string
 }
@@ -90,12 +93,18 @@ export class HookInvoker {
 
   /** Whether any handler is configured for `event` (the fast path of every seam). */
   has(event: ClaudeHookEvent): boolean {
-    return (this.deps.snapshot().byEvent.get(event)?.length ?? 0) > 0
+    const snapshot = this.deps.snapshot()
+    if ((snapshot.byEvent.get(event)?.length ?? 0) > 0) return true
+    return snapshot.disabledBy === undefined && this.deps.scoped !== undefined && this.deps.scoped.has(event)
   }
 
-  /** The handlers that run for this occurrence, in configuration order. */
+  /** The handlers that run for this occurrence, in configuration order (the session's scoped ones last); a scoped `once` handler selected here is spent. */
   select(occurrence: Occurrence): ConfiguredHandler[] {
-    const configured = this.deps.snapshot().byEvent.get(occurrence.event) ?? []
+    const snapshot = this.deps.snapshot()
+    const settings = snapshot.byEvent.get(occurrence.event) ?? []
+    const sessionId = occurrence.input.session_id
+    const scoped = snapshot.disabledBy === undefined && typeof sessionId === 'string' ? (this.deps.scoped?.handlers(sessionId, occurrence.event) ?? []) : []
+    const configured = scoped.length > 0 ? [...settings, ...scoped] : settings
     const request = { source: 'claude' as const, event: occurrence.event, input: occurrence.input }
     const matching = configured.filter((handler) => {
       if (!groupMatches(request, handler.matcher)) return false
@@ -107,7 +116,9 @@ export class HookInvoker {
         home: this.deps.home
       })
     })
-    return dedupeHandlers(matching, (handler) => handler.key)
+    const selected = dedupeHandlers(matching, (handler) => handler.key)
+    if (scoped.length > 0) this.deps.scoped?.selected(selected)
+    return selected
   }
 
   /** Runs every selected handler at once and waits for the synchronous ones; `undefined` when none ran. */

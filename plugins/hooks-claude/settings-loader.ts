@@ -9,8 +9,8 @@ import { isClaudeHookEvent, matcherError, parsePermissionRule, type ClaudeHookEv
 import { formatIssuePath } from '@seam/sdk'
 import { GroupSchema, HandlerSchema, SettingsFileSchema, type HandlerDefinition } from './settings-schema'
 
-/** Where a handler was declared; also the configuration order of the sources. */
-export type SourceKind = 'user' | 'project' | 'local' | 'plugin' | 'seam'
+/** Where a handler was declared; also the configuration order of the sources (`scoped`: a session's own, the `scopedHooks` service, last). */
+export type SourceKind = 'user' | 'project' | 'local' | 'plugin' | 'seam' | 'scoped'
 
 export interface ConfiguredHandler {
   event: ClaudeHookEvent

@@ -10,10 +10,12 @@ import picomatch from 'picomatch'
 import { z } from 'zod'
 import { definePlugin } from '@seam/sdk'
 import type { AgentHandle, Context, PluginCommand, PluginCommandResult, SlashCommandProvider, ToolOutput, TrustItem } from '@seam/sdk'
+import { SkillActivation } from './activation'
 import { SkillFinder, type Skill, type SkillCatalog } from './discover'
 import { LISTING_HEADER, renderListing } from './listing'
 import { loadedSinceCompaction, loadsToReattach } from './reattach'
-import { renderSkill, skillShellCommands, SkillError } from './render'
+import { renderSkill, SkillError } from './render'
+import { trustItemOf } from './trust'
 import { launchingText, skillTool, type SkillInput } from './tool'
 import { SkillUsage } from './usage'
 
@@ -22,6 +24,7 @@ export { parseSkillText, SkillFrontMatterSchema, MAX_DESCRIPTION_CHARS } from '.
 export { renderListing, LISTING_HEADER } from './listing'
 export { renderSkill, skillHeader } from './render'
 export { SKILL_TOOL_DESCRIPTION, launchingText } from './tool'
+export { TRUST_SOURCE } from './trust'
 
 export const SkillsConfigSchema = z.object({
   /** The user's home (`~/.claude/skills`, `~/.agents/skills`); default `$HOME`. */
@@ -45,7 +48,6 @@ export type SkillsConfig = z.output<typeof SkillsConfigSchema>
 const SOURCE = 'skills'
 /** Claude Code's rough count: four characters a token. */
 const CHARS_PER_TOKEN = 4
-export const TRUST_SOURCE = 'Agent Skills'
 
 export default definePlugin({
   name: 'skills',
@@ -66,6 +68,12 @@ export default definePlugin({
         skills.track(agent)
         skills.deliverListing(agent, false)
       }
+      return decision
+    })
+    // `/name`: its turn opens on the skill's model (the command result); the rest applies once the expansion is allowed.
+    ctx.on('agent/prompt-expansion', async (agent, info, next) => {
+      const decision = await next()
+      if (decision.action === 'allow' && info.commandSource !== 'codex') skills.expanded(agent, info.commandName)
       return decision
     })
     ctx.on('agent/tool-batch', async (agent, results, next) => {
@@ -96,6 +104,7 @@ class SkillsRuntime {
   private readonly grants = new Map<string, () => void>()
   /** The workspace skills' trust items as last read, so the host re-counts unapproved items when they change. */
   private trustKey: string | undefined
+  private readonly activation: SkillActivation
 
   constructor(
     private readonly ctx: Context,
@@ -104,6 +113,7 @@ class SkillsRuntime {
     const seamHome = ctx.maybe('workspace')?.seamHome
     this.usage = new SkillUsage(config.usageFile ?? (seamHome ? join(seamHome, 'skills', 'usage.json') : undefined))
     this.finder = new SkillFinder(config.parseCacheFile ?? (seamHome ? join(seamHome, 'skills', 'parsed.json') : undefined))
+    this.activation = new SkillActivation(ctx)
   }
 
   catalog(workspace: string | null): SkillCatalog {
@@ -119,6 +129,14 @@ class SkillsRuntime {
 
   forget(sessionId: string): void {
     this.agents.delete(sessionId)
+    this.activation.forget(sessionId)
+  }
+
+  /** `/name` of a skill passed its expansion: its effort, disallowed-tools and hooks apply (its model already runs the turn). */
+  expanded(agent: AgentHandle, name: string): void {
+    const skill = this.catalog(agent.workspace).skills.find((s) => s.name === name)
+    if (!skill || skill.front.context === 'fork') return
+    this.activation.activate(agent, skill, { model: false, approved: this.isApproved(skill) })
   }
 
   /** Tells the model the skills it may use when that differs from what it was last told (`fresh`: nothing was told yet). */
@@ -149,6 +167,7 @@ class SkillsRuntime {
       this.pending.set(exec.token, { skill, args, text })
       this.usage.record(name)
       this.allowTools(agent, skill)
+      this.activation.activate(agent, skill, { model: true, approved: this.isApproved(skill) })
       return { content: launchingText(name) }
     } catch (error) {
       if (error instanceof SkillError) return { isError: true, content: error.message }
@@ -192,6 +211,7 @@ class SkillsRuntime {
   }
 
   endTurn(sessionId: string, turnId: string): void {
+    this.activation.endTurn(sessionId, turnId)
     const key = `${sessionId}\u0000${turnId}`
     this.grants.get(key)?.()
     this.grants.delete(key)
@@ -253,11 +273,17 @@ class SkillsRuntime {
     this.trustKey = key
   }
 
+  /** A workspace skill that acts with the user's rights is approved (its text pinned); any other skill is. */
+  private isApproved(skill: Skill): boolean {
+    const item = trustItemOf(skill)
+    const service = this.ctx.maybe('workspace')
+    return !item || !service || service.isApproved(item)
+  }
+
   private async render(skill: Skill, args: string, agent: AgentHandle | undefined, sessionId = agent?.sessionId ?? '', workspace = agent?.workspace ?? ''): Promise<string> {
     const service = this.ctx.maybe('workspace')
     const trusted = service ? service.trusted : false
-    const item = trustItemOf(skill)
-    const approved = !item || !service || service.isApproved(item)
+    const approved = this.isApproved(skill)
     const keys = this.ctx.maybe('keys')
     const env = keys ? keys.childEnv({ ...process.env, ...(agent?.env ?? {}) }) : {}
     return renderSkill(skill, {
@@ -295,9 +321,7 @@ class SkillsRuntime {
   private approvedAllowedTools(skill: Skill, agent: AgentHandle | undefined): string[] {
     const rules = skill.front['allowed-tools'] ?? []
     if (rules.length === 0) return []
-    const item = trustItemOf(skill)
-    const service = this.ctx.maybe('workspace')
-    if (item && service && !service.isApproved(item)) {
+    if (!this.isApproved(skill)) {
       agent?.notify('warn', `skill ${skill.name}: allowed-tools not applied: ${skill.file} is not approved in the workspace's trust dialog`, SOURCE)
       return []
     }
@@ -343,15 +367,6 @@ class SkillsRuntime {
     ]
     for (const line of lines) if (!agent.events.some((e) => e.type === 'notice' && e.source === SOURCE && e.text === line)) agent.notify('warn', line, SOURCE)
   }
-}
-
-function trustItemOf(skill: Skill): TrustItem | undefined {
-  if (!skill.workspaceContent) return undefined
-  const commands = skillShellCommands(skill.body)
-  const rules = skill.front['allowed-tools'] ?? []
-  if (commands.length === 0 && rules.length === 0) return undefined
-  const command = [...commands, ...(rules.length ? [`allowed-tools: ${rules.join(', ')}`] : [])].join('\n')
-  return { source: TRUST_SOURCE, file: skill.file, event: `/${skill.name}`, command, content: JSON.stringify({ body: skill.body, allowedTools: rules }) }
 }
 
 /** The model's context window as the last request learnt it from the model table. */

@@ -89,3 +89,23 @@ describe('paths', () => {
     expect(listings[1].text).toContain('- docs-style: House style for docs')
   })
 })
+
+describe('trust items of skills with hooks', () => {
+  it('a workspace skill with hooks is a trust item that lists them and pins them with its shell', async () => {
+    host = await createTestHost({ plugins: [skills] })
+    const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh', once: true }] }] }
+    await put(
+      join(host.workspace, '.claude', 'skills', 'audited', 'SKILL.md'),
+      skillFile(`description: Audited\nshell: powershell\nhooks: ${JSON.stringify(hooks)}`, 'State: !`Get-Location`')
+    )
+    expect(host.trustItems()).toEqual([
+      {
+        source: TRUST_SOURCE,
+        file: join(host.workspace, '.claude', 'skills', 'audited', 'SKILL.md'),
+        event: '/audited',
+        command: `Get-Location\nhooks: ${JSON.stringify(hooks)}`,
+        content: JSON.stringify({ body: 'State: !`Get-Location`', allowedTools: [], shell: 'powershell', hooks })
+      }
+    ])
+  })
+})

@@ -6,8 +6,8 @@
 //   ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA}; then the arguments: $ARGUMENTS, $ARGUMENTS[N]
 //   and $N (0-based), $name (front matter `arguments`), or `ARGUMENTS: …` appended when the body
 //   places none (the same code as custom commands);
-//   then `` !`cmd` `` lines and ```! blocks run (bash, in the workspace, through the guarded process
-//   service) and are replaced by their output, only in a trusted workspace, and for a skill of the
+//   then `` !`cmd` `` lines and ```! blocks run (bash, or PowerShell for `shell: powershell`, in the
+//   workspace, through the guarded process service) and are replaced by their output, only in a trusted workspace, and for a skill of the
 //   workspace only once the user approved its text (trust pinning, as project commands).
 import { replaceShellLines, runShellLine, shellLinesOf, substituteClaude } from '@seam/sdk/node'
 import type { Skill } from './discover'
@@ -29,7 +29,7 @@ export interface RenderOptions {
   notApproved?: string
   /** The environment of shell lines (provider keys already removed). */
   env: Record<string, string>
-  /** Runs one shell line; default: bash through the guarded process service. */
+  /** Runs one shell line; default: the skill's `shell` (bash unless it says powershell) through the guarded process service. */
   runShell?: (command: string, cwd: string) => Promise<string>
 }
 
@@ -66,7 +66,8 @@ async function runShell(skill: Skill, body: string, options: RenderOptions): Pro
   if (commands.length === 0) return body
   if (!options.trusted) throw new SkillError(`skill "${skill.name}" runs shell commands (!\`${commands[0]}\`), which needs a trusted workspace: trust ${options.projectDir} first (nothing was run)`)
   if (options.notApproved) throw new SkillError(`skill "${skill.name}" runs shell commands (!\`${commands[0]}\`): ${options.notApproved} (nothing was run)`)
-  const run = options.runShell ?? ((command: string, cwd: string) => runShellLine(command, cwd, options.env))
+  const shell = skill.front.shell ?? 'bash'
+  const run = options.runShell ?? ((command: string, cwd: string) => runShellLine(command, cwd, options.env, shell))
   const output = async (command: string): Promise<string> => {
     try {
       return await run(command, options.projectDir)

@@ -2,7 +2,7 @@
 // goes through the session log, so it is durable and (for context) model-visible.
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
-import type { AgentHandle, SessionEventInput } from '../../src-shared/host/agent'
+import type { AgentHandle, SessionEventInput, TurnModelOptions } from '../../src-shared/host/agent'
 import type { SubagentIdentity } from '../../src-shared/host/extensions'
 import { errorText, type ListenerFailure } from '../../src-shared/kernel'
 import type { SessionEvent } from '../../src-shared/session/events'
@@ -16,6 +16,7 @@ export interface TurnControl {
   readonly id: string
   readonly signal: AbortSignal
   stop(reason: string, by: string): void
+  useForTurn(options: TurnModelOptions): void
 }
 
 /** A subagent's handle: it speaks for the parent session (`sessionId`) but reads and writes its own log. */
@@ -94,6 +95,11 @@ export class AgentHandleImpl implements AgentHandle {
   /** S8: ignored outside a turn; the first stop of a turn wins. */
   stop(reason: string, by: string): void {
     this.currentTurn()?.stop(reason, by)
+  }
+
+  /** Ignored outside a turn, as stop() is. */
+  useForTurn(options: TurnModelOptions): void {
+    this.currentTurn()?.useForTurn(options)
   }
 
   setEnv(name: string, value: string): void {

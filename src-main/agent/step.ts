@@ -5,7 +5,7 @@ import type { ToolRegistry } from '../../src-shared/host/services'
 import type { SubagentIdentity } from '../../src-shared/host/extensions'
 import type { HostExecuteOptions } from '../tools/pipeline'
 import type { SealedCall, ToolCallRequest, ToolExecutionResult } from '../../src-shared/host/tools'
-import type { ModelClient, ModelMessage, ModelRequest, ModelToolCall, ModelToolSpec } from '../../src-shared/model'
+import type { ModelClient, ModelMessage, ModelRequest, ModelToolCall, ModelToolSpec, ReasoningEffort } from '../../src-shared/model'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 import type { ModelInfo } from '../llm/model-table'
@@ -34,6 +34,8 @@ export interface LoopDeps {
   tools(): ToolRegistry
   /** The context window and prices of the model in use. */
   modelInfo(): ModelInfo
+  /** The effort the turn's requests ask for (a skill's `effort`); absent: the provider's default. */
+  readonly effort?: ReasoningEffort
   /** The model client and info for a named model (a custom command's `model`); absent: the session's model only. */
   modelFor?(model: string): Pick<LoopDeps, 'model' | 'modelInfo'>
   /** Set for a subagent's child turn: its calls are sealed under the Agent call's token and carry who it is. */
@@ -126,6 +128,7 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
   const { kernel, log } = deps
   logModelContext(log, deps.systemPrompt(), deps.tools(), deps.handle.sessionId)
   const request = buildModelRequestFor(log)
+  if (deps.effort !== undefined) request.effort = deps.effort
   const reply = await readModelStream(deps.model, request, signal, (kind, text) =>
     kernel.emit('agent/delta', log.id, { turnId, step, kind, text })
   )

@@ -3,7 +3,7 @@
 // cancelled, or something outside the tool pipeline fails (S20). Every opened turn gets exactly
 // one turn/end; the log is written at its end and synced there in the background (README "Durability").
 import { errorText } from '../../src-shared/kernel'
-import type { PromptExpansionInfo, PromptSource, TurnFailure, TurnInfo } from '../../src-shared/host/agent'
+import type { PromptExpansionInfo, PromptSource, TurnFailure, TurnInfo, TurnModelOptions } from '../../src-shared/host/agent'
 import type { ToolExecutionResult } from '../../src-shared/host/tools'
 import type { TurnEndReason } from '../../src-shared/session/events'
 import { checkContinuationDecision, checkPromptDecision, checkToolBatchDecision } from './decisions'
@@ -295,14 +295,24 @@ export class Turn implements TurnControl {
     this.revokeAllowedTools = service.grant(this.deps.handle.sessionId, this.id, command, rules)
   }
 
-  /** The command's `model` runs this turn (its requests, usage and compaction). */
-  private useModel(model: string): void {
+  /** A plugin's model and effort for the rest of this turn (a skill's front matter, loaded by the Skill tool). */
+  useForTurn(options: TurnModelOptions): void {
+    if (options.model !== undefined) this.useModel(options.model, 'A skill')
+    if (options.effort !== undefined) this.deps = { ...this.deps, effort: options.effort }
+  }
+
+  /** The command's `model` runs this turn from now on (its requests, usage and compaction). */
+  private useModel(model: string, who = 'The command'): void {
     const { modelFor } = this.deps
-    if (!modelFor) {
-      this.deps.log.append({ type: 'notice', turnId: this.id, level: 'warn', text: `The command asked for the model "${model}", but this host cannot switch models per turn; the session's model answers`, source: 'agent' })
-      return
+    const keep = (why: string): void => {
+      this.deps.log.append({ type: 'notice', turnId: this.id, level: 'warn', text: `${who} asked for the model "${model}", but ${why}; the session's model answers`, source: 'agent' })
     }
-    this.deps = { ...this.deps, ...modelFor(model) }
+    if (!modelFor) return keep('this host cannot switch models per turn')
+    try {
+      this.deps = { ...this.deps, ...modelFor(model) }
+    } catch (error) {
+      keep(errorText(error))
+    }
   }
 
   /** The prompt whose policy threw and the rest of its batch: logged as blocked, never submitted. */

@@ -10,7 +10,7 @@
 //   and only in a trusted workspace: otherwise nothing runs and the command fails.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
-import { commandShell } from '../process/command-shell'
+import { commandShell, findPowerShell } from '../process/command-shell'
 import { spawnGuarded } from '../process/guarded-spawn'
 import type { CustomCommand } from './custom'
 
@@ -178,14 +178,22 @@ function existingPath(ref: string, workspace: string): string | undefined {
 }
 
 /**
- * Runs one `` !`cmd` `` line with `bash -c` in `cwd` through the guarded child-process service (its
- * own process group, killed with Seam; 30 s); resolves with its output, rejects with why it failed.
+ * Runs one `` !`cmd` `` line with `bash -c` (or, for a skill's `shell: powershell`, PowerShell's
+ * `-Command`) in `cwd` through the guarded child-process service (its own process group, killed
+ * with Seam; 30 s); resolves with its output, rejects with why it failed.
  */
-export function runShellLine(command: string, cwd: string, env: Record<string, string> | undefined): Promise<string> {
+export function runShellLine(command: string, cwd: string, env: Record<string, string> | undefined, shell: 'bash' | 'powershell' = 'bash'): Promise<string> {
   return new Promise((resolvePromise, reject) => {
+    let program: string
+    try {
+      program = shell === 'powershell' ? findPowerShell({ env: env ?? {} }) : commandShell('bash')
+    } catch (error) {
+      return reject(error)
+    }
+    const args = shell === 'powershell' ? ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', command] : ['-c', command]
     // stdin closed, not a socket: bash sources ~/.bashrc when its stdin looks like a remote shell's.
     // Its own process group, killed with Seam; the deadline ends the whole group.
-    const guarded = spawnGuarded(commandShell('bash'), ['-c', command], { cwd, env: env ?? {}, stdio: ['ignore', 'pipe', 'pipe'] })
+    const guarded = spawnGuarded(program, args, { cwd, env: env ?? {}, stdio: ['ignore', 'pipe', 'pipe'] })
     const { child } = guarded
     const deadline = setTimeout(() => guarded.signalGroup('SIGTERM'), SHELL_TIMEOUT_MS)
     let stdout = ''

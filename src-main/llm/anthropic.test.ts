@@ -27,6 +27,14 @@ async function fakeAndClient(script: AnthropicScript, cfg: Partial<ProviderConfi
 }
 
 describe('Anthropic adapter: wire shape', () => {
+  it('sends a request\'s effort as output_config.effort (all five levels as they are), and none without one', async () => {
+    const { fake, client } = await fakeAndClient([{ text: 'ok' }, { text: 'ok' }])
+    await collectStream(client.stream({ system: '', messages: [{ role: 'user', content: 'q' }], tools: [], effort: 'max' }))
+    await collectStream(client.stream({ system: '', messages: [{ role: 'user', content: 'q' }], tools: [] }))
+    expect(fake.requests[0].body).toMatchObject({ output_config: { effort: 'max' } })
+    expect(fake.requests[1].body).not.toHaveProperty('output_config')
+  })
+
   it('runs a full tool round trip: tool_use blocks out, tool_result blocks back in one user message', async () => {
     const { fake, client } = await fakeAndClient([
       {

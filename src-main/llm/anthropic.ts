@@ -119,6 +119,8 @@ export function buildRequestBody(cfg: ProviderConfig, request: ModelRequest): Me
   }
   if (request.system) body.system = request.system
   if (request.tools.length > 0) body.tools = request.tools.map(toWireTool)
+  // The Messages API's effort parameter takes Claude Code's five levels as they are.
+  if (request.effort !== undefined) body.output_config = { effort: request.effort }
   return body
 }
 

@@ -117,6 +117,24 @@ describe('OpenAI-compatible adapter: wire shape', () => {
     expect(openai.fake.requests[0].body.messages[1]).not.toHaveProperty('reasoning_content')
   })
 
+  it('sends a request\'s effort as reasoning_effort to OpenAI and compatible servers (max as xhigh), and none to DeepSeek', async () => {
+    const request = { system: '', messages: [{ role: 'user' as const, content: 'q' }], tools: [] }
+    const openai = await fakeAndClient([{ text: 'ok' }, { text: 'ok' }], { provider: 'openai', model: 'gpt-4.1' })
+    await collectStream(openai.client.stream({ ...request, effort: 'low' }))
+    await collectStream(openai.client.stream({ ...request, effort: 'max' }))
+    expect(openai.fake.requests.map((r) => r.body.reasoning_effort)).toEqual(['low', 'xhigh'])
+    await openai.fake.close()
+    const compatible = await fakeAndClient([{ text: 'ok' }, { text: 'ok' }], { provider: 'openai-compatible', model: 'local' })
+    await collectStream(compatible.client.stream({ ...request, effort: 'high' }))
+    await collectStream(compatible.client.stream(request))
+    expect(compatible.fake.requests[0].body.reasoning_effort).toBe('high')
+    expect(compatible.fake.requests[1].body).not.toHaveProperty('reasoning_effort')
+    await compatible.fake.close()
+    const deepseek = await fakeAndClient([{ text: 'ok' }])
+    await collectStream(deepseek.client.stream({ ...request, effort: 'high' }))
+    expect(deepseek.fake.requests[0].body).not.toHaveProperty('reasoning_effort')
+  })
+
   it('names the token limit max_completion_tokens for OpenAI and max_tokens elsewhere', async () => {
     const openai = await fakeAndClient([{ text: 'ok' }], { provider: 'openai', model: 'gpt-4.1' })
     await collectStream(openai.client.stream({ system: '', messages: [{ role: 'user', content: 'q' }], tools: [], maxTokens: 321 }))

@@ -19,7 +19,8 @@ import {
   type ModelStreamEvent,
   type ModelToolCall,
   type ModelUsage,
-  type ProviderConfig
+  type ProviderConfig,
+  type ReasoningEffort
 } from '../../src-shared/model'
 import { retryingClient, sdkOptions } from './client-shell'
 import { loadOpenAISdk } from './sdk-modules'
@@ -107,7 +108,19 @@ export function buildRequestBody(cfg: ProviderConfig, request: ModelRequest, ask
     else body.max_tokens = request.maxTokens
   }
   if (askUsage) body.stream_options = { include_usage: true }
+  const effort = request.effort !== undefined ? reasoningEffortFor(cfg, request.effort) : undefined
+  if (effort !== undefined) body.reasoning_effort = effort
   return body
+}
+
+/**
+ * OpenAI's `reasoning_effort` (which OpenAI-compatible servers take too) has no `max`: its
+ * highest level, `xhigh`, stands for it. DeepSeek's and Ollama's APIs document no such parameter,
+ * so nothing is sent to them.
+ */
+function reasoningEffortFor(cfg: ProviderConfig, effort: ReasoningEffort): ChatCompletionCreateParamsStreaming['reasoning_effort'] | undefined {
+  if (cfg.provider !== 'openai' && cfg.provider !== 'openai-compatible') return undefined
+  return effort === 'max' ? 'xhigh' : effort
 }
 
 function toWireTool(tool: ModelRequest['tools'][number]): ChatCompletionTool {

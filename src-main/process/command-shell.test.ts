@@ -2,7 +2,7 @@
 // Windows' install places, then PATH; one message when there is none. Windows is played with an
 // injected platform, environment and file system (a set of files that exist).
 import { describe, expect, it } from 'vitest'
-import { commandShell, findGitBash, GIT_BASH_SETTING, nativePath, PosixShellMissingError } from './command-shell'
+import { commandShell, findGitBash, findPowerShell, GIT_BASH_SETTING, nativePath, PosixShellMissingError } from './command-shell'
 
 const windows = (files: string[], env: Record<string, string | undefined> = {}) => ({
   platform: 'win32' as const,
@@ -72,5 +72,16 @@ describe('nativePath: paths in tool and hook inputs on Windows (issue 30)', () =
   it('leaves paths alone elsewhere', () => {
     expect(nativePath('/c/Users/me', 'linux')).toBe('/c/Users/me')
     expect(nativePath('C:/x', 'darwin')).toBe('C:/x')
+  })
+})
+
+describe('findPowerShell (a skill\'s shell: powershell)', () => {
+  it('takes pwsh from PATH, falls back to powershell.exe on Windows, and elsewhere says what to install', () => {
+    const onDisk = new Set(['/opt/ps/pwsh', 'C:\\Program Files\\PowerShell\\7\\pwsh.exe'])
+    const isFile = (file: string) => onDisk.has(file)
+    expect(findPowerShell({ platform: 'linux', env: { PATH: '/usr/bin:/opt/ps' }, isFile })).toBe('/opt/ps/pwsh')
+    expect(findPowerShell({ platform: 'win32', env: { Path: 'C:\\Windows;C:\\Program Files\\PowerShell\\7' }, isFile })).toBe('C:\\Program Files\\PowerShell\\7\\pwsh.exe')
+    expect(findPowerShell({ platform: 'win32', env: { Path: 'C:\\Windows' }, isFile })).toBe('powershell.exe')
+    expect(() => findPowerShell({ platform: 'linux', env: { PATH: '/usr/bin' }, isFile })).toThrow('shell "powershell" needs PowerShell 7 (pwsh) on PATH')
   })
 })

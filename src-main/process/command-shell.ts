@@ -104,3 +104,21 @@ export function nativePath(input: string, platform: NodeJS.Platform = process.pl
   const value = drive ? `${drive[1]!.toUpperCase()}:${drive[2] || '/'}` : input
   return value.replace(/\//g, '\\')
 }
+
+/**
+ * The PowerShell a `shell: powershell` line runs with: `pwsh` (PowerShell 7) on PATH, else on
+ * Windows its built-in `powershell.exe`. With neither, one error says what to install.
+ */
+export function findPowerShell(lookup: ShellLookup = {}): string {
+  const platform = lookup.platform ?? process.platform
+  const isFile = lookup.isFile ?? isFileOnDisk
+  const windows = platform === 'win32'
+  const dirs = (envValue(lookup.env ?? process.env, 'PATH') ?? '').split(windows ? ';' : ':').filter(Boolean)
+  const pathOf = windows ? path.win32 : path.posix
+  for (const dir of dirs) {
+    const candidate = pathOf.join(dir, windows ? 'pwsh.exe' : 'pwsh')
+    if (isFile(candidate)) return candidate
+  }
+  if (windows) return 'powershell.exe'
+  throw new Error('shell "powershell" needs PowerShell 7 (pwsh) on PATH, and none was found; install it (https://aka.ms/powershell) or use shell: bash')
+}

@@ -1,7 +1,7 @@
 // The agent seams' types (spec/seams.md S4-S8, S20, S21). The loop lives in src-main/agent.
 import type { Next } from '../kernel/types'
 import type { SessionEvent, TurnEndReason } from '../session/events'
-import type { ModelErrorKind } from '../model'
+import type { ModelErrorKind, ReasoningEffort } from '../model'
 import type { ToolExecutionResult } from './tools'
 import type { SubagentIdentity } from './extensions'
 
@@ -53,6 +53,19 @@ export interface AgentHandle {
   flushDurable(): Promise<void>
   /** A message shown to the user, never to the model (a hook's systemMessage, a warning). */
   notify(level: 'info' | 'warn' | 'error', text: string, source: string): void
+  /**
+   * For the rest of the running turn (its later requests and compactions), the model and/or the
+   * effort named here (a skill's `model` and `effort`); the next turn is back on the session's.
+   * `model` is an id or a Claude Code alias, resolved for the session's provider; one that does
+   * not resolve leaves the model as it is, said in a notice. Ignored outside a turn.
+   */
+  useForTurn(options: TurnModelOptions): void
+}
+
+/** What `AgentHandle.useForTurn` changes; an absent field keeps what the turn uses. */
+export interface TurnModelOptions {
+  model?: string
+  effort?: ReasoningEffort
 }
 
 /** An event before the store assigns `seq` and `ts`. */

@@ -193,6 +193,31 @@ export interface ChildTurnService {
   environment(sessionId: string, cwd?: string): string | undefined
 }
 
+/** Claude Code hooks one session runs besides its settings' hooks (a skill's `hooks` front matter). */
+export interface ScopedHooksRequest {
+  sessionId: string
+  /** The file that declares them: records, notices and problems name it. */
+  file: string
+  /** A settings file's `hooks` shape: `{ <Event>: [{ matcher?, hooks: [handler, …] }] }`. */
+  hooks: Readonly<Record<string, unknown>>
+  /** Honour a handler's `once: true` (Claude Code: in skills only): it is removed after its first run. */
+  honourOnce?: boolean
+  /** Variables added to the handlers' environment. */
+  env?: Readonly<Record<string, string>>
+}
+
+export interface ScopedHooks {
+  /** What is wrong in `hooks`, naming the field (`hooks.PreToolUse[0].hooks[0].type: …`); an invalid object registers nothing. */
+  readonly problems: readonly string[]
+  /** Takes them off before the session ends (idempotent); they go with the session anyway. */
+  remove(): void
+}
+
+/** Registers hooks for one session's later events (after the settings' hooks, under the same de-duplication and `disableAllHooks`). */
+export interface ScopedHooksService {
+  add(request: ScopedHooksRequest): ScopedHooks
+}
+
 declare module '../kernel/types' {
   interface Events {
     /**
@@ -206,5 +231,7 @@ declare module '../kernel/types' {
     claudePlugins: PluginCatalogService
     subagents: SubagentService
     childTurns: ChildTurnService
+    /** Provided by the Claude Code hooks bridge. */
+    scopedHooks: ScopedHooksService
   }
 }
