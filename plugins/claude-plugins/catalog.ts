@@ -10,11 +10,12 @@ import { PluginManifestError, readPluginFolder, type PluginLayout } from './mani
 import { contentHash, pluginId, type InstalledRecord, type PluginStore } from './store'
 import { filesStamp, readPluginSettings, settingsFiles, type PluginSettingsFile } from './settings'
 import type { MarketplaceSource } from './marketplace'
+import { missingOptions, PLUGIN_VARIABLE, SENSITIVE_MASK, userConfigVars, type UserConfigStore, type UserConfigValue } from './user-config'
 
 /** Who decided whether a plugin is on, most specific first. */
 export type DecisionScope = 'local' | 'project' | 'seam' | 'user' | 'plugin' | 'default'
 
-export type PluginState = 'enabled' | 'disabled' | 'not-installed' | 'broken' | 'unapproved'
+export type PluginState = 'enabled' | 'disabled' | 'not-installed' | 'broken' | 'unapproved' | 'unconfigured'
 
 /** One row of the plugin manager: an installed plugin, a folder plugin, or one a settings file enables but Seam has not installed. */
 export interface CatalogEntry {
@@ -37,10 +38,14 @@ export interface CatalogEntry {
   problem?: string
   contentHash?: string
   layout?: PluginLayout
+  /** Its stored `userConfig` values (sensitive ones included: never sent to the renderer as they are). */
+  userConfigValues?: Record<string, UserConfigValue>
 }
 
 export interface CatalogOptions {
   store: PluginStore
+  /** Where each plugin's userConfig values are kept. */
+  userConfig: UserConfigStore
   userSettingsPath: string
   /** Plugin folders loaded in place (not copied, not pinned). */
   pluginDirs: readonly string[]
@@ -96,9 +101,14 @@ export class PluginCatalog {
     return { source: TRUST_SOURCE, file: entry.decidedBy, event: 'plugin', command: describeRuns(entry, this.pluginVars(entry)), content: entry.contentHash ?? entry.root ?? entry.id }
   }
 
-  /** CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA of an entry. */
+  /** CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA and `user_config.KEY` of an entry, as shown to a person (sensitive values masked). */
   pluginVars(entry: CatalogEntry): Record<string, string> {
-    return entry.root !== undefined ? { CLAUDE_PLUGIN_ROOT: entry.root, CLAUDE_PLUGIN_DATA: this.options.store.dataDir(entry.name, entry.marketplace) } : {}
+    if (entry.root === undefined) return {}
+    return {
+      CLAUDE_PLUGIN_ROOT: entry.root,
+      CLAUDE_PLUGIN_DATA: this.options.store.dataDir(entry.name, entry.marketplace),
+      ...(entry.layout ? userConfigVars(entry.layout.userConfig, entry.userConfigValues ?? {}, SENSITIVE_MASK) : {})
+    }
   }
 
   private read(view: WorkspaceView, settings: PluginSettingsFile[]): CatalogSnapshot {
@@ -127,7 +137,7 @@ export class PluginCatalog {
         entry.state = 'unapproved'
         entry.problem = `${entry.decidedBy} enables it, and it is new or changed since the workspace was trusted: approve it in the workspace trust dialog`
       }
-      if (entry.problem !== undefined && (entry.state === 'broken' || entry.state === 'unapproved')) warnings.push(`Claude Code plugin ${entry.id}: ${entry.problem}`)
+      if (entry.problem !== undefined && (entry.state === 'broken' || entry.state === 'unapproved' || entry.state === 'unconfigured')) warnings.push(`Claude Code plugin ${entry.id}: ${entry.problem}`)
       for (const problem of entry.layout?.problems ?? []) warnings.push(`Claude Code plugin ${entry.id}: ${problem}`)
     }
     const declaredMarketplaces = settings.flatMap((s) => Object.entries(s.extraKnownMarketplaces).map(([name, source]) => ({ name, source, file: s.file })))
@@ -154,7 +164,7 @@ export class PluginCatalog {
     const decision = decide(id, record.enabled, layout.defaultEnabled, settings)
     const entry: CatalogEntry = { ...base, format: layout.format, state: decision.on ? 'enabled' : 'disabled', decidedBy: decision.by, decidedScope: decision.scope, layout }
     if (layout.description !== undefined) entry.description = layout.description
-    return entry
+    return this.withUserConfig(entry)
   }
 
   private folderEntry(dir: string, settings: PluginSettingsFile[]): CatalogEntry {
@@ -169,6 +179,23 @@ export class PluginCatalog {
     const entry: CatalogEntry = { ...base, id: layout.name, name: layout.name, format: layout.format, state: decision.on ? 'enabled' : 'disabled', decidedBy: decision.by, decidedScope: decision.scope, layout }
     if (layout.version !== undefined) entry.version = layout.version
     if (layout.description !== undefined) entry.description = layout.description
+    return this.withUserConfig(entry)
+  }
+
+  /** Its stored userConfig values; an enabled plugin missing a required one is `unconfigured` and does not load. */
+  private withUserConfig(entry: CatalogEntry): CatalogEntry {
+    const options = entry.layout?.userConfig ?? {}
+    if (Object.keys(options).length === 0) return entry
+    try {
+      entry.userConfigValues = this.options.userConfig.read(entry.name, entry.marketplace)
+    } catch (error) {
+      return { ...entry, state: 'broken', problem: `its userConfig values cannot be read: ${(error as Error).message}` }
+    }
+    const missing = missingOptions(options, entry.userConfigValues)
+    if (entry.state === 'enabled' && missing.length > 0) {
+      entry.state = 'unconfigured'
+      entry.problem = `it needs its settings before it loads: ${missing.map((key) => `userConfig.${key}`).join(', ')} (seam plugin config ${entry.id}, or Configure in the plugin manager)`
+    }
     return entry
   }
 }
@@ -233,7 +260,9 @@ export function describeRuns(entry: CatalogEntry, vars: Readonly<Record<string, 
 export function toInstalledPlugin(entry: CatalogEntry, dataDir: string, projectDir: string): InstalledPlugin {
   const layout = entry.layout as PluginLayout
   const env = { CLAUDE_PLUGIN_ROOT: layout.root, CLAUDE_PLUGIN_DATA: dataDir }
-  const vars: Record<string, string> = { ...env, CLAUDE_PROJECT_DIR: projectDir }
+  // Processes (hooks, MCP servers) get every userConfig value written in; the model never sees a sensitive one.
+  const options = userConfigVars(layout.userConfig, entry.userConfigValues ?? {})
+  const vars: Record<string, string> = { ...env, ...options, CLAUDE_PROJECT_DIR: projectDir }
   const plugin: InstalledPlugin = {
     name: layout.name,
     format: layout.format,
@@ -243,7 +272,7 @@ export function toInstalledPlugin(entry: CatalogEntry, dataDir: string, projectD
     agents: layout.agents,
     skills: layout.skills,
     // Hook commands keep ${CLAUDE_PROJECT_DIR} for the shell (it is exported to them); the plugin's own are written in.
-    hooks: layout.hooks.map((h) => ({ file: h.file, hooks: substitute(h.hooks, env) as Record<string, unknown> })),
+    hooks: layout.hooks.map((h) => ({ file: h.file, hooks: substitute(h.hooks, { ...env, ...options }) as Record<string, unknown> })),
     mcpServers: layout.mcpServers.map((m) => ({ file: m.file, servers: withPluginEnv(substitute(m.servers, vars) as Record<string, unknown>, env) })),
     env
   }
@@ -251,12 +280,16 @@ export function toInstalledPlugin(entry: CatalogEntry, dataDir: string, projectD
   if (entry.version !== undefined) plugin.version = entry.version
   if (layout.binDir !== undefined) plugin.binDir = layout.binDir
   if (entry.contentHash !== undefined) plugin.contentHash = entry.contentHash
+  const visible = userConfigVars(Object.fromEntries(Object.entries(layout.userConfig).filter(([, option]) => !option.sensitive)), entry.userConfigValues ?? {})
+  if (Object.keys(visible).length > 0) plugin.userConfig = Object.fromEntries(Object.entries(visible).map(([name, value]) => [name.slice('user_config.'.length), value]))
+  if (layout.outputStyles.length > 0) plugin.outputStyles = layout.outputStyles
+  if (layout.settings?.agent !== undefined) plugin.settingsAgent = layout.settings.agent
   return plugin
 }
 
 /** `${NAME}` of `vars` replaced in every string inside `value`; other `${...}` are left for the reader's own expansion. */
 export function substitute(value: unknown, vars: Readonly<Record<string, string>>): unknown {
-  if (typeof value === 'string') return value.replace(/\$\{([A-Z_]+)\}/g, (all, name: string) => vars[name] ?? all)
+  if (typeof value === 'string') return value.replace(PLUGIN_VARIABLE, (all, name: string) => vars[name] ?? all)
   if (Array.isArray(value)) return value.map((item) => substitute(item, vars))
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, vars)]))
   return value

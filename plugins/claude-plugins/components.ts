@@ -2,9 +2,10 @@
 // skills (`plugin:skill`), hooks (event and what runs), MCP servers (the name the model sees) and
 // `bin/` programs, read from its folder as the loaders read them. And what turning it on or off
 // starts or stops: every hook command, MCP server command line and `bin/` program.
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
 import type { PluginLayout } from './manifest'
+import { PLUGIN_VARIABLE } from './user-config'
 
 export interface PluginComponents {
   commands: string[]
@@ -16,11 +17,19 @@ export interface PluginComponents {
   mcpServers: string[]
   /** Programs in `bin/` (on the Bash PATH while it is on). */
   bin: string[]
+  /** Output styles, `plugin:name` (selected by the `outputStyle` setting). */
+  outputStyles: string[]
+  /** `name: command args` per LSP server of `.lsp.json` (read and listed; Seam does not start them yet). */
+  lspServers: string[]
+  /** `name: command` per monitor of `monitors/monitors.json` (read and listed; Seam does not start them yet). */
+  monitors: string[]
+  /** `settings.json`'s `agent`: the agent the main thread runs as while the plugin is on. */
+  settingsAgent?: string
 }
 
 /** The components of a plugin folder, by the names a user types or sees (values substituted by `vars`). */
 export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<string, string>> = {}): PluginComponents {
-  const sub = (text: string) => text.replace(/\$\{([A-Z_]+)\}/g, (all, name: string) => vars[name] ?? all)
+  const sub = (text: string) => text.replace(PLUGIN_VARIABLE, (all, name: string) => vars[name] ?? all)
   const commands = layout.commands.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path)).map((file) => `/${layout.name}:${file === path ? basename(file).replace(/\.md$/i, '') : commandName(path, file)}`))
   const agents = layout.agents.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path)).map((file) => basename(file).replace(/\.md$/i, '')))
   const skills = layout.skills.flatMap((path) => {
@@ -45,7 +54,12 @@ export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<str
     }
   }
   const bin = layout.binDir !== undefined ? safeReaddir(layout.binDir).sort() : []
-  return { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin }
+  const outputStyles = layout.outputStyles.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path))).map((file) => `${layout.name}:${styleName(file)}`)
+  const lspServers = layout.lspServers.flatMap((source) => Object.entries(source.servers).map(([name, server]) => `${name}: ${sub([server.command, ...(server.args ?? [])].join(' '))}`))
+  const monitors = layout.monitors.flatMap((source) => source.monitors.map((monitor, i) => `${monitor.name ?? `monitor ${i + 1}`}: ${sub(monitor.command)}`))
+  const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), lspServers, monitors }
+  if (layout.settings?.agent !== undefined) components.settingsAgent = layout.settings.agent
+  return components
 }
 
 /** What runs while the plugin is on: its hooks, its MCP servers, its `bin/` programs (one line each). */
@@ -55,6 +69,18 @@ export function runningParts(components: PluginComponents): string[] {
     ...components.mcpServers.map((server) => `MCP server ${server}`),
     ...components.bin.map((program) => `bin/${program} on the Bash PATH`)
   ]
+}
+
+/** An output style's name: its front matter `name`, else the file's name. */
+export function styleName(file: string): string {
+  try {
+    const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(file, 'utf8'))
+    const name = match ? /^name:\s*["']?([^"'\r\n]+?)["']?\s*$/m.exec(match[1])?.[1] : undefined
+    if (name) return name
+  } catch {
+    // unreadable: named by its file, the loader reports it
+  }
+  return basename(file).replace(/\.md$/i, '')
 }
 
 function handlerText(handler: unknown): string {

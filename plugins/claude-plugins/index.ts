@@ -9,6 +9,7 @@ import { PluginCatalog, toInstalledPlugin, type CatalogEntry, type CatalogSnapsh
 import { PluginManager, PluginManagerError } from './manager'
 import { managerRow, type ManagerRow } from './manager-view'
 import { PluginStore } from './store'
+import { missingOptions, UserConfigError, UserConfigStore, type UserConfigValue } from './user-config'
 
 export type { CatalogEntry, CatalogSnapshot, PluginState } from './catalog'
 export { describeRuns } from './catalog'
@@ -17,6 +18,8 @@ export type { InstallResult } from './manager'
 export type { PluginLayout } from './manifest'
 export type { ManagerRow } from './manager-view'
 export type { PluginComponents } from './components'
+export { UserConfigError } from './user-config'
+export type { UserConfigField, UserConfigValue } from './user-config'
 
 export const ClaudePluginsConfigSchema = z.object({
   /** Claude Code's user settings file (its `enabledPlugins`, `extraKnownMarketplaces`). */
@@ -43,6 +46,14 @@ export interface ClaudePluginManagerService {
    * nothing). Returns the plugin's row as it is now.
    */
   setEnabled(id: string, enabled: boolean): ManagerRow
+  /**
+   * Sets a plugin's userConfig values (strings are parsed per the option's type; '' or null unsets
+   * one) and returns its row. Refused, naming the field, for an unknown key or a bad value; the
+   * file is written whole (0600) or not at all.
+   */
+  configure(id: string, values: Readonly<Record<string, UserConfigValue | null>>): ManagerRow
+  /** The options of `id` still missing a value that its userConfig requires. */
+  missingConfig(id: string): string[]
 }
 
 declare module '@seam/sdk' {
@@ -58,8 +69,10 @@ export default definePlugin({
   apply(ctx, config) {
     const workspace = ctx.get('workspace')
     const store = new PluginStore(config.seamHome ?? workspace.seamHome)
+    const userConfig = new UserConfigStore((plugin, marketplace) => store.userConfigFile(plugin, marketplace))
     const catalog = new PluginCatalog({
       store,
+      userConfig,
       userSettingsPath: config.userSettingsPath ?? join(homedir(), '.claude', 'settings.json'),
       pluginDirs: config.pluginDirs.map((dir) => resolve(dir))
     })
@@ -113,6 +126,11 @@ export default definePlugin({
       const installed = store.installed()
       return snapshotFor(workspace.root).entries.map((entry) => managerRow(entry, installed[entry.id] !== undefined, catalog.pluginVars(entry)))
     }
+    const entryOf = (id: string): CatalogEntry => {
+      const entry = snapshotFor(workspace.root).entries.find((e) => e.id === id)
+      if (entry === undefined) throw new PluginManagerError(`no Claude Code plugin "${id}" (seam plugin list)`)
+      return entry
+    }
     ctx.provide('claudePluginManager', {
       catalog: () => snapshotFor(workspace.root),
       manager,
@@ -126,6 +144,21 @@ export default definePlugin({
         const after = rows().find((row) => row.id === id)
         if (after === undefined) throw new PluginManagerError(`${id} is gone from the catalog`)
         return after
+      },
+      configure(id, values) {
+        const entry = entryOf(id)
+        if (entry.layout === undefined) throw new PluginManagerError(`${id}: ${entry.problem ?? 'its files could not be read'}`)
+        if (Object.keys(entry.layout.userConfig).length === 0) throw new UserConfigError(`${id}: the plugin has no userConfig options`)
+        userConfig.write(entry.name, entry.marketplace, entry.layout.userConfig, values)
+        changed()
+        workspace.itemsChanged()
+        const row = rows().find((r) => r.id === id)
+        if (row === undefined) throw new PluginManagerError(`${id} is gone from the catalog`)
+        return row
+      },
+      missingConfig(id) {
+        const entry = entryOf(id)
+        return entry.layout ? missingOptions(entry.layout.userConfig, entry.userConfigValues ?? {}) : []
       }
     })
     workspace.contributeTrustItems(ctx, (root) => catalog.trustItems(root))

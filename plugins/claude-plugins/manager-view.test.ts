@@ -44,7 +44,10 @@ describe('claude-plugins manager rows', () => {
       skills: ['kit:greet'],
       hooks: [`PreToolUse: ${root}/scripts/guard.sh`],
       mcpServers: [`plugin_kit_tools: ${root}/bin/server --data ${data}`],
-      bin: ['server']
+      bin: ['server'],
+      outputStyles: [],
+      lspServers: [],
+      monitors: []
     })
     expect(kit.runs).toEqual([`hook PreToolUse: ${root}/scripts/guard.sh`, `MCP server plugin_kit_tools: ${root}/bin/server --data ${data}`, 'bin/server on the Bash PATH'])
     expect(folder).toMatchObject({ id: 'folder-plugin', origin: 'local', switchable: false })

@@ -3,6 +3,7 @@
 // whether Seam's switch can turn it on or off here (a workspace settings file outranks it).
 import { pluginComponents, runningParts, type PluginComponents } from './components'
 import type { CatalogEntry, DecisionScope } from './catalog'
+import { userConfigFields, type UserConfigField } from './user-config'
 
 /** The catalog's identity and state fields as they are, plus what the manager shows beside them. */
 export interface ManagerRow extends Pick<CatalogEntry, 'id' | 'name' | 'marketplace' | 'version' | 'description' | 'format' | 'source' | 'state' | 'decidedBy'> {
@@ -17,6 +18,8 @@ export interface ManagerRow extends Pick<CatalogEntry, 'id' | 'name' | 'marketpl
   /** Seam's switch can turn it on or off; otherwise `switchNote` says where to. */
   switchable: boolean
   switchNote?: string
+  /** Its userConfig options with the values in effect (a sensitive one only says whether it is set). */
+  userConfig: UserConfigField[]
 }
 
 export function managerRow(entry: CatalogEntry, installed: boolean, vars: Readonly<Record<string, string>>): ManagerRow {
@@ -35,7 +38,8 @@ export function managerRow(entry: CatalogEntry, installed: boolean, vars: Readon
     decidedScope: scope,
     problems,
     runs: components ? runningParts(components) : [],
-    switchable: false
+    switchable: false,
+    userConfig: entry.layout ? userConfigFields(entry.layout.userConfig, entry.userConfigValues ?? {}) : []
   }
   if (entry.marketplace !== undefined) row.marketplace = entry.marketplace
   if (entry.version !== undefined) row.version = entry.version

@@ -10,6 +10,7 @@ import { isWithin } from '@seam/sdk/node'
 import { copyTree, gitClone, gitHead, gitPull, npmFetch } from './fetch'
 import { readPluginFolder, type PluginLayout } from './manifest'
 import { MARKETPLACE_FILE, readMarketplace, type Marketplace, type MarketplaceEntry, type MarketplaceSource, type PluginSource } from './marketplace'
+import { UserConfigStore } from './user-config'
 import { contentHash, pluginId, type InstalledRecord, type KnownMarketplace, type PluginStore } from './store'
 
 export interface InstallResult {
@@ -208,7 +209,10 @@ export class PluginManager {
     delete rest[key]
     this.store.saveInstalled(rest)
     rmSync(record.installPath, { recursive: true, force: true })
-    if (!options.keepData) rmSync(this.store.dataDir(name, marketplace), { recursive: true, force: true })
+    if (!options.keepData) {
+      rmSync(this.store.dataDir(name, marketplace), { recursive: true, force: true })
+      new UserConfigStore((plugin, market) => this.store.userConfigFile(plugin, market)).remove(name, marketplace)
+    }
     if (!options.quiet) this.changed()
     return record
   }

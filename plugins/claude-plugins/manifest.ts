@@ -9,6 +9,8 @@ import { basename, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { formatZodError } from '@seam/sdk'
 import { isWithin } from '@seam/sdk/node'
+import { lspServersOf, monitorsOf, readPluginSettingsJson, type LspServer, type Monitor, type PluginSettingsJson } from './parts'
+import { UserConfigSchema, type UserConfig } from './user-config'
 
 export type PluginFormat = 'claude' | 'codex'
 
@@ -38,7 +40,11 @@ export const PluginManifestSchema = z
     agents: Paths.optional(),
     skills: Paths.optional(),
     hooks: PathOrInline.optional(),
-    mcpServers: PathOrInline.optional()
+    mcpServers: PathOrInline.optional(),
+    outputStyles: Paths.optional(),
+    lspServers: PathOrInline.optional(),
+    experimental: z.object({ monitors: PathOrInline.optional(), themes: z.unknown().optional() }).passthrough().optional(),
+    userConfig: UserConfigSchema.optional()
   })
   .passthrough()
 export type PluginManifest = z.output<typeof PluginManifestSchema>
@@ -59,6 +65,14 @@ export interface PluginLayout {
   hooks: Array<{ file: string; hooks: Record<string, unknown> }>
   mcpServers: Array<{ file: string; servers: Record<string, unknown> }>
   binDir?: string
+  /** Output style files and folders (`output-styles/`, or the manifest's `outputStyles`, which replaces it). */
+  outputStyles: string[]
+  lspServers: Array<{ file: string; servers: Record<string, LspServer> }>
+  monitors: Array<{ file: string; monitors: Monitor[] }>
+  /** The options asked for when it is enabled (`userConfig`); `{}` when it has none. */
+  userConfig: UserConfig
+  /** Its own `settings.json` (only `agent` and `subagentStatusLine` are honoured). */
+  settings?: PluginSettingsJson
   /** Problems that leave out a component (the rest of the plugin loads), naming the file and field. */
   problems: string[]
 }
@@ -121,6 +135,10 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     skills: unique([...defaultDir('skills'), ...paths('skills', manifest.skills)]),
     hooks: [],
     mcpServers: [],
+    outputStyles: manifest.outputStyles !== undefined ? paths('outputStyles', manifest.outputStyles) : format === 'claude' ? defaultDir('output-styles') : [],
+    lspServers: [],
+    monitors: [],
+    userConfig: manifest.userConfig ?? {},
     problems
   }
   if (found) layout.manifestFile = found.file
@@ -139,6 +157,14 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     if (servers === undefined) problems.push(`${file}: mcpServers: expected an object of servers; ignored`)
     else layout.mcpServers.push({ file, servers })
   })
+  readComponent(root, where, 'lspServers', join(root, '.lsp.json'), manifest.lspServers, problems, (file, value) => {
+    layout.lspServers.push({ file, servers: lspServersOf(file, value, problems) })
+  })
+  readComponent(root, where, 'experimental.monitors', join(root, 'monitors', 'monitors.json'), manifest.experimental?.monitors, problems, (file, value) => {
+    layout.monitors.push({ file, monitors: monitorsOf(file, value, problems) })
+  })
+  const settings = readPluginSettingsJson(root, problems)
+  if (settings !== undefined) layout.settings = settings
   return layout
 }
 

@@ -5,6 +5,7 @@
 //   installed_plugins.json             installed plugins: version, copy, content hash, switch
 //   cache/<marketplace>/<plugin>/<version>/   one copy per version (CLAUDE_PLUGIN_ROOT)
 //   data/<plugin>-<marketplace>/       CLAUDE_PLUGIN_DATA, kept across updates
+//   user-config/<plugin>-<marketplace>.json   its userConfig values (0600)
 // The JSON files are written whole and atomically; a file that fails its schema is an error naming
 // the field, never silently replaced.
 import { createHash } from 'node:crypto'
@@ -59,6 +60,10 @@ export class PluginStore {
   }
   cacheDir(marketplace: string, plugin: string, version: string): string {
     return join(this.dir, 'cache', safeSegment(marketplace), safeSegment(plugin), safeSegment(version))
+  }
+  /** A plugin's userConfig values, one 0600 file per plugin (user-config.ts). */
+  userConfigFile(plugin: string, marketplace: string | undefined): string {
+    return join(this.dir, 'user-config', `${safeSegment(`${plugin}-${marketplace ?? 'inline'}`)}.json`)
   }
   dataDir(plugin: string, marketplace: string | undefined): string {
     return join(this.dir, 'data', safeSegment(`${plugin}-${marketplace ?? 'inline'}`))

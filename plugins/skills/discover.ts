@@ -34,7 +34,7 @@ export interface Skill {
   front: SkillFrontMatter
   body: string
   /** For a plugin's skill: the plugin (`${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`). */
-  plugin?: Pick<InstalledPlugin, 'name' | 'root' | 'dataDir'>
+  plugin?: Pick<InstalledPlugin, 'name' | 'root' | 'dataDir' | 'userConfig'>
   /** Found inside the workspace (project, agents-project): gated by workspace trust. */
   workspaceContent: boolean
 }
@@ -132,7 +132,7 @@ export class SkillFinder {
       }
     }
     for (const plugin of roots.plugins ?? []) {
-      const found = { scope: 'plugin' as const, origin: `plugin ${plugin.name}`, plugin: { name: plugin.name, root: plugin.root, dataDir: plugin.dataDir }, workspaceContent: false }
+      const found = { scope: 'plugin' as const, origin: `plugin ${plugin.name}`, plugin: { name: plugin.name, root: plugin.root, dataDir: plugin.dataDir, ...(plugin.userConfig ? { userConfig: plugin.userConfig } : {}) }, workspaceContent: false }
       for (const path of plugin.skills) {
         // A skills path may itself be one skill (a SKILL.md at its root) or hold skill folders.
         if (existsSync(join(path, 'SKILL.md'))) add(`${plugin.name}:${basename(path)}`, join(path, 'SKILL.md'), found)

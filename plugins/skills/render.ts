@@ -56,9 +56,11 @@ function substituteVariables(skill: Skill, options: RenderOptions): string {
     CLAUDE_SKILL_DIR: skill.dir,
     CLAUDE_SESSION_ID: options.sessionId,
     CLAUDE_PROJECT_DIR: options.projectDir,
-    ...(skill.plugin ? { CLAUDE_PLUGIN_ROOT: skill.plugin.root, CLAUDE_PLUGIN_DATA: skill.plugin.dataDir } : {})
+    ...(skill.plugin ? { CLAUDE_PLUGIN_ROOT: skill.plugin.root, CLAUDE_PLUGIN_DATA: skill.plugin.dataDir } : {}),
+    // The plugin's non-sensitive userConfig values (a sensitive one is never given to skills).
+    ...Object.fromEntries(Object.entries(skill.plugin?.userConfig ?? {}).map(([key, value]) => [`user_config.${key}`, value]))
   }
-  return skill.body.replace(/\$\{(CLAUDE_[A-Z_]+)\}/g, (match, name: string) => values[name] ?? match)
+  return skill.body.replace(/\$\{(CLAUDE_[A-Z_]+|user_config\.[A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => values[name] ?? match)
 }
 
 async function runShell(skill: Skill, body: string, options: RenderOptions): Promise<string> {

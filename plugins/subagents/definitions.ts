@@ -101,7 +101,7 @@ export function discoverAgents(options: DiscoveryOptions, cache: DefinitionCache
       const files = entry.endsWith('.md') ? [entry] : markdownFiles(entry)
       for (const file of files) {
         const sub = entry.endsWith('.md') ? [] : path.relative(entry, path.dirname(file)).split(path.sep).filter((part) => part !== '')
-        take(cache.read(file, 'claude', `plugin:${plugin.name}`, [plugin.name, ...sub].join(':')))
+        take(withPluginVariables(cache.read(file, 'claude', `plugin:${plugin.name}`, [plugin.name, ...sub].join(':')), plugin))
       }
     }
   }
@@ -225,4 +225,16 @@ function parseCodexAgent(file: string, text: string, source: string): Parsed {
   const agent: AgentDefinition = { name: parsed.data.name, description: parsed.data.description, source, file, prompt: parsed.data.developer_instructions.trim() }
   if (parsed.data.model) agent.model = parsed.data.model
   return { agent, text }
+}
+
+/**
+ * A plugin agent's prompt with `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and its
+ * non-sensitive `${user_config.KEY}` written in, as Claude Code does in agent content (§1(c)).
+ */
+function withPluginVariables(parsed: Parsed | undefined, plugin: InstalledPlugin): Parsed | undefined {
+  if (parsed === undefined || !('agent' in parsed)) return parsed
+  const values: Record<string, string> = { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir }
+  for (const [key, value] of Object.entries(plugin.userConfig ?? {})) values[`user_config.${key}`] = value
+  const prompt = parsed.agent.prompt.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|user_config\.[A-Za-z_][A-Za-z0-9_]*)\}/g, (all, name: string) => values[name] ?? all)
+  return prompt === parsed.agent.prompt ? parsed : { ...parsed, agent: { ...parsed.agent, prompt } }
 }

@@ -139,8 +139,7 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
       toolUseCount: outcome.toolUseCount,
       usage: { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens },
       model: outcome.model,
-      ...(kept ? { worktree: kept } : {}),
-      ...(outcome.reason === 'cancelled' ? { stopped: true } : {})
+      ...(kept ? { worktree: kept } : {})
     }
   } catch (error) {
     if (isolated) await keepIfChanged(isolated, request.sessionId).catch(() => undefined)

@@ -9,7 +9,7 @@ import type { TurnEndReason } from '../../src-shared/session/events'
 import { checkContinuationDecision, checkPromptDecision, checkToolBatchDecision } from './decisions'
 import type { TurnControl } from './handle'
 import type { CommandExpansion, QueuedPrompt } from './inbox'
-import { runStep, TurnCalls, type LoopDeps } from './step'
+import { runStep, type LoopDeps } from './step'
 import { compact, wouldOverflow } from './compaction'
 import { ModelError } from '../../src-shared/model'
 import { expandMentions, parseMentions } from './mentions'
@@ -38,7 +38,6 @@ export class Turn implements TurnControl {
   private continuations = 0
   private lastAssistantText = ''
   private revokeAllowedTools: (() => void) | undefined
-  private calls: TurnCalls | undefined
   phase: TurnPhase = 'opening'
 
   /**
@@ -116,12 +115,9 @@ export class Turn implements TurnControl {
       if (this.signal.aborted) return 'cancelled'
       if (this.stopped) return 'completed'
       if (this.steps >= settings.maxSteps) return 'max_steps'
-      // Most steps find nothing to drain: no async call and no await for them.
-      if (this.deps.inbox.steering > 0) {
-        await this.drainSteering()
-        if (this.signal.aborted) return 'cancelled'
-        if (this.stopped) return 'completed'
-      }
+      await this.drainSteering()
+      if (this.signal.aborted) return 'cancelled'
+      if (this.stopped) return 'completed'
 
       // Compact before a request that would fill too much of the context window.
       if (wouldOverflow(this.deps)) await this.compactFor('auto', 'the next request would pass the compaction threshold of the context window')
@@ -129,24 +125,21 @@ export class Turn implements TurnControl {
 
       // A step counts from its request on, also when it fails or is cancelled.
       const index = this.steps++
-      // Made at the first step, after prompt policy (a command's model may have changed the deps).
-      this.calls ??= new TurnCalls(this.deps, this.id, this.signal)
       let step
       try {
-        step = await runStep(this.deps, this.id, index, this.signal, this.calls)
+        step = await runStep(this.deps, this.id, index, this.signal)
       } catch (error) {
         // The provider refused the request as too long: compact and retry the step once.
         if (!(error instanceof ModelError && error.kind === 'context_length') || this.signal.aborted) throw error
         const compacted = await this.compactFor('auto', `the provider refused the request as too long (${error.message})`)
         if (!compacted) throw error
-        step = await runStep(this.deps, this.id, index, this.signal, this.calls)
+        step = await runStep(this.deps, this.id, index, this.signal)
       }
       if (step.text) this.lastAssistantText = step.text
       if (step.cancelled || this.signal.aborted) return 'cancelled'
 
       if (step.results.length > 0) {
-        // Nobody listening decides `continue`: no waterfall and no abort race (a cancel is seen at the top of the next step).
-        if (this.deps.kernel.listenerCount('agent/tool-batch') > 0) await this.afterToolBatch(step.results)
+        await this.afterToolBatch(step.results)
         continue
       }
       if (this.stopped) return 'completed'
@@ -160,12 +153,6 @@ export class Turn implements TurnControl {
     this.phase = 'running'
     let allowed = 0
     for (const [index, prompt] of batch.entries()) {
-      if (prompt.notice !== undefined) {
-        // News that opened the turn (a background agent ended): no prompt, so no prompt policy.
-        this.deps.log.append({ type: 'context/message', turnId: this.id, text: prompt.content, source: prompt.notice })
-        allowed++
-        continue
-      }
       try {
         if (await this.submit(prompt, 'prompt')) allowed++
       } catch (error) {
@@ -356,8 +343,6 @@ export class Turn implements TurnControl {
           ...(item.by !== undefined ? { by: item.by } : {})
         })
         for (const text of item.context ?? []) this.deps.log.append({ type: 'context/message', turnId: this.id, text, source: item.by ?? 'agent/turn-continuation' })
-      } else if (item.kind === 'notice') {
-        this.deps.log.append({ type: 'context/message', turnId: this.id, text: item.text, source: item.source })
       } else {
         await this.submit({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) }, 'steering')
       }
@@ -366,6 +351,8 @@ export class Turn implements TurnControl {
 
   private async afterToolBatch(results: readonly ToolExecutionResult[]): Promise<void> {
     const { kernel, log, handle } = this.deps
+    // Nobody listening decides `continue`: skip the waterfall and its abort race (a cancel is seen at the top of the next step).
+    if (kernel.listenerCount('agent/tool-batch') === 0) return
     const decision = checkToolBatchDecision(
       await this.unlessCancelled(kernel.waterfall('agent/tool-batch', handle, results, async () => ({ action: 'continue' as const })))
     )

@@ -2,8 +2,9 @@
 // `seam plugin install|update|enable|disable|uninstall|list` (NAME@MARKETPLACE), as `claude plugin`
 // does them, through the `claudePluginManager` service of plugins/claude-plugins.
 import type { HostRuntime } from '../app/runtime'
-import type { ClaudePluginManagerService, InstallResult } from '../../plugins/claude-plugins/index'
+import type { ClaudePluginManagerService, InstallResult, ManagerRow, UserConfigField } from '../../plugins/claude-plugins/index'
 import { describeMarketplaceSource, describeRuns, parseMarketplaceArg } from '../../plugins/claude-plugins/index'
+import { askUserConfig, withTerminal } from './plugin-config-prompt'
 import { UsageError } from './usage-error'
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
@@ -64,11 +65,16 @@ export async function marketplaceCommand(runtime: HostRuntime, args: string[], i
   }
 }
 
-export async function claudePluginAction(runtime: HostRuntime, action: string, id: string, io: Io): Promise<number> {
+export async function claudePluginAction(runtime: HostRuntime, action: string, id: string, io: Io, settings: readonly string[] = []): Promise<number> {
   const { manager } = claudePluginService(runtime)
+  if (settings.length > 0 && !['install', 'enable', 'config'].includes(action)) throw new UsageError(`seam plugin ${action} NAME@MARKETPLACE`)
   switch (action) {
     case 'install':
       reportInstall(runtime, await manager.install(id), io)
+      await askForSettings(runtime, id, settings, io, 'unset')
+      return 0
+    case 'config':
+      await askForSettings(runtime, id, settings, io, 'all')
       return 0
     case 'update':
       reportInstall(runtime, await manager.update(id), io)
@@ -77,6 +83,7 @@ export async function claudePluginAction(runtime: HostRuntime, action: string, i
     case 'disable':
       manager.setEnabled(id, action === 'enable')
       io.stdout.write(`${action}d ${id}\n`)
+      if (action === 'enable') await askForSettings(runtime, id, settings, io, 'unset')
       return 0
     case 'uninstall':
     case 'remove':
@@ -99,6 +106,51 @@ export function listClaudePlugins(runtime: HostRuntime, io: Io): void {
       : []
     io.stdout.write(`${entry.id}  claude-${entry.format === 'codex' ? 'codex' : 'plugin'}  ${entry.version ?? ''}  ${entry.state} (${entry.decidedBy})  ${entry.source}${parts.length > 0 ? `  ${parts.join(', ')}` : ''}${entry.problem ? `  ${entry.problem}` : ''}\n`)
   }
+}
+
+/**
+ * userConfig, as Claude Code asks for it when a plugin is enabled: `KEY=VALUE` arguments first,
+ * then, on a terminal, a question per option (`unset`: only those without a value; `all`: every
+ * one, for `seam plugin config`). Without a terminal, what is still required is named on stderr.
+ */
+async function askForSettings(runtime: HostRuntime, id: string, pairs: readonly string[], io: Io, which: 'unset' | 'all'): Promise<void> {
+  const service = claudePluginService(runtime)
+  let row = rowOf(service, id)
+  if (row.userConfig.length === 0) {
+    if (pairs.length > 0 || which === 'all') throw new UsageError(`${id} has no userConfig options to set`)
+    return
+  }
+  if (pairs.length > 0) row = service.configure(id, parsePairs(pairs))
+  const ask = pairs.length > 0 ? [] : row.userConfig.filter((field) => which === 'all' || !field.set)
+  if (ask.length > 0) {
+    const answers = await withTerminal((streams) => askUserConfig(id, ask, streams))
+    if (answers !== undefined && Object.keys(answers).length > 0) row = service.configure(id, answers)
+  }
+  for (const field of row.userConfig) io.stdout.write(`  ${field.key} = ${describeValue(field)}\n`)
+  const missing = service.missingConfig(id)
+  if (missing.length > 0) io.stderr.write(`${id} needs its settings before it loads: seam plugin config ${id} ${missing.map((key) => `${key}=…`).join(' ')}\n`)
+}
+
+function rowOf(service: ClaudePluginManagerService, id: string): ManagerRow {
+  const row = service.rows().find((r) => r.id === id)
+  if (row === undefined) throw new UsageError(`no Claude Code plugin "${id}" (seam plugin list)`)
+  return row
+}
+
+function parsePairs(pairs: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {}
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=')
+    if (eq <= 0) throw new UsageError(`"${pair}" is not KEY=VALUE (seam plugin config NAME@MARKETPLACE KEY=VALUE ...)`)
+    values[pair.slice(0, eq)] = pair.slice(eq + 1)
+  }
+  return values
+}
+
+function describeValue(field: UserConfigField): string {
+  if (!field.set) return field.required ? '(not set, required)' : '(not set)'
+  if (field.sensitive) return '(set, hidden)'
+  return JSON.stringify(field.value)
 }
 
 function reportInstall(runtime: HostRuntime, result: InstallResult, io: Io): void {

@@ -21,7 +21,6 @@ import { killWatchedGroups } from '../process/guarded-spawn'
 import { createWorktreeSession } from '../app/worktree-sessions'
 import { takeWorktreeFlag } from './worktree-flag'
 import { worktreeCommand } from './worktree-command'
-import { waitForBackgroundAgents } from './background-wait'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
@@ -52,6 +51,7 @@ const USAGE = `Usage:
   seam plugin marketplace add SOURCE | list | update [NAME] | remove NAME   Claude Code marketplaces
                                       (a folder, a git URL or path, owner/repo, a URL to marketplace.json, npm:PACKAGE)
   seam plugin install NAME@MARKETPLACE | update | enable | disable | uninstall NAME@MARKETPLACE   Claude Code plugins
+  seam plugin config NAME@MARKETPLACE [KEY=VALUE ...]   a Claude Code plugin's userConfig (asked on enable)
   seam plugin dev PATH                build PATH, load it in every running Seam, rebuild and reload on change
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
   seam mcp list | enable NAME | disable NAME | restart NAME
@@ -322,11 +322,8 @@ async function runPrompts(
       nameSession()
       if (result.kind === 'prompt') session.agent.send(prompt, 'cli')
       await session.agent.whenIdle()
-      lastReason = lastTurnReason(session.log.events)
-    }
-    // Background agents still running: wait for them and the turns their ends open.
-    if (!stop.aborted && named && (await waitForBackgroundAgents(session.agent, session.kernel.getService('backgroundTasks'), session.log.id, stop))) {
-      lastReason = stop.aborted ? 'cancelled' : lastTurnReason(session.log.events)
+      const end = [...session.log.events].reverse().find((e) => e.type === 'turn/end')
+      lastReason = end && end.type === 'turn/end' ? end.reason : 'error'
     }
   } finally {
     stop.removeEventListener('abort', cancel)
@@ -335,11 +332,6 @@ async function runPrompts(
   // A new session in which only built-in commands ran (`seam run "/help"`) is not kept.
   if (!id && !named) await runtime.sessions.discardIfEmpty(session.log.id)
   return lastReason === 'completed' ? 0 : 1
-}
-
-function lastTurnReason(events: readonly { type: string; reason?: string }[]): string {
-  const end = [...events].reverse().find((e) => e.type === 'turn/end')
-  return end?.reason ?? 'error'
 }
 
 /**

@@ -1,5 +1,6 @@
 // `seam plugin install PATH|NAME[@RANGE] [--force] | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME`
-// and, for Claude Code plugins, `install|update|enable|disable|uninstall NAME@MARKETPLACE` and `marketplace …`
+// and, for Claude Code plugins, `install|update|enable|disable|uninstall NAME@MARKETPLACE`, `config NAME@MARKETPLACE
+// [KEY=VALUE ...]` (its userConfig; install and enable take them too) and `marketplace …`
 import { resolve } from 'node:path'
 import type { HostRuntime } from '../app/runtime'
 import { UsageError } from './usage-error'
@@ -19,10 +20,11 @@ export async function pluginCommand(
   }
   if (action === 'marketplace') return marketplaceCommand(runtime, args.slice(1), io)
   // NAME@MARKETPLACE is a Claude Code plugin; a bundle's NAME@RANGE names no marketplace.
-  if (action !== undefined && ['install', 'update', 'enable', 'disable', 'uninstall', 'remove'].includes(action) && isClaudePluginId(runtime, target)) {
-    if (args.length > 2) throw new UsageError(`seam plugin ${action} NAME@MARKETPLACE`)
-    return claudePluginAction(runtime, action, target as string, io)
+  if (action !== undefined && ['install', 'update', 'enable', 'disable', 'uninstall', 'remove', 'config'].includes(action) && isClaudePluginId(runtime, target)) {
+    // install, enable and config take the plugin's userConfig as KEY=VALUE after the id.
+    return claudePluginAction(runtime, action, target as string, io, args.slice(2))
   }
+  if (action === 'config') throw new UsageError(`seam plugin config NAME@MARKETPLACE [KEY=VALUE ...]: "${target ?? ''}" is not an installed Claude Code plugin`)
   switch (action) {
     case 'install': {
       const what = needTarget('a folder or .tgz path, or a package NAME[@RANGE]')

@@ -175,10 +175,10 @@ export function parseFrontMatter<S extends z.ZodType>(text: string, schema: S): 
   return { front: parsed.data, body: split.body }
 }
 
-/** A plugin command's body with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` written in, as Claude Code does. */
+/** A plugin command's body with `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and `${user_config.KEY}` written in, as Claude Code does. */
 function withPluginVars(entry: CustomCommand | CommandProblem, vars: Readonly<Record<string, string>> | undefined): CustomCommand | CommandProblem {
   if (!('body' in entry) || vars === undefined) return entry
-  return { ...entry, body: entry.body.replace(/\$\{([A-Z_]+)\}/g, (all, name: string) => vars[name] ?? all) }
+  return { ...entry, body: entry.body.replace(/\$\{([A-Z_]+|user_config\.[A-Za-z_][A-Za-z0-9_]*)\}/g, (all, name: string) => vars[name] ?? all) }
 }
 
 /** `frontend/component.md` -> `frontend:component` (Claude Code's namespacing); Codex: `prompts:<file name>`. */

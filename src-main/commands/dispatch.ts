@@ -44,7 +44,7 @@ export function sessionCommands(runtime: HostRuntime, workspace: string | null, 
   const providers = kernel?.getService('slashCommands')?.providers()
   // The enabled Claude Code plugins' command files (`/plugin:command`).
   const plugins = workspace === null ? [] : (kernel?.getService('claudePlugins')?.list(workspace) ?? [])
-  return commandSet({ workspace, env, home: env.HOME || homedir(), ...(providers ? { providers } : {}), plugins: plugins.map((p) => ({ name: p.name, paths: p.commands, vars: { ...p.env } })) })
+  return commandSet({ workspace, env, home: env.HOME || homedir(), ...(providers ? { providers } : {}), plugins: plugins.map((p) => ({ name: p.name, paths: p.commands, vars: { ...p.env, ...userConfigVars(p.userConfig) } })) })
 }
 
 export async function dispatch(runtime: HostRuntime, session: CommandSession, text: string, options: DispatchOptions): Promise<DispatchResult> {
@@ -186,4 +186,9 @@ function modelCommand(runtime: HostRuntime, args: string, reply: (ok: boolean, m
   runtime.settings.update({ provider: { provider, baseUrl, model } })
   const keyNote = PROVIDER_PRESETS[provider].needsApiKey && !runtime.keyBoundTo(provider, baseUrl) ? ` (no ${provider} API key is stored: add it in Settings)` : ''
   return reply(true, `Model: ${model} (provider ${provider})${keyNote}`)
+}
+
+/** `user_config.KEY` of a plugin's non-sensitive userConfig values, for `${user_config.KEY}` in its commands. */
+function userConfigVars(values: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(values ?? {}).map(([key, value]) => [`user_config.${key}`, value]))
 }

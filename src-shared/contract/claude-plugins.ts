@@ -17,7 +17,29 @@ export const ClaudePluginComponentsSchema = z.object({
   skills: z.array(z.string()),
   hooks: z.array(z.string()),
   mcpServers: z.array(z.string()),
-  bin: z.array(z.string())
+  bin: z.array(z.string()),
+  /** `plugin:name` per output style (the `outputStyle` setting selects one). */
+  outputStyles: z.array(z.string()),
+  /** `name: command args` per LSP server: read and listed, not run by Seam yet. */
+  lspServers: z.array(z.string()),
+  /** `name: command` per monitor: read and listed, not run by Seam yet. */
+  monitors: z.array(z.string()),
+  /** Its settings.json `agent`: the agent the main thread runs as while it is on. */
+  settingsAgent: z.string().optional()
+})
+
+const UserConfigValueSchema = z.union([z.string(), z.number(), z.boolean()])
+
+/** One userConfig option of a plugin as the form shows it; a sensitive option's value never leaves the host. */
+export const ClaudePluginConfigFieldSchema = z.object({
+  key: z.string(),
+  type: z.enum(['string', 'number', 'boolean', 'directory', 'file']),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  sensitive: z.boolean(),
+  required: z.boolean(),
+  set: z.boolean(),
+  value: UserConfigValueSchema.optional()
 })
 
 export const ClaudePluginRowSchema = z.object({
@@ -30,7 +52,8 @@ export const ClaudePluginRowSchema = z.object({
   /** marketplace: installed from one; local: a folder loaded in place; project/user: a settings file enables it, not installed. */
   origin: z.enum(['marketplace', 'local', 'project', 'user']),
   source: z.string(),
-  state: z.enum(['enabled', 'disabled', 'not-installed', 'broken', 'unapproved']),
+  /** unconfigured: enabled, but a required userConfig option has no value yet, so it does not load. */
+  state: z.enum(['enabled', 'disabled', 'not-installed', 'broken', 'unapproved', 'unconfigured']),
   decidedBy: z.string(),
   decidedScope: z.enum(['local', 'project', 'seam', 'user', 'plugin', 'default']),
   problems: z.array(z.string()),
@@ -38,14 +61,22 @@ export const ClaudePluginRowSchema = z.object({
   /** What runs while it is on: hooks, MCP servers, bin/ programs. */
   runs: z.array(z.string()),
   switchable: z.boolean(),
-  switchNote: z.string().optional()
+  switchNote: z.string().optional(),
+  /** Its userConfig options (plugin.json), asked for when it is enabled. */
+  userConfig: z.array(ClaudePluginConfigFieldSchema)
 })
 export type ClaudePluginRow = z.output<typeof ClaudePluginRowSchema>
 export type ClaudePluginComponents = z.output<typeof ClaudePluginComponentsSchema>
+export type ClaudePluginConfigField = z.output<typeof ClaudePluginConfigFieldSchema>
 
 export const ClaudePluginMethods = {
   /** Every Claude Code and Codex plugin the window's workspace knows, and what could not load. `available: false`: the claude-plugins entry is off. */
   'claudePlugins/list': { input: z.object({}).strict(), output: z.object({ available: z.boolean(), plugins: z.array(ClaudePluginRowSchema), warnings: z.array(z.string()) }) },
   /** Seam's switch for an installed plugin; refused (field `id`) when a workspace settings file decides. */
-  'claudePlugins/set-enabled': { input: z.object({ id: ClaudePluginIdSchema, enabled: z.boolean() }).strict(), output: ClaudePluginRowSchema }
+  'claudePlugins/set-enabled': { input: z.object({ id: ClaudePluginIdSchema, enabled: z.boolean() }).strict(), output: ClaudePluginRowSchema },
+  /** Sets userConfig values (null or '' unsets one); refused naming the field (`values.KEY`) for an unknown key or a bad value. */
+  'claudePlugins/configure': {
+    input: z.object({ id: z.string().trim().min(1).max(300), values: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a userConfig key is letters, digits and "_"'), UserConfigValueSchema.nullable()) }).strict(),
+    output: ClaudePluginRowSchema
+  }
 } as const

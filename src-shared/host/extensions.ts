@@ -44,6 +44,16 @@ export interface InstalledPlugin {
   env?: Readonly<Record<string, string>>
   /** sha256 of the installed files, as pinned at install (absent for a plugin loaded from a folder in place). */
   contentHash?: string
+  /**
+   * Its non-sensitive `userConfig` values by key, for `${user_config.KEY}` in its skill, agent and
+   * command content (SDK 0.20). Hooks and MCP servers get every value already written in; a
+   * sensitive value is never here, so it never reaches the model.
+   */
+  userConfig?: Readonly<Record<string, string>>
+  /** Its output style files and folders (`output-styles/`, or the manifest's `outputStyles`) (SDK 0.20). */
+  outputStyles?: readonly string[]
+  /** Its `settings.json` `agent`: the agent the main thread runs as while the plugin is on (SDK 0.20). */
+  settingsAgent?: string
 }
 
 export interface PluginHooks {
@@ -114,8 +124,6 @@ export interface SubagentRunResult {
   model?: string
   /** Present when the agent ran in a git worktree it changed: where it is kept, and its branch. */
   worktree?: { path: string; branch: string }
-  /** Set when it was stopped before it ended (its card's Stop, TaskStop, a cancelled parent): `text` is Claude Code's interrupted result. */
-  stopped?: boolean
 }
 
 /** Runs subagents as child turns of a session's loop (the `Agent` tool uses the same). */

@@ -1,15 +1,18 @@
 // One Claude Code or Codex plugin in the plugin manager: where it came from, its version, its
 // components (names on expand), its state (on or off and who decided, waiting for trust, errors)
 // and Seam's switch, whose confirmation names what starts or stops running.
+import { useState } from 'react'
 import type { ClaudePluginRow as Row } from '../../../src-shared/contract/claude-plugins'
 import { useHost } from '../../app/host-context'
+import { PluginConfigDialog } from './PluginConfigDialog'
 import { ComponentCounts, type ComponentGroup } from './ComponentCounts'
 import { PluginSwitch } from './PluginSwitch'
 import { claudePluginsActions } from './claude-plugins-store'
 
 export function ClaudePluginRow({ plugin }: { plugin: Row }) {
   const host = useHost()
-  const on = plugin.state === 'enabled' || plugin.state === 'unapproved'
+  const on = plugin.state === 'enabled' || plugin.state === 'unapproved' || plugin.state === 'unconfigured'
+  const [configuring, setConfiguring] = useState(false)
   return (
     <tr className={`plugin-row claude-plugin-row state-${plugin.state}`} aria-label={plugin.id}>
       <td>
@@ -36,8 +39,18 @@ export function ClaudePluginRow({ plugin }: { plugin: Row }) {
           on={on}
           {...(plugin.switchable ? {} : { disabledReason: plugin.switchNote ?? 'Seam cannot switch it' })}
           consequence={(turningOn) => <Consequence plugin={plugin} turningOn={turningOn} />}
-          onChange={(next) => claudePluginsActions.setEnabled(host, plugin.id, next)}
+          onChange={async (next) => {
+            const row = await claudePluginsActions.setEnabled(host, plugin.id, next)
+            // userConfig is asked for when the plugin is enabled, as Claude Code does.
+            if (row.state === 'unconfigured') setConfiguring(true)
+          }}
         />
+        {plugin.userConfig.length > 0 && (
+          <button type="button" className="plugin-configure" aria-label={`Settings of ${plugin.id}`} onClick={() => setConfiguring(true)}>
+            Settings…
+          </button>
+        )}
+        {configuring && <PluginConfigDialog plugin={plugin} onSave={(values) => claudePluginsActions.configure(host, plugin.id, values)} onClose={() => setConfiguring(false)} />}
       </td>
     </tr>
   )
@@ -76,7 +89,11 @@ function groupsOf(plugin: Row): ComponentGroup[] {
     { label: ['skill', 'skills'], names: c.skills },
     { label: ['hook', 'hooks'], names: c.hooks },
     { label: ['MCP server', 'MCP servers'], names: c.mcpServers },
-    { label: ['bin/ program', 'bin/ programs'], names: c.bin }
+    { label: ['bin/ program', 'bin/ programs'], names: c.bin },
+    { label: ['output style', 'output styles'], names: c.outputStyles },
+    { label: ['main-thread agent (settings.json)', 'main-thread agents (settings.json)'], names: c.settingsAgent !== undefined ? [c.settingsAgent] : [] },
+    { label: ['LSP server (not run by Seam yet)', 'LSP servers (not run by Seam yet)'], names: c.lspServers },
+    { label: ['monitor (not run by Seam yet)', 'monitors (not run by Seam yet)'], names: c.monitors }
   ]
 }
 
@@ -107,7 +124,8 @@ const STATE_TEXT: Record<Row['state'], string> = {
   disabled: 'disabled',
   'not-installed': 'not installed',
   broken: 'error',
-  unapproved: 'pending trust'
+  unapproved: 'pending trust',
+  unconfigured: 'needs settings'
 }
 
 const STATE_CLASS: Record<Row['state'], string> = {
@@ -115,5 +133,6 @@ const STATE_CLASS: Record<Row['state'], string> = {
   disabled: 'disabled',
   'not-installed': 'waiting',
   broken: 'failed',
-  unapproved: 'waiting'
+  unapproved: 'waiting',
+  unconfigured: 'waiting'
 }

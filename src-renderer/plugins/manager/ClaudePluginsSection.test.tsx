@@ -30,10 +30,15 @@ const kit: ClaudePluginRow = {
     skills: ['kit:greet'],
     hooks: ['PreToolUse: /home/u/.seam/claude-plugins/cache/team-tools/kit/1.0.0/scripts/guard.sh'],
     mcpServers: ['plugin_kit_tools: /home/u/.seam/claude-plugins/cache/team-tools/kit/1.0.0/bin/server'],
-    bin: ['server']
+    bin: ['server'],
+    outputStyles: ['kit:terse'],
+    lspServers: ['typescript: typescript-language-server --stdio'],
+    monitors: ['build-log: tail -f build.log'],
+    settingsAgent: 'kit:reviewer'
   },
   runs: ['hook PreToolUse: …/scripts/guard.sh', 'MCP server plugin_kit_tools: …/bin/server', 'bin/server on the Bash PATH'],
-  switchable: true
+  switchable: true,
+  userConfig: []
 }
 
 const projectOwned: ClaudePluginRow = {
@@ -51,7 +56,7 @@ const projectOwned: ClaudePluginRow = {
 
 const codex: ClaudePluginRow = {
   id: 'notes', name: 'notes', format: 'codex', origin: 'local', source: '/plugins/notes', state: 'broken', decidedBy: 'Seam', decidedScope: 'seam',
-  problems: ['/plugins/notes/.codex-plugin/plugin.json: name: a plugin name is kebab-case'], runs: [], switchable: false, switchNote: 'loaded from a folder named in the claude-plugins config (pluginDirs): remove it there to turn it off'
+  problems: ['/plugins/notes/.codex-plugin/plugin.json: name: a plugin name is kebab-case'], runs: [], switchable: false, userConfig: [], switchNote: 'loaded from a folder named in the claude-plugins config (pluginDirs): remove it there to turn it off'
 }
 
 let host: FakeHost
@@ -93,11 +98,13 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     const row = within(table).getByRole('row', { name: 'kit@team-tools' })
     for (const text of ['Claude Code plugin', '1.0.0', 'marketplace team-tools', 'team-tools:./plugins/kit', 'enabled', 'on when installed']) expect(row.textContent).toContain(text)
     const summary = within(row).getByLabelText(/^Components of kit@team-tools/)
-    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program')
+    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server (not run by Seam yet), 1 monitor (not run by Seam yet)')
     fireEvent.click(summary)
     expect(within(row).getByText('/kit:hello')).toBeTruthy()
     expect(within(row).getByText('kit:greet')).toBeTruthy()
     expect(within(row).getByText(/^plugin_kit_tools: /)).toBeTruthy()
+    expect(within(row).getByText('kit:terse')).toBeTruthy()
+    expect(within(row).getByText('typescript: typescript-language-server --stdio')).toBeTruthy()
 
     const pending = within(table).getByRole('row', { name: 'lint@team-tools' })
     expect(pending.textContent).toContain('pending trust')
@@ -154,6 +161,63 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     const locked = screen.getByRole('switch', { name: 'lint@team-tools enabled' })
     expect((locked as HTMLButtonElement).disabled).toBe(true)
     expect(screen.getByRole('row', { name: 'lint@team-tools' }).textContent).toContain("outrank Seam's switch")
+  })
+
+  it('userConfig: turning on a plugin that needs settings opens its form; a sensitive value never shows and is kept when left empty; the host names a bad field', async () => {
+    const vault: ClaudePluginRow = {
+      ...kit,
+      id: 'vault@team-tools',
+      name: 'vault',
+      state: 'disabled',
+      decidedBy: 'Seam',
+      decidedScope: 'seam',
+      userConfig: [
+        { key: 'API_URL', type: 'string', title: 'API address', required: true, sensitive: false, set: false },
+        { key: 'TOKEN', type: 'string', title: 'Token', required: true, sensitive: true, set: true },
+        { key: 'RETRIES', type: 'number', required: false, sensitive: false, set: true, value: 3 }
+      ]
+    }
+    rows = [vault]
+    host.handlers['claudePlugins/set-enabled'] = ({ id }) => {
+      const next: ClaudePluginRow = { ...vault, id, state: 'unconfigured', problems: ['it needs its settings before it loads: userConfig.API_URL'] }
+      rows = [next]
+      return next
+    }
+    let attempt = 0
+    host.handlers['claudePlugins/configure'] = ({ values }) => {
+      attempt += 1
+      if (attempt === 1) throw Object.assign(new Error('userConfig.RETRIES: 99 is above the maximum 10'), { code: 'PLUGIN', field: 'values.RETRIES' })
+      return { ...vault, state: 'enabled', userConfig: vault.userConfig.map((f) => (f.key in values ? { ...f, set: true, ...(f.sensitive ? {} : { value: values[f.key]! }) } : f)) }
+    }
+    await renderPage()
+    const row = screen.getByRole('row', { name: 'vault@team-tools' })
+    fireEvent.click(within(row).getByRole('switch', { name: 'vault@team-tools enabled' }))
+    await act(async () => {
+      fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Turn on vault@team-tools' }))
+    })
+    const form = screen.getByRole('dialog', { name: 'Settings of vault@team-tools' })
+    const token = within(form).getByLabelText('Token (required)') as HTMLInputElement
+    expect(token.type).toBe('password')
+    expect(token.value).toBe('')
+    expect(token.placeholder).toBe('set (leave empty to keep it)')
+    expect((within(form).getByLabelText('RETRIES') as HTMLInputElement).value).toBe('3')
+    fireEvent.change(within(form).getByLabelText('API address (required)'), { target: { value: 'https://api.example.test' } })
+    fireEvent.change(within(form).getByLabelText('RETRIES'), { target: { value: '99' } })
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Save settings' }))
+    })
+    expect(within(form).getByRole('alert').textContent).toContain('userConfig.RETRIES: 99 is above the maximum 10')
+    fireEvent.change(within(form).getByLabelText('RETRIES'), { target: { value: '5' } })
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Save settings' }))
+    })
+    // Only what changed is sent; the empty sensitive field keeps the stored token.
+    expect(host.callsOf('claudePlugins/configure')).toEqual([
+      { id: 'vault@team-tools', values: { API_URL: 'https://api.example.test', RETRIES: '99' } },
+      { id: 'vault@team-tools', values: { API_URL: 'https://api.example.test', RETRIES: '5' } }
+    ])
+    expect(screen.queryByRole('dialog', { name: 'Settings of vault@team-tools' })).toBeNull()
+    expect(screen.getByRole('row', { name: 'vault@team-tools' }).textContent).toContain('enabled')
   })
 
   it('says so when the claude-plugins entry is off', async () => {

@@ -1,5 +1,6 @@
 // The Claude Code and Codex plugins the host's catalog knows (claudePlugins/list), and Seam's
-// switch for one of them (claudePlugins/set-enabled), for the plugin manager.
+// switch for one of them (claudePlugins/set-enabled) and its userConfig (claudePlugins/configure),
+// for the plugin manager.
 import { create } from 'zustand'
 import type { ClaudePluginRow } from '../../../src-shared/contract/claude-plugins'
 import type { HostApi } from '../../../src-shared/contract/ipc'
@@ -27,8 +28,14 @@ export const claudePluginsActions = {
     }
   },
   /** Throws the host's message (it names the field) for the confirmation dialog to show. */
-  async setEnabled(host: HostApi, id: string, enabled: boolean): Promise<void> {
+  async setEnabled(host: HostApi, id: string, enabled: boolean): Promise<ClaudePluginRow> {
     const row = await host.invoke('claudePlugins/set-enabled', { id, enabled })
+    useClaudePluginsStore.setState((state) => ({ rows: state.rows.map((r) => (r.id === row.id ? row : r)) }))
+    return row
+  },
+  /** Sets userConfig values (null unsets one); throws the host's message, which names the field. */
+  async configure(host: HostApi, id: string, values: Record<string, string | number | boolean | null>): Promise<void> {
+    const row = await host.invoke('claudePlugins/configure', { id, values })
     useClaudePluginsStore.setState((state) => ({ rows: state.rows.map((r) => (r.id === row.id ? row : r)) }))
   },
   reset(): void {

@@ -1,0 +1,109 @@
+// The plugin parts beyond commands, agents, skills, hooks and MCP servers
+// (claude-code-extensions.md §1(c)): output styles (`output-styles/`, or the manifest's
+// `outputStyles`, which replaces it), LSP servers (`.lsp.json` and `lspServers`), monitors
+// (`monitors/monitors.json` and `experimental.monitors`) and the plugin's `settings.json`, of which
+// only `agent` and `subagentStatusLine` are honoured. Each is validated here; a bad one is a
+// problem naming the file and field, and the rest of the plugin loads.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { formatZodError } from '@seam/sdk'
+
+/** One entry of `.lsp.json`. The spec records the file, not its fields: `command` is what Seam needs to name what would run. */
+export const LspServerSchema = z
+  .object({
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    extensionToLanguage: z.record(z.string(), z.string()).optional()
+  })
+  .passthrough()
+export type LspServer = z.output<typeof LspServerSchema>
+
+/** One monitor of `monitors/monitors.json`: the spec records that its `command` gets the plugin variables substituted. */
+export const MonitorSchema = z.object({ name: z.string().min(1).optional(), command: z.string().min(1), description: z.string().optional() }).passthrough()
+export type Monitor = z.output<typeof MonitorSchema>
+
+/** The plugin's `settings.json`: only these two keys are honoured (§1(c)); others are reported and ignored. */
+export const PluginSettingsJsonSchema = z
+  .object({
+    agent: z.string().min(1).optional(),
+    subagentStatusLine: z.unknown().optional()
+  })
+  .passthrough()
+
+export interface PluginSettingsJson {
+  file: string
+  agent?: string
+  subagentStatusLine?: unknown
+  /** Keys present but not honoured. */
+  ignored: string[]
+}
+
+/** `{servers}` of an `.lsp.json` (or the manifest's inline object): each entry validated; a bad one is a problem. */
+export function lspServersOf(file: string, value: unknown, problems: string[]): Record<string, LspServer> {
+  const out: Record<string, LspServer> = {}
+  const servers = isRecord(value) && isRecord(value.lspServers) ? value.lspServers : value
+  if (!isRecord(servers)) {
+    problems.push(`${file}: lspServers: expected an object of servers by name; ignored`)
+    return out
+  }
+  for (const [name, server] of Object.entries(servers)) {
+    const parsed = LspServerSchema.safeParse(server)
+    if (parsed.success) out[name] = parsed.data
+    else problems.push(`${formatZodError(`${file}: ${name}`, parsed.error)}; ignored`)
+  }
+  return out
+}
+
+/** Monitors from `monitors.json`: a list, `{monitors: [...]}` or an object by name. */
+export function monitorsOf(file: string, value: unknown, problems: string[]): Monitor[] {
+  // A single monitor (an item of the manifest's inline list), a list, {monitors: ...} or an object by name.
+  const inner = isRecord(value) && typeof value.command === 'string' ? [value] : isRecord(value) && value.monitors !== undefined ? value.monitors : value
+  const items: Array<[string, unknown]> = Array.isArray(inner)
+    ? inner.map((item, i) => [`[${i}]`, item])
+    : isRecord(inner)
+      ? Object.entries(inner).map(([name, item]) => [name, isRecord(item) && item.name === undefined ? { name, ...item } : item])
+      : []
+  if (!Array.isArray(inner) && !isRecord(inner)) problems.push(`${file}: monitors: expected a list of monitors; ignored`)
+  const out: Monitor[] = []
+  for (const [where, item] of items) {
+    const parsed = MonitorSchema.safeParse(item)
+    if (parsed.success) out.push(parsed.data)
+    else problems.push(`${formatZodError(`${file}: monitors${where.startsWith('[') ? where : `.${where}`}`, parsed.error)}; ignored`)
+  }
+  return out
+}
+
+/** The plugin root's `settings.json`, when there is one. */
+export function readPluginSettingsJson(root: string, problems: string[]): PluginSettingsJson | undefined {
+  const file = join(root, 'settings.json')
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read: ${(error as Error).message}; ignored`)
+    return undefined
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    problems.push(`${file}: not valid JSON: ${(error as Error).message}; ignored`)
+    return undefined
+  }
+  const parsed = PluginSettingsJsonSchema.safeParse(raw)
+  if (!parsed.success) {
+    problems.push(`${formatZodError(file, parsed.error)}; ignored`)
+    return undefined
+  }
+  const settings: PluginSettingsJson = { file, ignored: Object.keys(parsed.data).filter((key) => key !== 'agent' && key !== 'subagentStatusLine') }
+  if (parsed.data.agent !== undefined) settings.agent = parsed.data.agent
+  if (parsed.data.subagentStatusLine !== undefined) settings.subagentStatusLine = parsed.data.subagentStatusLine
+  if (settings.ignored.length > 0) problems.push(`${file}: ${settings.ignored.join(', ')}: a plugin's settings.json honours only agent and subagentStatusLine; ignored`)
+  return settings
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
