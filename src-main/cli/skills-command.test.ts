@@ -2,6 +2,7 @@
 // source, skipped files (file and field) and clashes; `seam run "/name args"` sends the skill's
 // message (substituted, the skill winning over a command file of the same name) to a loopback
 // server speaking the Anthropic protocol; the model calling Skill gets the body in the next request.
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
@@ -82,6 +83,37 @@ describe('seam skills and skills in seam run (issue 29)', () => {
       expect(second).toContain('Launching skill: review')
       expect(second).toContain('<command-name>/review</command-name>\n<command-args>7 speed</command-args>')
       expect(second).toContain('Review PR #7 focusing on speed')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('seam run "/careful": the turn runs on the skill\'s model and effort, without its disallowed tools, with its hooks registered (a real hook process); the next run is back on the defaults', async () => {
+    const hooks = 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: echo "$CLAUDE_PROJECT_DIR" >> "$HOME/hook-ran.log"'
+    await put(
+      join(dirs.home, '.claude', 'skills', 'careful', 'SKILL.md'),
+      skillFile(`description: Careful\nmodel: claude-deep\neffort: high\ndisallowed-tools: Write\nallowed-tools: Bash(echo *)\n${hooks}`, 'Be careful.')
+    )
+    const server = await startFakeAnthropic([{ toolCalls: [{ name: 'Bash', args: { command: 'echo hi' } }] }, { text: 'done' }, { text: 'plain' }])
+    try {
+      const flags = ['--workspace', dirs.workspace, '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'FAKE_KEY', '--model', 'claude-main']
+      const result = await seam(['run', ...flags, '/careful'])
+      expect(result.code).toBe(0)
+      const bodies = server.requests.map((r) => r.body as { model: string; output_config?: { effort: string }; tools: Array<{ name: string }> })
+      expect(bodies.map((b) => [b.model, b.output_config?.effort])).toEqual([
+        ['claude-deep', 'high'],
+        ['claude-deep', 'high']
+      ])
+      expect(bodies[0].tools.map((t) => t.name)).toContain('Bash')
+      expect(bodies[0].tools.map((t) => t.name)).not.toContain('Write')
+      const log = join(dirs.home, 'hook-ran.log')
+      expect(existsSync(log) ? readFileSync(log, 'utf8').trim() : '').toBe(dirs.workspace)
+      const plain = await seam(['run', ...flags, 'hello'])
+      expect(plain.code).toBe(0)
+      const last = server.requests.at(-1)!.body as { model: string; output_config?: unknown; tools: Array<{ name: string }> }
+      expect(last.model).toBe('claude-main')
+      expect(last).not.toHaveProperty('output_config')
+      expect(last.tools.map((t) => t.name)).toContain('Write')
     } finally {
       await server.close()
     }
