@@ -2,9 +2,11 @@
 // turn ended), for the sessions the host holds (from their events in memory) and for those it
 // does not (from their log files, so a session run earlier, or by `seam run` in a terminal, shows
 // its details too). A file is read once, then only the bytes appended since (the log is
-// append-only); an unchanged file is not read at all.
+// append-only); an unchanged file is not read at all. An approval asked and not yet decided in the
+// open turn is kept too: the status of a session another process runs comes from its log.
 import { open, stat } from 'node:fs/promises'
 import type { SessionEvent } from '../../src-shared/session/events'
+import type { AskingAgent } from '../../src-shared/subagent-label'
 
 export interface SessionActivity {
   lastMessage: string
@@ -12,6 +14,8 @@ export interface SessionActivity {
   costUsd: number
   /** How the last turn stands: none yet, still open (no `turn/end`), ended, or ended with an error. */
   lastTurn: 'none' | 'open' | 'ended' | 'failed'
+  /** An approval asked in the open turn and not answered yet (`agent`: asked from inside a subagent). */
+  asking?: { agent?: AskingAgent }
 }
 
 /** The board shows this much of the last message. */
@@ -22,9 +26,11 @@ interface Fold {
   files: Set<string>
   costUsd: number
   lastTurn: SessionActivity['lastTurn']
+  /** Asks without a decision yet, by request id. */
+  asks: Map<string, { agent?: AskingAgent }>
 }
 
-const emptyFold = (): Fold => ({ lastMessage: '', files: new Set(), costUsd: 0, lastTurn: 'none' })
+const emptyFold = (): Fold => ({ lastMessage: '', files: new Set(), costUsd: 0, lastTurn: 'none', asks: new Map() })
 
 function fold(state: Fold, event: SessionEvent): void {
   if (event.type === 'assistant/message') {
@@ -32,11 +38,16 @@ function fold(state: Fold, event: SessionEvent): void {
   } else if (event.type === 'usage/step' || event.type === 'subagent/end') state.costUsd += event.costUsd ?? 0
   else if (event.type === 'file/changed') state.files.add(event.path)
   else if (event.type === 'turn/start') state.lastTurn = 'open'
-  else if (event.type === 'turn/end') state.lastTurn = event.reason === 'error' ? 'failed' : 'ended'
+  else if (event.type === 'turn/end') {
+    state.lastTurn = event.reason === 'error' ? 'failed' : 'ended'
+    state.asks.clear()
+  } else if (event.type === 'approval/asked') state.asks.set(event.requestId, event.agent ? { agent: event.agent } : {})
+  else if (event.type === 'approval/decided') state.asks.delete(event.requestId)
 }
 
 function result(state: Fold): SessionActivity {
-  return { lastMessage: state.lastMessage.slice(0, LAST_MESSAGE_CHARS), filesChanged: state.files.size, costUsd: state.costUsd, lastTurn: state.lastTurn }
+  const asking = state.lastTurn === 'open' ? state.asks.values().next().value : undefined
+  return { lastMessage: state.lastMessage.slice(0, LAST_MESSAGE_CHARS), filesChanged: state.files.size, costUsd: state.costUsd, lastTurn: state.lastTurn, ...(asking ? { asking } : {}) }
 }
 
 /** The activity of events held in memory (a session the host has open). */
@@ -47,7 +58,7 @@ export function activityOfEvents(events: readonly SessionEvent[]): SessionActivi
 }
 
 /** Only lines of these types are parsed; the rest (tool results, deltas of text) are skipped unread. */
-const WANTED = ['"assistant/message"', '"usage/step"', '"subagent/end"', '"file/changed"', '"turn/start"', '"turn/end"']
+const WANTED = ['"assistant/message"', '"usage/step"', '"subagent/end"', '"file/changed"', '"turn/start"', '"turn/end"', '"approval/asked"', '"approval/decided"']
 
 interface FileScan {
   fileSize: number

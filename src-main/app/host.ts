@@ -6,6 +6,7 @@ import type { HostCore } from '../transport/host-core'
 import { ApprovalDialogs } from './approval-dialog'
 import { createHandlers, status } from './handlers'
 import { HostRuntime } from './runtime'
+import { watchForeignSessions } from './sessions-watch'
 import type { SecretCipher } from './secrets'
 
 export interface CreateHostOptions {
@@ -41,6 +42,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   forwardLiveEvents(runtime, pushes)
   runtime.sessions.onAppended((sessionId, event) => pushes.publish('session/appended', { sessionId, event }))
   runtime.sessions.onChanged(() => pushes.publish('sessions/changed', {}))
+  const presence = runtime.sessions.presence
+  const stopWatchingSessions = presence ? watchForeignSessions({ dir: runtime.paths.sessions, presence, isOwn: (id) => runtime.sessions.isOpen(id), onChange: () => pushes.publish('sessions/changed', {}) }) : () => undefined
   runtime.onPluginsChanged(() => {
     pushes.publish('plugins/changed', {})
     // The status says which safety entries are off (the header's warning badge).
@@ -62,7 +65,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     connections,
     mode: options.mode,
     resolvePluginFile: (name, file) => runtime.plugins.resolveClientFile(name, file),
-    close: () => runtime.close()
+    close: () => {
+      stopWatchingSessions()
+      return runtime.close()
+    }
   }
 }
 

@@ -15,6 +15,7 @@ import { PROVIDER_PRESETS } from '../llm/presets'
 import { HostKeyGuard } from '../security/keys'
 import { TrustPins } from '../security/trust-pins'
 import { SessionStore } from '../session/store'
+import { SessionPresence } from '../session/presence'
 import { resolveSeamHome, seamPaths, type SeamPaths } from './paths'
 import { modelInfo } from '../llm/model-table'
 import { SettingsFile } from './settings'
@@ -129,6 +130,7 @@ export class HostRuntime {
       // A subagent's `model` may be a Claude alias (`sonnet`); one the provider cannot answer throws, naming it.
       modelClientFor: (model) => this.model.withModel(this.modelNamed(model)),
       worktreeOpened: (worktree) => this.worktreeOrigins.set(worktree.path, worktree.repo),
+      presence: new SessionPresence(this.paths.sessions),
       providerBaseUrl: () => this.providerSettings()?.baseUrl
     })
   }

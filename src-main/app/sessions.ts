@@ -10,6 +10,7 @@ import type { WorktreeRecord } from '../../src-shared/host/worktrees'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { Agent, type AgentSettings, type SessionEndReason } from '../agent'
 import { SessionStore, type SessionLog } from '../session/store'
+import type { SessionPresence } from '../session/presence'
 import { choiceFromLog, SessionModel, type ModelChoice } from './model-switch'
 import { finishInterruptedRestores, type RecoveredRestore } from '../checkpoints/recovery'
 import { interruptedSessions, removeMarker } from '../checkpoints/journal'
@@ -63,6 +64,8 @@ export interface SessionHubOptions {
   worktreeOpened?: (worktree: WorktreeRecord) => void
   /** The address of the provider in use (recorded in a new session's header, for a flag-less resume). */
   providerBaseUrl?: () => string | undefined
+  /** Tells other Seam processes which sessions this one holds open (their Board shows them running here). */
+  presence?: SessionPresence
   /**
    * The model a resumed session takes from its header when its log has no model switch: the
    * provider and model it was created with, unless this host was given one (flags) or it is the
@@ -108,6 +111,11 @@ export class SessionHub {
 
   get store(): SessionStore {
     return this.options.store
+  }
+
+  /** Which other process holds a session open (undefined: presence is not kept). */
+  get presence(): SessionPresence | undefined {
+    return this.options.presence
   }
 
   /** A new session; `source` is what its SessionStart says (`clear`: the one `/clear` opened). */
@@ -253,7 +261,25 @@ export class SessionHub {
         await live.log.close()
       } finally {
         this.options.workspaces.release(live.workspace)
+        this.leave(live.log.id)
       }
+    }
+  }
+
+  /** Other processes see this one holding the session; a presence that cannot be written only costs them the live status. */
+  private announce(id: string): void {
+    try {
+      this.options.presence?.hold(id)
+    } catch {
+      // The Board elsewhere then shows the session as not open, as before presence existed.
+    }
+  }
+
+  private leave(id: string): void {
+    try {
+      this.options.presence?.release(id)
+    } catch {
+      // Left behind, it reads as stale once this process is gone.
     }
   }
 
@@ -335,6 +361,7 @@ export class SessionHub {
       for (const listener of this.appended) listener(log.id, event)
       if (event.type === 'turn/end') this.notifyChanged()
     })
+    this.announce(log.id)
     const live: LiveSession = { log, agent, model, workspace, kernel, detach: unsubscribe, recovered, ...(worktree ? { worktree } : {}), ...(detached !== undefined ? { detached } : {}) }
     this.attached.set(log.id, live)
     return live

@@ -115,7 +115,13 @@ async function boardRows(runtime: HostRuntime, dialogs: ApprovalDialogs, logActi
       read.add(file)
       const activity = await logActivity.of(file).catch(() => undefined)
       if (activity) Object.assign(row, details(activity))
-      if (summary.worktree && !(await worktreeService(runtime, summary.worktree.repo)).exists(summary.worktree)) row.status = 'detached'
+      const holder = runtime.sessions.presence?.holder(summary.id)
+      if (holder && activity) {
+        // Another process runs it: its status from its log as that process writes it.
+        row.elsewhere = { pid: holder.pid }
+        row.status = activity.asking ? 'waiting' : activity.lastTurn === 'open' ? 'running' : activity.lastTurn === 'failed' ? 'failed' : 'idle'
+        if (activity.asking?.agent) row.waitingFor = subagentLabel(activity.asking.agent)
+      } else if (summary.worktree && !(await worktreeService(runtime, summary.worktree.repo)).exists(summary.worktree)) row.status = 'detached'
       else if (activity?.lastTurn === 'failed') row.status = 'failed'
     }
     rows.push(row)

@@ -1,6 +1,8 @@
 // The board: every running and recent session of the workspace in one table (branch, status,
 // last message, files changed, cost, time), "New session in a worktree", each session's approval
 // asks answered on its row (BoardApproval), and per worktree session its review (ReviewPanel).
+// A session another process holds open (`elsewhere`) shows its live status from its log; its
+// asks are answered in that process, which its row says.
 // Refreshed from the host's pushes, at most once per REFRESH_MS, so several sessions streaming at
 // once cost the window one small request a second, not one per event.
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react'
@@ -118,13 +120,19 @@ export function BoardPage() {
                 <tr data-status={row.status} aria-label={`Session ${row.title || row.id}`}>
                   <td>{row.title || <span className="muted">(untitled)</span>}</td>
                   <td>{row.worktree ? <code>{row.worktree.branch || row.worktree.path}</code> : <span className="muted">main worktree</span>}</td>
-                  <td><span className={`board-status ${row.status}`}>{STATUS_TEXT[row.status]}{row.waitingFor ? ` from ${row.waitingFor}` : ''}</span></td>
+                  <td>
+                    <span className={`board-status ${row.status}`}>{STATUS_TEXT[row.status]}{row.waitingFor ? ` from ${row.waitingFor}` : ''}</span>
+                    {row.elsewhere && <span className="board-elsewhere-tag muted"> in another process</span>}
+                  </td>
                   <td className="board-last">{row.lastMessage}</td>
                   <td>{row.filesChanged}</td>
                   <td>{row.costUsd > 0 ? `$${row.costUsd.toFixed(4)}` : '—'}</td>
                   <td>{new Date(row.lastActivity).toLocaleTimeString()}</td>
                   <td className="board-actions">
-                    <button type="button" onClick={() => open(row.id)}>Open</button>
+                    {/* Opening it here too would make two processes write one log: it is opened where it runs. */}
+                    <button type="button" onClick={() => open(row.id)} disabled={row.elsewhere !== undefined} title={row.elsewhere ? `Running in another process (pid ${row.elsewhere.pid}): open it there` : undefined}>
+                      Open
+                    </button>
                     {row.worktree && row.status !== 'detached' && (
                       <button type="button" onClick={() => setReviewing(reviewing === row.id ? null : row.id)} aria-expanded={reviewing === row.id}>
                         Review
@@ -132,6 +140,15 @@ export function BoardPage() {
                     )}
                   </td>
                 </tr>
+                {row.elsewhere && row.status === 'waiting' && (
+                  <tr className="board-approval-row">
+                    <td colSpan={COLUMNS}>
+                      <p className="board-elsewhere-ask" role="note">
+                        {sessionName(row)} is waiting for approval{row.waitingFor ? ` from ${row.waitingFor}` : ''}, running in another process (pid {row.elsewhere.pid}): answer there.
+                      </p>
+                    </td>
+                  </tr>
+                )}
                 {asksOf(row.id).length > 0 && (
                   <tr className="board-approval-row">
                     <td colSpan={COLUMNS}>

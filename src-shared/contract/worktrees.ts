@@ -20,10 +20,15 @@ export const BoardRowSchema = z.object({
   id: z.string(),
   title: z.string(),
   worktree: WorktreeShape.optional(),
-  /** `waiting`: an approval is asked; `detached`: its worktree is gone; `closed`: not loaded in this window. */
+  /** `waiting`: an approval is asked; `detached`: its worktree is gone; `closed`: no process has it open. */
   status: z.enum(['running', 'waiting', 'idle', 'failed', 'detached', 'closed']),
   /** `waiting` on an approval a subagent asked for: which one (`the Explore subagent ("...")`). */
   waitingFor: z.string().optional(),
+  /**
+   * Held open by another Seam process (`seam run` in a terminal, another window, `seam acp`): its
+   * status comes from its log as that process writes it, and its asks are answered there.
+   */
+  elsewhere: z.object({ pid: z.number().int().positive() }).optional(),
   lastMessage: z.string(),
   filesChanged: z.number().int().nonnegative(),
   costUsd: z.number().nonnegative(),
