@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { definePlugin, tasksFromLog, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context } from '@seam/sdk'
+import { agentOutput } from './output-file'
 import { TaskTable, type Task } from './task-table'
 import { taskTools } from './tools'
 import { endNotification, lastLines } from './wording'
@@ -52,6 +53,8 @@ export default definePlugin({
       folderOf: (sessionId) => outputFolder(ctx, agents.get(sessionId), sessionId),
       changed(task, how) {
         const agent = agents.get(task.sessionId)
+        // A background agent's start and end are in the log already (subagent/start, subagent/end), and its runner tells the model.
+        if (task.taskType === 'local_agent') return tell(task)
         try {
           if (how === 'started') {
             agent?.record({
@@ -77,15 +80,18 @@ export default definePlugin({
           // The session's log is closed (the task outlived it by a moment): nothing left to record into.
           ctx.logger.warn(`background task ${task.id}: ${(error as Error).message}`)
         }
-        for (const listener of listeners) {
-          try {
-            listener(task)
-          } catch (error) {
-            ctx.logger.warn(`background task listener failed: ${(error as Error).message}`)
-          }
-        }
+        tell(task)
       }
     })
+    const tell = (task: BackgroundTaskInfo): void => {
+      for (const listener of listeners) {
+        try {
+          listener(task)
+        } catch (error) {
+          ctx.logger.warn(`background task listener failed: ${(error as Error).message}`)
+        }
+      }
+    }
 
     /** The notices of tasks that ended and were not reported otherwise (TaskOutput, BashOutput, TaskStop). */
     const takeNotices = async (sessionId: string): Promise<string[]> => {
@@ -102,10 +108,12 @@ export default definePlugin({
     const service: BackgroundTaskService = {
       refusal: (sessionId) => table.refusal(sessionId),
       adopt: (request) => table.adopt(request),
+      adoptAgent: (request) => table.adoptAgent(request),
       list: (sessionId) => table.list(sessionId).map((task) => ({ ...task.info })),
       async tail(sessionId, taskId, maxChars) {
         const task = table.get(sessionId, taskId)
         if (!task) throw new Error(`No task found with ID: ${taskId}`)
+        if (task.info.taskType === 'local_agent') return agentOutput(task.info.outputPath, maxChars)
         await table.catchUp(task)
         return task.output ? task.output.tail(maxChars) : ''
       },
@@ -158,7 +166,7 @@ export default definePlugin({
     })
 
     ctx.on('agent/session-end', async (agent, reason) => {
-      const running = table.list(agent.sessionId).filter((task) => task.running)
+      const running = table.list(agent.sessionId).filter((task) => task.running !== undefined || task.agent !== undefined)
       await Promise.all(running.map((task) => table.stop(task, 'session-closed')))
       await table.forget(agent.sessionId)
       unreported.delete(agent.sessionId)

@@ -130,3 +130,9 @@ export async function fileExists(file: string): Promise<boolean> {
     return false
   }
 }
+
+/** A background agent's output file (its final text, written whole when it ends): its last `maxChars` characters, '' while it is empty or gone. */
+export async function agentOutput(file: string, maxChars: number): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  return text.length > maxChars ? text.slice(-maxChars) : text
+}

@@ -4,7 +4,7 @@
 // (TaskStop, the UI, a closing session) and tells its owner when a task starts or ends.
 import { randomInt } from 'node:crypto'
 import path from 'node:path'
-import type { AdoptRequest, BackgroundTaskInfo, BackgroundTaskStatus, RunningCommand } from '@seam/sdk'
+import type { AdoptRequest, AgentTaskRequest, BackgroundTaskInfo, BackgroundTaskStatus, RunningAgentTask, RunningCommand } from '@seam/sdk'
 import { TaskOutputFile } from './output-file'
 
 export interface TaskTableOptions {
@@ -20,9 +20,11 @@ export interface TaskTableOptions {
 /** One task: what it is, where its output goes, how to reach its process while it runs. */
 export interface Task {
   info: BackgroundTaskInfo
-  /** Absent for an ended task known only from the log. */
+  /** Absent for an ended task known only from the log, and for an agent (its runner writes its file). */
   output?: TaskOutputFile
   running?: RunningCommand
+  /** A background agent while it runs. */
+  agent?: RunningAgentTask
   /** Resolves when the task has ended and its output is in the file. */
   ended: Promise<void>
   /** BashOutput's position: output up to here was already returned. */
@@ -81,6 +83,34 @@ export class TaskTable {
     return { ...info }
   }
 
+  /** A background agent (the subagents plugin): listed, waited for and stopped like a command; its end is not announced to the model here. */
+  adoptAgent(request: AgentTaskRequest): BackgroundTaskInfo {
+    const info: BackgroundTaskInfo = {
+      id: request.agentId,
+      sessionId: request.sessionId,
+      taskType: 'local_agent',
+      command: request.description,
+      description: request.description,
+      agentType: request.agentType,
+      outputPath: request.outputPath,
+      status: 'running',
+      startedAt: Date.now()
+    }
+    let markEnded!: () => void
+    const task: Task = { info, agent: request.running, ended: new Promise((resolve) => (markEnded = resolve)), readUpTo: 0, endReported: true }
+    this.tasksOf(request.sessionId).set(info.id, task)
+    request.running.attach({
+      end: ({ status }) => {
+        task.agent = undefined
+        task.info = { ...task.info, status: task.info.endReason !== undefined ? 'killed' : status, endedAt: Date.now() }
+        markEnded()
+        this.options.changed({ ...task.info }, 'ended')
+      }
+    })
+    this.options.changed({ ...info }, 'started')
+    return { ...info }
+  }
+
   /** An ended task known from a session's log (a resumed session). */
   restore(info: BackgroundTaskInfo): void {
     const tasks = this.tasksOf(info.sessionId)
@@ -113,6 +143,11 @@ export class TaskTable {
 
   /** SIGTERM to the task's group, SIGKILL after the grace; resolves when it ended. */
   async stop(task: Task, reason: NonNullable<BackgroundTaskInfo['endReason']>): Promise<void> {
+    if (task.agent) {
+      if (task.info.endReason === undefined) task.info = { ...task.info, endReason: reason }
+      task.agent.stop()
+      return task.ended
+    }
     const running = task.running
     if (!running) return task.ended
     if (task.info.endReason === undefined) task.info = { ...task.info, endReason: reason }
@@ -129,6 +164,10 @@ export class TaskTable {
   killAll(): void {
     for (const tasks of this.sessions.values()) {
       for (const task of tasks.values()) {
+        if (task.agent) {
+          if (task.info.endReason === undefined) task.info = { ...task.info, endReason: 'session-closed' }
+          task.agent.stop()
+        }
         if (!task.running) continue
         if (task.info.endReason === undefined) task.info = { ...task.info, endReason: 'session-closed' }
         task.running.signalGroup('SIGKILL')

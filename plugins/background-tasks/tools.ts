@@ -4,6 +4,7 @@
 // Each answers about the calling session's tasks only.
 import { z } from 'zod'
 import { defineTool, type ToolDefinition, type ToolOutput } from '@seam/sdk'
+import { agentOutput } from './output-file'
 import type { Task, TaskTable } from './task-table'
 import { bashOutputText, killedShell, legacyStatus, noShell, noTask, shellNotRunning, stoppedTask, taskNotRunning, taskOutputText, type RetrievalStatus } from './wording'
 
@@ -23,7 +24,7 @@ function taskOutputTool(table: TaskTable, options: TaskToolOptions) {
   return defineTool({
     name: 'TaskOutput',
     description: [
-      'Gets the output and status of a background task (a Bash command run with run_in_background, or moved to the background at its timeout).',
+      'Gets the output and status of a background task: a Bash command run with run_in_background (or moved to the background at its timeout), or an agent run in the background (its output is its final result once it ends).',
       '- `block` (default true) waits until the task ends or `timeout` ms pass; `block: false` answers at once.',
       '- You are told when a background task ends, so you rarely need to wait for one. Its output file can also be read with Read.'
     ].join('\n'),
@@ -52,10 +53,11 @@ function taskOutputTool(table: TaskTable, options: TaskToolOptions) {
           retrieval_status: retrieval,
           task: {
             task_id: info.id,
-            task_type: 'local_bash',
+            task_type: info.taskType ?? 'local_bash',
             status: info.status,
             description: info.description ?? info.command,
             output,
+            ...(info.agentType !== undefined ? { agentType: info.agentType } : {}),
             ...(info.exitCode !== undefined ? { exitCode: info.exitCode } : {})
           }
         }
@@ -67,7 +69,7 @@ function taskOutputTool(table: TaskTable, options: TaskToolOptions) {
 function taskStopTool(table: TaskTable) {
   return defineTool({
     name: 'TaskStop',
-    description: 'Stops a running background task by its ID (its whole process group: SIGTERM, then SIGKILL if it lingers).',
+    description: 'Stops a running background task by its ID: a command (its whole process group: SIGTERM, then SIGKILL if it lingers) or a background agent (and everything it runs).',
     inputSchema: z.object({
       task_id: z.string().min(1).optional().describe('The ID of the background task to stop.'),
       shell_id: z.string().min(1).optional().describe('Deprecated: use task_id.')
@@ -81,7 +83,7 @@ function taskStopTool(table: TaskTable) {
       await table.stop(task, 'stopped')
       task.endReported = true
       const message = stoppedTask(task.info)
-      return { content: message, structured: { message, task_id: task.info.id, task_type: 'local_bash', command: task.info.command } }
+      return { content: message, structured: { message, task_id: task.info.id, task_type: task.info.taskType ?? 'local_bash', command: task.info.command } }
     }
   })
 }
@@ -104,7 +106,7 @@ function bashOutputTool(table: TaskTable, options: TaskToolOptions) {
           return failure(`filter: invalid regular expression ${JSON.stringify(args.filter)}: ${(error as Error).message}`)
         }
       }
-      const task = table.get(exec.sessionId, args.bash_id)
+      const task = shell(table, exec.sessionId, args.bash_id)
       if (!task) return failure(noShell(args.bash_id))
       await table.catchUp(task)
       const info = { ...task.info }
@@ -131,7 +133,7 @@ function killShellTool(table: TaskTable) {
     description: 'Older name kept for Claude Code compatibility: kills a background shell by its ID.',
     inputSchema: z.object({ shell_id: z.string().min(1).describe('The ID of the background shell to kill.') }),
     async execute(args, exec): Promise<ToolOutput> {
-      const task = table.get(exec.sessionId, args.shell_id)
+      const task = shell(table, exec.sessionId, args.shell_id)
       if (!task) return failure(noShell(args.shell_id))
       if (task.info.status !== 'running') return failure(shellNotRunning(task.info))
       await table.stop(task, 'stopped')
@@ -140,6 +142,12 @@ function killShellTool(table: TaskTable) {
       return { content: message, structured: { message, shell_id: task.info.id } }
     }
   })
+}
+
+/** The 2025 names reach shells only (a background agent is not a shell). */
+function shell(table: TaskTable, sessionId: string, id: string): Task | undefined {
+  const task = table.get(sessionId, id)
+  return task?.info.taskType === 'local_agent' ? undefined : task
 }
 
 /** Whether the task ends within `ms` (false when the call is aborted first). */
@@ -160,6 +168,8 @@ function endsWithin(task: Task, ms: number, signal: AbortSignal): Promise<boolea
 
 /** The task's output, its newest `maxChars` characters when longer (a marker says where the rest is). */
 async function wholeOutput(task: Task, maxChars: number): Promise<string> {
+  // An agent's file holds its final text once it ended (empty before).
+  if (task.info.taskType === 'local_agent') return agentOutput(task.info.outputPath, maxChars)
   if (!task.output) return ''
   // Four bytes at most per character: reading this far back is enough for `maxChars` characters.
   const from = Math.max(0, task.output.size - maxChars * 4)

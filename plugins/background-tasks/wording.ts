@@ -45,7 +45,7 @@ export type RetrievalStatus = 'success' | 'timeout' | 'not_ready'
 
 /** TaskOutput's text: Claude Code's tagged sections. */
 export function taskOutputText(retrieval: RetrievalStatus, task: BackgroundTaskInfo, output: string): string {
-  const sections = [`<retrieval_status>${retrieval}</retrieval_status>`, `<task_id>${task.id}</task_id>`, '<task_type>local_bash</task_type>', `<status>${task.status}</status>`]
+  const sections = [`<retrieval_status>${retrieval}</retrieval_status>`, `<task_id>${task.id}</task_id>`, `<task_type>${task.taskType ?? 'local_bash'}</task_type>`, `<status>${task.status}</status>`]
   if (task.exitCode !== undefined) sections.push(`<exit_code>${task.exitCode}</exit_code>`)
   if (output !== '') sections.push(`<output>\n${output.replace(/\n$/, '')}\n</output>`)
   return sections.join('\n\n')

@@ -1,16 +1,19 @@
 // Background subagents and isolation on the real loop (issue 27): the whole host against the
 // loopback OpenAI-wire server. A `run_in_background` call (or an agent with `background: true`)
-// returns Claude Code's async_launched result at once; the agent runs on, its final text lands in
-// its output file, and the parent hears of it on a later step as a <task-notification>. Closing
-// the session stops a background agent.
-import { existsSync, readFileSync } from 'node:fs'
+// returns Claude Code's async_launched result at once; the agent runs on as a background task
+// (TaskOutput, TaskStop), its final text lands in its output file, and the parent hears of it as a
+// <task-notification>: at its next step, or in a turn of its own when idle. Closing the session
+// stops a background agent. The worker waits on a gate file the test opens: no timing decides order.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionEvent, SessionEventOf } from '@seam/sdk'
-import { waitFor } from '@seam/sdk/testing'
-import { startSubagentHost, type SubagentHost } from './test-host'
+import { isAlive, waitFor } from '@seam/sdk/testing'
+import { startSubagentHost, type Conversation, type SubagentHost } from './test-host'
 
 const TIME = Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
 const WAIT_MS = 10_000 * TIME
+const WORKER_WITH_BASH = ['---', 'name: worker', 'description: Does one job', 'tools: Read, Bash', '---', 'You are WORKER-MARKER.', ''].join('\n')
 const WORKER = (extra = '') => ['---', 'name: worker', 'description: Does one job', 'tools: Read', extra, '---', 'You are WORKER-MARKER.', ''].filter((line) => line !== '').join('\n')
 
 let host: SubagentHost | undefined
@@ -26,12 +29,21 @@ function ofType<T extends SessionEvent['type']>(events: readonly SessionEvent[],
 const isParent = (body: { messages: Array<{ content?: unknown }> }) => !JSON.stringify(body.messages[0]).includes('WORKER-MARKER')
 
 describe('background subagents', () => {
-  it('run_in_background returns async_launched at once (agentId, outputFile); the agent runs on; its text lands in the output file and the parent is told with its next prompt', async () => {
+  /** The worker's first request runs a Bash call that waits for `gate` (the test opens it), writing its shell's pid first. */
+  const gatedWorker = (files: { gate: string; pid: string }, finalText: string): Conversation => ({
+    marker: 'WORKER-MARKER',
+    // A function: the paths are read when the request comes (the host's folder is made after the script).
+    turns: [() => ({ toolCalls: [{ name: 'Bash', args: { command: `echo $$ > '${files.pid}'; until [ -f '${files.gate}' ]; do sleep 0.02; done; echo gate open` } }] }), { text: finalText }]
+  })
+  const agentIdIn = (body: { messages: Array<{ content?: unknown }> }): string => /agentId: (a[0-9a-f]+)/.exec(JSON.stringify(body.messages))?.[1] ?? 'none'
+  const files = { gate: '', pid: '' }
+  const gateFiles = (root: string) => Object.assign(files, { gate: join(root, 'gate'), pid: join(root, 'worker.pid') })
+
+  it('run_in_background returns async_launched at once (agentId, outputFile); when the agent ends while the parent is idle, a parent turn opens by itself with the <task-notification>', async () => {
     host = await startSubagentHost({
-      files: { 'workspace/.claude/agents/worker.md': WORKER() },
+      files: { 'workspace/.claude/agents/worker.md': WORKER_WITH_BASH },
       conversations: [
-        // Slow enough that the parent's turn ends first.
-        { marker: 'WORKER-MARKER', turns: [{ text: 'background work finished', chunkDelayMs: 40 * TIME }] },
+        gatedWorker(files, 'background work finished'),
         {
           marker: '',
           turns: [
@@ -42,6 +54,7 @@ describe('background subagents', () => {
         }
       ]
     })
+    gateFiles(host.root)
     const session = await host.runtime.sessions.create(host.workspace)
     session.agent.send('start the worker in the background')
     await session.agent.whenIdle()
@@ -51,25 +64,115 @@ describe('background subagents', () => {
     expect(result.content).toContain('Async agent launched successfully.')
     expect(result.content).toContain(`agentId: ${structured.agentId}`)
     expect(result.content).toContain(`output_file: ${structured.outputFile}`)
-    expect(ofType(session.log.events, 'turn/end').at(-1)?.reason).toBe('completed')
-    // The parent's turn ended before the agent did.
+    expect(ofType(session.log.events, 'turn/end')).toHaveLength(1)
+    // The parent's turn ended before the agent did: the agent waits for the gate.
     expect(ofType(session.log.events, 'subagent/end')).toHaveLength(0)
+    // It is a background task of the session (local_agent), running.
+    const tasks = session.kernel.getService('backgroundTasks')!
+    expect(tasks.list(session.log.id)).toEqual([expect.objectContaining({ id: structured.agentId, taskType: 'local_agent', agentType: 'worker', status: 'running', description: 'Do the job', outputPath: structured.outputFile })])
 
-    await waitFor(() => ofType(session.log.events, 'subagent/end').length === 1, WAIT_MS, 'the background agent to end')
-    expect(ofType(session.log.events, 'subagent/end')[0]).toMatchObject({ agentId: structured.agentId, reason: 'completed' })
-    await waitFor(() => existsSync(structured.outputFile) && readFileSync(structured.outputFile, 'utf8') !== '', WAIT_MS, 'the output file')
-    expect(readFileSync(structured.outputFile, 'utf8')).toBe('background work finished')
-
-    session.agent.send('anything new?')
+    writeFileSync(files.gate, '')
+    await waitFor(() => ofType(session.log.events, 'turn/end').length === 2, WAIT_MS, 'the turn the finished agent opens')
     await session.agent.whenIdle()
+    expect(ofType(session.log.events, 'subagent/end')[0]).toMatchObject({ agentId: structured.agentId, reason: 'completed' })
+    expect(readFileSync(structured.outputFile, 'utf8')).toBe('background work finished')
+    expect(tasks.list(session.log.id)[0]).toMatchObject({ id: structured.agentId, status: 'completed' })
+
+    // The second turn has no user message: it opens with the notification, and the model answers it.
+    const second = ofType(session.log.events, 'turn/start')[1].turnId
+    expect(ofType(session.log.events, 'user/message').filter((e) => e.turnId === second)).toHaveLength(0)
+    const notice = ofType(session.log.events, 'context/message').filter((e) => e.turnId === second)
+    expect(notice).toHaveLength(1)
+    expect(notice[0].source).toBe('background-agent')
+    expect(notice[0].text).toContain(`<task-id>${structured.agentId}</task-id>`)
+    expect(notice[0].text).toContain('<status>completed</status>')
+    expect(notice[0].text).toContain('<summary>Agent "Do the job" completed</summary>')
+    expect(notice[0].text).toContain('<result>background work finished</result>')
+    expect(ofType(session.log.events, 'assistant/message').at(-1)?.text).toBe('heard back')
     const parentRequests = host.model.requests.filter((r) => isParent(r.body))
     expect(parentRequests).toHaveLength(3)
-    const told = JSON.stringify(parentRequests[2].body.messages)
-    expect(told).toContain(`<task-id>${structured.agentId}</task-id>`)
-    expect(told).toContain('<status>completed</status>')
-    expect(told).toContain('<summary>Agent \\"Do the job\\" completed</summary>')
-    expect(told).toContain('<result>background work finished</result>')
+    expect(JSON.stringify(parentRequests[2].body.messages)).toContain(`<task-id>${structured.agentId}</task-id>`)
     expect(JSON.stringify(parentRequests[1].body.messages)).not.toContain('task-notification')
+  })
+
+  it('TaskOutput reads a background agent (not_ready while it runs; blocking, its final result once it ends) and the running turn gets the notification at its next step', async () => {
+    host = await startSubagentHost({
+      files: { 'workspace/.claude/agents/worker.md': WORKER_WITH_BASH },
+      conversations: [
+        gatedWorker(files, 'the answer is 42'),
+        {
+          marker: '',
+          turns: [
+            { toolCalls: [{ name: 'Agent', args: { description: 'Find the answer', prompt: 'Find it', subagent_type: 'worker', run_in_background: true } }] },
+            (body) => ({ toolCalls: [{ name: 'TaskOutput', args: { task_id: agentIdIn(body), block: false } }] }),
+            (body) => ({ toolCalls: [{ name: 'TaskOutput', args: { task_id: agentIdIn(body), block: true, timeout: WAIT_MS } }] }),
+            { text: 'got it' }
+          ]
+        }
+      ]
+    })
+    gateFiles(host.root)
+    const session = await host.runtime.sessions.create(host.workspace)
+    session.agent.send('find the answer in the background')
+    // The blocking TaskOutput is waiting: open the gate.
+    await waitFor(() => ofType(session.log.events, 'tool/call').filter((e) => e.name === 'TaskOutput').length === 2, WAIT_MS, 'the blocking TaskOutput call')
+    writeFileSync(files.gate, '')
+    await waitFor(() => ofType(session.log.events, 'turn/end').length === 1, WAIT_MS, 'the turn to end')
+    await session.agent.whenIdle()
+    const agentId = (ofType(session.log.events, 'tool/result')[0].structured as { agentId: string }).agentId
+    const [notReady, done] = ofType(session.log.events, 'tool/result').slice(1)
+    expect(notReady.content).toContain('<retrieval_status>not_ready</retrieval_status>')
+    expect(notReady.content).toContain('<task_type>local_agent</task_type>')
+    expect(notReady.content).toContain('<status>running</status>')
+    expect(done.content).toContain('<retrieval_status>success</retrieval_status>')
+    expect(done.content).toContain('<status>completed</status>')
+    expect(done.content).toContain('<output>\nthe answer is 42\n</output>')
+    expect(done.structured).toMatchObject({ retrieval_status: 'success', task: { task_id: agentId, task_type: 'local_agent', status: 'completed', description: 'Find the answer', output: 'the answer is 42', agentType: 'worker' } })
+    // One turn: the notification joined it at its next step (the request after the blocking TaskOutput).
+    expect(ofType(session.log.events, 'turn/end')).toHaveLength(1)
+    const last = host.model.requests.filter((r) => isParent(r.body)).at(-1)!
+    expect(JSON.stringify(last.body.messages)).toContain(`<task-id>${agentId}</task-id>`)
+  })
+
+  it('TaskStop stops a background agent and what it runs (its Bash process); the stop is told with the next prompt, without a turn of its own', async () => {
+    host = await startSubagentHost({
+      files: { 'workspace/.claude/agents/worker.md': WORKER_WITH_BASH },
+      conversations: [
+        gatedWorker(files, 'never said'),
+        {
+          marker: '',
+          turns: [
+            { toolCalls: [{ name: 'Agent', args: { description: 'Wait forever', prompt: 'Wait', subagent_type: 'worker', run_in_background: true } }] },
+            { text: 'launched' },
+            (body) => ({ toolCalls: [{ name: 'TaskStop', args: { task_id: agentIdIn(body) } }] }),
+            { text: 'stopped it' },
+            { text: 'noted' }
+          ]
+        }
+      ]
+    })
+    gateFiles(host.root)
+    const session = await host.runtime.sessions.create(host.workspace)
+    session.agent.send('start a worker')
+    await session.agent.whenIdle()
+    // The worker's Bash runs (its shell wrote its pid) before the parent is asked to stop it.
+    await waitFor(() => existsSync(files.pid) && readFileSync(files.pid, 'utf8').trim() !== '', WAIT_MS, "the worker's Bash call")
+    const pid = Number(readFileSync(files.pid, 'utf8'))
+    session.agent.send('stop it')
+    await session.agent.whenIdle()
+    const agentId = (ofType(session.log.events, 'tool/result')[0].structured as { agentId: string }).agentId
+    const stop = ofType(session.log.events, 'tool/result')[1]
+    expect(stop.content).toBe(`Successfully stopped task: ${agentId} (Wait forever)`)
+    expect(stop.structured).toEqual({ message: stop.content, task_id: agentId, task_type: 'local_agent', command: 'Wait forever' })
+    expect(ofType(session.log.events, 'subagent/end')[0]).toMatchObject({ agentId, reason: 'cancelled' })
+    expect(session.kernel.getService('backgroundTasks')!.list(session.log.id)[0]).toMatchObject({ id: agentId, status: 'killed', endReason: 'stopped' })
+    await waitFor(() => !isAlive(pid), WAIT_MS, "the worker's Bash process to end")
+    // No turn of its own for a stopped agent; the next prompt carries the notice.
+    expect(ofType(session.log.events, 'turn/end')).toHaveLength(2)
+    session.agent.send('what happened?')
+    await session.agent.whenIdle()
+    const last = host.model.requests.filter((r) => isParent(r.body)).at(-1)!
+    expect(JSON.stringify(last.body.messages)).toContain('<summary>Agent \\"Wait forever\\" was stopped</summary>')
   })
 
   it('an agent defined with background: true runs in the background without the flag; closing the session stops it', async () => {

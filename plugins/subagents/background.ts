@@ -1,9 +1,10 @@
 // Background subagents (claude-code-extensions.md 1(a) "Background by default"): the Agent call
 // returns at once with Claude Code's `async_launched` result (the agent's id and output file) and
-// the child turn runs on. When it ends, its final text goes to the output file and the parent is
-// told on its next step, as background commands are (plugins/background-tasks): a
-// `<task-notification>` delivered after a step's tool results (`agent/tool-batch`) or with the next
-// prompt (`agent/prompt-submit`). Its calls go through the session's approvals like any child's.
+// the child turn runs on. It is a background task (`local_agent`) of the background-tasks plugin,
+// so `/tasks`, the tasks panel, TaskOutput and TaskStop reach it. When it ends, its final text goes
+// to the output file and the parent is told with a `<task-notification>`: at the running turn's
+// next step, or, when the session is idle, in a turn of its own (`AgentHandle.deliver`), as Claude
+// Code does. A stopped agent is told quietly: with the next step or prompt, never a turn of its own.
 // Closing the session, or cancelling the turn that started it, stops it.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -39,10 +40,17 @@ export function launchedText(agentId: string, outputFile: string): string {
   ].join('\n')
 }
 
+/** How a background agent ended, in Claude Code's task statuses. */
+export function endStatus(result: SubagentRunResult | { error: string }): 'completed' | 'failed' | 'killed' {
+  if ('error' in result) return 'failed'
+  if (result.stopped === true) return 'killed'
+  return result.isError ? 'failed' : 'completed'
+}
+
 export function completionNotice(agentId: string, description: string, outputFile: string, result: SubagentRunResult | { error: string }): string {
-  const failed = 'error' in result || result.isError
-  const status = 'error' in result ? 'failed' : result.isError ? 'failed' : 'completed'
-  const lines = ['<task-notification>', `<task-id>${agentId}</task-id>`, `<output-file>${outputFile}</output-file>`, `<status>${status}</status>`, `<summary>Agent "${description}" ${failed ? 'failed' : 'completed'}</summary>`]
+  const status = endStatus(result)
+  const how = status === 'killed' ? 'was stopped' : status
+  const lines = ['<task-notification>', `<task-id>${agentId}</task-id>`, `<output-file>${outputFile}</output-file>`, `<status>${status}</status>`, `<summary>Agent "${description}" ${how}</summary>`]
   if ('error' in result) lines.push(`<result>${result.error}</result>`)
   else {
     lines.push(`<result>${result.text}</result>`)
@@ -52,13 +60,13 @@ export function completionNotice(agentId: string, description: string, outputFil
   return lines.join('\n')
 }
 
-/** Background agents of the host's sessions, and the notices their parents have not had yet. */
+/** Background agents of the host's sessions, and the quiet notices (of stopped agents) their parents have not had yet. */
 export class BackgroundAgents {
   private readonly sessions = new Map<string, AgentHandle>()
   private readonly running = new Map<string, Set<Running>>()
-  private readonly pending = new Map<string, string[]>()
+  private readonly quiet = new Map<string, string[]>()
 
-  constructor(ctx: Context) {
+  constructor(private readonly ctx: Context) {
     const see = (agent: AgentHandle): void => {
       if (!agent.subagent) this.sessions.set(agent.sessionId, agent)
     }
@@ -81,9 +89,10 @@ export class BackgroundAgents {
     })
     ctx.on('agent/session-end', (agent) => {
       if (agent.subagent) return
-      this.stopAll(agent.sessionId, 'its session ended')
+      // Forgotten first: an agent that ends while stopping has no one left to tell.
       this.sessions.delete(agent.sessionId)
-      this.pending.delete(agent.sessionId)
+      this.quiet.delete(agent.sessionId)
+      this.stopAll(agent.sessionId, 'its session ended')
     })
     ctx.onDispose(() => {
       for (const sessionId of this.running.keys()) this.stopAll(sessionId, 'Seam is stopping')
@@ -97,9 +106,11 @@ export class BackgroundAgents {
 
   /**
    * Starts `run` (with its own cancel signal) and returns at once. The output file exists (empty)
-   * from the start; the final text replaces it atomically when the agent ends.
+   * from the start; the final text replaces it atomically when the agent ends. With the
+   * background-tasks plugin it is listed as a task of the session.
    */
-  launch(sessionId: string, agentId: string, description: string, run: (signal: AbortSignal) => Promise<SubagentRunResult>): Launched {
+  launch(sessionId: string, agent: { agentId: string; agentType: string; description: string }, run: (signal: AbortSignal) => Promise<SubagentRunResult>): Launched {
+    const { agentId, description } = agent
     const session = this.sessions.get(sessionId)
     if (!session) throw new Error(`no running session ${sessionId} to start a background agent in`)
     const folder = agentsFolder(session)
@@ -110,20 +121,40 @@ export class BackgroundAgents {
     let set = this.running.get(sessionId)
     if (!set) this.running.set(sessionId, (set = new Set()))
     set.add(entry)
+    let taskSink: { end(outcome: { status: 'completed' | 'failed' | 'killed'; result: string }): void } | undefined
+    this.ctx.maybe('backgroundTasks')?.adoptAgent({
+      sessionId,
+      agentId,
+      agentType: agent.agentType,
+      description,
+      outputPath: outputFile,
+      running: {
+        stop: () => entry.controller.abort(new Error(`background agent ${agentId} stopped`)),
+        attach: (sink) => (taskSink = sink)
+      }
+    })
     const finish = (result: SubagentRunResult | { error: string }): void => {
       set.delete(entry)
       if (set.size === 0) this.running.delete(sessionId)
-      writeAtomically(outputFile, 'error' in result ? result.error : result.text)
-      if (!this.sessions.has(sessionId)) return
-      this.pending.set(sessionId, [...(this.pending.get(sessionId) ?? []), completionNotice(agentId, description, outputFile, result)])
+      const text = 'error' in result ? result.error : result.text
+      writeAtomically(outputFile, text)
+      // The parent hears of it before the task reads as ended: whoever waits for the task (seam run) then finds the turn it opened.
+      const parent = this.sessions.get(sessionId)
+      const status = endStatus(result)
+      if (parent) {
+        const notice = completionNotice(agentId, description, outputFile, result)
+        if (status === 'killed') this.quiet.set(sessionId, [...(this.quiet.get(sessionId) ?? []), notice])
+        else parent.deliver(notice, 'background-agent')
+      }
+      taskSink?.end({ status, result: text })
     }
     void run(entry.controller.signal).then(finish, (error: unknown) => finish({ error: error instanceof Error ? error.message : String(error) }))
     return { agentId, outputFile }
   }
 
   private take(sessionId: string): string[] {
-    const notices = this.pending.get(sessionId) ?? []
-    this.pending.delete(sessionId)
+    const notices = this.quiet.get(sessionId) ?? []
+    this.quiet.delete(sessionId)
     return notices
   }
 

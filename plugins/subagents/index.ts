@@ -88,7 +88,9 @@ export default definePlugin({
       if (input.run_in_background === true || agent.background === true) {
         // Runs on after this call returns: its own signal (the session's end, a cancelled turn), not the call's.
         const agentId = newAgentId()
-        const launched = background.launch(exec.sessionId, agentId, input.description, (signal) => runSubagent(context, { ...request, signal }, { ...options, agentId }))
+        const launched = background.launch(exec.sessionId, { agentId, agentType: agent.name, description: input.description }, (signal) =>
+          runSubagent(context, { ...request, signal }, { ...options, agentId })
+        )
         return { kind: 'launched', launched }
       }
       return { kind: 'completed', result: await runSubagent(context, { ...request, signal: exec.signal }, options) }

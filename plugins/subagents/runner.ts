@@ -139,7 +139,8 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
       toolUseCount: outcome.toolUseCount,
       usage: { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens },
       model: outcome.model,
-      ...(kept ? { worktree: kept } : {})
+      ...(kept ? { worktree: kept } : {}),
+      ...(outcome.reason === 'cancelled' ? { stopped: true } : {})
     }
   } catch (error) {
     if (isolated) await keepIfChanged(isolated, request.sessionId).catch(() => undefined)

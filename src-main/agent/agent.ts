@@ -90,7 +90,7 @@ export class Agent {
     this.inbox = new Inbox(() => this.publishState())
     this.closeRequested = new Promise<void>((resolve) => (this.requestClose = resolve))
     this.startAbandoned = new Promise<void>((resolve) => (this.abandonStart = resolve))
-    const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current, () => this.kernel.getService('settingsEnv')?.vars() ?? {})
+    const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current, () => this.kernel.getService('settingsEnv')?.vars() ?? {}, undefined, (text, source) => this.deliver(text, source))
     this.handle = handle
     this.deps = {
       kernel: options.kernel,
@@ -156,6 +156,22 @@ export class Agent {
     this.inbox.enqueue({ content: input.content, source: input.source, ...(input.images?.length ? { images: input.images } : {}) })
     this.pump()
     return { queued: 'turn' }
+  }
+
+  /**
+   * News from outside the turn (`AgentHandle.deliver`: a background agent ended). A running turn
+   * gets it at its next step (or, ending first, opens the next turn with it); an idle session
+   * opens a turn with it. Dropped once the session is closing, or when it cannot run turns.
+   */
+  deliver(text: string, source: string): void {
+    if (this.closing || this.refuseTurns !== undefined) return
+    const turn = this.current
+    if (turn && turn.phase === 'running') {
+      this.inbox.steer({ kind: 'notice', text, source })
+      return
+    }
+    this.inbox.enqueue({ content: text, source: 'user', notice: source })
+    this.pump()
   }
 
   /**

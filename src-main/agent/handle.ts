@@ -39,7 +39,9 @@ export class AgentHandleImpl implements AgentHandle {
     private readonly currentTurn: () => TurnControl | undefined,
     /** Variables from settings (the `settingsEnv` service); the session's own setEnv values override them. */
     private readonly settingsEnv: () => Readonly<Record<string, string>> = () => NO_ENV,
-    private readonly child?: ChildHandleOptions
+    private readonly child?: ChildHandleOptions,
+    /** The session's loop takes news from outside a turn (Agent.deliver); a child's handle has none. */
+    private readonly deliverTo?: (text: string, source: string) => void
   ) {
     this.currentCwd = child?.cwd ?? workspace
     if (child) this.subagent = Object.freeze({ ...child.subagent })
@@ -83,6 +85,11 @@ export class AgentHandleImpl implements AgentHandle {
 
   inject(text: string, source: string): void {
     this.log.append({ type: 'context/message', ...this.turnField(), text, source })
+  }
+
+  deliver(text: string, source: string): void {
+    if (this.deliverTo) this.deliverTo(text, source)
+    else this.inject(text, source)
   }
 
   /** S8: ignored outside a turn; the first stop of a turn wins. */

@@ -23,6 +23,11 @@ export interface CommandExpansion {
 export interface QueuedPrompt {
   content: string
   source: PromptOrigin
+  /**
+   * Set when this is not a prompt but news that opens a turn (`AgentHandle.deliver`: a background
+   * agent ended): `content` is recorded as a context/message from this source, without prompt policy.
+   */
+  notice?: string
   /** Images sent with the prompt. */
   images?: ImageAttachment[]
   expansion?: CommandExpansion
@@ -31,6 +36,7 @@ export interface QueuedPrompt {
 export type SteeringItem =
   | { kind: 'prompt'; content: string; source: PromptOrigin; images?: ImageAttachment[] }
   | { kind: 'continuation'; text: string; by?: string; context?: string[] }
+  | { kind: 'notice'; text: string; source: string }
 
 export class Inbox {
   private queue: QueuedPrompt[] = []
@@ -80,13 +86,16 @@ export class Inbox {
     this.onChange()
   }
 
-  /** At a turn's end: undrained user messages open the next turn, ahead of anything queued since. */
+  /** At a turn's end: undrained user messages and notices open the next turn, ahead of anything queued since. */
   requeueSteering(): void {
     const items = this.steeringItems
     if (items.length === 0) return
     this.steeringItems = []
     const prompts: QueuedPrompt[] = []
-    for (const item of items) if (item.kind === 'prompt') prompts.push({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) })
+    for (const item of items) {
+      if (item.kind === 'prompt') prompts.push({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) })
+      else if (item.kind === 'notice') prompts.push({ content: item.text, source: 'user', notice: item.source })
+    }
     this.queue = [...prompts, ...this.queue]
     this.onChange()
   }

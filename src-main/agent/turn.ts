@@ -153,6 +153,12 @@ export class Turn implements TurnControl {
     this.phase = 'running'
     let allowed = 0
     for (const [index, prompt] of batch.entries()) {
+      if (prompt.notice !== undefined) {
+        // News that opened the turn (a background agent ended): no prompt, so no prompt policy.
+        this.deps.log.append({ type: 'context/message', turnId: this.id, text: prompt.content, source: prompt.notice })
+        allowed++
+        continue
+      }
       try {
         if (await this.submit(prompt, 'prompt')) allowed++
       } catch (error) {
@@ -343,6 +349,8 @@ export class Turn implements TurnControl {
           ...(item.by !== undefined ? { by: item.by } : {})
         })
         for (const text of item.context ?? []) this.deps.log.append({ type: 'context/message', turnId: this.id, text, source: item.by ?? 'agent/turn-continuation' })
+      } else if (item.kind === 'notice') {
+        this.deps.log.append({ type: 'context/message', turnId: this.id, text: item.text, source: item.source })
       } else {
         await this.submit({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) }, 'steering')
       }

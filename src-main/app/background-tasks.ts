@@ -49,7 +49,8 @@ export function tasksText(tasks: readonly BackgroundTaskInfo[], now = Date.now()
   const lines = [`Background tasks: ${running} running, ${tasks.length - running} ended`]
   for (const task of tasks) {
     const ran = formatDuration((task.endedAt ?? now) - task.startedAt)
-    lines.push(`  ${task.id}  ${statusText(task)}  ${ran}  ${task.description ?? task.command}`)
+    const what = task.taskType === 'local_agent' ? `agent ${task.agentType ?? ''}: ${task.description ?? task.command}` : (task.description ?? task.command)
+    lines.push(`  ${task.id}  ${statusText(task)}  ${ran}  ${what}`)
     lines.push(`    output: ${task.outputPath}`)
   }
   return lines.join('\n')
@@ -57,6 +58,8 @@ export function tasksText(tasks: readonly BackgroundTaskInfo[], now = Date.now()
 
 export function statusText(task: BackgroundTaskInfo): string {
   if (task.status === 'running') return 'running'
+  // An agent has no exit code: how it ended is all there is.
+  if (task.taskType === 'local_agent') return task.endReason === 'session-closed' ? 'stopped when the session closed' : task.endReason !== undefined ? 'stopped' : task.status
   const code = task.exitCode === undefined ? 'exit code unknown' : `exit code ${task.exitCode}`
   if (task.endReason === 'host-exited') return `ended when Seam stopped (${code})`
   if (task.endReason === 'session-closed') return `stopped when the session closed (${code})`

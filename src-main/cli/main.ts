@@ -21,6 +21,7 @@ import { killWatchedGroups } from '../process/guarded-spawn'
 import { createWorktreeSession } from '../app/worktree-sessions'
 import { takeWorktreeFlag } from './worktree-flag'
 import { worktreeCommand } from './worktree-command'
+import { waitForBackgroundAgents } from './background-wait'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
@@ -322,8 +323,12 @@ async function runPrompts(
       nameSession()
       if (result.kind === 'prompt') session.agent.send(prompt, 'cli')
       await session.agent.whenIdle()
-      const end = [...session.log.events].reverse().find((e) => e.type === 'turn/end')
-      lastReason = end && end.type === 'turn/end' ? end.reason : 'error'
+      lastReason = lastTurnReason(session.log.events)
+    }
+    // Background agents still running: wait for them and the turns their ends open.
+    if (!stop.aborted && named) {
+      await waitForBackgroundAgents(session.agent, session.kernel.getService('backgroundTasks'), session.log.id, stop)
+      lastReason = stop.aborted ? 'cancelled' : lastTurnReason(session.log.events)
     }
   } finally {
     stop.removeEventListener('abort', cancel)
@@ -332,6 +337,11 @@ async function runPrompts(
   // A new session in which only built-in commands ran (`seam run "/help"`) is not kept.
   if (!id && !named) await runtime.sessions.discardIfEmpty(session.log.id)
   return lastReason === 'completed' ? 0 : 1
+}
+
+function lastTurnReason(events: readonly { type: string; reason?: string }[]): string {
+  const end = [...events].reverse().find((e) => e.type === 'turn/end')
+  return end?.reason ?? 'error'
 }
 
 /**

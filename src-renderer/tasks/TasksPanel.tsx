@@ -1,7 +1,8 @@
-// The session's background commands (Bash run_in_background, or moved to the background at their
-// timeout), above the composer: each running one with its run time, the live tail of its output
+// The session's background tasks: commands (Bash run_in_background, or moved to the background at
+// their timeout) and agents run in the background (Agent run_in_background), above the composer: each running one with its run time, the live tail of its output
 // and Stop; ended ones with their exit code (their output on request). Shown once the session has
-// had a task. The list follows the session's `task/started` / `task/ended` events and is read from
+// had a task. The list follows the session's `task/started` / `task/ended` (and, for agents,
+// `subagent/start` / `subagent/end`) events and is read from
 // the host (`tasks/list`); output tails come from `tasks/tail`, polled while a task runs.
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { BackgroundTaskView } from '../../src-shared/contract/tasks'
@@ -15,6 +16,8 @@ import { tasksPanelActions, useTasksPanelStore } from './tasks-panel-store'
 
 /** Characters of output a row shows. */
 const TAIL_CHARS = 4_000
+/** The events after which the list is read again: a command's or an agent's start and end. */
+const TASK_EVENTS = new Set(['task/started', 'task/ended', 'subagent/start', 'subagent/end'])
 /** How often a running task's tail and run time refresh. */
 const REFRESH_MS = 1_000
 
@@ -23,7 +26,7 @@ export function TasksPanel() {
   const sessionId = useSessionStore((state) => state.sessionId)
   const events = useSessionStore((state) => state.events)
   // The list is read again whenever a task starts or ends.
-  const taskEvents = useMemo(() => events.filter((event) => event.type === 'task/started' || event.type === 'task/ended').length, [events])
+  const taskEvents = useMemo(() => events.filter((event) => TASK_EVENTS.has(event.type)).length, [events])
   const [tasks, setTasks] = useState<BackgroundTaskView[]>([])
   const [error, setError] = useState<string | null>(null)
   const [open, setOpen] = useState(true)
@@ -140,7 +143,7 @@ function TaskRow({ sessionId, task, onError }: { sessionId: string; task: Backgr
     }
   }
 
-  const title = task.description ?? task.command
+  const title = task.taskType === 'local_agent' ? `Agent ${task.agentType ?? ''}: ${task.description ?? task.command}` : (task.description ?? task.command)
   return (
     <li className="task-row" data-status={task.status} aria-label={`Task ${task.id}`}>
       <div className="task-line">

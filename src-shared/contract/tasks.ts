@@ -8,7 +8,10 @@ const TaskId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a task id')
 
 export const BackgroundTaskSchema = z.object({
   id: z.string(),
+  /** Absent: a command (`local_bash`); `local_agent`: a subagent run in the background. */
+  taskType: z.enum(['local_bash', 'local_agent']).optional(),
   command: z.string(),
+  agentType: z.string().optional(),
   description: z.string().optional(),
   outputPath: z.string(),
   status: z.enum(['running', 'completed', 'failed', 'killed']),

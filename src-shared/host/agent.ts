@@ -31,6 +31,14 @@ export interface AgentHandle {
   readonly turnSignal?: AbortSignal
   /** Model-visible context, recorded as a context/message event before the next model request. */
   inject(text: string, source: string): void
+  /**
+   * Model-visible news from outside the running turn (a background agent ended): a context/message
+   * at the top of the running turn's next step; when the session is idle it opens a turn of its
+   * own (as Claude Code does with a finished background agent's notification). No prompt policy
+   * runs for it (the user typed nothing). Dropped once the session is closing. On a subagent's
+   * handle it is `inject`.
+   */
+  deliver(text: string, source: string): void
   /** S8: stop the current turn; monotonic (nothing later in the turn un-stops it). */
   stop(reason: string, by: string): void
   /** Set an environment variable for processes tools spawn later in this session (CLAUDE_ENV_FILE). */

@@ -7,11 +7,19 @@ import type { Disposable } from '../kernel/types'
 /** Claude Code's task statuses: `completed` exited 0, `failed` exited non-zero, `killed` was stopped (or ended with its session or host). */
 export type BackgroundTaskStatus = 'running' | 'completed' | 'failed' | 'killed'
 
+/** Claude Code's task types: a shell command, or a subagent running in the background. */
+export type BackgroundTaskType = 'local_bash' | 'local_agent'
+
 export interface BackgroundTaskInfo {
-  /** Claude Code's shape: `b` and eight base-36 characters. */
+  /** Claude Code's shape: `b` and eight base-36 characters for a command; a background agent's task id is its agent id. */
   id: string
   sessionId: string
+  /** Absent: `local_bash`. */
+  taskType?: BackgroundTaskType
+  /** A command's command line; for an agent, its description. */
   command: string
+  /** An agent's type (`general-purpose`, a custom agent's name). */
+  agentType?: string
   description?: string
   /** Absolute path of the file holding stdout and stderr together. */
   outputPath: string
@@ -54,16 +62,42 @@ export interface AdoptRequest {
   movedAfterTimeoutMs?: number
 }
 
+/**
+ * A background subagent handed to the service (the subagents plugin): it stops when asked (its
+ * child turn and everything under it) and says once how it ended. Its output file is its own.
+ */
+export interface RunningAgentTask {
+  stop(): void
+  /** Called once by the service; `end` comes once, with the agent's final text (or why it failed). */
+  attach(sink: { end(outcome: { status: 'completed' | 'failed' | 'killed'; result: string }): void }): void
+}
+
+export interface AgentTaskRequest {
+  sessionId: string
+  /** The task's id (Claude Code's task id of a background agent). */
+  agentId: string
+  agentType: string
+  description: string
+  /** Where the agent's final text goes (written by the agent's runner). */
+  outputPath: string
+  running: RunningAgentTask
+}
+
 export interface BackgroundTaskService {
   /** Why a new task cannot start in this session now (the running-task cap), or undefined. */
   refusal(sessionId: string): string | undefined
   /** Takes over a running command; its output goes to the task's output file. */
   adopt(request: AdoptRequest): BackgroundTaskInfo
+  /**
+   * Lists a background agent as a task (`local_agent`): `/tasks`, TaskOutput and TaskStop reach it.
+   * The service does not notify the model of its end (its runner does, with the agent's result).
+   */
+  adoptAgent(request: AgentTaskRequest): BackgroundTaskInfo
   /** The session's tasks, running and ended (ended ones from the session log too), oldest first. */
   list(sessionId: string): readonly BackgroundTaskInfo[]
   /** The last `maxChars` characters of a task's output file ('' when it has none). */
   tail(sessionId: string, taskId: string, maxChars: number): Promise<string>
-  /** Stops a running task (SIGTERM to its group, SIGKILL after the grace) and resolves once it ended. */
+  /** Stops a running task (a command: SIGTERM to its group, SIGKILL after the grace; an agent: its child turn is cancelled) and resolves once it ended. */
   stop(sessionId: string, taskId: string): Promise<BackgroundTaskInfo>
   /** The notice the model gets on its next step after the task ended (`<task-notification>`, with its output's last lines). */
   notice(sessionId: string, taskId: string): Promise<string>

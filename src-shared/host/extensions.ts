@@ -124,6 +124,8 @@ export interface SubagentRunResult {
   model?: string
   /** Present when the agent ran in a git worktree it changed: where it is kept, and its branch. */
   worktree?: { path: string; branch: string }
+  /** Set when it was stopped before it ended (its card's Stop, TaskStop, a cancelled parent): `text` is Claude Code's interrupted result. */
+  stopped?: boolean
 }
 
 /** Runs subagents as child turns of a session's loop (the `Agent` tool uses the same). */
