@@ -10,13 +10,18 @@ export interface Waitable {
 
 const runningAgent = (sessionId: string) => (task: BackgroundTaskInfo) => task.sessionId === sessionId && task.taskType === 'local_agent' && task.status === 'running'
 
-/** Resolves when the session is idle and none of its background agents runs, or when `stop` aborts. */
-export async function waitForBackgroundAgents(agent: Waitable, tasks: BackgroundTaskService | undefined, sessionId: string, stop: AbortSignal): Promise<void> {
-  if (!tasks) return
+/**
+ * Resolves when the session is idle and none of its background agents runs, or when `stop`
+ * aborts: true when it had an agent to wait for (turns may have run since).
+ */
+export async function waitForBackgroundAgents(agent: Waitable, tasks: BackgroundTaskService | undefined, sessionId: string, stop: AbortSignal): Promise<boolean> {
+  if (!tasks) return false
   const running = runningAgent(sessionId)
+  let waited = false
   for (;;) {
     await agent.whenIdle()
-    if (stop.aborted || !tasks.list(sessionId).some(running)) return
+    if (stop.aborted || !tasks.list(sessionId).some(running)) return waited
+    waited = true
     // Listening starts in the same tick as the check above: no end falls between them.
     await new Promise<void>((resolve) => {
       const done = (): void => {

@@ -326,8 +326,7 @@ async function runPrompts(
       lastReason = lastTurnReason(session.log.events)
     }
     // Background agents still running: wait for them and the turns their ends open.
-    if (!stop.aborted && named) {
-      await waitForBackgroundAgents(session.agent, session.kernel.getService('backgroundTasks'), session.log.id, stop)
+    if (!stop.aborted && named && (await waitForBackgroundAgents(session.agent, session.kernel.getService('backgroundTasks'), session.log.id, stop))) {
       lastReason = stop.aborted ? 'cancelled' : lastTurnReason(session.log.events)
     }
   } finally {
