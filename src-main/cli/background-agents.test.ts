@@ -4,7 +4,7 @@
 // prompt. The run waits for the agent, runs the turn its end opens (the <task-notification>), then
 // exits 0; a SIGTERM while it waits ends everything (the agent's Bash process too) with 143.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -58,6 +58,15 @@ function startRun(s: Scenario, url: string) {
   return { child, out, exited }
 }
 
+/** Waits until the parent's turn has ended ("launched it" printed) while the agent's Bash waits on its gate; its pid. */
+async function agentWaiting(run: ReturnType<typeof startRun>, s: Scenario): Promise<number> {
+  const pidWritten = () => existsSync(s.pidFile) && readFileSync(s.pidFile, 'utf8').trim() !== ''
+  await waitFor(() => run.out.stdout.includes('launched it') && pidWritten(), WAIT_MS, 'the parent turn to end with the agent running').catch((error: Error) => {
+    throw new Error(`${error.message}\n${run.out.stderr}`)
+  })
+  return Number(readFileSync(s.pidFile, 'utf8'))
+}
+
 async function logEvents(stderr: string): Promise<Array<{ type: string; reason?: string; source?: string; text?: string; turnId?: string }>> {
   const id = /session (\S+)/.exec(stderr)?.[1]
   expect(id, stderr).toBeDefined()
@@ -70,11 +79,7 @@ it('seam run waits for the background agent it started, runs the turn its end op
   const server = await startFakeOpenAI(script(s))
   try {
     const run = startRun(s, server.url)
-    // The parent's turn has ended ("launched it" printed) while the agent waits on its gate.
-    await waitFor(() => run.out.stdout.includes('launched it') && existsSync(s.pidFile), WAIT_MS, 'the parent turn to end with the agent running').catch((error: Error) => {
-      throw new Error(`${error.message}\n${run.out.stderr}`)
-    })
-    const pid = Number(await readFile(s.pidFile, 'utf8'))
+    const pid = await agentWaiting(run, s)
     expect(isAlive(pid)).toBe(true)
     expect(run.child.exitCode, run.out.stderr).toBeNull()
     await writeFile(s.gate, '')
@@ -95,10 +100,7 @@ it('SIGTERM while seam run waits for a background agent: the agent and its Bash 
   const server = await startFakeOpenAI(script(s))
   try {
     const run = startRun(s, server.url)
-    await waitFor(() => run.out.stdout.includes('launched it') && existsSync(s.pidFile), WAIT_MS, 'the parent turn to end with the agent running').catch((error: Error) => {
-      throw new Error(`${error.message}\n${run.out.stderr}`)
-    })
-    const pid = Number(await readFile(s.pidFile, 'utf8'))
+    const pid = await agentWaiting(run, s)
     run.child.kill('SIGTERM')
     expect(await run.exited, run.out.stderr).toBe(143)
     expect(await waitUntilDead(pid, 5_000 * TIME), `the agent's Bash process (pid ${pid}) outlived seam run`).toBe(true)
