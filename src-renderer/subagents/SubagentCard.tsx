@@ -23,6 +23,8 @@ export const AGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task'])
 export function subagentStatus(item: ToolCardItem, sessionRunning: boolean): SubagentStatus {
   const end = item.subagent?.end
   if (end) return end.reason === 'completed' || end.reason === 'max_steps' ? 'done' : end.reason === 'cancelled' ? 'stopped' : 'failed'
+  // A background agent's call answered at launch; the agent runs on until its subagent/end.
+  if (item.subagent && launchedInBackground(item)) return 'running'
   if (item.result) return item.status === 'cancelled' || item.status === 'interrupted' ? 'stopped' : item.result.isError ? 'failed' : 'done'
   if (item.status === 'denied' || item.status === 'error' || item.status === 'timeout') return 'failed'
   if (!sessionRunning) return 'stopped'
@@ -82,7 +84,7 @@ export const SubagentCard = memo(function SubagentCard({ item }: { item: ToolCar
         {usage.toolUseCount} tool {usage.toolUseCount === 1 ? 'call' : 'calls'} · {formatTokens(usage.inputTokens)} in / {formatTokens(usage.outputTokens)} out
         {usage.costUsd !== undefined ? ` · ${formatCost(usage.costUsd)}` : ''}
         {end ? ` · ${formatDuration(end.durationMs)} · ${end.model}` : ''}
-        {item.subagent?.background ? ' · background' : ''}
+        {item.subagent?.background || launchedInBackground(item) ? ' · background' : ''}
       </p>
       {end?.error && <p role="status" className="tool-status error">Failed: {end.error}</p>}
       {status === 'stopped' && !end && <p role="status" className="tool-status muted">{item.statusReason ?? 'Stopped before it finished'}</p>}
@@ -107,6 +109,12 @@ export const SubagentCard = memo(function SubagentCard({ item }: { item: ToolCar
     </article>
   )
 })
+
+/** The Agent call answered Claude Code's `async_launched`: the agent runs in the background. */
+export function launchedInBackground(item: ToolCardItem): boolean {
+  const structured = item.result?.structured
+  return typeof structured === 'object' && structured !== null && (structured as { status?: unknown }).status === 'async_launched'
+}
 
 function stringArg(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined

@@ -4,7 +4,7 @@ import type { BackgroundTaskView } from '../../src-shared/contract/tasks'
 export function statusLabel(task: BackgroundTaskView): string {
   if (task.status === 'running') return task.movedAfterTimeoutMs !== undefined ? 'running (moved to background)' : 'running'
   // An agent has no exit code: how it ended is all there is.
-  if (task.taskType === 'local_agent') return task.endReason === 'session-closed' ? 'stopped with the session' : task.endReason !== undefined ? 'stopped' : task.status
+  if (task.taskType === 'local_agent') return task.status !== 'killed' ? task.status : task.endReason === 'session-closed' ? 'stopped with the session' : 'stopped'
   const code = task.exitCode === undefined ? 'exit code unknown' : `exit code ${task.exitCode}`
   if (task.endReason === 'host-exited') return `ended with Seam (${code})`
   if (task.endReason === 'session-closed') return `stopped with the session (${code})`

@@ -17,10 +17,16 @@ export const SteeringRow = memo(function SteeringRow({ item }: { item: SteeringI
   )
 })
 
+/** How a context row names where it came from, when its source says more than its name. */
+const CONTEXT_TITLES: Record<string, string> = {
+  'model/context': 'System prompt and tools sent to the model',
+  'background-agent': 'A background agent ended: the model was told'
+}
+
 export const ContextRow = memo(function ContextRow({ item }: { item: ContextItem }) {
   return (
     <details className="context-row muted">
-      <summary>{item.source === 'model/context' ? 'System prompt and tools sent to the model' : `context from ${item.source}`}</summary>
+      <summary>{CONTEXT_TITLES[item.source] ?? `context from ${item.source}`}</summary>
       <div className="msg-text small">{item.text}</div>
     </details>
   )
