@@ -24,7 +24,7 @@ connectHost().then(
     window.addEventListener('pagehide', () => host.close())
     root.render(
       <StrictMode>
-        <App host={host} connection={host.connection} />
+        <App host={host} connection={host.connection} followUrl />
       </StrictMode>
     )
   },

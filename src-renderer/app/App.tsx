@@ -18,6 +18,7 @@ import { CommandPalette } from './CommandPalette'
 import { Header } from './Header'
 import { HostProvider } from './host-context'
 import { useLayoutStore } from './layout-store'
+import { startRouter } from './router'
 import { StatusLine } from './StatusLine'
 import { wireHost } from './wire-host'
 
@@ -32,11 +33,15 @@ export interface AppProps {
   connection?: ConnectionSource
   /** How client entries are imported (tests pass their own). */
   loadModule?: ModuleLoader
+  /** Keep the page, section and session in the URL's hash (deep links, Back/Forward): the real window does. */
+  followUrl?: boolean
 }
 
-export function App({ host, connection, loadModule }: AppProps) {
+export function App({ host, connection, loadModule, followUrl = false }: AppProps) {
   useEffect(() => {
     const wiring = wireHost(host, loadModule ? { loadModule } : {})
+    // Before the first resync: a linked session opens instead of the remembered one.
+    const stopRouter = followUrl ? startRouter(host) : undefined
     let last: ConnectionState = connection?.getState() ?? 'connected'
     appActions.setConnection(last)
     void wiring.resync()
@@ -48,9 +53,10 @@ export function App({ host, connection, loadModule }: AppProps) {
     })
     return () => {
       off?.()
+      stopRouter?.()
       wiring.dispose()
     }
-  }, [host, connection, loadModule])
+  }, [host, connection, loadModule, followUrl])
 
   return (
     <HostProvider host={host}>

@@ -38,6 +38,13 @@ function remember(id: string | null): void {
   }
 }
 
+/** The session a deep link named before the list was loaded (restore reports it if it is gone). */
+let linkedId: string | null = null
+
+function noSuchSession(id: string): string {
+  return `there is no session “${id}” (it was deleted, or the link is mistyped). Write a message below to start a new one.`
+}
+
 /** Numbers sessions/list calls, so a reply older than one already applied is dropped. */
 let listRequests = 0
 let listApplied = 0
@@ -94,16 +101,42 @@ export const sessionsActions = {
     await sessionsActions.refresh(host)
   },
 
-  /** At start and after a reconnect: reopen the remembered session if it still exists. */
+  /** At start and after a reconnect: reopen the remembered (or linked) session if it still exists. */
   async restore(host: HostApi): Promise<void> {
     await sessionsActions.refresh(host)
     const id = useSessionsStore.getState().openId ?? rememberedSessionId()
+    const linked = id !== null && id === linkedId
+    linkedId = null
     if (!id) return
     if (useSessionsStore.getState().list.some((s) => s.id === id)) await sessionsActions.open(host, id)
-    else if (useSessionsStore.getState().loaded) sessionsActions.close()
+    else if (useSessionsStore.getState().loaded) {
+      sessionsActions.close()
+      if (linked) sessionActions.notFound(noSuchSession(id))
+    }
+  },
+
+  /**
+   * A deep link (`#/session/<id>`) names a session: it opens when the list has it, else the view
+   * says there is none. Before the list is first loaded (the page was opened at the link), `restore`
+   * does it once the list is known.
+   */
+  async openLinked(host: HostApi, id: string): Promise<void> {
+    const { loaded, list, openId } = useSessionsStore.getState()
+    if (!loaded) {
+      useSessionsStore.setState({ openId: id })
+      linkedId = id
+      return
+    }
+    if (list.some((s) => s.id === id)) {
+      if (openId !== id) await sessionsActions.open(host, id)
+      return
+    }
+    sessionsActions.close()
+    sessionActions.notFound(noSuchSession(id))
   },
 
   reset(): void {
+    linkedId = null
     useSessionsStore.setState({ list: [], loaded: false, error: null, openId: null })
     sessionActions.close()
   }

@@ -5,6 +5,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { appActions, setLeaveGuard, useAppStore } from '../app/app-store'
 import { ConfirmDialog } from '../app/ConfirmDialog'
+import { EmptyState } from '../app/EmptyState'
+import { SearchX } from '../app/icons'
 import { useSlotsStore } from '../plugins/slots-store'
 import { PluginRender, SlotBoundary } from '../plugins/SlotBoundary'
 import { SaveBar, useSectionForm } from './section-form'
@@ -30,13 +32,32 @@ function usePluginSections(): SettingsSectionDef[] {
 export function SettingsPage() {
   const chosen = useAppStore((state) => state.settingsSection)
   const sections = [...SETTINGS_SECTIONS, ...usePluginSections()]
-  const current = sections.find((s) => s.id === chosen) ?? sections[0]!
+  const current = sections.find((s) => s.id === chosen)
   return (
     <div className="settings-page">
       <h1 className="settings-title">Settings</h1>
-      <SectionNav sections={sections} current={current.id} />
-      <SectionPanel key={current.id} section={current} />
+      <SectionNav sections={sections} current={current?.id ?? null} />
+      {current ? <SectionPanel key={current.id} section={current} /> : <UnknownSection id={chosen} first={sections[0]!} />}
     </div>
+  )
+}
+
+/** A link (`#/settings/<id>`) to a section there is not: say so, beside the sections there are. */
+function UnknownSection({ id, first }: { id: string; first: SettingsSectionDef }) {
+  return (
+    <section className="settings-panel" aria-label="Unknown settings section">
+      <h2>No such section</h2>
+      <div className="settings-panel-body">
+        <EmptyState
+          icon={SearchX}
+          title={`There is no settings section “${id}”.`}
+          action={<button type="button" onClick={() => appActions.openSettings(first.id)}>Open {first.title}</button>}
+        >
+          The link names a section Seam does not have: it may be mistyped, or belong to a plugin that is not enabled. Choose one
+          of the sections listed.
+        </EmptyState>
+      </div>
+    </section>
   )
 }
 
@@ -44,10 +65,12 @@ const tabId = (id: string) => `settings-tab-${id.replace(/[^\w-]/g, '-')}`
 const panelId = 'settings-panel'
 
 /** The section tabs: one tab stop (roving tabindex); arrows, Home and End move, Enter or Space opens. */
-function SectionNav({ sections, current }: { sections: readonly SettingsSectionDef[]; current: string }) {
-  const [focused, setFocused] = useState(current)
+function SectionNav({ sections, current }: { sections: readonly SettingsSectionDef[]; current: string | null }) {
+  // No section shown (an unknown link): the first tab is the one tab stop.
+  const fallback = current ?? sections[0]!.id
+  const [focused, setFocused] = useState(fallback)
   const refs = useRef(new Map<string, HTMLButtonElement>())
-  useEffect(() => setFocused(current), [current])
+  useEffect(() => setFocused(fallback), [fallback])
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = sections.findIndex((s) => s.id === focused)
     const last = sections.length - 1

@@ -118,6 +118,12 @@ export const sessionActions = {
     loads++
     set({ ...empty })
   },
+  /** No session is open and the one asked for (a link) does not exist: the view says so. */
+  notFound(message: string): void {
+    buffered = []
+    loads++
+    set({ ...empty, error: message })
+  },
   appendEvent(sessionId: string, event: SessionEvent): void {
     const state = get()
     if (sessionId !== state.sessionId) return
