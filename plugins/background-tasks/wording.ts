@@ -17,6 +17,8 @@ export function legacyStatus(status: BackgroundTaskInfo['status']): 'running' | 
 
 /** Claude Code's one-line summary of how a background command ended. */
 export function endSummary(task: BackgroundTaskInfo): string {
+  // A background agent has no exit code; its summary is the subagents plugin's (Agent "x" completed).
+  if (task.taskType === 'local_agent') return `Agent "${task.description ?? task.command}" ${task.status === 'killed' ? 'was stopped' : task.status}`
   const what = `Background command "${task.description ?? task.command}"`
   if (task.status === 'killed') return `${what} was stopped`
   if (task.status === 'failed') return `${what} failed with exit code ${task.exitCode ?? 'unknown'}`

@@ -8,8 +8,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type * as acp from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
-import type { OpenAIScript } from '../../test-support/fake-openai.mjs'
-import { agent, connect, providerArgs, setup, updatesOf, useAcpFixture } from './acp-fixture'
+import type { OpenAIRequestBody, OpenAIScript } from '../../test-support/fake-openai.mjs'
+import { waitFor } from '../process/liveness'
+import { agent, connect, providerArgs, setup, textOf, updatesOf, useAcpFixture } from './acp-fixture'
 
 useAcpFixture()
 
@@ -64,5 +65,39 @@ describe('subagents over ACP', () => {
     expect(childCard[0]).toMatchObject({ sessionUpdate: 'tool_call', status: 'pending', title: ask.toolCall.title })
     expect(childCard.at(-1)).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'completed' })
     expect(updates.indexOf(childCard[0]!)).toBeLessThan(updates.indexOf(done))
+  })
+
+  it('a background agent that ends while the session is idle opens a turn by itself: the editor gets its updates without a prompt', async () => {
+    // The child's Write waits for the editor's answer, which the test gives only after the prompt's turn ended.
+    const isChild = (body: OpenAIRequestBody) => JSON.stringify(body.messages[0]).includes('You are an agent working for a coding assistant')
+    const answered = (body: OpenAIRequestBody) => body.messages.at(-1)?.role === 'tool'
+    const respond = (body: OpenAIRequestBody) => {
+      if (isChild(body)) return answered(body) ? { text: 'Wrote note.txt.' } : { toolCalls: [{ name: 'Write', args: { file_path: 'note.txt', content: 'later\n' } }] }
+      if (JSON.stringify(body.messages).includes('<task-notification>')) return { text: 'The background note is written.' }
+      return answered(body) ? { text: 'Launched it.' } : { toolCalls: [{ name: 'Agent', args: { description: 'Write a note', prompt: 'Write note.txt', subagent_type: 'general-purpose', run_in_background: true } }] }
+    }
+    const s = await setup(Array.from({ length: 10 }, () => respond))
+    let allow: () => void = () => {}
+    const allowed = new Promise<void>((resolve) => (allow = resolve))
+    const proc = agent(s, providerArgs(s), {
+      permission: async (params) => {
+        await allowed
+        return { outcome: { outcome: 'selected', optionId: params.options.find((o) => o.kind === 'allow_once')!.optionId } }
+      }
+    })
+    await connect(proc)
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    const response = await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a note in the background' }] })
+    expect(response.stopReason).toBe('end_turn')
+    expect(textOf(updatesOf(proc, sessionId), 'agent_message_chunk')).toBe('Launched it.')
+
+    allow()
+    await waitFor(() => textOf(updatesOf(proc, sessionId), 'agent_message_chunk').includes('The background note is written.'), 30_000, 'the turn the agent opened, over ACP')
+    expect(await readFile(join(s.workspace, 'note.txt'), 'utf8')).toBe('later\n')
+    // The editor is told the task ended (src-main/acp README), then gets the turn that end opened.
+    const said = textOf(updatesOf(proc, sessionId), 'agent_message_chunk')
+    expect(said.startsWith('Launched it.')).toBe(true)
+    expect(said).toContain('<summary>Agent "Write a note" completed</summary>')
+    expect(said).toContain('The background note is written.')
   })
 })
