@@ -103,7 +103,8 @@ export class HookInvoker {
     const snapshot = this.deps.snapshot()
     const settings = snapshot.byEvent.get(occurrence.event) ?? []
     const sessionId = occurrence.input.session_id
-    const scoped = snapshot.disabledBy === undefined && typeof sessionId === 'string' ? (this.deps.scoped?.handlers(sessionId, occurrence.event) ?? []) : []
+    const agentId = typeof occurrence.input.agent_id === 'string' ? occurrence.input.agent_id : undefined
+    const scoped = snapshot.disabledBy === undefined && typeof sessionId === 'string' ? (this.deps.scoped?.handlers(sessionId, occurrence.event, agentId) ?? []) : []
     const configured = scoped.length > 0 ? [...settings, ...scoped] : settings
     const request = { source: 'claude' as const, event: occurrence.event, input: occurrence.input }
     const matching = configured.filter((handler) => {

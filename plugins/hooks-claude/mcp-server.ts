@@ -30,7 +30,9 @@ export function claudeMcpSource(source: McpServerStatus['source']): ClaudeMcpSou
     // A Claude Code plugin's server: installed by the user (the spec does not record the value Claude Code sends here).
     case 'plugin':
       return 'user'
+    // A subagent's own server (its agent file's inline mcpServers) is started for it at run time, as dynamic ones are.
     case 'session':
+    case 'agent':
       return 'dynamic'
   }
 }
@@ -39,6 +41,9 @@ export function claudeMcpSource(source: McpServerStatus['source']): ClaudeMcpSou
 export function mcpServerOf(servers: readonly McpServerStatus[], toolName: string, sessionId: string): ClaudeMcpServer | undefined {
   if (!toolName.startsWith('mcp__')) return undefined
   const offering = servers.filter((server) => (server.sessionId === undefined || server.sessionId === sessionId) && server.tools.some((tool) => tool.name === toolName))
-  const server = offering.find((candidate) => candidate.sessionId !== undefined) ?? offering[0]
+  // A subagent's own server (agentId) is named only when no shared server offers the tool.
+  const shared = offering.filter((server) => server.agentId === undefined)
+  const pool = shared.length > 0 ? shared : offering
+  const server = pool.find((candidate) => candidate.sessionId !== undefined) ?? pool[0]
   return server ? { name: server.name, source: claudeMcpSource(server.source) } : undefined
 }

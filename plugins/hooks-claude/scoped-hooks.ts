@@ -11,6 +11,8 @@ import { MAPPED_EVENTS } from './sources'
 
 interface Registration {
   readonly sessionId: string
+  /** A subagent's own hooks: only its events select them. */
+  readonly agentId?: string
   readonly honourOnce: boolean
   handlers: ConfiguredHandler[]
 }
@@ -20,7 +22,7 @@ export class ScopedHookRegistry {
   private readonly owner = new Map<ConfiguredHandler, Registration>()
 
   add(request: ScopedHooksRequest): ScopedHooks {
-    const loaded = loadHooksObject({ ...request.hooks }, 'scoped', request.file)
+    const loaded = loadHooksObject(request.agentId === undefined ? { ...request.hooks } : subagentHooks(request.hooks), 'scoped', request.file)
     const problems: string[] = []
     if (loaded.status === 'invalid') problems.push(`${request.file}: ${loaded.problem ?? 'invalid hooks'}; none of its hooks run`)
     problems.push(...loaded.notes)
@@ -32,7 +34,7 @@ export class ScopedHookRegistry {
       return false
     })
     if (request.env !== undefined) for (const handler of handlers) handler.env = request.env
-    const registration: Registration = { sessionId: request.sessionId, honourOnce: request.honourOnce === true, handlers }
+    const registration: Registration = { sessionId: request.sessionId, honourOnce: request.honourOnce === true, handlers, ...(request.agentId !== undefined ? { agentId: request.agentId } : {}) }
     let set = this.bySession.get(request.sessionId)
     if (!set) this.bySession.set(request.sessionId, (set = new Set()))
     set.add(registration)
@@ -46,12 +48,15 @@ export class ScopedHookRegistry {
     return false
   }
 
-  /** The session's scoped handlers for `event`, in registration order. */
-  handlers(sessionId: string, event: ClaudeHookEvent): ConfiguredHandler[] {
+  /** The session's scoped handlers for `event`, in registration order; a subagent's own only for its events (`agentId`). */
+  handlers(sessionId: string, event: ClaudeHookEvent, agentId?: string): ConfiguredHandler[] {
     const set = this.bySession.get(sessionId)
     if (!set) return []
     const found: ConfiguredHandler[] = []
-    for (const registration of set) for (const handler of registration.handlers) if (handler.event === event) found.push(handler)
+    for (const registration of set) {
+      if (registration.agentId !== undefined && registration.agentId !== agentId) continue
+      for (const handler of registration.handlers) if (handler.event === event) found.push(handler)
+    }
     return found
   }
 
@@ -82,4 +87,12 @@ export class ScopedHookRegistry {
     for (const handler of registration.handlers) this.owner.delete(handler)
     registration.handlers = []
   }
+}
+
+/** An agent file's hooks with `Stop` run as `SubagentStop` (its turn ends as a subagent's), as Claude Code converts them. */
+function subagentHooks(hooks: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { Stop: stop, ...rest } = hooks
+  if (stop === undefined) return { ...rest }
+  const own = rest.SubagentStop
+  return { ...rest, SubagentStop: Array.isArray(own) && Array.isArray(stop) ? [...own, ...stop] : own === undefined ? stop : own }
 }

@@ -17,7 +17,8 @@ import { formatZodError } from '@seam/sdk'
 import { Expander } from './expand'
 
 export type McpTransport = 'stdio' | 'http' | 'sse'
-export type McpSourceKind = 'session' | 'project' | 'codex-project' | 'seam' | 'codex-user' | 'plugin'
+/** `agent`: defined inline in a subagent's agent file (its `mcpServers`), started for that subagent only. */
+export type McpSourceKind = 'session' | 'project' | 'codex-project' | 'seam' | 'codex-user' | 'plugin' | 'agent'
 
 /** One server, resolved: variables expanded, ready to start (or carrying why it cannot). */
 export interface McpServerSpec {

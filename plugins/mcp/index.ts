@@ -57,6 +57,12 @@ export interface McpService {
   startAll(): Promise<McpServerStatus[]>
   /** Starts servers for one session only; they stop when that session ends. */
   startForSession(sessionId: string, servers: readonly McpSessionServer[]): Promise<McpServerStatus[]>
+  /**
+   * Starts a subagent's own servers (the inline `mcpServers` of the agent file `file`): their
+   * tools are offered to that subagent only. They stop with `stopForAgent`, or with the session.
+   */
+  startForAgent(request: { sessionId: string; agentId: string; file: string; servers: readonly McpSessionServer[] }): Promise<McpServerStatus[]>
+  stopForAgent(agentId: string): Promise<void>
   /** Problems with whole config files and duplicate names (which declaration won). */
   warnings(): string[]
   /** Called when a server's state, tools or stderr change. */
@@ -142,7 +148,7 @@ export default definePlugin({
       trusted: workspace.trusted,
       approved: (spec) => workspace.isApproved(serverTrustItem(spec)),
       disabled: config.disabled,
-      register: (tool) => ctx.tools.register(tool),
+      register: (tool, agentId) => ctx.tools.register(tool, agentId === undefined ? undefined : { agentId }),
       changed,
       env
     }, sessionsOf(ctx.kernel))
@@ -182,6 +188,8 @@ export default definePlugin({
         return manager.status()
       },
       startForSession: (sessionId, servers) => manager.startForSession(sessionId, servers),
+      startForAgent: ({ sessionId, agentId, file, servers }) => manager.startForAgent(sessionId, agentId, file, servers),
+      stopForAgent: (agentId) => manager.stopForAgent(agentId),
       warnings: () => [...loaded.warnings],
       onChange(listener) {
         listeners.add(listener)

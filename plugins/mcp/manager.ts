@@ -34,6 +34,8 @@ export interface McpServerStatus {
   stderr: string[]
   /** Set for servers a caller started for one session. */
   sessionId?: string
+  /** Set for a subagent's own servers (startForAgent): its tools are that subagent's only. */
+  agentId?: string
 }
 
 /** One server given to startForSession: a name plus the .mcp.json entry shape. */
@@ -47,7 +49,7 @@ export interface ManagerOptions {
   /** In a trusted workspace, whether a workspace server is what the user approved (trust pinning); default: all are. */
   approved?: (spec: McpServerSpec) => boolean
   disabled: readonly string[]
-  register(tool: ToolDefinition<never>): Disposable
+  register(tool: ToolDefinition<never>, agentId?: string): Disposable
   /** Something a UI shows changed (state, tools, stderr). */
   changed(): void
   env: Readonly<Record<string, string | undefined>>
@@ -56,6 +58,7 @@ export interface ManagerOptions {
 interface Entry {
   connection: ServerConnection
   sessionId?: string
+  agentId?: string
   registered: Map<string, Disposable>
   /** The tool list the registrations were made from (to skip re-registering an unchanged list). */
   registeredFrom: unknown
@@ -64,6 +67,8 @@ interface Entry {
 
 export class McpManager {
   private readonly entries = new Map<string, Entry>()
+  /** Subagents' own servers, by agent id: not in `entries`, so their names never clash with the configured ones or each other's. */
+  private readonly agentEntries = new Map<string, Entry[]>()
   private resourceToolsRegistered: Disposable[] = []
   private disposed = false
 
@@ -84,7 +89,7 @@ export class McpManager {
   }
 
   status(): McpServerStatus[] {
-    return [...this.entries.values()].map((entry) => this.statusOf(entry))
+    return [...this.entries.values(), ...[...this.agentEntries.values()].flat()].map((entry) => this.statusOf(entry))
   }
 
   connections(): ServerConnection[] {
@@ -111,7 +116,40 @@ export class McpManager {
         stops.push(entry.connection.stop())
       }
     }
+    for (const [agentId, entries] of this.agentEntries) {
+      if (entries.some((entry) => entry.sessionId === sessionId)) stops.push(this.stopForAgent(agentId))
+    }
     await Promise.all(stops)
+    this.options.changed()
+  }
+
+  /**
+   * Starts a subagent's own servers (the inline `mcpServers` of its agent file; `file` names it):
+   * their tools are registered for that agent only (`ToolRegisterOptions.agentId`), so no other
+   * agent or session sees them, and two agents may run servers of the same name. Resolves when
+   * each is connected or failed; `stopForAgent` ends them.
+   */
+  async startForAgent(sessionId: string, agentId: string, file: string, servers: readonly McpSessionServer[]): Promise<McpServerStatus[]> {
+    if (this.disposed) throw new Error('the MCP plugin is closing')
+    const entries: Entry[] = []
+    this.agentEntries.set(agentId, entries)
+    for (const { name, ...raw } of servers) {
+      const spec = claudeEntryToSpec(name, raw, 'agent', file, this.options.env)
+      const duplicate = entries.some((entry) => entry.connection.name === name)
+      if (duplicate) spec.error = `${file}: mcpServers: the name "${name}" is given twice`
+      entries.push({ connection: new ServerConnection(spec, this.connectionOptions()), sessionId, agentId, registered: new Map(), registeredFrom: undefined, problems: [] })
+    }
+    await Promise.all(entries.map((entry) => entry.connection.ensureStarted()))
+    return entries.map((entry) => this.statusOf(entry))
+  }
+
+  /** Stops a subagent's own servers and removes their tools. */
+  async stopForAgent(agentId: string): Promise<void> {
+    const entries = this.agentEntries.get(agentId)
+    if (!entries) return
+    this.agentEntries.delete(agentId)
+    for (const entry of entries) this.unregister(entry)
+    await Promise.all(entries.map((entry) => entry.connection.stop()))
     this.options.changed()
   }
 
@@ -181,7 +219,7 @@ export class McpManager {
   /** Ends every server process now (synchronous: the plugin is being disposed). */
   dispose(): void {
     this.disposed = true
-    for (const entry of this.entries.values()) {
+    for (const entry of [...this.entries.values(), ...[...this.agentEntries.values()].flat()]) {
       entry.connection.kill()
       this.unregister(entry)
     }
@@ -219,8 +257,9 @@ export class McpManager {
 
   private onChanged(connection: ServerConnection): void {
     if (this.disposed) return
-    const entry = this.entries.get(connection.name)
-    if (entry?.connection === connection) this.syncTools(entry)
+    const shared = this.entries.get(connection.name)
+    const entry = shared?.connection === connection ? shared : [...this.agentEntries.values()].flat().find((candidate) => candidate.connection === connection)
+    if (entry) this.syncTools(entry)
     this.options.changed()
   }
 
@@ -237,13 +276,13 @@ export class McpManager {
         entry.problems.push(adapted.problem)
         continue
       }
-      const clash = this.ownerOf(adapted.tool.name)
+      const clash = this.ownerOf(adapted.tool.name, entry.agentId)
       if (clash !== undefined) {
         entry.problems.push(`tool "${listed.name}" is named ${adapted.tool.name}, which ${clash === connection.name ? 'another of its tools' : `server "${clash}"`} already uses; it is left out`)
         continue
       }
       try {
-        entry.registered.set(listed.name, this.options.register(adapted.tool as ToolDefinition<never>))
+        entry.registered.set(listed.name, this.options.register(adapted.tool as ToolDefinition<never>, entry.agentId))
       } catch (error) {
         entry.problems.push(`tool "${listed.name}": ${(error as Error).message}`)
       }
@@ -251,8 +290,10 @@ export class McpManager {
     for (const problem of entry.problems) this.options.connection.log('warn', `MCP server "${connection.name}": ${problem}`)
   }
 
-  private ownerOf(toolName: string): string | undefined {
-    for (const entry of this.entries.values()) {
+  /** The server already offering `toolName` (among one subagent's own servers when `agentId` is given). */
+  private ownerOf(toolName: string, agentId?: string): string | undefined {
+    const entries = agentId === undefined ? this.entries.values() : (this.agentEntries.get(agentId) ?? [])
+    for (const entry of entries) {
       for (const serverName of entry.registered.keys()) {
         if (mcpToolName(entry.connection.name, serverName) === toolName) return entry.connection.name
       }
@@ -290,6 +331,7 @@ export class McpManager {
     }
     if (connection.reason !== undefined) status.reason = connection.reason
     if (entry.sessionId !== undefined) status.sessionId = entry.sessionId
+    if (entry.agentId !== undefined) status.agentId = entry.agentId
     return status
   }
 }

@@ -45,6 +45,25 @@ export const SkillsConfigSchema = z.object({
 }).prefault({})
 export type SkillsConfig = z.output<typeof SkillsConfigSchema>
 
+/** What a subagent's `skills` field needs of this plugin (plugins/subagents). */
+export interface SkillsService {
+  /**
+   * Each named skill's message as the Skill tool loads it (no arguments, the same substitutions and
+   * shell lines), for preloading into a subagent. A name that is not a skill, or whose rendering
+   * fails, is in `problems` with why.
+   */
+  preload(request: { sessionId: string; workspace: string; names: readonly string[] }): Promise<{
+    loaded: Array<{ skill: string; file: string; text: string }>
+    problems: Array<{ skill: string; reason: string }>
+  }>
+}
+
+declare module '@seam/sdk' {
+  interface Services {
+    skills: SkillsService
+  }
+}
+
 const SOURCE = 'skills'
 /** Claude Code's rough count: four characters a token. */
 const CHARS_PER_TOKEN = 4
@@ -85,6 +104,7 @@ export default definePlugin({
     ctx.maybe('slashCommands')?.register(ctx, skills.commandProvider())
     const workspace = ctx.maybe('workspace')
     if (workspace) ctx.onDispose(workspace.contributeTrustItems(ctx, (root) => skills.trustItems(root)))
+    ctx.provide('skills', { preload: (request) => skills.preload(request) } satisfies SkillsService)
   }
 })
 
@@ -173,6 +193,29 @@ class SkillsRuntime {
       if (error instanceof SkillError) return { isError: true, content: error.message }
       throw error
     }
+  }
+
+  async preload(request: { sessionId: string; workspace: string; names: readonly string[] }): ReturnType<SkillsService['preload']> {
+    const catalog = this.catalog(request.workspace)
+    const agent = this.agents.get(request.sessionId)
+    const loaded: Array<{ skill: string; file: string; text: string }> = []
+    const problems: Array<{ skill: string; reason: string }> = []
+    for (const raw of request.names) {
+      const name = raw.trim().replace(/^\//, '')
+      const skill = catalog.skills.find((s) => s.name === name)
+      if (!skill) {
+        problems.push({ skill: name, reason: `no skill named "${name}" was found (available: ${catalog.skills.map((s) => s.name).join(', ') || 'none'})` })
+        continue
+      }
+      try {
+        loaded.push({ skill: skill.name, file: skill.file, text: await this.render(skill, '', agent, request.sessionId, request.workspace) })
+        this.usage.record(skill.name)
+      } catch (error) {
+        if (!(error instanceof SkillError)) throw error
+        problems.push({ skill: name, reason: error.message })
+      }
+    }
+    return { loaded, problems }
   }
 
   /** After a step's results: each skill the Skill tool launched in it enters the conversation, in call order. */

@@ -6,6 +6,20 @@ import { z } from 'zod'
 /** `Read, Grep` or a YAML list: tool names or rules (`Agent(worker, researcher)`). */
 const ToolList = z.union([z.string(), z.array(z.string())]).transform((value) => splitToolList(value))
 
+/** `{name: {command, args, ...}}`: servers defined in the agent file, in the `.mcp.json` entry shape. */
+const InlineServers = z.record(z.string().min(1), z.record(z.string(), z.unknown(), { error: 'must be an MCP server definition (the .mcp.json entry shape)' }))
+
+/** One of an agent's MCP servers: a configured server by name, or one defined inline (`entry`). */
+export interface AgentServer {
+  name: string
+  entry?: Record<string, unknown>
+}
+
+function agentServers(value: ReadonlyArray<string | Record<string, Record<string, unknown>>> | Record<string, Record<string, unknown>>): AgentServer[] {
+  const items = Array.isArray(value) ? value : [value]
+  return items.flatMap((item) => (typeof item === 'string' ? [{ name: item }] : Object.entries(item).map(([name, entry]) => ({ name, entry }))))
+}
+
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'auto', 'dontAsk', 'bypassPermissions', 'plan', 'manual'] as const
 
 export const ClaudeAgentFrontMatter = z.looseObject({
@@ -20,9 +34,12 @@ export const ClaudeAgentFrontMatter = z.looseObject({
   model: z.string().trim().min(1).optional(),
   permissionMode: z.enum(PERMISSION_MODES).optional(),
   maxTurns: z.number().int().positive().optional(),
-  skills: z.union([z.string(), z.array(z.string())]).optional(),
-  mcpServers: z.union([z.array(z.union([z.string(), z.record(z.string(), z.unknown())])), z.record(z.string(), z.unknown())]).optional(),
-  hooks: z.record(z.string(), z.unknown()).optional(),
+  skills: ToolList.optional(),
+  mcpServers: z
+    .union([z.array(z.union([z.string().trim().min(1), InlineServers])), InlineServers], { error: 'must be a list of server names or inline server definitions ({name: {command, ...}})' })
+    .transform((value) => agentServers(value))
+    .optional(),
+  hooks: z.record(z.string(), z.unknown(), { error: 'must be a mapping of hook events, as in settings.json "hooks"' }).optional(),
   memory: z.enum(['user', 'project', 'local']).optional(),
   background: z.boolean().optional(),
   effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { InstalledPlugin, TrustItem } from '@seam/sdk'
-import { DefinitionCache, discoverAgents, projectFolders } from './definitions'
+import { DefinitionCache, discoverAgents, projectFolders, projectTrustItems } from './definitions'
 import { splitToolList } from './definition-schema'
 import { toolAccess } from './tool-access'
 
@@ -120,5 +120,70 @@ describe('tool access', () => {
     expect(['Read', 'Write', 'Agent', 'Task'].filter((t) => everything.allows(t))).toEqual(['Read', 'Write'])
     const narrowed = toolAccess({}, { canSpawn: true, narrowedTo: ['Read', 'Bash(git status)'] })
     expect(['Read', 'Bash', 'Write'].filter((t) => narrowed.allows(t))).toEqual(['Read', 'Bash'])
+  })
+})
+
+describe('skills, mcpServers and hooks of an agent file', () => {
+  const front = [
+    'name: worker',
+    'description: works',
+    'skills: [deploy, lint]',
+    'mcpServers:',
+    '  - github',
+    '  - local:',
+    '      command: node',
+    '      args: [server.mjs, --quiet]',
+    'hooks:',
+    '  PreToolUse:',
+    '    - matcher: Bash',
+    '      hooks:',
+    '        - type: command',
+    '          command: ./check.sh',
+    'permissionMode: plan'
+  ].join('\n')
+
+  it('are read from a project or user agent (configured servers by name, inline ones with their entry); the trust dialog shows the hook commands and server command lines', () => {
+    const file = write(join(workspace, '.claude/agents/worker.md'), md(front))
+    write(join(home, '.claude/agents/mapped.md'), md('name: mapped\ndescription: servers as a mapping\nskills: one\nmcpServers:\n  solo:\n    type: http\n    url: https://example.test/mcp'))
+    const { agents, skipped } = discoverAgents({ workspace, home, plugins: [], approved: all })
+    expect(skipped).toEqual([])
+    const byName = new Map(agents.map((agent) => [agent.name, agent]))
+    expect(byName.get('worker')).toMatchObject({
+      skills: ['deploy', 'lint'],
+      mcpServers: [{ name: 'github' }, { name: 'local', entry: { command: 'node', args: ['server.mjs', '--quiet'] } }],
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh' }] }] },
+      permissionMode: 'plan'
+    })
+    expect(byName.get('mapped')).toMatchObject({ skills: ['one'], mcpServers: [{ name: 'solo', entry: { type: 'http', url: 'https://example.test/mcp' } }] })
+    const [item] = projectTrustItems(workspace)
+    expect(item).toMatchObject({ file, command: ['worker: works', 'hook PreToolUse: ./check.sh', 'MCP server "local": node server.mjs --quiet'].join('\n') })
+  })
+
+  it('a plugin agent keeps its skills but its hooks, mcpServers and permissionMode are ignored, as Claude Code ignores them', () => {
+    write(join(root, 'plug/agents/worker.md'), md(front))
+    const plugin: InstalledPlugin = { name: 'p', format: 'claude', root: join(root, 'plug'), dataDir: join(root, 'data'), commands: [], agents: [join(root, 'plug/agents')], skills: [] }
+    const { agents } = discoverAgents({ workspace, home, plugins: [plugin], approved: all })
+    const agent = agents.find((a) => a.name === 'p:worker')
+    expect(agent).toMatchObject({ source: 'plugin:p', skills: ['deploy', 'lint'] })
+    expect(agent?.hooks).toBeUndefined()
+    expect(agent?.mcpServers).toBeUndefined()
+    expect(agent?.permissionMode).toBeUndefined()
+  })
+
+  it('a malformed field skips the file naming the field', () => {
+    const badServer = write(join(workspace, '.claude/agents/a.md'), md('name: a\ndescription: a\nmcpServers:\n  - local: just a string'))
+    const badHooks = write(join(workspace, '.claude/agents/b.md'), md('name: b\ndescription: b\nhooks: [PreToolUse]'))
+    const { skipped } = discoverAgents({ workspace, home, plugins: [], approved: all })
+    expect(skipped).toEqual([
+      { file: badServer, field: 'mcpServers', reason: expect.stringContaining('front matter field "mcpServers"') },
+      { file: badHooks, field: 'hooks', reason: 'front matter field "hooks" must be a mapping of hook events, as in settings.json "hooks"' }
+    ])
+  })
+
+  it('the tools of the servers an agent names are its own even outside its tools list; a bare deny still wins', () => {
+    const access = toolAccess({ tools: ['Read'], disallowedTools: ['mcp__local__drop'] }, { canSpawn: false, servers: ['github', 'my.local'] })
+    expect(['Read', 'Bash', 'mcp__github__search', 'mcp__my_local__get', 'mcp__other__x'].filter((t) => access.allows(t))).toEqual(['Read', 'mcp__github__search', 'mcp__my_local__get'])
+    const denied = toolAccess({ disallowedTools: ['mcp__github'] }, { canSpawn: false, servers: ['github'] })
+    expect(denied.allows('mcp__github__search')).toBe(false)
   })
 })

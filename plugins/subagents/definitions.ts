@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml'
 import { parse as parseToml } from 'smol-toml'
 import type { InstalledPlugin, SubagentSkipped, TrustItem } from '@seam/sdk'
 import { BUILTIN_AGENTS } from './builtins'
-import { ClaudeAgentFrontMatter, CodexAgentFile, firstIssue } from './definition-schema'
+import { ClaudeAgentFrontMatter, CodexAgentFile, firstIssue, type AgentServer } from './definition-schema'
 
 export interface AgentDefinition {
   /** What hooks get as `agent_type` and the model passes as `subagent_type`. */
@@ -29,6 +29,12 @@ export interface AgentDefinition {
   background?: boolean
   isolation?: 'worktree'
   color?: string
+  /** Skills preloaded into the agent, whole (front matter `skills`). */
+  skills?: readonly string[]
+  /** Its own MCP servers: configured ones by name, or inline definitions (not for plugin agents). */
+  mcpServers?: readonly AgentServer[]
+  /** Hooks active while it runs, in settings.json's `hooks` shape (not for plugin agents). */
+  hooks?: Readonly<Record<string, unknown>>
 }
 
 export const TRUST_SOURCE = 'Claude Code agents'
@@ -131,9 +137,37 @@ export function projectTrustItems(workspace: string, cache: DefinitionCache = ne
   return items
 }
 
-/** Pinned by content: the whole file is hashed, so an edited agent needs approving again. */
+/**
+ * Pinned by content: the whole file is hashed, so an edited agent needs approving again. What it
+ * runs with the user's rights is shown: its hooks' commands and its own MCP servers' command lines.
+ */
 function trustItemOf(agent: AgentDefinition, text: string, source: string): TrustItem {
-  return { source, file: agent.file ?? '', event: 'subagent', command: `${agent.name}: ${agent.description}`, content: text }
+  const lines = [`${agent.name}: ${agent.description}`, ...hookCommands(agent.hooks), ...serverCommands(agent)]
+  return { source, file: agent.file ?? '', event: 'subagent', command: lines.join('\n'), content: text }
+}
+
+function hookCommands(hooks: AgentDefinition['hooks']): string[] {
+  const lines: string[] = []
+  for (const [event, groups] of Object.entries(hooks ?? {})) {
+    for (const group of Array.isArray(groups) ? groups : []) {
+      const handlers = (group as { hooks?: unknown }).hooks
+      for (const handler of Array.isArray(handlers) ? handlers : []) {
+        const { command, url } = handler as { command?: unknown; url?: unknown }
+        const target = typeof command === 'string' ? command : typeof url === 'string' ? url : undefined
+        if (target !== undefined) lines.push(`hook ${event}: ${target}`)
+      }
+    }
+  }
+  return lines
+}
+
+function serverCommands(agent: AgentDefinition): string[] {
+  return (agent.mcpServers ?? []).flatMap(({ name, entry }) => {
+    if (!entry) return []
+    const { command, args, url } = entry as { command?: unknown; args?: unknown; url?: unknown }
+    const target = typeof url === 'string' ? url : [command, ...(Array.isArray(args) ? args : [])].filter((part) => typeof part === 'string').join(' ')
+    return [`MCP server "${name}": ${target}`]
+  })
 }
 
 /** `<dir>/<name>` from the workspace up to the repository root (the folder holding `.git`), closest first. */
@@ -203,6 +237,9 @@ function parseClaudeAgent(file: string, text: string, source: string, namespace:
   if (front.model) agent.model = front.model
   // Plugin agents: `hooks`, `mcpServers` and `permissionMode` are ignored (1(a) "Other loading rules").
   if (front.permissionMode && !plugin) agent.permissionMode = front.permissionMode
+  if (front.mcpServers?.length && !plugin) agent.mcpServers = front.mcpServers
+  if (front.hooks && !plugin) agent.hooks = front.hooks
+  if (front.skills?.length) agent.skills = front.skills
   if (front.maxTurns) agent.maxTurns = front.maxTurns
   if (front.background !== undefined) agent.background = front.background
   if (front.isolation) agent.isolation = front.isolation

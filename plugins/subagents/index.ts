@@ -5,7 +5,8 @@
 // Project agents are workspace code: listed in the trust dialog and pinned by content. See README.md.
 import { homedir } from 'node:os'
 import { definePlugin } from '@seam/sdk'
-import type { Context, Disposable, SubagentRunRequest, SubagentService, ToolExec } from '@seam/sdk'
+import type { AgentHandle, Context, Disposable, SubagentRunRequest, SubagentService, ToolExec } from '@seam/sdk'
+import type { AgentFieldServices } from './agent-fields'
 import '@seam/sdk'
 import type {} from '../permission-policy/index'
 import { agentTool, agentToolDescription, DEFAULT_AGENT_TYPE, type AgentInput, type AgentRunOutcome } from './agent-tool'
@@ -28,6 +29,29 @@ export default definePlugin({
     const cache = new DefinitionCache()
     const home = config.home ?? homedir()
     const running = new Map<string, RunningAgent>()
+    // The sessions' own handles (not their subagents'): where an agent file's problems are shown.
+    const sessions = new Map<string, AgentHandle>()
+    ctx.on('agent/session-start', (agent) => {
+      if (agent.subagent === undefined) sessions.set(agent.sessionId, agent)
+    })
+    ctx.on('agent/session-end', (agent) => {
+      if (agent.subagent === undefined && sessions.get(agent.sessionId) === agent) sessions.delete(agent.sessionId)
+    })
+    const fields = (sessionId: string): AgentFieldServices => {
+      const skills = ctx.maybe('skills')
+      const mcp = ctx.maybe('mcp')
+      const hooks = ctx.maybe('scopedHooks')
+      return {
+        ...(skills ? { skills } : {}),
+        ...(mcp ? { mcp } : {}),
+        ...(hooks ? { hooks } : {}),
+        notify(level, text) {
+          const session = sessions.get(sessionId)
+          if (session) session.notify(level, text, 'subagents')
+          else ctx.logger.warn(text)
+        }
+      }
+    }
     const slots = new Slots(() => config.maxConcurrent)
 
     const discover = (workspace: string): Discovery => {
@@ -52,7 +76,7 @@ export default definePlugin({
       const sessionFolder = (sessionId: string, folder: string, allowed: boolean): void => {
         ctx.maybe('permissionPolicy')?.updateSession(sessionId, { type: allowed ? 'addDirectories' : 'removeDirectories', directories: [folder], destination: 'session' }, folder)
       }
-      return { childTurns, agents: discover(workspace).agents, caller, maxDepth: config.maxDepth, running, slots, workspace, sessionFolder, ...(worktrees ? { worktrees } : {}) }
+      return { childTurns, agents: discover(workspace).agents, caller, maxDepth: config.maxDepth, running, slots, workspace, sessionFolder, fields, ...(worktrees ? { worktrees } : {}) }
     }
     const run = (request: SubagentRunRequest, workspace: string): ReturnType<SubagentService['run']> => runSubagent(runContext(workspace, undefined), request)
     const background = new BackgroundAgents(ctx)

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import type { ApprovalMode, ChildTurnService, SubagentRunRequest, SubagentRunResult, WorktreeRecord, WorktreeService } from '@seam/sdk'
 import type { AgentDefinition } from './definitions'
+import { applyAgentFields, type AgentFieldServices } from './agent-fields'
 import { toolAccess, type ToolAccess } from './tool-access'
 
 /** A subagent that is running, by the token of the Agent call that started it (its calls' parent). */
@@ -74,6 +75,8 @@ export interface RunContext {
   worktrees?: WorktreeService
   /** Lets the session's tools work in (or stops them working in) a folder outside the workspace: an isolated agent's worktree. */
   sessionFolder?(sessionId: string, folder: string, allowed: boolean): void
+  /** What applies the agent file's `skills`, `mcpServers` and `hooks`, and tells the calling session what could not be. */
+  fields(sessionId: string): AgentFieldServices
 }
 
 /** How a run goes beyond the request: its id chosen ahead (a background launch names it first), an isolation asked by the call. */
@@ -106,7 +109,15 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
     release()
     throw error
   }
-  const access = toolAccess(agent, { canSpawn: depth < context.maxDepth, ...(request.allowedTools ? { narrowedTo: request.allowedTools } : {}) })
+  let fields
+  try {
+    fields = await applyAgentFields(context.fields(request.sessionId), agent, { sessionId: request.sessionId, agentId, workspace: context.workspace })
+  } catch (error) {
+    if (isolated) await keepIfChanged(isolated, request.sessionId).catch(() => undefined)
+    release()
+    throw error
+  }
+  const access = toolAccess(agent, { canSpawn: depth < context.maxDepth, servers: fields.servers, ...(request.allowedTools ? { narrowedTo: request.allowedTools } : {}) })
   context.running.set(request.parentToken, { agentId, agentType: agent.name, depth, access })
   try {
     const environment = context.childTurns.environment(request.sessionId, isolated?.worktree.path)
@@ -123,6 +134,7 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
       ...(model ? { model } : {}),
       ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
       ...(isolated ? { cwd: isolated.worktree.path } : {}),
+      ...(fields.skills.length ? { skills: fields.skills } : {}),
       ...(request.signal ? { signal: request.signal } : {})
     })
     const kept = isolated ? await keepIfChanged(isolated, request.sessionId) : undefined
@@ -147,6 +159,7 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
     throw error
   } finally {
     context.running.delete(request.parentToken)
+    await fields.release().catch(() => undefined)
     release()
   }
 }

@@ -32,7 +32,17 @@ function covers(rule: Rule, tool: string): boolean {
   return rule.tool === tool || (rule.tool.startsWith('mcp__') && tool.startsWith(`${rule.tool}__`))
 }
 
-export function toolAccess(agent: Pick<AgentDefinition, 'tools' | 'disallowedTools'>, options: { canSpawn: boolean; narrowedTo?: readonly string[] }): ToolAccess {
+/** Claude Code's MCP name normalization (`mcp__<server>__`): every character outside [A-Za-z0-9_-] becomes `_`. */
+function serverPrefix(server: string): string {
+  return `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__`
+}
+
+/**
+ * `servers`: the MCP servers the agent file names in `mcpServers`: their tools are the agent's even
+ * when its `tools` list leaves them out (a bare deny and a caller's narrowing still apply).
+ */
+export function toolAccess(agent: Pick<AgentDefinition, 'tools' | 'disallowedTools'>, options: { canSpawn: boolean; narrowedTo?: readonly string[]; servers?: readonly string[] }): ToolAccess {
+  const ownPrefixes = (options.servers ?? []).map(serverPrefix)
   const allow = agent.tools?.map(parseRule)
   const deny = (agent.disallowedTools ?? []).map(parseRule)
   const narrowed = options.narrowedTo?.map(parseRule)
@@ -48,7 +58,7 @@ export function toolAccess(agent: Pick<AgentDefinition, 'tools' | 'disallowedToo
       if (tool === AGENT_TOOL && !options.canSpawn) return false
       // A bare deny refuses the tool; a rule with a specifier (`Bash(rm:*)`) is the permission policy's business.
       if (deny.some((rule) => rule.specifier === undefined && covers(rule, tool))) return false
-      if (allow && !allow.some((rule) => covers(rule, tool))) return false
+      if (allow && !allow.some((rule) => covers(rule, tool)) && !ownPrefixes.some((prefix) => tool.startsWith(prefix))) return false
       if (narrowed && !narrowed.some((rule) => covers(rule, tool))) return false
       return true
     }

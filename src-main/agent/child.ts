@@ -144,6 +144,8 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
   }
   turn = new Turn(deps, `${agentId}/turn-1`, async (opened) => {
     if (modelProblem !== undefined) log.append({ type: 'notice', turnId: opened.id, level: 'warn', text: modelProblem, source: 'subagents' })
+    // The agent's preloaded skills (its `skills` field): their whole messages, before its task.
+    for (const skill of request.skills ?? []) log.append({ type: 'skill/loaded', turnId: opened.id, skill: skill.skill, file: skill.file, args: '', trigger: 'preload', text: skill.text })
     log.append({ type: 'user/message', turnId: opened.id, content: request.prompt, source: 'user' })
     // SubagentStart: cannot block; listeners add context to the child's history (handle.inject).
     await kernel.parallelObserved('agent/subagent-start', handle.listenerFailureNotice('agent/subagent-start'), handle, request.agent)
@@ -231,11 +233,13 @@ function summarize(
 
 /** The registry as the child sees it: only the tools it may call are listed, and a call to another is refused as Claude Code refuses an unavailable tool. */
 function childTools(base: ToolRegistry, request: ChildTurnRequest): ToolRegistry {
+  // The child's own tools (its agent file's MCP servers, registered for its agent id) are in its set too.
+  const { agentId } = request.agent
   return {
-    register: (tool) => base.register(tool),
-    get: (name) => (request.allowTool(name) ? base.get(name) : undefined),
+    register: (tool, options) => base.register(tool, options),
+    get: (name) => (request.allowTool(name) ? base.get(name, agentId) : undefined),
     list: () => base.list().filter((tool) => request.allowTool(tool.name)),
-    specs: (sessionId?: string) => base.specs(sessionId).filter((spec) => request.allowTool(spec.name)),
+    specs: (sessionId?: string) => base.specs(sessionId, agentId).filter((spec) => request.allowTool(spec.name)),
     guard: (guard) => base.guard(guard),
     execute: (call, options) => (request.allowTool(call.name) ? base.execute(call, options) : Promise.resolve(unavailable(call)))
   }

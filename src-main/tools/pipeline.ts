@@ -71,8 +71,8 @@ export interface HostExecuteOptions extends ExecuteOptions {
   beforeRun?(call: SealedCall): void | Promise<void>
 }
 
-/** Where the pipeline finds tools; the registry owns them. */
-export type ToolLookup = (name: string) => AnyTool | undefined
+/** Where the pipeline finds tools (a subagent's call: its own tools first); the registry owns them. */
+export type ToolLookup = (name: string, agentId?: string) => AnyTool | undefined
 
 /** `call`: the call as it goes on when an answer rewrote its input (PermissionRequest `updatedInput`). */
 type Decided = DecidedCall & { call?: SealedCall }
@@ -178,7 +178,7 @@ export class ToolPipeline {
       const call = seal({ name, args: EMPTY_ARGS, callId, sessionId, cwd, turnId, parent, agent })
       return { call, failed: { verdict: denied('seal', reason), result: failure('INVALID_ARGS', reason) } }
     }
-    const tool = this.lookup(name)
+    const tool = this.lookup(name, agent?.agentId)
     const withheld = tool === undefined ? undefined : this.withheld(name, sessionId)
     if (withheld !== undefined) {
       // Not on the model's tool list: refused as Claude Code refuses a disabled tool, before any hook.
@@ -421,7 +421,7 @@ export class ToolPipeline {
   /** Core dispatch, inside the normalization boundary (S16). Never rejects. */
   private async core(call: SealedCall, tool: AnyTool, control: ExecControl, request: ToolCallRequest, beforeRun: HostExecuteOptions['beforeRun']): Promise<ToolResult> {
     // The tool may have been unregistered while the call waited (an approval dialog, a wrapper).
-    if (this.lookup(call.name) !== tool) return failure('UNKNOWN_TOOL', `Tool "${call.name}" was unregistered before it could run.`)
+    if (this.lookup(call.name, call.agent?.agentId) !== tool) return failure('UNKNOWN_TOOL', `Tool "${call.name}" was unregistered before it could run.`)
     const signal = (control.signal as AbortSignal | undefined | null) ?? NEVER
     if (!(signal instanceof AbortSignal)) {
       return failure('LISTENER_THREW', `A tools/execute wrapper set exec.signal to something that is not an AbortSignal; "${call.name}" was not run.`)

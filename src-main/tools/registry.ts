@@ -1,6 +1,6 @@
 // The tool registry: which tools exist, what the model sees of them, and the entry point of the
 // pipeline. Registration is checked up front so a broken tool fails at load, naming the field.
-import type { ExecuteOptions, ToolRegistry } from '../../src-shared/host/services'
+import type { ExecuteOptions, ToolRegisterOptions, ToolRegistry } from '../../src-shared/host/services'
 import type { SealedCall, ToolCallRequest, ToolDefinition, ToolExecutionResult } from '../../src-shared/host/tools'
 import type { Context, Disposable, Kernel } from '../../src-shared/kernel'
 import type { ModelToolSpec } from '../../src-shared/model'
@@ -24,6 +24,8 @@ export class ToolRegistryImpl implements ToolRegistry {
   private readonly tools = new Map<string, Registration>()
   /** A tool's other names (`Task` for `Agent`) -> its name. */
   private readonly aliases = new Map<string, string>()
+  /** Tools of one running subagent (ToolRegisterOptions.agentId), by agent id then name. */
+  private readonly agentTools = new Map<string, Map<string, Registration>>()
   private specCache: ModelToolSpec[] | undefined
   private readonly pipeline: ToolPipeline
 
@@ -38,20 +40,21 @@ export class ToolRegistryImpl implements ToolRegistry {
   ) {
     this.pipeline = new ToolPipeline(
       kernel,
-      (name) => this.get(name),
+      (name, agentId) => this.get(name, agentId),
       () => [...this.tools.keys()].filter((name) => this.withheld(name) === undefined),
       options.abandonAfterCancelMs,
       (name, sessionId) => this.withheld(this.aliases.get(name) ?? name, sessionId)
     )
   }
 
-  register<A>(tool: ToolDefinition<A>): Disposable {
-    return this.registerAs(tool, this.owner.name)
+  register<A>(tool: ToolDefinition<A>, options?: ToolRegisterOptions): Disposable {
+    return this.registerAs(tool, this.owner.name, options)
   }
 
   /** Registers on behalf of the plugin named `owner` (ctx.tools passes the calling plugin). */
-  registerAs<A>(tool: ToolDefinition<A>, owner: string): Disposable {
+  registerAs<A>(tool: ToolDefinition<A>, owner: string, options?: ToolRegisterOptions): Disposable {
     const checked = checkDefinition(tool, owner)
+    if (options?.agentId !== undefined) return this.registerForAgent(checked, owner, options.agentId)
     for (const name of [checked.name, ...(checked.aliases ?? [])]) {
       const existing = this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? '')
       if (existing) {
@@ -71,8 +74,25 @@ export class ToolRegistryImpl implements ToolRegistry {
     }
   }
 
-  /** The tool registered as `name`, or under it as an alias. */
-  get(name: string): AnyTool | undefined {
+  /** One subagent's own tool: its names clash only with that agent's other tools. */
+  private registerForAgent(checked: AnyTool, owner: string, agentId: string): Disposable {
+    let own = this.agentTools.get(agentId)
+    if (!own) this.agentTools.set(agentId, (own = new Map()))
+    const existing = own.get(checked.name)
+    if (existing) throw new Error(`plugin "${owner}" cannot register tool "${checked.name}" for subagent ${agentId}: that name is already registered for it by plugin "${existing.owner}"`)
+    const registration: Registration = { tool: checked, spec: modelToolSpec(checked.name, checked.description, checked.inputSchema, checked.modelInputSchema), owner }
+    own.set(checked.name, registration)
+    return () => {
+      if (own.get(checked.name) !== registration) return
+      own.delete(checked.name)
+      if (own.size === 0 && this.agentTools.get(agentId) === own) this.agentTools.delete(agentId)
+    }
+  }
+
+  /** The tool registered as `name`, or under it as an alias; for `agentId`, that subagent's own tool first. */
+  get(name: string, agentId?: string): AnyTool | undefined {
+    const own = agentId === undefined ? undefined : this.agentTools.get(agentId)?.get(name)
+    if (own) return own.tool
     return (this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? ''))?.tool
   }
 
@@ -85,11 +105,16 @@ export class ToolRegistryImpl implements ToolRegistry {
     return [...this.tools.values()].map((r) => r.tool)
   }
 
-  specs(sessionId?: string): ModelToolSpec[] {
+  specs(sessionId?: string, agentId?: string): ModelToolSpec[] {
     this.specCache ??= [...this.tools.values()].map((r) => r.spec)
     // Read per request: what a `tools/offer` guard withholds can change while Seam runs (settings
     // edits) and differ between sessions (their providers).
-    return this.specCache.filter((spec) => this.withheld(spec.name, sessionId) === undefined)
+    const offered = this.specCache.filter((spec) => this.withheld(spec.name, sessionId) === undefined)
+    const own = agentId === undefined ? undefined : this.agentTools.get(agentId)
+    if (!own) return offered
+    // The agent's own tool takes the place of a shared one of the same name.
+    const owned = [...own.values()].map((r) => r.spec).filter((spec) => this.withheld(spec.name, sessionId) === undefined)
+    return [...offered.filter((spec) => !own.has(spec.name)), ...owned]
   }
 
   /** Why `name` is not offered to the model (of `sessionId`'s requests: a `tools/offer` guard's reason), or undefined. */

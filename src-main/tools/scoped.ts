@@ -1,6 +1,6 @@
 // `ctx.tools` and `ctx.approval`: the services seen from one plugin. What a plugin registers
 // through `ctx.tools` (tools, guards) belongs to that plugin and goes when it is disposed (S3).
-import type { ApprovalService, ExecuteOptions, ToolRegistry } from '../../src-shared/host/services'
+import type { ApprovalService, ExecuteOptions, ToolRegisterOptions, ToolRegistry } from '../../src-shared/host/services'
 import type { SealedCall, ToolCallRequest, ToolDefinition, ToolExecutionResult } from '../../src-shared/host/tools'
 import { defineContextProperty, type Context, type Disposable } from '../../src-shared/kernel'
 import type { ModelToolSpec } from '../../src-shared/model'
@@ -22,9 +22,9 @@ export class ScopedToolRegistry implements ToolRegistry {
     readonly registry: ToolRegistry
   ) {}
 
-  register<A>(tool: ToolDefinition<A>): Disposable {
+  register<A>(tool: ToolDefinition<A>, options?: ToolRegisterOptions): Disposable {
     const registry = this.registry
-    const remove = registry instanceof ToolRegistryImpl ? registry.registerAs(tool, this.ctx.name) : registry.register(tool)
+    const remove = registry instanceof ToolRegistryImpl ? registry.registerAs(tool, this.ctx.name, options) : registry.register(tool, options)
     return this.ctx.onDispose(remove)
   }
 
@@ -32,16 +32,16 @@ export class ScopedToolRegistry implements ToolRegistry {
     return this.ctx.guard('tools', guard)
   }
 
-  get(name: string): ToolDefinition<unknown> | undefined {
-    return this.registry.get(name)
+  get(name: string, agentId?: string): ToolDefinition<unknown> | undefined {
+    return this.registry.get(name, agentId)
   }
 
   list(): ToolDefinition<unknown>[] {
     return this.registry.list()
   }
 
-  specs(sessionId?: string): ModelToolSpec[] {
-    return this.registry.specs(sessionId)
+  specs(sessionId?: string, agentId?: string): ModelToolSpec[] {
+    return this.registry.specs(sessionId, agentId)
   }
 
   execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult> {

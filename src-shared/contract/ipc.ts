@@ -279,7 +279,8 @@ export const LogRecordSchema = z.object({
 
 export const McpServerStatusSchema = z.object({
   name: z.string(),
-  source: z.enum(['session', 'project', 'codex-project', 'seam', 'codex-user', 'plugin']),
+  /** `agent`: a running subagent's own server (its agent file's inline mcpServers). */
+  source: z.enum(['session', 'project', 'codex-project', 'seam', 'codex-user', 'plugin', 'agent']),
   file: z.string(),
   transport: z.enum(['stdio', 'http', 'sse']),
   /** The exact command line or URL. */
@@ -290,7 +291,8 @@ export const McpServerStatusSchema = z.object({
   tools: z.array(z.object({ name: z.string(), serverName: z.string(), description: z.string() })),
   problems: z.array(z.string()),
   stderr: z.array(z.string()),
-  sessionId: z.string().optional()
+  sessionId: z.string().optional(),
+  agentId: z.string().optional()
 })
 const McpServerName = z.object({ name: NonEmpty.max(200) })
 

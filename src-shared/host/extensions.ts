@@ -173,6 +173,11 @@ export interface ChildTurnRequest {
   maxTurns?: number
   /** Where the child's tools run (an isolated worktree); default the parent's working directory. */
   cwd?: string
+  /**
+   * Skills preloaded into the child (its agent's `skills`), rendered as the Skill tool renders
+   * them: each enters its history whole, before the prompt (`skill/loaded`, trigger `preload`).
+   */
+  skills?: ReadonlyArray<{ skill: string; file: string; text: string }>
   signal?: AbortSignal
 }
 
@@ -214,6 +219,12 @@ export interface ScopedHooksRequest {
   honourOnce?: boolean
   /** Variables added to the handlers' environment. */
   env?: Readonly<Record<string, string>>
+  /**
+   * A subagent's own hooks (its agent file's `hooks`): they run only for events that carry this
+   * `agent_id` (its tool events, SubagentStart, SubagentStop, PostToolBatch), and its `Stop` hooks
+   * run as `SubagentStop`, as Claude Code converts them. Removed when the subagent ends.
+   */
+  agentId?: string
 }
 
 export interface ScopedHooks {

@@ -24,13 +24,27 @@ export interface ExecuteOptions {
   record?(event: SessionEventInput): void
 }
 
+/** How a tool is registered. */
+export interface ToolRegisterOptions {
+  /**
+   * A tool of one running subagent only (its agent file's own MCP servers): offered to that
+   * subagent's requests and callable by its calls alone; for it, it hides a shared tool of the same
+   * name. Other agents' tools of the same name do not clash.
+   */
+  agentId?: string
+}
+
 export interface ToolRegistry {
   /** Registers a tool; the returned disposer (and the registering plugin's disposal) removes it. */
-  register<A>(tool: ToolDefinition<A>): Disposable
-  get(name: string): ToolDefinition<unknown> | undefined
+  register<A>(tool: ToolDefinition<A>, options?: ToolRegisterOptions): Disposable
+  /** The shared tool named `name`, or with `agentId` the one that subagent sees (its own first). */
+  get(name: string, agentId?: string): ToolDefinition<unknown> | undefined
   list(): ToolDefinition<unknown>[]
-  /** The tools as the model sees them (JSON Schema from each zod schema), as offered to `sessionId`'s requests (the `tools/offer` guards). */
-  specs(sessionId?: string): ModelToolSpec[]
+  /**
+   * The tools as the model sees them (JSON Schema from each zod schema), as offered to `sessionId`'s
+   * requests (the `tools/offer` guards); with `agentId`, that subagent's own tools too.
+   */
+  specs(sessionId?: string, agentId?: string): ModelToolSpec[]
   /** Runs the whole pipeline (S9-S18). Never rejects: every failure is an isError result (S16). */
   execute(request: ToolCallRequest, options?: ExecuteOptions): Promise<ToolExecutionResult>
   /** S12: a deny-only guard, removed with the registering plugin. */

@@ -107,8 +107,8 @@ export const SkillLoadedEvent = z.object({
   /** Its SKILL.md (absolute). */
   file: z.string().min(1),
   args: z.string(),
-  /** `model`: the Skill tool; `compact`: re-attached after a compaction. */
-  trigger: z.enum(['model', 'compact']),
+  /** `model`: the Skill tool; `compact`: re-attached after a compaction; `preload`: a subagent's `skills` field. */
+  trigger: z.enum(['model', 'compact', 'preload']),
   /** The Skill tool call it answers (trigger `model`). */
   callId: z.string().optional(),
   text: z.string()
