@@ -7,7 +7,8 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
-import { definePlugin, tasksFromLog, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context } from '@seam/sdk'
+import { definePlugin, tasksFromLog, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context, type ToolDefinition } from '@seam/sdk'
+import { Monitors } from './monitor'
 import { agentOutput } from './output-file'
 import { TaskTable, type Task } from './task-table'
 import { taskTools } from './tools'
@@ -27,7 +28,9 @@ export const BackgroundTasksConfigSchema = z
     maxOutputChars: z.number().int().min(1_000).default(30_000),
     /** TaskOutput's wait when the call gives no `timeout`, and the largest it may ask. */
     taskOutputDefaultWaitMs: z.number().int().min(0).default(30_000),
-    taskOutputMaxWaitMs: z.number().int().positive().default(600_000)
+    taskOutputMaxWaitMs: z.number().int().positive().default(600_000),
+    /** Monitor: events (lines or frames) one delivery carries at most per monitor; the rest are counted, and kept in its output file. */
+    monitorMaxEvents: z.number().int().positive().default(50)
   })
   .strict()
   .prefault({})
@@ -134,7 +137,16 @@ export default definePlugin({
         return () => listeners.delete(listener)
       }
     }
+    const monitors = new Monitors(table, { bash: () => ctx.tools.get('Bash'), maxEventsPerDelivery: config.monitorMaxEvents })
+    /** What the model is told before its next step: the monitors' new lines, then the notices of ended tasks. */
+    const pendingContext = async (sessionId: string): Promise<string[]> => [
+      ...(monitors.watches(sessionId) ? await monitors.take(sessionId) : []),
+      ...(unreported.has(sessionId) ? await takeNotices(sessionId) : [])
+    ]
+    const hasPendingContext = (sessionId: string): boolean => unreported.has(sessionId) || monitors.watches(sessionId)
+
     ctx.provide('backgroundTasks', service)
+    ctx.tools.register(monitors.tool() as ToolDefinition)
     for (const tool of taskTools(table, { maxOutputChars: config.maxOutputChars, defaultWaitMs: config.taskOutputDefaultWaitMs, maxWaitMs: config.taskOutputMaxWaitMs })) {
       ctx.tools.register(tool)
     }
@@ -153,15 +165,15 @@ export default definePlugin({
 
     ctx.on('agent/tool-batch', async (agent, _results, next) => {
       const decision = await next()
-      if (decision.action !== 'continue' || !unreported.has(agent.sessionId)) return decision
-      const notices = await takeNotices(agent.sessionId)
+      if (decision.action !== 'continue' || !hasPendingContext(agent.sessionId)) return decision
+      const notices = await pendingContext(agent.sessionId)
       return notices.length === 0 ? decision : { ...decision, additionalContext: [...(decision.additionalContext ?? []), ...notices] }
     })
 
     ctx.on('agent/prompt-submit', async (agent, _content, _source, next) => {
       const decision = await next()
-      if (decision.action !== 'allow' || !unreported.has(agent.sessionId)) return decision
-      const notices = await takeNotices(agent.sessionId)
+      if (decision.action !== 'allow' || !hasPendingContext(agent.sessionId)) return decision
+      const notices = await pendingContext(agent.sessionId)
       return notices.length === 0 ? decision : { ...decision, additionalContext: [...(decision.additionalContext ?? []), ...notices] }
     })
 
@@ -170,6 +182,7 @@ export default definePlugin({
       await Promise.all(running.map((task) => table.stop(task, 'session-closed')))
       await table.forget(agent.sessionId)
       unreported.delete(agent.sessionId)
+      monitors.forget(agent.sessionId)
       agents.delete(agent.sessionId)
       if (reason === 'deleted') await rm(outputFolder(ctx, agent, agent.sessionId), { recursive: true, force: true })
     })
