@@ -22,6 +22,18 @@ afterEach(async () => {
 })
 
 describe('TodoWrite', () => {
+  it("takes and answers Claude Code's recorded shapes: {todos: [{content, status: pending|in_progress|completed, activeForm}]} in, {oldTodos, newTodos} out", async () => {
+    host = await createTestHost({ plugins: [todo], script: [write(plan), { text: 'ok' }] })
+    await host.run('plan it')
+    const schema = host.model.requests[0]!.tools.find((spec) => spec.name === 'TodoWrite')!.inputSchema as {
+      properties: { todos: { items: { properties: Record<string, { enum?: string[] }> } } }
+    }
+    expect(Object.keys(schema.properties)).toEqual(['todos'])
+    expect(Object.keys(schema.properties.todos.items.properties)).toEqual(['content', 'status', 'activeForm'])
+    expect(schema.properties.todos.items.properties.status!.enum).toEqual(['pending', 'in_progress', 'completed'])
+    expect(Object.keys(host.events('tool/result')[0]!.structured as object)).toEqual(['oldTodos', 'newTodos'])
+  })
+
   it("answers Claude Code's text to the model and {oldTodos, newTodos} as its structured result", async () => {
     host = await createTestHost({ plugins: [todo], script: [write(plan), write(progressed), { text: 'on it' }] })
     await host.run('fix the parser')

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { bashTool, createBashTool, expectsNoOutput, movesToBackground, type BashStructured } from './bash'
+import { backgroundText, bashTool, createBashTool, expectsNoOutput, movesToBackground, type BashStructured } from './bash'
 import { makeExec, makeTempDir } from './test-exec'
 
 let dir: string
@@ -240,5 +240,16 @@ describe('Bash keeps its working directory (Claude Code: the cwd follows cd, wit
     const exec = { ...makeExec(dir), moveCwd: () => dir }
     const out = await bashTool.execute({ command: 'cd / && echo out' }, exec)
     expect(out.content).toBe(`out\nShell cwd was reset to ${dir}`)
+  })
+})
+
+describe("Bash's background text, as Claude Code's record words it", () => {
+  it('a command moved at the default 120 s timeout: the recorded sentence exactly, then the task id and the output file', () => {
+    // Copied from the record: "Command did not complete within its 120s timeout and was moved to the background", then the task ID and the output file path.
+    const recorded = 'Command did not complete within its 120s timeout and was moved to the background'
+    expect(backgroundText('b0123abcd', '/s/x.tasks/b0123abcd.output', 120_000)).toBe(
+      `${recorded}.\nCommand running in background with ID: b0123abcd. Output is being written to: /s/x.tasks/b0123abcd.output`
+    )
+    expect(backgroundText('b0123abcd', '/s/x.tasks/b0123abcd.output')).toBe('Command running in background with ID: b0123abcd. Output is being written to: /s/x.tasks/b0123abcd.output')
   })
 })

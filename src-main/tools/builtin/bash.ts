@@ -175,11 +175,20 @@ function removingOnExit(running: RunningCommand, file: string | undefined): Runn
   }
 }
 
+/**
+ * Claude Code's text for a command that runs on in the background: where it runs, preceded, for
+ * one moved at its timeout, by `Command did not complete within its 120s timeout and was moved to
+ * the background.` (the timeout in seconds).
+ */
+export function backgroundText(taskId: string, outputPath: string, movedAfterTimeoutMs?: number): string {
+  const where = `Command running in background with ID: ${taskId}. Output is being written to: ${outputPath}`
+  return movedAfterTimeoutMs === undefined ? where : `Command did not complete within its ${movedAfterTimeoutMs / 1000}s timeout and was moved to the background.\n${where}`
+}
+
 /** Claude Code's answer for a command that runs on in the background (also for one in an ACP client's terminal). */
 export function backgroundOutput(run: Pick<ShellRun, 'stdout' | 'stderr' | 'output'>, task: BackgroundTaskInfo, command: string): ToolOutput {
-  const where = `Command running in background with ID: ${task.id}. Output is being written to: ${task.outputPath}`
   const timedOut = task.movedAfterTimeoutMs
-  const content = timedOut === undefined ? where : `Command did not complete within its ${timedOut / 1000}s timeout and was moved to the background.\n${where}`
+  const content = backgroundText(task.id, task.outputPath, timedOut)
   const structured: BashStructured = {
     stdout: stripBlankLines(run.stdout),
     stderr: stripBlankLines(run.stderr),
