@@ -379,3 +379,51 @@ describe('the agent handle', () => {
     expect(() => f.agent.send('late')).toThrow(/closed/)
   })
 })
+
+describe('news from outside a turn (AgentHandle.deliver)', () => {
+  it('an idle session opens a turn with it: the turn starts with its context/message, no user message, and the model answers it', async () => {
+    const f = await setup({ script: [{ text: 'heard it' }] })
+    f.agent.handle.deliver('<task-notification>agent done</task-notification>', 'background-agent')
+    expect(f.agent.state.running).toBe(true)
+    await f.agent.whenIdle()
+    expect(f.types()).toEqual(['session/header', 'turn/start', 'context/message', 'model/context', 'assistant/message', 'turn/end'])
+    expect(f.ofType('context/message')[0]).toMatchObject({ turnId: 'turn-1', text: '<task-notification>agent done</task-notification>', source: 'background-agent' })
+    expect(JSON.stringify(f.model.requests[0].messages)).toContain('<task-notification>agent done</task-notification>')
+    expect(f.ofType('turn/end')[0].reason).toBe('completed')
+  })
+
+  it('a running turn gets it at its next step (one turn); news the turn did not take before it ended opens the next turn', async () => {
+    let handle: AgentHandle | undefined
+    const f = await setup({
+      script: [{ toolCalls: [{ name: 'news' }] }, { text: 'noted' }, { text: 'and the late one' }],
+      setup: (kernel, tools) => {
+        kernel.context.on('agent/session-start', (agent) => void (handle = agent))
+        tools.register(testTool('news', { body: () => (handle!.deliver('news during the call', 'test'), 'called') }))
+        // Delivered while the turn closes after the model's last answer: no step takes it, so it opens the next turn.
+        kernel.context.on('agent/turn-continuation', async (agent, _info, next) => {
+          if (agent.currentTurnId === 'turn-1') agent.deliver('news at the end', 'test')
+          return next()
+        })
+      }
+    })
+    f.agent.send('go')
+    await f.agent.whenIdle()
+    const context = f.ofType('context/message')
+    expect(context.map((e) => [e.turnId, e.text])).toEqual([
+      ['turn-1', 'news during the call'],
+      ['turn-2', 'news at the end']
+    ])
+    expect(JSON.stringify(f.model.requests[1].messages)).toContain('news during the call')
+    expect(f.ofType('turn/end').map((e) => e.reason)).toEqual(['completed', 'completed'])
+    expect(f.ofType('user/message')).toHaveLength(1)
+  })
+
+  it('a closing session drops it: no turn opens', async () => {
+    const f = await setup({ script: [{ text: 'never' }] })
+    await f.agent.close('closed')
+    f.agent.handle.deliver('too late', 'test')
+    await f.agent.whenIdle()
+    expect(f.ofType('turn/start')).toHaveLength(0)
+    expect(f.model.requests).toHaveLength(0)
+  })
+})
