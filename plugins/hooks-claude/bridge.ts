@@ -72,7 +72,7 @@ export interface OccurrenceOptions {
 export function occurrence(bridge: Bridge, event: ClaudeHookEvent, entry: SessionEntry | undefined, fields: Record<string, unknown>, options: OccurrenceOptions = {}): Occurrence {
   const session = entry?.subagent?.parent ?? entry
   const base: InputBase = entry
-    ? { ...baseOf(entry.agent, bridge.permissionMode(entry.agent.sessionId), bridge.config.effort), transcriptPath: claudeTranscriptPath(session!.agent) }
+    ? { ...baseOf(entry.agent, bridge.permissionMode(entry.agent.sessionId), entry.agent.turnEffort ?? bridge.config.effort), transcriptPath: claudeTranscriptPath(session!.agent) }
     : { sessionId: options.sessionId ?? '', transcriptPath: '', cwd: bridge.workspaceRoot ?? process.cwd(), permissionMode: bridge.permissionMode(options.sessionId), effort: bridge.config.effort }
   if (entry?.subagent) {
     // A subagent's hooks speak for its session: its transcript and prompt, plus who the agent is.

@@ -42,10 +42,11 @@ async function session(h: SkillsHost) {
 const toolNames = (body: OpenAIRequestBody): string[] => (body.tools ?? []).map((t) => t.function.name)
 
 describe('skill front-matter fields on the agent loop (issue 29)', () => {
-  it('model and effort: the requests after the Skill call use the skill\'s model and effort; the next turn is back on the session\'s', async () => {
+  it('model and effort: the requests after the Skill call use the skill\'s model and effort, hooks and ${CLAUDE_EFFORT} see that effort; the next turn is back on the session\'s', async () => {
+    const hooks = 'hooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: echo "$CLAUDE_EFFORT $(cat)" >> "$CLAUDE_PROJECT_DIR/effort.log"'
     host = await startSkillsHost({
-      files: { '~/.claude/skills/think/SKILL.md': skillFile('description: Think hard\nmodel: deep-model\neffort: max', 'Think it through.') },
-      script: script([{ name: 'Skill', args: { skill: 'think' } }])
+      files: { '~/.claude/skills/think/SKILL.md': skillFile(`description: Think hard\nmodel: deep-model\neffort: max\n${hooks}`, 'Think it through at ${CLAUDE_EFFORT} effort.') },
+      script: script([{ name: 'Skill', args: { skill: 'think' } }, { name: 'Read', args: { file_path: 'none.txt' } }])
     })
     const s = await session(host)
     await s.turn('think')
@@ -55,9 +56,15 @@ describe('skill front-matter fields on the agent loop (issue 29)', () => {
       ['m', undefined],
       // OpenAI's reasoning_effort has no "max": its highest level stands for it.
       ['deep-model', 'xhigh'],
+      ['deep-model', 'xhigh'],
       ['m', undefined]
     ])
-    expect(s.events().filter((e) => e.type === 'usage/step').map((e) => (e.type === 'usage/step' ? e.model : ''))).toEqual(['m', 'deep-model', 'm'])
+    expect(s.events().filter((e) => e.type === 'usage/step').map((e) => (e.type === 'usage/step' ? e.model : ''))).toEqual(['m', 'deep-model', 'deep-model', 'm'])
+    expect(s.events().find((e) => e.type === 'skill/loaded')).toMatchObject({ text: expect.stringContaining('Think it through at max effort.') })
+    const [line] = readFileSync(join(host.workspace, 'effort.log'), 'utf8').trim().split('\n')
+    const [env, ...input] = line.split(' ')
+    expect(env).toBe('max')
+    expect(JSON.parse(input.join(' '))).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Read', effort: { level: 'max' } })
   })
 
   it('disallowed-tools: a bare rule takes the tool off the list and refuses a call to it, a Tool(specifier) rule refuses the calls it matches, until the turn ends', async () => {

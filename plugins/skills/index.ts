@@ -334,6 +334,7 @@ class SkillsRuntime {
       sessionId,
       projectDir: workspace,
       trusted,
+      ...((skill.front.effort ?? agent?.turnEffort) !== undefined ? { effort: skill.front.effort ?? agent?.turnEffort } : {}),
       env,
       ...(approved ? {} : { notApproved: `${skill.file} is new or changed since the workspace's items were approved; review and approve it in the workspace's trust dialog` })
     })

@@ -2,7 +2,7 @@
 // `<command-name>` tag (the Skill tool's description tells the model that this tag means the skill
 // is already loaded), the arguments, the skill's folder (supporting files are read from there with
 // Read on demand), then the body with Claude Code's substitutions:
-//   ${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}, ${CLAUDE_PROJECT_DIR}, and for a plugin's skill
+//   ${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}, ${CLAUDE_PROJECT_DIR}, ${CLAUDE_EFFORT}, and for a plugin's skill
 //   ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA}; then the arguments: $ARGUMENTS, $ARGUMENTS[N]
 //   and $N (0-based), $name (front matter `arguments`), or `ARGUMENTS: …` appended when the body
 //   places none (the same code as custom commands);
@@ -27,6 +27,8 @@ export interface RenderOptions {
   trusted: boolean
   /** For a skill of the workspace: why its shell lines may not run though the workspace is trusted (its text is not approved). */
   notApproved?: string
+  /** `${CLAUDE_EFFORT}`: the effort in force once the skill loads (its own, else the turn's); default `medium`, Claude Code's. */
+  effort?: string
   /** The environment of shell lines (provider keys already removed). */
   env: Record<string, string>
   /** Runs one shell line; default: the skill's `shell` (bash unless it says powershell) through the guarded process service. */
@@ -56,6 +58,7 @@ function substituteVariables(skill: Skill, options: RenderOptions): string {
     CLAUDE_SKILL_DIR: skill.dir,
     CLAUDE_SESSION_ID: options.sessionId,
     CLAUDE_PROJECT_DIR: options.projectDir,
+    CLAUDE_EFFORT: options.effort ?? 'medium',
     ...(skill.plugin ? { CLAUDE_PLUGIN_ROOT: skill.plugin.root, CLAUDE_PLUGIN_DATA: skill.plugin.dataDir } : {}),
     // The plugin's non-sensitive userConfig values (a sensitive one is never given to skills).
     ...Object.fromEntries(Object.entries(skill.plugin?.userConfig ?? {}).map(([key, value]) => [`user_config.${key}`, value]))

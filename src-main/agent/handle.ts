@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import type { AgentHandle, SessionEventInput, TurnModelOptions } from '../../src-shared/host/agent'
 import type { SubagentIdentity } from '../../src-shared/host/extensions'
+import type { ReasoningEffort } from '../../src-shared/model'
 import { errorText, type ListenerFailure } from '../../src-shared/kernel'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
@@ -17,6 +18,7 @@ export interface TurnControl {
   readonly signal: AbortSignal
   stop(reason: string, by: string): void
   useForTurn(options: TurnModelOptions): void
+  readonly effort?: ReasoningEffort
 }
 
 /** A subagent's handle: it speaks for the parent session (`sessionId`) but reads and writes its own log. */
@@ -95,6 +97,10 @@ export class AgentHandleImpl implements AgentHandle {
   /** S8: ignored outside a turn; the first stop of a turn wins. */
   stop(reason: string, by: string): void {
     this.currentTurn()?.stop(reason, by)
+  }
+
+  get turnEffort(): ReasoningEffort | undefined {
+    return this.currentTurn()?.effort
   }
 
   /** Ignored outside a turn, as stop() is. */

@@ -11,7 +11,7 @@ import type { TurnControl } from './handle'
 import type { CommandExpansion, QueuedPrompt } from './inbox'
 import { runStep, type LoopDeps } from './step'
 import { compact, wouldOverflow } from './compaction'
-import { ModelError } from '../../src-shared/model'
+import { ModelError, type ReasoningEffort } from '../../src-shared/model'
 import { expandMentions, parseMentions } from './mentions'
 
 /** A policy decision the turn stopped waiting for because it was cancelled. */
@@ -286,6 +286,10 @@ export class Turn implements TurnControl {
     }
     this.revokeAllowedTools?.()
     this.revokeAllowedTools = service.grant(this.deps.handle.sessionId, this.id, command, rules)
+  }
+
+  get effort(): ReasoningEffort | undefined {
+    return this.deps.effort
   }
 
   /** A plugin's model and effort for the rest of this turn (a skill's front matter, loaded by the Skill tool). */

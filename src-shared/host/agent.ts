@@ -60,6 +60,8 @@ export interface AgentHandle {
    * not resolve leaves the model as it is, said in a notice. Ignored outside a turn.
    */
   useForTurn(options: TurnModelOptions): void
+  /** The effort the running turn's requests ask for when a plugin set one (`useForTurn`); undefined otherwise (the provider's default). Hooks report it as `effort.level`. */
+  readonly turnEffort?: ReasoningEffort
 }
 
 /** What `AgentHandle.useForTurn` changes; an absent field keeps what the turn uses. */
