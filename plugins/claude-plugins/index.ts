@@ -8,6 +8,7 @@ import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@
 import { PluginCatalog, toInstalledPlugin, type CatalogEntry, type CatalogSnapshot, type WorkspaceView } from './catalog'
 import { PluginManager, PluginManagerError } from './manager'
 import { managerRow, type ManagerRow } from './manager-view'
+import { MainAgentSlot } from './main-agent'
 import { PluginStore } from './store'
 import { missingOptions, UserConfigError, UserConfigStore, type UserConfigValue } from './user-config'
 
@@ -163,6 +164,7 @@ export default definePlugin({
     })
     workspace.contributeTrustItems(ctx, (root) => catalog.trustItems(root))
 
+    const mainAgent = new MainAgentSlot(ctx)
     // Plugins announced to each session: what is loaded, and what could not be.
     ctx.on('agent/session-start', (agent) => {
       const root = workspace.root ?? agent.workspace
@@ -171,6 +173,8 @@ export default definePlugin({
       // (appended, so a plugin cannot shadow git or ls: see README).
       const bins = service.list(root).flatMap((plugin) => (plugin.binDir !== undefined ? [plugin.binDir] : []))
       if (bins.length > 0) agent.setEnv('PATH', [agent.env.PATH ?? process.env.PATH ?? '', ...bins].filter((part) => part !== '').join(delimiter))
+      // A plugin's settings.json `agent`: the main thread runs as it (its prompt and tools; main-agent.ts).
+      if (agent.subagent === undefined) for (const problem of mainAgent.apply(service.list(root), root)) agent.notify('warn', `Claude Code plugins: ${problem}`, 'claude-plugins')
     })
   }
 })

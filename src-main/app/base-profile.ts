@@ -19,6 +19,7 @@ import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
 import todo from '../../plugins/todo/index'
 import claudePlugins from '../../plugins/claude-plugins/index'
+import outputStyles from '../../plugins/output-styles/index'
 import backgroundTasks from '../../plugins/background-tasks/index'
 import worktrees from '../../plugins/worktrees/index'
 import skills from '../../plugins/skills/index'
@@ -74,6 +75,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:checkpoints', checkpointsPlugin as Plugin<never>],
     ['builtin:instructions', instructions as Plugin<never>],
     ['builtin:claude-plugins', claudePlugins as Plugin<never>],
+    ['builtin:output-styles', outputStyles as Plugin<never>],
     ['builtin:background-tasks', backgroundTasks as Plugin<never>],
     ['builtin:subagents', subagents as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
@@ -140,6 +142,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     { id: 'instructions', plugin: 'builtin:instructions' },
     // Before the readers of its plugins' hooks, servers and commands (they look it up at start).
     { id: 'claude-plugins', plugin: 'builtin:claude-plugins', config: claudeUser },
+    { id: 'output-styles', plugin: 'builtin:output-styles', config: claudeUser },
     { id: 'background-tasks', plugin: 'builtin:background-tasks' },
     { id: 'subagents', plugin: 'builtin:subagents' },
     ...(options.extra ?? []),
