@@ -129,8 +129,13 @@ export function BoardPage() {
                   <td>{row.costUsd > 0 ? `$${row.costUsd.toFixed(4)}` : '—'}</td>
                   <td>{new Date(row.lastActivity).toLocaleTimeString()}</td>
                   <td className="board-actions">
-                    {/* Opening it here too would make two processes write one log: it is opened where it runs. */}
-                    <button type="button" onClick={() => open(row.id)} disabled={row.elsewhere !== undefined} title={row.elsewhere ? `Running in another process (pid ${row.elsewhere.pid}): open it there` : undefined}>
+                    {/* Opening it here too would make two processes write one log: it is opened where it runs. aria-disabled keeps the reason reachable by keyboard. */}
+                    <button
+                      type="button"
+                      onClick={() => row.elsewhere === undefined && open(row.id)}
+                      aria-disabled={row.elsewhere !== undefined || undefined}
+                      title={row.elsewhere ? `Running in another process (pid ${row.elsewhere.pid}): open it there` : undefined}
+                    >
                       Open
                     </button>
                     {row.worktree && row.status !== 'detached' && (
