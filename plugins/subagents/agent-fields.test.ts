@@ -3,43 +3,16 @@
 // server, real SKILL.md files, real stdio MCP server processes and real hook processes (shell
 // scripts that record their stdin).
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { SessionEvent, SessionEventOf } from '@seam/sdk'
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '@seam/sdk'
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
-import { startSubagentHost, type SubagentHost } from './test-host'
+import { cwdOf, hookRecords as records, hostPerTest, ofType, recordingHook as recorder } from './test-host'
 
 const SCRIPTED_SERVER = join(import.meta.dirname, '..', 'mcp', 'test-servers', 'scripted-server.mjs')
 
-let host: SubagentHost | undefined
-afterEach(async () => {
-  await host?.close()
-  host = undefined
-})
-
-function ofType<T extends SessionEvent['type']>(events: readonly SessionEvent[], type: T): SessionEventOf<T>[] {
-  return events.filter((event): event is SessionEventOf<T> => event.type === type)
-}
-
-/** A hook script that appends its stdin (one JSON line) to `records/<name>`. */
-function recorder(name: string): string {
-  return ['#!/bin/sh', 'dir="$(dirname "$0")/../../records"', 'mkdir -p "$dir"', `cat >> "$dir/${name}"`, `echo >> "$dir/${name}"`, ''].join('\n')
-}
-
-function records(root: string, name: string): Array<Record<string, unknown>> {
-  const file = join(root, 'home', 'records', name)
-  if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-}
-
-function cwdOf(body: OpenAIRequestBody): string {
-  const match = /Working directory: (.*)/.exec(String(body.messages[0].content))
-  return match ? match[1].trim() : ''
-}
+const startHost = hostPerTest()
 
 const toolNames = (body: OpenAIRequestBody): string[] => (body.tools ?? []).map((tool) => tool.function.name)
 const isWorker = (body: OpenAIRequestBody): boolean => String(body.messages[0]?.content).includes('WORKER-MARKER')
@@ -72,7 +45,7 @@ describe("an agent file's skills and hooks", () => {
       'You are WORKER-MARKER.',
       ''
     ].join('\n')
-    host = await startSubagentHost({
+    const host = await startHost({
       files: {
         'workspace/.claude/agents/worker.md': agentFile,
         'workspace/.claude/skills/deploy/SKILL.md': '---\ndescription: Deploys the app\n---\nDEPLOY-BODY: run the scripts in ${CLAUDE_SKILL_DIR}/scripts\n',
@@ -136,7 +109,7 @@ describe("an agent file's MCP servers", () => {
       ''
     ].join('\n')
     let runningDuringCall = -1
-    host = await startSubagentHost({
+    const host = await startHost({
       files: {
         'workspace/.claude/agents/worker.md': agentFile,
         'workspace/.mcp.json': JSON.stringify({ mcpServers: { shared: { command: process.execPath, args: [SCRIPTED_SERVER, 'list-changed'] } } })
@@ -192,7 +165,7 @@ describe("an agent file's MCP servers", () => {
   })
 
   it('in an untrusted workspace the project agent does not run, so its inline server never starts', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       trusted: false,
       files: {
         'workspace/.claude/agents/worker.md': ['---', 'name: worker', 'description: d', 'mcpServers:', '  - own:', `      command: ${JSON.stringify(process.execPath)}`, `      args: [${JSON.stringify(SCRIPTED_SERVER)}, list-changed, UNTRUSTED-MARKER]`, '---', 'WORKER-MARKER', ''].join('\n')

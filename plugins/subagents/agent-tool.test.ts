@@ -2,22 +2,14 @@
 // bridges) against the loopback OpenAI-protocol server, one scripted conversation per agent.
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { SessionEvent, SessionEventOf } from '@seam/sdk'
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '@seam/sdk'
 import { waitFor } from '@seam/sdk/testing'
-import { startSubagentHost, type SubagentHost } from './test-host'
+import { cwdOf, hostPerTest, ofType } from './test-host'
 
 const REVIEWER = ['---', 'name: reviewer', 'description: Reviews one file and says what it holds', 'tools: Read, Glob', 'model: inherit', '---', 'You are REVIEWER-MARKER. Read the file you are given and report.', ''].join('\n')
 
-let host: SubagentHost | undefined
-afterEach(async () => {
-  await host?.close()
-  host = undefined
-})
-
-function ofType<T extends SessionEvent['type']>(events: readonly SessionEvent[], type: T): SessionEventOf<T>[] {
-  return events.filter((event): event is SessionEventOf<T> => event.type === type)
-}
+const startHost = hostPerTest()
 
 function childEvents(logPath: string, file: string): SessionEvent[] {
   return readFileSync(join(dirname(logPath), file), 'utf8')
@@ -31,12 +23,12 @@ const WAIT_MS = 10_000 * (Number(process.env.SEAM_TEST_TIME_FACTOR) || 1)
 
 describe('the Agent tool on the real loop', () => {
   it('runs a project agent as a child turn: own system prompt (body + environment), own tools, own history; the parent gets the final text and Claude Code result fields; child calls are sealed under the Agent call (S9)', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       files: { 'workspace/.claude/agents/reviewer.md': REVIEWER, 'workspace/a.txt': 'hello from a\n' },
       conversations: [
         {
           marker: 'REVIEWER-MARKER',
-          turns: [(body) => ({ toolCalls: [{ name: 'Read', args: { file_path: join(workspaceOf(body), 'a.txt') } }] }), { text: 'a.txt says hello' }]
+          turns: [(body) => ({ toolCalls: [{ name: 'Read', args: { file_path: join(cwdOf(body), 'a.txt') } }] }), { text: 'a.txt says hello' }]
         },
         {
           marker: '',
@@ -77,7 +69,7 @@ describe('the Agent tool on the real loop', () => {
   })
 
   it('an unknown subagent_type is an error naming the available agents; with maxDepth 1 a subagent has no Agent tool', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       conversations: [
         { marker: 'read-only exploration agent', turns: [{ text: 'explored' }] },
         {
@@ -106,7 +98,7 @@ describe('the Agent tool on the real loop', () => {
   })
 
   it('cancelling the parent cancels its running subagent: the child turn ends cancelled and the parent records it', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       conversations: [
         { marker: 'You are an agent working for a coding assistant', turns: [{ text: 'thinking...', hangAfterChars: 4 }] },
         { marker: '', turns: [{ toolCalls: [{ name: 'Agent', args: { description: 'Long task', prompt: 'work forever' } }] }] }
@@ -125,8 +117,3 @@ describe('the Agent tool on the real loop', () => {
     expect(existsSync(join(dirname(session.log.path), start.file))).toBe(true)
   })
 })
-
-function workspaceOf(body: { messages: Array<{ content?: unknown }> }): string {
-  const match = /Working directory: (.*)/.exec(String(body.messages[0].content))
-  return match ? match[1].trim() : ''
-}

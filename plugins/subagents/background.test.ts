@@ -6,25 +6,16 @@
 // stops a background agent. The worker waits on a gate file the test opens: no timing decides order.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { SessionEvent, SessionEventOf } from '@seam/sdk'
+import { describe, expect, it } from 'vitest'
 import { isAlive, waitFor } from '@seam/sdk/testing'
-import { startSubagentHost, type Conversation, type SubagentHost } from './test-host'
+import { hostPerTest, ofType, type Conversation } from './test-host'
 
 const TIME = Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
 const WAIT_MS = 10_000 * TIME
 const WORKER_WITH_BASH = ['---', 'name: worker', 'description: Does one job', 'tools: Read, Bash', '---', 'You are WORKER-MARKER.', ''].join('\n')
 const WORKER = (extra = '') => ['---', 'name: worker', 'description: Does one job', 'tools: Read', extra, '---', 'You are WORKER-MARKER.', ''].filter((line) => line !== '').join('\n')
 
-let host: SubagentHost | undefined
-afterEach(async () => {
-  await host?.close()
-  host = undefined
-})
-
-function ofType<T extends SessionEvent['type']>(events: readonly SessionEvent[], type: T): SessionEventOf<T>[] {
-  return events.filter((event): event is SessionEventOf<T> => event.type === type)
-}
+const startHost = hostPerTest()
 
 const isParent = (body: { messages: Array<{ content?: unknown }> }) => !JSON.stringify(body.messages[0]).includes('WORKER-MARKER')
 
@@ -40,7 +31,7 @@ describe('background subagents', () => {
   const gateFiles = (root: string) => Object.assign(files, { gate: join(root, 'gate'), pid: join(root, 'worker.pid') })
 
   it('run_in_background returns async_launched at once (agentId, outputFile); when the agent ends while the parent is idle, a parent turn opens by itself with the <task-notification>', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       files: { 'workspace/.claude/agents/worker.md': WORKER_WITH_BASH },
       conversations: [
         gatedWorker(files, 'background work finished'),
@@ -96,7 +87,7 @@ describe('background subagents', () => {
   })
 
   it('TaskOutput reads a background agent (not_ready while it runs; blocking, its final result once it ends) and the running turn gets the notification at its next step', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       files: { 'workspace/.claude/agents/worker.md': WORKER_WITH_BASH },
       conversations: [
         gatedWorker(files, 'the answer is 42'),
@@ -135,7 +126,7 @@ describe('background subagents', () => {
   })
 
   it('TaskStop stops a background agent and what it runs (its Bash process); the stop is told with the next prompt, without a turn of its own', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       files: { 'workspace/.claude/agents/worker.md': WORKER_WITH_BASH },
       conversations: [
         gatedWorker(files, 'never said'),
@@ -176,7 +167,7 @@ describe('background subagents', () => {
   })
 
   it('an agent defined with background: true runs in the background without the flag; closing the session stops it', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       files: { 'workspace/.claude/agents/worker.md': WORKER('background: true') },
       conversations: [
         { marker: 'WORKER-MARKER', turns: [{ text: 'working forever', hangAfterChars: 3 }] },
@@ -213,7 +204,7 @@ describe('isolation: worktree', () => {
   it('an agent with isolation: worktree runs in a temporary git worktree; one that changed files is kept and named (path, branch) in the result; one that changed nothing is removed', async () => {
     const ISOLATED = ['---', 'name: isolated', 'description: Works in its own worktree', 'tools: Write, Read', 'isolation: worktree', '---', 'You are ISOLATED-MARKER.', ''].join('\n')
     const seen: string[] = []
-    host = await startSubagentHost({
+    const host = await startHost({
       files: { 'workspace/.claude/agents/isolated.md': ISOLATED, 'workspace/README.md': 'hello\n' },
       conversations: [
         {

@@ -6,35 +6,13 @@
 // the subagent's own transcript, and the block path (the subagent goes on with the feedback).
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SessionEvent, SessionEventOf } from '@seam/sdk'
-import { startSubagentHost, type SubagentHost } from './test-host'
+import { cwdOf, hookRecords as records, hostPerTest, ofType, recordingHook as script } from './test-host'
 
 const REVIEWER = ['---', 'name: reviewer', 'description: Reviews one file', 'tools: Read', '---', 'You are REVIEWER-MARKER.', ''].join('\n')
 
-let host: SubagentHost | undefined
-afterEach(async () => {
-  await host?.close()
-  host = undefined
-})
-
-function ofType<T extends SessionEvent['type']>(events: readonly SessionEvent[], type: T): SessionEventOf<T>[] {
-  return events.filter((event): event is SessionEventOf<T> => event.type === type)
-}
-
-/** A hook script that appends its stdin (one JSON line) to `records/<name>`, then runs `then`. */
-function script(name: string, then = ''): string {
-  return ['#!/bin/sh', 'dir="$(dirname "$0")/../../records"', 'mkdir -p "$dir"', `cat >> "$dir/${name}"`, `echo >> "$dir/${name}"`, then, ''].join('\n')
-}
-
-function records(root: string, name: string): Array<Record<string, unknown>> {
-  const file = join(root, 'home', 'records', name)
-  if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-}
+const startHost = hostPerTest()
 
 const hookFiles = (hooks: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(hooks).map(([name, body]) => [`home/.claude/hooks/${name}`, body]))
 
@@ -51,7 +29,7 @@ function settings(hooks: Record<string, Array<{ matcher?: string; script: string
 
 describe('SubagentStart and SubagentStop (Claude Code hooks) on the real loop', () => {
   it('SubagentStart (matched on agent_type) gets agent_id and agent_type and its additionalContext reaches the subagent; the subagent\'s PreToolUse carries agent_id/agent_type; SubagentStop gets agent_transcript_path (a side-chain transcript) and the last message; Stop runs for the session only', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       files: {
         'workspace/.claude/agents/reviewer.md': REVIEWER,
         'workspace/a.txt': 'alpha\n',
@@ -114,7 +92,7 @@ describe('SubagentStart and SubagentStop (Claude Code hooks) on the real loop', 
 
   it('SubagentStop exit 2 keeps the subagent going with "Stop hook feedback" in its own conversation (stop_hook_active on re-entry); decision "block" too, capped by stopBlockCap', async () => {
     const blockOnce = script('subagent-stop.jsonl', ['marker="$(dirname "$0")/blocked-once"', 'if [ ! -e "$marker" ]; then touch "$marker"; echo "check the second file too" >&2; exit 2; fi'].join('\n'))
-    host = await startSubagentHost({
+    const host = await startHost({
       files: { 'workspace/.claude/agents/reviewer.md': REVIEWER, ...hookFiles({ 'sstop.sh': blockOnce }), ...settings({ SubagentStop: [{ script: 'sstop.sh' }] }) },
       conversations: [
         { marker: 'REVIEWER-MARKER', turns: [{ text: 'first answer' }, { text: 'second answer' }] },
@@ -137,7 +115,7 @@ describe('SubagentStart and SubagentStop (Claude Code hooks) on the real loop', 
   })
 
   it('a SubagentStop hook that always blocks is overridden at stopBlockCap: the subagent ends, the parent gets its last text', async () => {
-    host = await startSubagentHost({
+    const host = await startHost({
       files: {
         'workspace/.claude/agents/reviewer.md': REVIEWER,
         ...hookFiles({ 'sstop.sh': script('subagent-stop.jsonl', `printf '%s' '{"decision":"block","reason":"not yet"}'`) }),
@@ -159,11 +137,6 @@ describe('SubagentStart and SubagentStop (Claude Code hooks) on the real loop', 
 })
 
 
-function cwdOf(body: { messages: Array<{ content?: unknown }> }): string {
-  const match = /Working directory: (.*)/.exec(String(body.messages[0].content))
-  return match ? match[1].trim() : ''
-}
-
 describe('SubagentStart and SubagentStop (Codex hooks) on the real loop', () => {
   it('~/.codex/hooks.json: SubagentStart (agent_type matcher) with the child turn, its context in the subagent\'s first request; PreToolUse inside carries agent_id/agent_type and the child\'s rollout; SubagentStop exit 2 continues the subagent with a <hook_prompt>', async () => {
     const codexHooks = (hooks: Record<string, Array<{ matcher?: string; script: string }>>) =>
@@ -171,7 +144,7 @@ describe('SubagentStart and SubagentStop (Codex hooks) on the real loop', () => 
         hooks: Object.fromEntries(Object.entries(hooks).map(([event, groups]) => [event, groups.map((g) => ({ ...(g.matcher ? { matcher: g.matcher } : {}), hooks: [{ type: 'command', command: `"$HOME"/.claude/hooks/${g.script}` }] }))]))
       })
     const blockOnce = script('codex-stop.jsonl', ['marker="$(dirname "$0")/codex-blocked"', 'if [ ! -e "$marker" ]; then touch "$marker"; echo "one more look" >&2; exit 2; fi'].join('\n'))
-    host = await startSubagentHost({
+    const host = await startHost({
       files: {
         'workspace/.claude/agents/reviewer.md': REVIEWER,
         'workspace/a.txt': 'alpha\n',
@@ -215,7 +188,7 @@ describe('SubagentStart and SubagentStop (Codex hooks) on the real loop', () => 
 describe('an agent\'s permissionMode', () => {
   it('the subagent\'s calls run under its permissionMode (dontAsk: a call that would ask is refused, though the user would allow it); its hooks read that permission_mode; the session\'s own calls keep the session\'s mode', async () => {
     const STRICT = ['---', 'name: strict', 'description: Never asks', 'tools: Bash', 'permissionMode: dontAsk', '---', 'You are STRICT-MARKER.', ''].join('\n')
-    host = await startSubagentHost({
+    const host = await startHost({
       files: {
         'workspace/.claude/agents/strict.md': STRICT,
         ...hookFiles({ 'pre.sh': script('pre.jsonl') }),

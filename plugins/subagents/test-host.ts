@@ -3,13 +3,15 @@
 // (the subagents plugin, the hook bridges, the built-in tools). Each agent has its own scripted
 // conversation: a request is routed by its system prompt, and the reply is the next of that
 // conversation (counted from the assistant messages the request already holds).
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { startFakeOpenAI, type OpenAIRequestBody, type ScriptedTurn } from '../../test-support/fake-openai.mjs'
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
 import { HostRuntime, terminalApprovalPlugin } from '@seam/sdk/testing'
-import type { SessionEvent } from '@seam/sdk'
+import type { SessionEvent, SessionEventOf } from '@seam/sdk'
+import { afterEach } from 'vitest'
 
 type LiveSession = Awaited<ReturnType<HostRuntime['sessions']['create']>>
 
@@ -108,4 +110,39 @@ export async function startSubagentHost(options: SubagentHostOptions): Promise<S
       await rm(root, { recursive: true, force: true })
     }
   }
+}
+
+/** A test file's host starter: each host started is closed after its test. */
+export function hostPerTest(): (options: SubagentHostOptions) => Promise<SubagentHost> {
+  let current: SubagentHost | undefined
+  afterEach(async () => {
+    await current?.close()
+    current = undefined
+  })
+  return async (options) => (current = await startSubagentHost(options))
+}
+
+export function ofType<T extends SessionEvent['type']>(events: readonly SessionEvent[], type: T): SessionEventOf<T>[] {
+  return events.filter((event): event is SessionEventOf<T> => event.type === type)
+}
+
+/** A hook script that appends its stdin (one JSON line) to `<root>/home/records/<name>`, then runs `then`. */
+export function recordingHook(name: string, then = ''): string {
+  return ['#!/bin/sh', 'dir="$(dirname "$0")/../../records"', 'mkdir -p "$dir"', `cat >> "$dir/${name}"`, `echo >> "$dir/${name}"`, then, ''].join('\n')
+}
+
+/** The inputs a recordingHook got, in order. */
+export function hookRecords(root: string, name: string): Array<Record<string, unknown>> {
+  const file = join(root, 'home', 'records', name)
+  if (!existsSync(file)) return []
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+}
+
+/** The working directory a (sub)agent's request names in its environment details. */
+export function cwdOf(body: { messages: Array<{ content?: unknown }> }): string {
+  const match = /Working directory: (.*)/.exec(String(body.messages[0].content))
+  return match ? match[1].trim() : ''
 }
