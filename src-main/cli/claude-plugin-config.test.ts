@@ -5,22 +5,20 @@
 // process) and stdio MCP server with `${user_config.KEY}` written into their command line and env,
 // and its command with the non-sensitive value written in and the sensitive one never sent to the
 // loopback model server.
-import { execFileSync } from 'node:child_process'
 import { statSync } from 'node:fs'
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
+import { anthropicRunFlags, git, put } from '../../test-support/claude-plugin-cli'
 
 let home: string
 let workspace: string
 useCliScratch('claude-plugin-config', (dirs) => ({ home, workspace } = dirs))
 
 const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home })
-const flags = (url: string) => ['--workspace', workspace, '--provider', 'anthropic', '--base-url', url, '--api-key-env', 'FAKE_KEY', '--model', 'claude-main', '--approve', 'allow']
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' }
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' })
+const flags = (url: string) => anthropicRunFlags(workspace, url)
 
 // A stdio MCP server that says whether the token it was given in its environment is the expected one, never the token itself.
 const SERVER = `import { createInterface } from 'node:readline'
@@ -33,12 +31,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else if (m.id !== undefined) send({ id: m.id, result: {} })
 })
 `
-
-async function put(file: string, text: string, mode?: number): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  await writeFile(file, text)
-  if (mode !== undefined) await chmod(file, mode)
-}
 
 async function vaultPlugin(root: string): Promise<void> {
   await put(

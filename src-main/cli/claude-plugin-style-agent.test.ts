@@ -4,26 +4,19 @@
 // ~/.claude/settings.json selects the plugin's output style by `outputStyle`; the request then
 // carries the style's body, the agent's prompt (with ${CLAUDE_PLUGIN_ROOT} written in) and only
 // the agent's tools. Disabling the plugin takes both away again.
-import { execFileSync } from 'node:child_process'
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
+import { anthropicRunFlags, git, put } from '../../test-support/claude-plugin-cli'
 
 let home: string
 let workspace: string
 useCliScratch('claude-plugin-style-agent', (dirs) => ({ home, workspace } = dirs))
 
 const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home })
-const flags = (url: string) => ['--workspace', workspace, '--provider', 'anthropic', '--base-url', url, '--api-key-env', 'FAKE_KEY', '--model', 'claude-main', '--approve', 'allow']
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' }
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' })
-
-async function put(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  await writeFile(file, text)
-}
+const flags = (url: string) => anthropicRunFlags(workspace, url)
 
 interface Request {
   system: string

@@ -3,23 +3,21 @@
 // session runs the plugin's command (/kit:hello), its PreToolUse hook (a real process), its bin/
 // (on Bash's PATH) and its MCP server (a real stdio process) against a loopback server speaking
 // the Anthropic wire protocol. Then update, disable, uninstall and remove the marketplace.
-import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
+import { anthropicRunFlags, git, put } from '../../test-support/claude-plugin-cli'
 
 let home: string
 let workspace: string
 useCliScratch('claude-plugins', (dirs) => ({ home, workspace } = dirs))
 
 const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home })
-const flags = (url: string) => ['--workspace', workspace, '--provider', 'anthropic', '--base-url', url, '--api-key-env', 'FAKE_KEY', '--model', 'claude-main', '--approve', 'allow']
+const flags = (url: string) => anthropicRunFlags(workspace, url)
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' }
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' })
 
 // A stdio MCP server written as a plugin would ship it: newline-delimited JSON-RPC, one tool.
 const SERVER = `import { createInterface } from 'node:readline'
@@ -32,12 +30,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else if (m.id !== undefined) send({ id: m.id, result: {} })
 })
 `
-
-async function put(file: string, text: string, mode?: number): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  await writeFile(file, text)
-  if (mode !== undefined) await chmod(file, mode)
-}
 
 async function kitPlugin(root: string, version: string): Promise<void> {
   await put(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'kit', version, description: 'A kit' }))
