@@ -5,7 +5,7 @@
 // hooks and `/tasks` see the tools with Claude Code's names; a host killed with SIGKILL takes its
 // tasks with it, and the resumed session lists them as ended.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -44,6 +44,12 @@ function taskId(body: AnthropicRequestBody): string {
   const id = /with ID: (b[0-9a-z]{8})/.exec(toolResults(body).map((r) => r.content).join('\n'))?.[1]
   if (!id) throw new Error(`no task id in ${JSON.stringify(body.messages)}`)
   return id
+}
+
+/** Every session log file under a sessions folder. */
+function sessionLogs(folder: string): string[] {
+  if (!existsSync(folder)) return []
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.jsonl')).map((name) => join(folder, name))
 }
 
 async function freePort(): Promise<number> {
@@ -134,7 +140,12 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
       })
       let stderr = ''
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-      await waitFor(() => server.requests.length >= 2 && existsSync(join(workspace, 'watcher.pid')), 30_000 * FACTOR, 'the task to start and the second step to run')
+      // The task's start is on disk (the log's write follows the model request by a moment: wait for the file, not the request).
+      await waitFor(
+        () => server.requests.length >= 2 && existsSync(join(workspace, 'watcher.pid')) && sessionLogs(join(home, 'seam', 'sessions')).some((file) => readFileSync(file, 'utf8').includes('"task/started"')),
+        30_000 * FACTOR,
+        'the task to start, its start to be logged and the second step to run'
+      )
       const pid = Number(readFileSync(join(workspace, 'watcher.pid'), 'utf8'))
       expect(isAlive(pid)).toBe(true)
       // setsid execs the host in place when it need not fork (its caller is no group leader); else the host is its child.
