@@ -15,7 +15,7 @@ import type { AgentHandleImpl } from './handle'
 import type { Inbox } from './inbox'
 import type { AgentSettings } from './settings'
 import { readModelStream, StreamAbortedError } from './stream'
-import { runCalls } from './tool-calls'
+import { runCalls, type CallRunner } from './tool-calls'
 import { logUsage } from './usage'
 import './events'
 
@@ -86,18 +86,21 @@ function contextTools(context: SessionEventOf<'model/context'> | undefined): Mod
 
 function requestFrom(history: HistoryView): ModelRequest {
   const context = history.context
-  const request: ModelRequest = { system: context?.system ?? '', messages: [], tools: contextTools(context) }
   // The messages as of now, copied when first read: building a step's request stays O(1) in the
   // history's length; reading it (a client serialising the conversation) is the client's cost.
+  // An accessor of the literal (enumerable, own), not defineProperty on a made object: cheaper to build.
   const later = history.messagesLater()
   let messages: ModelMessage[] | undefined
-  Object.defineProperty(request, 'messages', {
-    enumerable: true,
-    configurable: true,
-    get: () => (messages ??= later()),
-    set: (value: ModelMessage[]) => void (messages = value)
-  })
-  return request
+  return {
+    system: context?.system ?? '',
+    get messages(): ModelMessage[] {
+      return (messages ??= later())
+    },
+    set messages(value: ModelMessage[]) {
+      messages = value
+    },
+    tools: contextTools(context)
+  }
 }
 
 /** What each session's log last recorded as its model context, to skip unchanged steps cheaply. */
@@ -121,7 +124,7 @@ export function logModelContext(log: SessionLog, system: string, tools: Pick<Too
   loggedContext.set(log, { key, system, specs })
 }
 
-export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal): Promise<StepOutcome> {
+export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal, calls: TurnCalls = new TurnCalls(deps, turnId, signal)): Promise<StepOutcome> {
   const { kernel, log } = deps
   logModelContext(log, deps.systemPrompt(), deps.tools(), deps.handle.sessionId)
   const request = buildModelRequestFor(log)
@@ -157,16 +160,97 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
   if (reply.usage !== undefined) logUsage(deps, turnId, step, reply.usage, 'step')
   if (reply.toolCalls.length === 0) return { text: reply.text, results: [], cancelled: false }
 
-  const results = await runToolCalls(deps, turnId, reply.toolCalls, signal)
+  const results = await calls.run(deps.tools(), reply.toolCalls)
   return { text: reply.text, results, cancelled: signal.aborted }
 }
 
-async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall[], signal: AbortSignal): Promise<ToolExecutionResult[]> {
-  const { log, kernel, handle } = deps
-  const tools = deps.tools()
-  const execute = (call: ModelToolCall): Promise<ToolExecutionResult> => tools.execute(toRequest(call), options)
-  const moveCwd = (dir: string): string => handle.moveCwd(dir)
-  const toRequest = (call: ModelToolCall): ToolCallRequest => {
+/**
+ * Runs the calls of a turn's steps. What does not change from step to step (the callbacks the
+ * pipeline and the call runner are handed) is made once per turn, not per step.
+ */
+export class TurnCalls {
+  private tools: ToolRegistry | undefined
+  private readonly options: HostExecuteOptions
+  private readonly runner: CallRunner<ModelToolCall, ToolExecutionResult>
+  private readonly moveCwd: (dir: string) => string
+
+  constructor(
+    private readonly deps: LoopDeps,
+    private readonly turnId: string,
+    private readonly signal: AbortSignal
+  ) {
+    const { log, handle } = deps
+    this.moveCwd = (dir) => handle.moveCwd(dir)
+    this.options = {
+      onSealed: (sealed) => {
+        // Optional fields set only when present (no spread of a conditional object per call).
+        const event: EventDraft<'tool/call'> = { type: 'tool/call', turnId, callId: sealed.callId, token: sealed.token, name: sealed.name, args: sealed.args }
+        if (sealed.originalArgs) event.originalArgs = sealed.originalArgs
+        if (sealed.rewrittenBy) event.rewrittenBy = sealed.rewrittenBy
+        if (sealed.parent) event.parent = sealed.parent
+        log.appendOwn(event)
+        // In the file before anything the call does: a crash of Seam mid-tool leaves the call in the
+        // log. A tool declared free of side effects rides the next group write instead.
+        // (The concurrent calls of a step sealed together share that write.)
+        return this.tools?.get(sealed.name)?.sideEffects !== false ? log.written() : undefined
+      },
+      // On the device before the world changes, for a tool that declares side effects: a power loss
+      // cannot keep what the tool did (a command's effects outside this machine) and lose the call.
+      // This comes after policy and the execute wrappers, so a denied call syncs nothing and the
+      // checkpoints wrapper's sync (the file's content before the change) covers the call too.
+      beforeRun: (sealed) => (this.tools?.get(sealed.name)?.sideEffects === true ? log.flush({ durable: true }) : undefined),
+      record: (event) => void log.append(event)
+    }
+    this.runner = {
+      limit: deps.settings.maxParallelToolCalls,
+      signal,
+      // An unknown tool has no body to overlap with; the registry answers it at once.
+      concurrent: (call) => {
+        const definition = this.tools?.get(call.name)
+        return definition === undefined || definition.concurrent === true
+      },
+      run: (call) => (this.tools as ToolRegistry).execute(this.request(call), this.options),
+      skip: async (call) => notStarted(call, log.id, turnId, handle.cwd)
+    }
+  }
+
+  /** Runs one step's calls with `tools`; logs their results in call order, then the context they carried (S17). */
+  async run(tools: ToolRegistry, calls: ModelToolCall[]): Promise<ToolExecutionResult[]> {
+    const { log } = this.deps
+    this.tools = tools
+    const outcome = await runCalls(calls, this.runner)
+    const results: ToolExecutionResult[] = []
+    for (let index = 0; index < outcome.results.length; index++) {
+      const result = outcome.results[index]
+      if (!result) continue
+      results.push(result)
+      const { code, structured } = result.result
+      const event: EventDraft<'tool/result'> = {
+        type: 'tool/result',
+        turnId: this.turnId,
+        callId: calls[index].id,
+        token: result.call.token,
+        name: result.call.name,
+        content: result.result.content,
+        isError: result.result.isError,
+        verdict: result.verdict,
+        durationMs: Math.max(0, result.durationMs)
+      }
+      if (code !== undefined) event.code = code
+      if (structured !== undefined) event.structured = structured
+      log.appendOwn(event)
+    }
+    // S17: buffered context goes after all of the step's results, never between them.
+    for (const result of results) {
+      for (const text of result.additionalContext) log.append({ type: 'context/message', turnId: this.turnId, text, source: `tool:${result.call.name}` })
+    }
+    if (outcome.errors.length > 0) throw outcome.errors[0]
+    return results
+  }
+
+  private request(call: ModelToolCall): ToolCallRequest {
+    const { kernel, log, handle, subagent } = this.deps
+    const turnId = this.turnId
     const request: ToolCallRequest = {
       name: call.name,
       // A call whose arguments did not parse still goes through the registry: handing it the parse
@@ -176,78 +260,19 @@ async function runToolCalls(deps: LoopDeps, turnId: string, calls: ModelToolCall
       callId: call.id,
       sessionId: handle.sessionId,
       turnId,
-      signal,
+      signal: this.signal,
       cwd: handle.cwd,
-      moveCwd,
+      moveCwd: this.moveCwd,
       // The handle's snapshot is frozen: shared, not copied per call.
       env: handle.env as Record<string, string>,
       progress: (update) => kernel.emit('agent/tool-progress', log.id, { ...update, turnId, callId: call.id })
     }
-    if (deps.subagent) {
-      request.parent = deps.subagent.parentToken
-      request.agent = deps.subagent.identity
+    if (subagent) {
+      request.parent = subagent.parentToken
+      request.agent = subagent.identity
     }
     return request
   }
-  const options: HostExecuteOptions = {
-    onSealed: (sealed) => {
-      // Optional fields set only when present (no spread of a conditional object per call).
-      const event: EventDraft<'tool/call'> = { type: 'tool/call', turnId, callId: sealed.callId, token: sealed.token, name: sealed.name, args: sealed.args }
-      if (sealed.originalArgs) event.originalArgs = sealed.originalArgs
-      if (sealed.rewrittenBy) event.rewrittenBy = sealed.rewrittenBy
-      if (sealed.parent) event.parent = sealed.parent
-      log.appendOwn(event)
-      // In the file before anything the call does: a crash of Seam mid-tool leaves the call in the
-      // log. A tool declared free of side effects rides the next group write instead.
-      // (The concurrent calls of a step sealed together share that write.)
-      return tools.get(sealed.name)?.sideEffects !== false ? log.written() : undefined
-    },
-    // On the device before the world changes, for a tool that declares side effects: a power loss
-    // cannot keep what the tool did (a command's effects outside this machine) and lose the call.
-    // This comes after policy and the execute wrappers, so a denied call syncs nothing and the
-    // checkpoints wrapper's sync (the file's content before the change) covers the call too.
-    beforeRun: (sealed) => (tools.get(sealed.name)?.sideEffects === true ? log.flush({ durable: true }) : undefined),
-    record: (event) => void log.append(event)
-  }
-
-  const outcome = await runCalls(calls, {
-    limit: deps.settings.maxParallelToolCalls,
-    signal,
-    // An unknown tool has no body to overlap with; the registry answers it at once.
-    concurrent: (call) => {
-      const definition = tools.get(call.name)
-      return definition === undefined || definition.concurrent === true
-    },
-    run: execute,
-    skip: async (call) => notStarted(call, log.id, turnId, handle.cwd)
-  })
-
-  const results: ToolExecutionResult[] = []
-  outcome.results.forEach((result, index) => {
-    if (!result) return
-    results.push(result)
-    const { code, structured } = result.result
-    const event: EventDraft<'tool/result'> = {
-      type: 'tool/result',
-      turnId,
-      callId: calls[index].id,
-      token: result.call.token,
-      name: result.call.name,
-      content: result.result.content,
-      isError: result.result.isError,
-      verdict: result.verdict,
-      durationMs: Math.max(0, result.durationMs)
-    }
-    if (code !== undefined) event.code = code
-    if (structured !== undefined) event.structured = structured
-    log.appendOwn(event)
-  })
-  // S17: buffered context goes after all of the step's results, never between them.
-  for (const result of results) {
-    for (const text of result.additionalContext) log.append({ type: 'context/message', turnId, text, source: `tool:${result.call.name}` })
-  }
-  if (outcome.errors.length > 0) throw outcome.errors[0]
-  return results
 }
 
 /**

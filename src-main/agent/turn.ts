@@ -9,7 +9,7 @@ import type { TurnEndReason } from '../../src-shared/session/events'
 import { checkContinuationDecision, checkPromptDecision, checkToolBatchDecision } from './decisions'
 import type { TurnControl } from './handle'
 import type { CommandExpansion, QueuedPrompt } from './inbox'
-import { runStep, type LoopDeps } from './step'
+import { runStep, TurnCalls, type LoopDeps } from './step'
 import { compact, wouldOverflow } from './compaction'
 import { ModelError, type ReasoningEffort } from '../../src-shared/model'
 import { expandMentions, parseMentions } from './mentions'
@@ -38,6 +38,7 @@ export class Turn implements TurnControl {
   private continuations = 0
   private lastAssistantText = ''
   private revokeAllowedTools: (() => void) | undefined
+  private calls: TurnCalls | undefined
   phase: TurnPhase = 'opening'
 
   /**
@@ -115,9 +116,12 @@ export class Turn implements TurnControl {
       if (this.signal.aborted) return 'cancelled'
       if (this.stopped) return 'completed'
       if (this.steps >= settings.maxSteps) return 'max_steps'
-      await this.drainSteering()
-      if (this.signal.aborted) return 'cancelled'
-      if (this.stopped) return 'completed'
+      // Most steps find nothing to drain: no async call and no await for them.
+      if (this.deps.inbox.steering > 0) {
+        await this.drainSteering()
+        if (this.signal.aborted) return 'cancelled'
+        if (this.stopped) return 'completed'
+      }
 
       // Compact before a request that would fill too much of the context window.
       if (wouldOverflow(this.deps)) await this.compactFor('auto', 'the next request would pass the compaction threshold of the context window')
@@ -125,21 +129,24 @@ export class Turn implements TurnControl {
 
       // A step counts from its request on, also when it fails or is cancelled.
       const index = this.steps++
+      // Made at the first step, after prompt policy (a command's model may have changed the deps).
+      this.calls ??= new TurnCalls(this.deps, this.id, this.signal)
       let step
       try {
-        step = await runStep(this.deps, this.id, index, this.signal)
+        step = await runStep(this.deps, this.id, index, this.signal, this.calls)
       } catch (error) {
         // The provider refused the request as too long: compact and retry the step once.
         if (!(error instanceof ModelError && error.kind === 'context_length') || this.signal.aborted) throw error
         const compacted = await this.compactFor('auto', `the provider refused the request as too long (${error.message})`)
         if (!compacted) throw error
-        step = await runStep(this.deps, this.id, index, this.signal)
+        step = await runStep(this.deps, this.id, index, this.signal, this.calls)
       }
       if (step.text) this.lastAssistantText = step.text
       if (step.cancelled || this.signal.aborted) return 'cancelled'
 
       if (step.results.length > 0) {
-        await this.afterToolBatch(step.results)
+        // Nobody listening decides `continue`: no waterfall and no abort race (a cancel is seen at the top of the next step).
+        if (this.deps.kernel.listenerCount('agent/tool-batch') > 0) await this.afterToolBatch(step.results)
         continue
       }
       if (this.stopped) return 'completed'
@@ -363,8 +370,6 @@ export class Turn implements TurnControl {
 
   private async afterToolBatch(results: readonly ToolExecutionResult[]): Promise<void> {
     const { kernel, log, handle } = this.deps
-    // Nobody listening decides `continue`: skip the waterfall and its abort race (a cancel is seen at the top of the next step).
-    if (kernel.listenerCount('agent/tool-batch') === 0) return
     const decision = checkToolBatchDecision(
       await this.unlessCancelled(kernel.waterfall('agent/tool-batch', handle, results, async () => ({ action: 'continue' as const })))
     )

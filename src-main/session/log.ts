@@ -65,6 +65,7 @@ const fdatasyncAsync = promisify(fdatasync)
 const fsyncAsync = promisify(fsync)
 const openAsync = promisify(openFd)
 const closeAsync = promisify(closeFd)
+const RESOLVED: Promise<void> = Promise.resolve()
 
 export class SessionLog {
   readonly id: string
@@ -242,13 +243,15 @@ export class SessionLog {
   written(): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure)
     if (this.pending.length === 0) return Promise.resolve()
-    this.microWrite ??= new Promise<void>((resolve, reject) =>
-      queueMicrotask(() => {
-        this.microWrite = undefined
-        this.flush().then(resolve, reject)
-      })
-    )
+    this.microWrite ??= RESOLVED.then(this.writeMicro)
     return this.microWrite
+  }
+
+  /** The write `written()` scheduled: settles its promise directly (a throw rejects it), no promise of its own. */
+  private readonly writeMicro = (): void => {
+    this.microWrite = undefined
+    this.writePending()
+    this.deliver()
   }
 
   /** fdatasyncs issued so far (a durable flush whose writes were already covered issues none). */
@@ -332,9 +335,14 @@ export class SessionLog {
       if (repair?.truncateTo !== undefined) truncateSync(this.path, repair.truncateTo)
       if (repair?.needsNewline === true) data = `\n${data}`
       const fd = this.openFile()
-      const bytes = Buffer.from(data, 'utf8')
-      let offset = 0
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset)
+      // The string as it is (Node encodes it without a Buffer of ours); a short write, which a
+      // regular file gives only near a full disk, goes on from the bytes not written.
+      const written = writeSync(fd, data)
+      if (written < Buffer.byteLength(data)) {
+        const bytes = Buffer.from(data, 'utf8')
+        let offset = written
+        while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset)
+      }
     } catch (error) {
       throw this.fail(new Error(`writing ${this.path} failed: ${(error as Error).message}`, { cause: error }))
     }
