@@ -13,7 +13,8 @@
 //
 // Packs of this folder take turns (two `seam plugin new` in a checkout, or test files packing at
 // once): prepack rewrites package.json and dist/ in place, so it waits for `.pack.lock`, which
-// postpack removes. A lock older than LOCK_STALE_MS is taken to be a pack that was killed.
+// postpack removes. A lock older than LOCK_STALE_MS is taken to be a pack that was killed, and the
+// package.json such a pack had saved is put back before this one starts.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs'
 import { builtinModules } from 'node:module'
@@ -148,7 +149,12 @@ async function lock() {
 }
 
 async function prepack() {
-  if (existsSync(SAVED)) throw new Error(`${SAVED} exists: a previous pack did not finish; restore package.json from it first (node pack.mjs postpack)`)
+  // This pack holds the lock, so a saved package.json is a pack that was killed between its prepack
+  // and postpack (its lock since gone stale): put the workspace's package.json back and go on.
+  if (existsSync(SAVED)) {
+    console.error(`pack.mjs: a previous pack did not finish; restoring package.json from ${SAVED}`)
+    renameSync(SAVED, join(HERE, 'package.json'))
+  }
   const workspace = readJson(join(HERE, 'package.json'))
   rmSync(DIST, { recursive: true, force: true })
   const imported = await buildJs(readJson(join(ROOT, 'package.json')).version)

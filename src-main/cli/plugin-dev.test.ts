@@ -14,6 +14,7 @@ import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-open
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
 import { ensureBuilt } from '../../test-support/built-cli'
+import { scaledTimeout } from '../../scripts/time-factor.mjs'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
@@ -159,7 +160,7 @@ beforeAll(async () => {
   const [, port] = await host.waitFor(/Seam web UI: http:\/\/127\.0\.0\.1:(\d+)\//, 30_000)
   wire = await WireClient.connect(Number(port))
   sessionId = (await wire.invoke<{ id: string }>('sessions/create', {})).id
-}, 180_000)
+}, scaledTimeout(180_000))
 
 afterAll(async () => {
   wire?.close()
