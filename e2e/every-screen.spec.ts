@@ -2,7 +2,7 @@
 // page, section, panel, dialog and menu of the app (enumerated from App.tsx: chat with its tool
 // card, files-changed card, plan and tasks panels; the approval dialog; revert and rewind dialogs;
 // the command palette; the slash menu; the model picker; the hook inspector; each Settings
-// section; the Plugins page with its install dialog (the bundle's trust warning); the Board; the
+// section; the Plugins page with its install dialog (the bundle's trust warning) and a switch's confirmation; the Board; the
 // header's More menu where it folds; the workspace trust dialogs (trust, then approve a changed
 // hook); the delete-session confirmation; the first-run setup screen with the folder browser), at
 // 1280x800 and 800x600, light and dark: axe 0 serious or critical and nothing wider than the window.
@@ -171,6 +171,13 @@ for (const screen of SCREENS) {
     await check('install-dialog')
     await install.getByRole('button', { name: 'Cancel' }).click()
     await expect(install).toHaveCount(0)
+    // A switch's confirmation, naming what stops running (cancelled: the plugin stays on).
+    await app.getByRole('main', { name: 'Plugins page' }).getByRole('switch', { name: 'todo enabled' }).click()
+    const turnOff = app.getByRole('dialog', { name: 'Turn off todo?' })
+    await expect(turnOff).toBeVisible()
+    await check('plugin-switch-dialog')
+    await turnOff.getByRole('button', { name: 'Cancel' }).click()
+    await expect(turnOff).toHaveCount(0)
     await app.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Board', exact: true }).click()
     await expect(app.getByRole('region', { name: 'Sessions board' })).toBeVisible()
     await check('board')
