@@ -78,7 +78,9 @@ export async function npmFetch(spec: string, dest: string, registry?: string): P
   try {
     const args = ['pack', spec, '--json', '--ignore-scripts', '--pack-destination', work]
     if (registry !== undefined) args.push('--registry', registry)
-    const stdout = await mustRun('npm', args, work, toolEnv({ npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' }))
+    const result = await runTool('npm', args, work, toolEnv({ npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' }))
+    if (result.code !== 0) throw new Error(`npm pack ${spec} failed (exit ${result.code}): ${npmFailure(result)}`)
+    const stdout = result.stdout
     const [info] = JSON.parse(stdout) as Array<{ filename?: string; version?: string }>
     if (!info?.filename) throw new Error(`npm pack ${spec} printed no file name`)
     mkdirSync(dest, { recursive: true })
@@ -90,6 +92,27 @@ export async function npmFetch(spec: string, dest: string, registry?: string): P
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
+}
+
+/**
+ * What npm said went wrong. With `--json` npm puts its error on stdout as `{error: {code, summary}}`
+ * and, at its default log level, again on stderr; under an inherited `npm_config_loglevel=silent`
+ * (Seam started from `npm run --silent`) stdout is all there is, so that is read first.
+ */
+function npmFailure(result: ProcessResult): string {
+  try {
+    const parsed: unknown = JSON.parse(result.stdout)
+    const error = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? (parsed as { error: unknown }).error : undefined
+    if (typeof error === 'object' && error !== null) {
+      const { code, summary } = error as { code?: unknown; summary?: unknown }
+      const text = [typeof code === 'string' ? code : '', typeof summary === 'string' ? summary : ''].filter(Boolean).join(': ')
+      if (text) return text
+    }
+  } catch {
+    // Not JSON: npm failed before it could answer in JSON (a bad flag, a crash); its stderr says why.
+  }
+  const errorLines = result.stderr.split('\n').filter((line) => line.startsWith('npm error'))
+  return (errorLines.length > 0 ? errorLines.join('\n') : result.stderr.trim() || result.stdout.trim()) || 'npm printed nothing'
 }
 
 /** Copies a folder (links kept as links, never followed out of it), leaving `.git` behind. */
