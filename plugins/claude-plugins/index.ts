@@ -176,5 +176,11 @@ export default definePlugin({
       // A plugin's settings.json `agent`: the main thread runs as it (its prompt and tools; main-agent.ts).
       if (agent.subagent === undefined) for (const problem of mainAgent.apply(service.list(root), root)) agent.notify('warn', `Claude Code plugins: ${problem}`, 'claude-plugins')
     })
+    // ...and its `model`, for each turn the main thread starts.
+    ctx.on('agent/prompt-submit', async (agent, _content, source, next) => {
+      const decision = await next()
+      if (decision.action === 'allow' && source !== 'steering') mainAgent.useModel(agent)
+      return decision
+    })
   }
 })

@@ -1,11 +1,14 @@
 // A plugin's `settings.json` `agent` (claude-code-extensions.md §1(c)): while the plugin is on, the
 // main thread runs as that agent. Seam applies the agent's prompt (a system prompt section, with
 // the plugin's variables written in) and its tools (`tools` offers only those, `disallowedTools`
-// withholds those, through a `tools/offer` guard). The agent's `model` is not applied: a plugin
-// cannot switch a session's model (README.md says so). The agent is found through the subagents
-// plugin's `subagents` service, so `reviewer` and `plugin:reviewer` name the same definition.
+// withholds those, through a `tools/offer` guard) and its `model` (each main-thread turn runs on
+// it, as a skill's model does for its turn; `inherit` keeps the session's). The agent is found
+// through the subagents plugin's `subagents` service, so `reviewer` and `plugin:reviewer` name the
+// same definition.
 import { readFileSync } from 'node:fs'
-import type { Context, Disposable, InstalledPlugin, SubagentType } from '@seam/sdk'
+import { z } from 'zod'
+import type { AgentHandle, Context, Disposable, InstalledPlugin, SubagentType } from '@seam/sdk'
+import { parseFrontMatter } from '@seam/sdk/node'
 
 export const MAIN_AGENT_SECTION = 'claude-plugin-main-agent'
 
@@ -13,7 +16,12 @@ export interface MainAgent {
   plugin: string
   agent: SubagentType
   prompt: string
+  /** Its front matter's `model` (an id or alias), unless absent or `inherit`. */
+  model?: string
 }
+
+/** What Seam reads of the agent file here: the rest of its front matter is the subagents plugin's. */
+const AgentFrontSchema = z.object({ model: z.string().trim().min(1).optional() }).passthrough()
 
 /** The agent the enabled plugins' settings.json name (the first; a second is reported), with its prompt read from its file. */
 export function resolveMainAgent(plugins: readonly InstalledPlugin[], types: readonly SubagentType[]): { agent?: MainAgent; problems: string[] } {
@@ -29,18 +37,27 @@ export function resolveMainAgent(plugins: readonly InstalledPlugin[], types: rea
     return { problems }
   }
   let prompt = ''
+  let model: string | undefined
   if (agent.file !== undefined) {
+    let text: string
     try {
-      prompt = bodyOf(readFileSync(agent.file, 'utf8'))
+      text = readFileSync(agent.file, 'utf8')
     } catch (error) {
       problems.push(`${agent.file}: cannot be read: ${(error as Error).message}; the main thread runs as usual`)
       return { problems }
     }
+    const parsed = parseFrontMatter(text, AgentFrontSchema)
+    if ('message' in parsed) {
+      problems.push(`${agent.file}: ${parsed.field !== undefined ? `${parsed.field}: ` : ''}${parsed.message}; the main thread runs as usual`)
+      return { problems }
+    }
+    prompt = parsed.body.trim()
+    if (parsed.front.model !== undefined && parsed.front.model !== 'inherit') model = parsed.front.model
   }
   const vars: Record<string, string> = { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir }
   for (const [key, value] of Object.entries(plugin.userConfig ?? {})) vars[`user_config.${key}`] = value
   prompt = prompt.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|user_config\.[A-Za-z_][A-Za-z0-9_]*)\}/g, (all, name: string) => vars[name] ?? all)
-  return { agent: { plugin: plugin.name, agent, prompt }, problems }
+  return { agent: { plugin: plugin.name, agent, prompt, ...(model !== undefined ? { model } : {}) }, problems }
 }
 
 /** Why `tool` is not offered while the main thread runs as `agent`, or undefined. */
@@ -53,7 +70,7 @@ export function withheldBy(agent: SubagentType, tool: string): string | undefine
 
 /** Keeps the prompt section and the tool guard in step with the agent in force; returns what to tell the session. */
 export class MainAgentSlot {
-  private current: { key: string; dispose: Disposable } | undefined
+  private current: { key: string; main: MainAgent; dispose: Disposable } | undefined
 
   constructor(private readonly ctx: Context) {}
 
@@ -74,7 +91,7 @@ export class MainAgentSlot {
   }
 
   private set(main: MainAgent | undefined): void {
-    const key = main ? JSON.stringify([main.agent.name, main.prompt, main.agent.tools, main.agent.disallowedTools]) : ''
+    const key = main ? JSON.stringify([main.agent.name, main.prompt, main.agent.tools, main.agent.disallowedTools, main.model]) : ''
     if (this.current?.key === key) return
     this.current?.dispose()
     this.current = undefined
@@ -82,12 +99,13 @@ export class MainAgentSlot {
     const agent = main.agent
     const section = this.ctx.prompt.section(MAIN_AGENT_SECTION, `# Agent: ${agent.name}\n\nYou are running as the agent "${agent.name}" (from the ${main.plugin} plugin's settings).\n\n${main.prompt}`)
     const guard = this.ctx.guard('tools/offer', (name) => withheldBy(agent, name))
-    this.current = { key, dispose: () => (section(), guard()) }
+    this.current = { key, main, dispose: () => (section(), guard()) }
   }
-}
 
-function bodyOf(text: string): string {
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)
-  if (!match) return text.trim()
-  return text.slice(match[0].length).trim()
+  /** A main-thread turn starts: it runs on the agent's model (a command's or skill's own `model` still wins for its turn). */
+  useModel(agent: AgentHandle): void {
+    const main = this.current?.main
+    if (main?.model === undefined || agent.subagent !== undefined) return
+    agent.useForTurn({ model: main.model, by: `The ${main.plugin} plugin's main-thread agent ${main.agent.name}` })
+  }
 }

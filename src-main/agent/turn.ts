@@ -301,7 +301,7 @@ export class Turn implements TurnControl {
 
   /** A plugin's model and effort for the rest of this turn (a skill's front matter, loaded by the Skill tool). */
   useForTurn(options: TurnModelOptions): void {
-    if (options.model !== undefined) this.useModel(options.model, 'A skill')
+    if (options.model !== undefined) this.useModel(options.model, options.by ?? 'A skill')
     if (options.effort !== undefined) this.deps = { ...this.deps, effort: options.effort }
   }
 

@@ -2,8 +2,8 @@
 // real process against a loopback server speaking the Anthropic wire protocol (issue 29). The
 // plugin is installed from a marketplace in a git repository on disk; the user's
 // ~/.claude/settings.json selects the plugin's output style by `outputStyle`; the request then
-// carries the style's body, the agent's prompt (with ${CLAUDE_PLUGIN_ROOT} written in) and only
-// the agent's tools. Disabling the plugin takes both away again.
+// carries the style's body, the agent's prompt (with ${CLAUDE_PLUGIN_ROOT} written in), only the
+// agent's tools, and the agent's model. Disabling the plugin takes all of it away again.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -21,6 +21,7 @@ const flags = (url: string) => anthropicRunFlags(workspace, url)
 interface Request {
   system: string
   tools: string[]
+  model: string
 }
 
 async function oneRequest(): Promise<Request> {
@@ -33,13 +34,13 @@ async function oneRequest(): Promise<Request> {
   }
   expect(run.stderr).not.toMatch(/error/i)
   expect(run.code).toBe(0)
-  const body = server.requests[0].body as { system?: string | Array<{ text: string }>; tools?: Array<{ name: string }> }
+  const body = server.requests[0].body as { model: string; system?: string | Array<{ text: string }>; tools?: Array<{ name: string }> }
   const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((block) => block.text).join('\n')
-  return { system, tools: (body.tools ?? []).map((tool) => tool.name) }
+  return { system, tools: (body.tools ?? []).map((tool) => tool.name), model: body.model }
 }
 
 describe('a plugin output style and settings.json agent, with the built seam (issue 29)', () => {
-  it('outputStyle selects the plugin style; the main thread runs with the agent prompt and tools; disabling the plugin takes both away', async () => {
+  it('outputStyle selects the plugin style; the main thread runs with the agent prompt, tools and model; disabling the plugin takes them away', async () => {
     const source = join(home, 'market-src')
     await mkdir(source, { recursive: true })
     git(source, 'init', '--quiet', '--initial-branch=main')
@@ -47,7 +48,7 @@ describe('a plugin output style and settings.json agent, with the built seam (is
     const plugin = join(source, 'plugins', 'kit')
     await put(join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'kit', version: '1.0.0' }))
     await put(join(plugin, 'output-styles', 'terse.md'), '---\nname: Terse\ndescription: Short answers\n---\nAnswer in at most one sentence, no lists.\n')
-    await put(join(plugin, 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou review code and never edit it. Notes go to ${CLAUDE_PLUGIN_ROOT}/notes.\n')
+    await put(join(plugin, 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\nmodel: claude-reviewer\n---\nYou review code and never edit it. Notes go to ${CLAUDE_PLUGIN_ROOT}/notes.\n')
     await put(join(plugin, 'settings.json'), JSON.stringify({ agent: 'reviewer' }))
     git(source, 'add', '-A')
     git(source, 'commit', '--quiet', '-m', 'kit')
@@ -55,6 +56,7 @@ describe('a plugin output style and settings.json agent, with the built seam (is
 
     const before = await oneRequest()
     expect(before.tools).toEqual(expect.arrayContaining(['Bash', 'Read', 'Grep', 'Write']))
+    expect(before.model).toBe('claude-main')
 
     expect((await seam('plugin', 'install', 'kit@team-tools')).code).toBe(0)
     await put(join(home, '.claude', 'settings.json'), JSON.stringify({ outputStyle: 'kit:Terse' }))
@@ -63,6 +65,7 @@ describe('a plugin output style and settings.json agent, with the built seam (is
     expect(running.system).toContain('# Output style: kit:Terse\n\nAnswer in at most one sentence, no lists.')
     expect(running.system).toContain(`You review code and never edit it. Notes go to ${root}/notes.`)
     expect([...running.tools].sort()).toEqual(['Grep', 'Read'])
+    expect(running.model).toBe('claude-reviewer')
 
     // A bare style name selects it too; an unknown one is said and the default is used.
     await put(join(home, '.claude', 'settings.json'), JSON.stringify({ outputStyle: 'nope' }))
@@ -82,5 +85,6 @@ describe('a plugin output style and settings.json agent, with the built seam (is
     expect(after.system).not.toContain('Output style')
     expect(after.system).not.toContain('You review code')
     expect(after.tools).toEqual(expect.arrayContaining(['Bash', 'Read', 'Grep', 'Write']))
+    expect(after.model).toBe('claude-main')
   }, 120_000)
 })

@@ -68,6 +68,8 @@ export interface AgentHandle {
 export interface TurnModelOptions {
   model?: string
   effort?: ReasoningEffort
+  /** Who asks, for the notice when `model` does not resolve (`A skill` when absent). */
+  by?: string
 }
 
 /** An event before the store assigns `seq` and `ts`. */
