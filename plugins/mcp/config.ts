@@ -140,7 +140,8 @@ export function claudeEntryToSpec(name: string, raw: unknown, source: McpSourceK
   return spec
 }
 
-function codexEntryToSpec(name: string, raw: unknown, source: McpSourceKind, file: string, env: Env): McpServerSpec {
+/** Turns one Codex `[mcp_servers.NAME]` table into a spec; a bad table becomes a spec carrying its error. */
+export function codexEntryToSpec(name: string, raw: unknown, source: McpSourceKind, file: string, env: Env): McpServerSpec {
   const parsed = CodexServerSchema.safeParse(raw)
   if (!parsed.success) return { name, source, file, transport: 'stdio', enabled: true, error: formatZodError(`${file}: mcp_servers.${name}`, parsed.error) }
   const entry = parsed.data

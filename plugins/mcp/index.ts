@@ -10,9 +10,9 @@ import { defaultKeyGuard } from '@seam/sdk/node'
 import type { TrustItem } from '@seam/sdk'
 import { SEAM_CLIENT_VERSION } from './client-info'
 import { isWorkspaceCode, loadServers, mergeByPrecedence, pluginServerSpecs, targetOf, type McpServerSpec } from './config'
-import { McpManager, type McpServerStatus, type McpSessionServer } from './manager'
+import { McpManager, type AgentServerShape, type McpServerStatus, type McpSessionServer } from './manager'
 
-export type { McpServerStatus, McpToolStatus, McpSessionServer } from './manager'
+export type { AgentServerShape, McpServerStatus, McpToolStatus, McpSessionServer } from './manager'
 export type { McpServerSpec } from './config'
 
 const positiveMs = z.number().int().positive()
@@ -58,10 +58,11 @@ export interface McpService {
   /** Starts servers for one session only; they stop when that session ends. */
   startForSession(sessionId: string, servers: readonly McpSessionServer[]): Promise<McpServerStatus[]>
   /**
-   * Starts a subagent's own servers (the inline `mcpServers` of the agent file `file`): their
-   * tools are offered to that subagent only. They stop with `stopForAgent`, or with the session.
+   * Starts a subagent's own servers (the inline `mcpServers` of the agent file `file`, or a Codex
+   * agent file's `[mcp_servers.NAME]` tables with `shape: 'codex'`): their tools are offered to
+   * that subagent only. They stop with `stopForAgent`, or with the session.
    */
-  startForAgent(request: { sessionId: string; agentId: string; file: string; servers: readonly McpSessionServer[] }): Promise<McpServerStatus[]>
+  startForAgent(request: { sessionId: string; agentId: string; file: string; servers: readonly McpSessionServer[]; shape?: AgentServerShape }): Promise<McpServerStatus[]>
   stopForAgent(agentId: string): Promise<void>
   /** Problems with whole config files and duplicate names (which declaration won). */
   warnings(): string[]
@@ -188,7 +189,7 @@ export default definePlugin({
         return manager.status()
       },
       startForSession: (sessionId, servers) => manager.startForSession(sessionId, servers),
-      startForAgent: ({ sessionId, agentId, file, servers }) => manager.startForAgent(sessionId, agentId, file, servers),
+      startForAgent: ({ sessionId, agentId, file, servers, shape }) => manager.startForAgent(sessionId, agentId, file, servers, shape),
       stopForAgent: (agentId) => manager.stopForAgent(agentId),
       warnings: () => [...loaded.warnings],
       onChange(listener) {

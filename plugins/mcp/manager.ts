@@ -3,7 +3,7 @@
 // start) and stop when the last session ends or the plugin is disposed.
 import type { Disposable } from '@seam/sdk'
 import type { ToolDefinition } from '@seam/sdk'
-import { claudeEntryToSpec, isWorkspaceCode, targetOf, type McpServerSpec, type McpSourceKind, type McpTransport } from './config'
+import { claudeEntryToSpec, codexEntryToSpec, isWorkspaceCode, targetOf, type McpServerSpec, type McpSourceKind, type McpTransport } from './config'
 import { ServerConnection, type ConnectionOptions, type McpServerState } from './connection'
 import { resourceTools } from './resource-tools'
 import { mcpToolName } from './names'
@@ -37,6 +37,9 @@ export interface McpServerStatus {
   /** Set for a subagent's own servers (startForAgent): its tools are that subagent's only. */
   agentId?: string
 }
+
+/** How a subagent's inline server is written: Claude Code's `.mcp.json` entry, or Codex's `[mcp_servers.NAME]` table. */
+export type AgentServerShape = 'mcp.json' | 'codex'
 
 /** One server given to startForSession: a name plus the .mcp.json entry shape. */
 export type McpSessionServer = { name: string } & Record<string, unknown>
@@ -129,14 +132,14 @@ export class McpManager {
    * agent or session sees them, and two agents may run servers of the same name. Resolves when
    * each is connected or failed; `stopForAgent` ends them.
    */
-  async startForAgent(sessionId: string, agentId: string, file: string, servers: readonly McpSessionServer[]): Promise<McpServerStatus[]> {
+  async startForAgent(sessionId: string, agentId: string, file: string, servers: readonly McpSessionServer[], shape: AgentServerShape = 'mcp.json'): Promise<McpServerStatus[]> {
     if (this.disposed) throw new Error('the MCP plugin is closing')
     const entries: Entry[] = []
     this.agentEntries.set(agentId, entries)
     for (const { name, ...raw } of servers) {
-      const spec = claudeEntryToSpec(name, raw, 'agent', file, this.options.env)
+      const spec = shape === 'codex' ? codexEntryToSpec(name, raw, 'agent', file, this.options.env) : claudeEntryToSpec(name, raw, 'agent', file, this.options.env)
       const duplicate = entries.some((entry) => entry.connection.name === name)
-      if (duplicate) spec.error = `${file}: mcpServers: the name "${name}" is given twice`
+      if (duplicate) spec.error = `${file}: ${shape === 'codex' ? 'mcp_servers' : 'mcpServers'}: the name "${name}" is given twice`
       entries.push({ connection: new ServerConnection(spec, this.connectionOptions()), sessionId, agentId, registered: new Map(), registeredFrom: undefined, problems: [] })
     }
     await Promise.all(entries.map((entry) => entry.connection.ensureStarted()))

@@ -164,6 +164,69 @@ describe("an agent file's MCP servers", () => {
     expect(ofType(events, 'notice').map((notice) => notice.text)).toContainEqual(expect.stringContaining('worker.md: MCP server "missing" is not configured (configured: shared)'))
   })
 
+  it("a Codex agent file's [mcp_servers.NAME] tables are read as config.toml's (enabled_tools filters), started for that agent alone and stopped when it ends; a table that is not one skips the file naming the field", async () => {
+    const codexAgent = [
+      'name = "worker"',
+      'description = "Uses its own Codex server"',
+      'developer_instructions = "You are WORKER-MARKER."',
+      '',
+      '[mcp_servers.own]',
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = [${JSON.stringify(SCRIPTED_SERVER)}, "list-changed", "CODEX-SERVER-MARKER"]`,
+      'enabled_tools = ["grow"]',
+      'startup_timeout_sec = 30',
+      ''
+    ].join('\n')
+    let runningDuringCall = -1
+    const host = await startHost({
+      files: {
+        'workspace/.codex/agents/worker.toml': codexAgent,
+        'home/.codex/agents/broken.toml': 'name = "broken"\ndescription = "d"\ndeveloper_instructions = "x"\nmcp_servers = { own = "not a table" }\n'
+      },
+      conversations: [
+        {
+          marker: 'WORKER-MARKER',
+          turns: [
+            { toolCalls: [{ name: 'mcp__own__grow', args: {} }] },
+            () => {
+              runningDuringCall = processes('CODEX-SERVER-MARKER')
+              return { text: 'worker done' }
+            }
+          ]
+        },
+        {
+          marker: '',
+          turns: [
+            { toolCalls: [{ name: 'Agent', args: { description: 'Use the server', prompt: 'grow', subagent_type: 'worker' } }] },
+            { toolCalls: [{ name: 'mcp__own__grow', args: {} }] },
+            { text: 'main done' }
+          ]
+        }
+      ]
+    })
+    const { events } = await host.run('go')
+    expect(ofType(events, 'tool/result').find((result) => result.name === 'Agent')).toMatchObject({ isError: false, content: 'worker done' })
+
+    // Codex's enabled_tools kept "fails" out; the session never sees the worker's server.
+    const workerTools = toolNames(host.model.requests.find((request) => isWorker(request.body))!.body)
+    expect(workerTools.filter((name) => name.startsWith('mcp__'))).toEqual(['mcp__own__grow'])
+    const sessionTools = toolNames(host.model.requests.find((request) => !isWorker(request.body))!.body)
+    expect(sessionTools.filter((name) => name.startsWith('mcp__own__'))).toEqual([])
+
+    const childLog = ofType(events, 'subagent/start')[0]!.file
+    const childEvents = readFileSync(join(host.home, 'sessions', childLog), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as SessionEvent)
+    expect(ofType(childEvents, 'tool/result').map((result) => [result.name, result.isError, result.content])).toEqual([['mcp__own__grow', false, 'grew']])
+    expect(runningDuringCall).toBe(1)
+
+    const sessionCall = ofType(events, 'tool/result').find((result) => result.name === 'mcp__own__grow')
+    expect(sessionCall).toMatchObject({ isError: true })
+    expect(sessionCall!.content).toMatch(/Unknown tool "mcp__own__grow"/)
+    expect(processes('CODEX-SERVER-MARKER')).toBe(0)
+
+    const skipped = host.runtime.kernel.getService('subagents')!.skipped(host.workspace)
+    expect(skipped).toContainEqual(expect.objectContaining({ file: join(host.home, '.codex', 'agents', 'broken.toml'), field: 'mcp_servers.own' }))
+  })
+
   it('in an untrusted workspace the project agent does not run, so its inline server never starts', async () => {
     const host = await startHost({
       trusted: false,

@@ -74,7 +74,9 @@ async function startServers(services: AgentFieldServices, agent: AgentDefinition
   const inline = declared.filter((server) => server.entry !== undefined).map((server) => ({ name: server.name, ...server.entry }))
   if (inline.length > 0) {
     undo.push(() => mcp.stopForAgent(ids.agentId))
-    const started = await mcp.startForAgent({ sessionId: ids.sessionId, agentId: ids.agentId, file: agent.file ?? agent.name, servers: inline })
+    // A Codex agent file writes its servers as config.toml's `[mcp_servers.NAME]` tables.
+    const shape = agent.source.startsWith('codex-') ? 'codex' : 'mcp.json'
+    const started = await mcp.startForAgent({ sessionId: ids.sessionId, agentId: ids.agentId, file: agent.file ?? agent.name, servers: inline, shape })
     for (const status of started) {
       if (status.state === 'failed') services.notify('error', `${where}: MCP server "${status.name}" failed: ${status.reason ?? 'unknown reason'}`)
       for (const problem of status.problems) services.notify('warn', `${where}: MCP server "${status.name}": ${problem}`)

@@ -55,7 +55,11 @@ export const CodexAgentFile = z.looseObject({
   model: z.string().trim().min(1).optional(),
   model_reasoning_effort: z.string().optional(),
   sandbox_mode: z.string().optional(),
-  mcp_servers: z.record(z.string(), z.unknown()).optional(),
+  // `[mcp_servers.NAME]` tables, Codex's config.toml shape: each is started for the agent alone.
+  mcp_servers: z
+    .record(z.string().min(1), z.record(z.string(), z.unknown(), { error: 'must be a table ([mcp_servers.NAME] with command or url, as in config.toml)' }))
+    .transform((tables) => Object.entries(tables).map(([name, entry]): AgentServer => ({ name, entry })))
+    .optional(),
   nickname_candidates: z.array(z.string()).optional()
 })
 

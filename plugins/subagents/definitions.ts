@@ -31,7 +31,10 @@ export interface AgentDefinition {
   color?: string
   /** Skills preloaded into the agent, whole (front matter `skills`). */
   skills?: readonly string[]
-  /** Its own MCP servers: configured ones by name, or inline definitions (not for plugin agents). */
+  /**
+   * Its own MCP servers: configured ones by name, or inline definitions (not for plugin agents);
+   * a Codex file's are its `[mcp_servers.NAME]` tables, in config.toml's shape.
+   */
   mcpServers?: readonly AgentServer[]
   /** Hooks active while it runs, in settings.json's `hooks` shape (not for plugin agents). */
   hooks?: Readonly<Record<string, unknown>>
@@ -261,6 +264,7 @@ function parseCodexAgent(file: string, text: string, source: string): Parsed {
   }
   const agent: AgentDefinition = { name: parsed.data.name, description: parsed.data.description, source, file, prompt: parsed.data.developer_instructions.trim() }
   if (parsed.data.model) agent.model = parsed.data.model
+  if (parsed.data.mcp_servers?.length) agent.mcpServers = parsed.data.mcp_servers
   return { agent, text }
 }
 
