@@ -30,7 +30,9 @@ export const BackgroundTasksConfigSchema = z
     taskOutputDefaultWaitMs: z.number().int().min(0).default(30_000),
     taskOutputMaxWaitMs: z.number().int().positive().default(600_000),
     /** Monitor: events (lines or frames) one delivery carries at most per monitor; the rest are counted, and kept in its output file. */
-    monitorMaxEvents: z.number().int().positive().default(50)
+    monitorMaxEvents: z.number().int().positive().default(50),
+    /** A command in an ACP client's terminal: its output is fetched (`terminal/output`) this often while it runs, and always before a Read of its file or a TaskOutput. */
+    terminalRefreshMs: z.number().int().min(50).default(1_000)
   })
   .strict()
   .prefault({})
@@ -53,6 +55,7 @@ export default definePlugin({
       maxRunningPerSession: config.maxRunningPerSession,
       maxOutputBytes: Math.round(config.maxOutputMB * 1024 * 1024),
       stopGraceMs: config.stopGraceMs,
+      refreshIntervalMs: config.terminalRefreshMs,
       folderOf: (sessionId) => outputFolder(ctx, agents.get(sessionId), sessionId),
       changed(task, how) {
         const agent = agents.get(task.sessionId)
@@ -150,6 +153,16 @@ export default definePlugin({
     for (const tool of taskTools(table, { maxOutputChars: config.maxOutputChars, defaultWaitMs: config.taskOutputDefaultWaitMs, maxWaitMs: config.taskOutputMaxWaitMs })) {
       ctx.tools.register(tool)
     }
+
+    // A Read of a fetched-output task's file (an ACP client's terminal) first brings the file up to date.
+    ctx.on('tools/execute', async (call, _control, next) => {
+      const file = call.name === 'Read' ? call.args.file_path : undefined
+      if (typeof file === 'string') {
+        const task = table.byOutputPath(call.sessionId, path.resolve(call.cwd, file))
+        if (task?.running?.refresh) await table.catchUp(task)
+      }
+      return next()
+    })
 
     ctx.on('agent/session-start', (agent) => {
       agents.set(agent.sessionId, agent)

@@ -11,8 +11,12 @@ export interface TaskTableOptions {
   maxRunningPerSession: number
   maxOutputBytes: number
   stopGraceMs: number
+  /** A command whose output is fetched rather than pushed (an ACP client's terminal) is fetched this often while it runs. */
+  refreshIntervalMs: number
   /** The folder a session's output files go to. */
   folderOf(sessionId: string): string
+  /** A task's command printed something (already handed to its output file). */
+  output?(task: Task): void
   /** A task started or ended (its info is a snapshot). */
   changed(task: BackgroundTaskInfo, how: 'started' | 'ended'): void
 }
@@ -64,9 +68,14 @@ export class TaskTable {
     let markEnded!: () => void
     const task: Task = { info, output, running: request.running, ended: new Promise((resolve) => (markEnded = resolve)), readUpTo: 0, endReported: false }
     this.tasksOf(request.sessionId).set(id, task)
+    const stopRefreshing = request.running.refresh ? this.keepFresh(task) : () => undefined
     request.running.attach({
-      output: (text) => output.append(text),
+      output: (text) => {
+        output.append(text)
+        this.options.output?.(task)
+      },
       exit: (exitCode) => {
+        stopRefreshing()
         task.running = undefined
         task.info = { ...task.info, status: statusOf(exitCode, task.info.endReason), exitCode, endedAt: Date.now() }
         // The end is announced once its output is in the file (a reader after the notice sees it all).
@@ -139,6 +148,34 @@ export class TaskTable {
     } catch {
       // The terminal is gone (the client released or lost it): what the file holds is all there is.
     }
+  }
+
+  /**
+   * Fetches a fetched-output command's output at a modest pace while it runs, so its file (read by
+   * Read, or a person) is never far behind. One fetch at a time: the next is timed from the end of
+   * the last, so a slow client is never asked twice at once. Returns the stop.
+   */
+  private keepFresh(task: Task): () => void {
+    let timer: NodeJS.Timeout | undefined
+    let stopped = false
+    const schedule = (): void => {
+      timer = setTimeout(() => {
+        void this.catchUp(task).then(() => {
+          if (!stopped && task.running) schedule()
+        })
+      }, this.options.refreshIntervalMs)
+      timer.unref()
+    }
+    schedule()
+    return () => {
+      stopped = true
+      clearTimeout(timer)
+    }
+  }
+
+  /** The session's task whose output file is `file` (an absolute path). */
+  byOutputPath(sessionId: string, file: string): Task | undefined {
+    return this.list(sessionId).find((task) => task.info.outputPath === file)
   }
 
   /** SIGTERM to the task's group, SIGKILL after the grace; resolves when it ended. */

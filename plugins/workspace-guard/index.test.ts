@@ -107,6 +107,19 @@ describe('workspace-guard (S12)', () => {
     expect(check('Write', { file_path: path.join(ws, 'x.txt'), content: '' })).toBeUndefined()
   })
 
+  it('lets a reading tool use the session\'s background task output files wherever they are, and nothing beside them', async () => {
+    const output = path.join(outside, 'b0000task1.output')
+    await fs.writeFile(output, 'line\n')
+    const tasks = { list: (sessionId: string) => (sessionId === 's1' ? [{ id: 'b0000task1', sessionId, command: 'x', outputPath: output, status: 'running', startedAt: 0 }] : []) }
+    kernel.plugin({ name: 'tasks-list', apply: (ctx) => void ctx.provide('backgroundTasks', tasks as never) })
+    kernel.plugin(workspaceGuard, {})
+    expect(check('Read', { file_path: output })).toBeUndefined()
+    expect(check('Grep', { pattern: 'line', path: output })).toBeUndefined()
+    expect(check('Write', { file_path: output, content: '' })).toMatch(/outside the workspace/)
+    expect(check('Edit', { file_path: output, old_string: 'line', new_string: 'x' })).toMatch(/outside the workspace/)
+    expect(check('Read', { file_path: path.join(outside, 'secret.txt') })).toMatch(/outside the workspace/)
+  })
+
   it('rejects invalid config, naming the field', () => {
     expect(() => kernel.plugin(workspaceGuard, { extraRoots: ['relative/dir'] })).toThrow(PluginConfigError)
     expect(() => kernel.plugin(workspaceGuard, { extraRoots: ['relative/dir'] })).toThrow(/extraRoots\[0\]/)

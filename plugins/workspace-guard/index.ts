@@ -41,14 +41,20 @@ const workspaceGuard = definePlugin({
       config.claudeDirectories
         ? [...(ctx.maybe('claudeSettings')?.snapshot().additionalDirectories.map((dir) => dir.resolved) ?? []), ...(ctx.maybe('permissionPolicy')?.sessionDirectories(sessionId) ?? [])]
         : []
-    ctx.guard('tools', (call) => checkWorkspaceAccess(call, config, claudeRoots(call.sessionId)))
+    // The output files of the session's background tasks are the model's to Read, wherever Seam keeps them (Claude Code's "Read on that file").
+    const taskFiles = (sessionId: string): string[] => ctx.maybe('backgroundTasks')?.list(sessionId).map((task) => task.outputPath) ?? []
+    ctx.guard('tools', (call) => checkWorkspaceAccess(call, config, claudeRoots(call.sessionId), () => taskFiles(call.sessionId)))
   }
 })
 
 export default workspaceGuard
 
-/** The deny reason for `call`, or undefined when it stays inside the allowed roots (or is not a file tool). */
-export function checkWorkspaceAccess(call: SealedCall, config: WorkspaceGuardConfig, settingsRoots: readonly string[] = []): string | undefined {
+/**
+ * The deny reason for `call`, or undefined when it stays inside the allowed roots (or is not a file
+ * tool). `readableFiles` are single files a reading call may use wherever they are (the session's
+ * background task output files).
+ */
+export function checkWorkspaceAccess(call: SealedCall, config: WorkspaceGuardConfig, settingsRoots: readonly string[] = [], readableFiles: () => readonly string[] = () => []): string | undefined {
   const access = fileToolTargets(call)
   if (!access) return undefined
   const outsideAllowed = access.writes ? config.allowOutside && !config.readOnlyOutside : config.allowOutside || config.readOnlyOutside === true
@@ -64,6 +70,7 @@ export function checkWorkspaceAccess(call: SealedCall, config: WorkspaceGuardCon
       return `workspace-guard: ${call.name} refused: cannot resolve ${target.path} (${error instanceof Error ? error.message : String(error)}).`
     }
     if (realRoots.some((root) => isWithin(root, real))) continue
+    if (!access.writes && readableFiles().some((file) => file === target.path || file === real)) continue
     return describeEscape({
       tool: call.name,
       target,

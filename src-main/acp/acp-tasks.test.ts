@@ -3,7 +3,7 @@
 // (processTerminal). A command that reaches its timeout in the client's terminal moves to the
 // background there; TaskOutput reads it through terminal/output, TaskStop ends it through
 // terminal/kill, and its end is told to the client even when the session is idle.
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type * as acp from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
@@ -19,6 +19,20 @@ function taskIdIn(body: OpenAIRequestBody): string {
   if (!id) throw new Error(`no task id in ${lastToolContent(body)}`)
   return id
 }
+
+/** The output file named in the last tool result the model was shown. */
+function outputFileIn(body: OpenAIRequestBody): string {
+  const file = /Output is being written to: (\S+\.output)/.exec(lastToolContent(body))?.[1]
+  if (!file) throw new Error(`no output file in ${lastToolContent(body)}`)
+  return file
+}
+
+/** The background-tasks plugin's config for the `seam acp` of this Seam home (the user's patch layer). */
+async function backgroundTasksConfig(home: string, config: string): Promise<void> {
+  await writeFile(join(home, 'cordis.patch.yml'), `- id: background-tasks\n  config: ${config}\n`)
+}
+
+const readIfThere = (file: string): Promise<string> => readFile(file, 'utf8').catch(() => '')
 
 const isTaskNotice = (update: acp.SessionUpdate): boolean =>
   update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' && update.content.text.startsWith('<task-notification>')
@@ -95,5 +109,64 @@ describe('background tasks in the client terminal', { timeout: 60_000 }, () => {
 
     await proc.agent.request('session/close', { sessionId })
     expect(requests.slice(3)).toEqual([expect.stringMatching(/^terminal /), 'kill term-2', 'release term-2'])
+  })
+
+  it('a task in a client terminal has its output file kept up to date while it runs, with nobody reading it (terminal/output at terminalRefreshMs)', async () => {
+    let outputFile = ''
+    const s = await setup([
+      { toolCalls: [{ id: 'bg', name: 'Bash', args: { command: 'echo first; while [ ! -f go ]; do sleep 0.05; done; echo second; exec sleep 60', run_in_background: true } }] },
+      (body) => {
+        outputFile = outputFileIn(body)
+        return { text: 'it runs' }
+      }
+    ])
+    await backgroundTasksConfig(s.home, '{ terminalRefreshMs: 100 }')
+    const requests: string[] = []
+    const proc = agent(s, providerArgs(s, '--approve', 'allow'), { terminal: processTerminal(requests, { recordOutput: true }) })
+    await connect(proc, { terminal: true })
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'start it' }] })
+
+    // The session is idle and nothing reads the task: its file follows the terminal all the same.
+    await expect.poll(() => readIfThere(outputFile), { timeout: 20_000 }).toBe('first\n')
+    await writeFile(join(s.workspace, 'go'), '')
+    await expect.poll(() => readIfThere(outputFile), { timeout: 20_000 }).toBe('first\nsecond\n')
+    expect(s.server.requests).toHaveLength(2)
+    expect(requests.filter((r) => r === 'output term-1').length).toBeGreaterThanOrEqual(2)
+
+    await proc.agent.request('session/close', { sessionId })
+    expect(requests).toContain('kill term-1')
+    expect(requests.at(-1)).toBe('release term-1')
+  })
+
+  it('a Read of a client-terminal task\'s output file first brings it up to date (terminal/output right before the Read)', async () => {
+    let outputFile = ''
+    const s = await setup([
+      { toolCalls: [{ id: 'bg', name: 'Bash', args: { command: 'echo first; while [ ! -f go ]; do sleep 0.05; done; echo second; touch said; exec sleep 60', run_in_background: true } }] },
+      (body) => {
+        outputFile = outputFileIn(body)
+        return { toolCalls: [{ id: 'read1', name: 'Read', args: { file_path: outputFile } }] }
+      },
+      // The command prints its second line; this foreground call returns once it has.
+      () => ({ toolCalls: [{ id: 'wait', name: 'Bash', args: { command: 'touch go; while [ ! -f said ]; do sleep 0.05; done' } }] }),
+      () => ({ toolCalls: [{ id: 'read2', name: 'Read', args: { file_path: outputFile } }] }),
+      { text: 'read it' }
+    ])
+    // Fetched on its own only every ten minutes: only the fetch before each Read brings the output in.
+    await backgroundTasksConfig(s.home, '{ terminalRefreshMs: 600000 }')
+    const requests: string[] = []
+    const proc = agent(s, providerArgs(s, '--approve', 'allow'), { terminal: processTerminal(requests, { recordOutput: true }) })
+    await connect(proc, { terminal: true })
+    const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
+    expect((await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+
+    const first = lastToolContent(s.server.requests[2]!.body)
+    expect(first).toContain('first')
+    expect(first).not.toContain('second')
+    expect(lastToolContent(s.server.requests[4]!.body)).toMatch(/first\\n.*second/)
+    expect(await readFile(outputFile, 'utf8')).toBe('first\nsecond\n')
+    // Each Read asked the task's terminal (term-1) for its output; the foreground wait ran in term-2.
+    expect(requests.filter((r) => r === 'output term-1')).toHaveLength(2)
+    await proc.agent.request('session/close', { sessionId })
   })
 })
