@@ -166,10 +166,12 @@ export default definePlugin({
 
     ctx.on('agent/session-start', (agent) => {
       agents.set(agent.sessionId, agent)
-      // A resumed session: its ended tasks are listed again; one the log shows running was cut short by the host's end.
+      // A resumed session: its ended tasks (commands and background agents) are listed again; one
+      // the log shows running was cut short by the host's end. An agent's end is only ever its
+      // `subagent/end`, so a cut-short agent is read so again on each resume rather than recorded.
       for (const restored of tasksFromLog(agent.sessionId, agent.events)) {
         if (table.get(agent.sessionId, restored.info.id)) continue
-        if (restored.dangling) {
+        if (restored.dangling && restored.info.taskType !== 'local_agent') {
           agent.record({ type: 'task/ended', taskId: restored.info.id, status: 'killed', endReason: 'host-exited' })
         }
         table.restore(restored.info)

@@ -109,7 +109,7 @@ export class BackgroundAgents {
    * from the start; the final text replaces it atomically when the agent ends. With the
    * background-tasks plugin it is listed as a task of the session.
    */
-  launch(sessionId: string, agent: { agentId: string; agentType: string; description: string }, run: (signal: AbortSignal) => Promise<SubagentRunResult>): Launched {
+  launch(sessionId: string, agent: { agentId: string; agentType: string; description: string }, run: (signal: AbortSignal, outputFile: string) => Promise<SubagentRunResult>): Launched {
     const { agentId, description } = agent
     const session = this.sessions.get(sessionId)
     if (!session) throw new Error(`no running session ${sessionId} to start a background agent in`)
@@ -148,7 +148,7 @@ export class BackgroundAgents {
       }
       taskSink?.end({ status, result: text })
     }
-    void run(entry.controller.signal).then(finish, (error: unknown) => finish({ error: error instanceof Error ? error.message : String(error) }))
+    void run(entry.controller.signal, outputFile).then(finish, (error: unknown) => finish({ error: error instanceof Error ? error.message : String(error) }))
     return { agentId, outputFile }
   }
 

@@ -112,8 +112,8 @@ export default definePlugin({
       if (input.run_in_background === true || agent.background === true) {
         // Runs on after this call returns: its own signal (the session's end, a cancelled turn), not the call's.
         const agentId = newAgentId()
-        const launched = background.launch(exec.sessionId, { agentId, agentType: agent.name, description: input.description }, (signal) =>
-          runSubagent(context, { ...request, signal }, { ...options, agentId })
+        const launched = background.launch(exec.sessionId, { agentId, agentType: agent.name, description: input.description }, (signal, outputFile) =>
+          runSubagent(context, { ...request, signal }, { ...options, agentId, outputFile })
         )
         return { kind: 'launched', launched }
       }

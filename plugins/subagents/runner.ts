@@ -83,6 +83,8 @@ export interface RunContext {
 export interface RunOptions {
   agentId?: string
   isolation?: 'worktree'
+  /** A background launch's output file (recorded with the agent's start). */
+  outputFile?: string
 }
 
 /** The definition a request names, among those its caller may start, within the depth cap. */
@@ -135,6 +137,7 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
       ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
       ...(isolated ? { cwd: isolated.worktree.path } : {}),
       ...(fields.skills.length ? { skills: fields.skills } : {}),
+      ...(options.outputFile !== undefined ? { backgroundOutputFile: options.outputFile } : {}),
       ...(request.signal ? { signal: request.signal } : {})
     })
     const kept = isolated ? await keepIfChanged(isolated, request.sessionId) : undefined

@@ -112,7 +112,8 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
     agentId,
     agentType,
     description: request.description,
-    file: childLogFileName(parentLog.path, agentId)
+    file: childLogFileName(parentLog.path, agentId),
+    ...(request.backgroundOutputFile !== undefined ? { background: true, outputFile: request.backgroundOutputFile } : {})
   })
   let turn: Turn | undefined
   const handle = new AgentHandleImpl(log, parent.workspace, () => turn, () => parentDeps.handle.env, {

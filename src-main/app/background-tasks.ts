@@ -59,7 +59,10 @@ export function tasksText(tasks: readonly BackgroundTaskInfo[], now = Date.now()
 export function statusText(task: BackgroundTaskInfo): string {
   if (task.status === 'running') return 'running'
   // An agent has no exit code: how it ended is all there is.
-  if (task.taskType === 'local_agent') return task.status !== 'killed' ? task.status : task.endReason === 'session-closed' ? 'stopped when the session closed' : 'stopped'
+  if (task.taskType === 'local_agent') {
+    if (task.status !== 'killed') return task.status
+    return task.endReason === 'session-closed' ? 'stopped when the session closed' : task.endReason === 'host-exited' ? 'ended when Seam stopped' : 'stopped'
+  }
   const code = task.exitCode === undefined ? 'exit code unknown' : `exit code ${task.exitCode}`
   if (task.endReason === 'host-exited') return `ended when Seam stopped (${code})`
   if (task.endReason === 'session-closed') return `stopped when the session closed (${code})`

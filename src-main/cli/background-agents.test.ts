@@ -3,13 +3,15 @@
 // file the test opens), and the loopback OpenAI-wire server routing each request by its system
 // prompt. The run waits for the agent, runs the turn its end opens (the <task-notification>), then
 // exits 0; a SIGTERM while it waits ends everything (the agent's Bash process too) with 143.
+// Resumed afterwards (`seam resume <id> /tasks`, a new process), the session lists the agent of the
+// earlier run as an ended task, with how it ended.
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
-import { SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
+import { runSeamHeadless, SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
 import { isAlive, waitFor, waitUntilDead } from '../process/liveness'
 
 const TIME = Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
@@ -67,7 +69,15 @@ async function agentWaiting(run: ReturnType<typeof startRun>, s: Scenario): Prom
   return Number(readFileSync(s.pidFile, 'utf8'))
 }
 
-async function logEvents(stderr: string): Promise<Array<{ type: string; reason?: string; source?: string; text?: string; turnId?: string }>> {
+/** `/tasks` of the run's session, resumed by a new `seam` process. */
+async function tasksAfterResume(s: Scenario, stderr: string, url: string): Promise<string> {
+  const id = /session (\S+)/.exec(stderr)![1]
+  const listed = await runSeamHeadless(['resume', id, '--workspace', s.workspace, '--provider', 'openai-compatible', '--base-url', url, '--model', 'm', '--approve', 'allow', '--trust-workspace', '/tasks'], { cwd: s.workspace, home, env: { SEAM_HOME: home } })
+  expect(listed.code, listed.stderr).toBe(0)
+  return listed.stdout
+}
+
+async function logEvents(stderr: string): Promise<Array<{ type: string; reason?: string; source?: string; text?: string; turnId?: string; agentId?: string; outputFile?: string }>> {
   const id = /session (\S+)/.exec(stderr)?.[1]
   expect(id, stderr).toBeDefined()
   const lines = (await readFile(join(home, 'sessions', `${id}.jsonl`), 'utf8')).trimEnd().split('\n')
@@ -90,6 +100,14 @@ it('seam run waits for the background agent it started, runs the turn its end op
     const notice = events.find((e) => e.type === 'context/message' && e.source === 'background-agent')
     expect(notice?.text).toContain('<result>worker report</result>')
     expect(events.find((e) => e.type === 'subagent/end')).toMatchObject({ reason: 'completed' })
+
+    const start = events.find((e) => e.type === 'subagent/start')!
+    expect(start).toMatchObject({ background: true, outputFile: expect.stringMatching(/\.agents\/.+\.output$/) })
+    const tasks = await tasksAfterResume(s, run.out.stderr, server.url)
+    expect(tasks).toContain('Background tasks: 0 running, 1 ended')
+    expect(tasks).toMatch(new RegExp(`${start.agentId} {2}completed {2}\\d+s {2}agent worker: Do the job\n {4}output: ${start.outputFile!.replace(/[.]/g, '\\.')}`))
+    // The output file still holds the agent's final text.
+    expect(readFileSync(start.outputFile!, 'utf8')).toBe('worker report')
   } finally {
     await server.close()
   }
@@ -107,6 +125,8 @@ it('SIGTERM while seam run waits for a background agent: the agent and its Bash 
     const events = await logEvents(run.out.stderr)
     expect(events.filter((e) => e.type === 'turn/end').map((e) => e.reason)).toEqual(['completed'])
     expect(events.find((e) => e.type === 'subagent/end')).toMatchObject({ reason: 'cancelled' })
+    const { agentId } = events.find((e) => e.type === 'subagent/start')!
+    expect(await tasksAfterResume(s, run.out.stderr, server.url)).toMatch(new RegExp(`${agentId} {2}stopped {2}\\d+s {2}agent worker: Do the job`))
   } finally {
     await server.close()
   }

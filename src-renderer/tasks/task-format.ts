@@ -4,7 +4,10 @@ import type { BackgroundTaskView } from '../../src-shared/contract/tasks'
 export function statusLabel(task: BackgroundTaskView): string {
   if (task.status === 'running') return task.movedAfterTimeoutMs !== undefined ? 'running (moved to background)' : 'running'
   // An agent has no exit code: how it ended is all there is.
-  if (task.taskType === 'local_agent') return task.status !== 'killed' ? task.status : task.endReason === 'session-closed' ? 'stopped with the session' : 'stopped'
+  if (task.taskType === 'local_agent') {
+    if (task.status !== 'killed') return task.status
+    return task.endReason === 'session-closed' ? 'stopped with the session' : task.endReason === 'host-exited' ? 'ended with Seam' : 'stopped'
+  }
   const code = task.exitCode === undefined ? 'exit code unknown' : `exit code ${task.exitCode}`
   if (task.endReason === 'host-exited') return `ended with Seam (${code})`
   if (task.endReason === 'session-closed') return `stopped with the session (${code})`

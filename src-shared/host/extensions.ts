@@ -178,6 +178,11 @@ export interface ChildTurnRequest {
    * them: each enters its history whole, before the prompt (`skill/loaded`, trigger `preload`).
    */
   skills?: ReadonlyArray<{ skill: string; file: string; text: string }>
+  /**
+   * Set for a background agent: its output file (absolute). The parent log's `subagent/start`
+   * records it, so a resumed session lists the agent among its tasks.
+   */
+  backgroundOutputFile?: string
   signal?: AbortSignal
 }
 

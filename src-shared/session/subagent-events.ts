@@ -17,7 +17,9 @@ export const SubagentStartEvent = z.object({
   description: z.string(),
   /** The child log's file name, relative to the parent log's folder. */
   file: z.string(),
-  background: z.boolean().optional()
+  background: z.boolean().optional(),
+  /** A background agent's output file (absolute path): a resumed session lists it as a task. */
+  outputFile: z.string().optional()
 })
 
 export const SubagentUsageShape = z.object({

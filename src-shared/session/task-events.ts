@@ -5,7 +5,9 @@
 // No Node imports here: these schemas are read by the host and the renderer alike.
 import { z } from 'zod'
 import type { BackgroundTaskInfo } from '../host/background-tasks'
-import type { SessionEvent } from './events'
+import type { SessionEvent, SessionEventOf } from './events'
+
+type SubagentEnd = SessionEventOf<'subagent/end'>
 
 const base = { seq: z.number().int().positive(), ts: z.number() }
 
@@ -32,7 +34,8 @@ export const TaskEndedEvent = z.object({
 })
 
 /**
- * A session's tasks as its log tells them: each `task/started` with its `task/ended`. One without
+ * A session's tasks as its log tells them: each `task/started` with its `task/ended`, and each
+ * background agent's `subagent/start` (with `outputFile`) with its `subagent/end`. One without
  * an end (`dangling`) was running when the host stopped (it died, or quit before the end was
  * written): it reads as killed with `endReason` `host-exited` and no exit code.
  */
@@ -72,7 +75,35 @@ export function tasksFromLog(sessionId: string, events: readonly SessionEvent[])
         ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
         ...(event.endReason !== undefined ? { endReason: event.endReason } : {})
       }
+    } else if (event.type === 'subagent/start' && event.outputFile !== undefined) {
+      tasks.set(event.agentId, {
+        dangling: true,
+        info: {
+          id: event.agentId,
+          sessionId,
+          taskType: 'local_agent',
+          command: event.description,
+          description: event.description,
+          agentType: event.agentType,
+          outputPath: event.outputFile,
+          status: 'killed',
+          endReason: 'host-exited',
+          startedAt: event.ts
+        }
+      })
+    } else if (event.type === 'subagent/end') {
+      const task = tasks.get(event.agentId)
+      if (task?.info.taskType !== 'local_agent') continue
+      const { endReason: _unknown, ...started } = task.info
+      task.dangling = false
+      task.info = { ...started, status: agentTaskStatus(event.reason), endedAt: event.ts }
     }
   }
   return [...tasks.values()]
+}
+
+/** How a background agent's task reads by how its turn ended, as its notice said (a turn limit still answered). */
+function agentTaskStatus(reason: SubagentEnd['reason']): BackgroundTaskInfo['status'] {
+  if (reason === 'cancelled') return 'killed'
+  return reason === 'completed' || reason === 'max_steps' ? 'completed' : 'failed'
 }
