@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { definePlugin, tasksFromLog, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context, type ToolDefinition } from '@seam/sdk'
 import { Monitors } from './monitor'
 import { agentOutput } from './output-file'
+import { PluginMonitors } from './plugin-monitors'
 import { TaskTable, type Task } from './task-table'
 import { taskTools } from './tools'
 import { endNotification, lastLines } from './wording'
@@ -148,6 +149,9 @@ export default definePlugin({
     ]
     const hasPendingContext = (sessionId: string): boolean => unreported.has(sessionId) || monitors.watches(sessionId)
 
+    // Claude Code plugins' monitors (plugin-monitors.ts): at session start, or when their skill is invoked.
+    const pluginMonitors = new PluginMonitors({ monitors, plugins: () => ctx.maybe('claudePlugins'), running: (sessionId, taskId) => table.get(sessionId, taskId)?.info.status === 'running' })
+
     ctx.provide('backgroundTasks', service)
     ctx.tools.register(monitors.tool() as ToolDefinition)
     for (const tool of taskTools(table, { maxOutputChars: config.maxOutputChars, defaultWaitMs: config.taskOutputDefaultWaitMs, maxWaitMs: config.taskOutputMaxWaitMs })) {
@@ -164,7 +168,7 @@ export default definePlugin({
       return next()
     })
 
-    ctx.on('agent/session-start', (agent) => {
+    ctx.on('agent/session-start', async (agent) => {
       agents.set(agent.sessionId, agent)
       // A resumed session: its ended tasks (commands and background agents) are listed again; one
       // the log shows running was cut short by the host's end. An agent's end is only ever its
@@ -175,6 +179,14 @@ export default definePlugin({
           agent.record({ type: 'task/ended', taskId: restored.info.id, status: 'killed', endReason: 'host-exited' })
         }
         table.restore(restored.info)
+      }
+      await pluginMonitors.sessionStarted(agent)
+    })
+
+    ctx.on('session/appended', (sessionId, event) => {
+      const agent = agents.get(sessionId)
+      if (agent && (event.type === 'skill/loaded' || (event.type === 'user/message' && event.command !== undefined))) {
+        pluginMonitors.appended(agent, event).catch((error: unknown) => ctx.logger.warn(`plugin monitors: ${(error as Error).message}`))
       }
     })
 
@@ -198,6 +210,7 @@ export default definePlugin({
       await table.forget(agent.sessionId)
       unreported.delete(agent.sessionId)
       monitors.forget(agent.sessionId)
+      pluginMonitors.forget(agent.sessionId)
       agents.delete(agent.sessionId)
       if (reason === 'deleted') await rm(outputFolder(ctx, agent, agent.sessionId), { recursive: true, force: true })
     })

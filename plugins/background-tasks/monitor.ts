@@ -73,24 +73,43 @@ export class Monitors {
   private async start(args: MonitorInput, exec: ToolExec): Promise<ToolOutput> {
     const refused = this.table.refusal(exec.sessionId)
     if (refused) return failure(refused)
-    let task: BackgroundTaskInfo | undefined
+    let task: BackgroundTaskInfo
     if (args.command !== undefined) {
-      const bash = this.options.bash()
-      if (!bash) return failure('Monitor: command needs the Bash tool, which is disabled here.')
-      const started = await bash.execute({ command: args.command, description: args.description, run_in_background: true }, exec)
-      if (started.isError) return started
-      const id = (started.structured as { backgroundTaskId?: string } | undefined)?.backgroundTaskId
-      task = id === undefined ? undefined : this.table.get(exec.sessionId, id)?.info
-      if (!task) return failure(`Monitor: the command did not start as a background task: ${started.content}`)
+      const started = await this.watchCommand(args.command, args.description, exec)
+      if (typeof started === 'string') return failure(started)
+      task = started
     } else {
       const opened = await openSocket(args.ws!, exec.signal)
       if (typeof opened === 'string') return failure(opened)
       task = this.table.adopt({ sessionId: exec.sessionId, command: `ws ${args.ws!}`, description: args.description, outputSoFar: '', running: socketCommand(opened) })
+      this.watch(exec.sessionId, task.id, args.description)
     }
-    this.monitored.set(key(exec.sessionId, task.id), { sessionId: exec.sessionId, taskId: task.id, description: args.description, readUpTo: 0 })
     if (!args.persistent) this.stopAfter(exec.sessionId, task.id, args.timeout_ms)
     const content = `Monitor started with task ID: ${task.id}${args.persistent ? ' (persistent: it runs until stopped)' : ` (it stops after ${args.timeout_ms} ms)`}. Each new ${args.ws !== undefined ? 'frame' : 'line'} reaches you as an event; all of it is written to: ${task.outputPath}`
     return { content, structured: { taskId: task.id, timeoutMs: args.timeout_ms } }
+  }
+
+  /**
+   * Starts `command` through the Bash tool as a background task of `exec`'s session and watches
+   * it: each new stdout line reaches the model as an event. It runs until stopped or the session
+   * ends (the Monitor tool adds its timeout). Answers the task, or why it did not start.
+   */
+  async watchCommand(command: string, description: string, exec: ToolExec): Promise<BackgroundTaskInfo | string> {
+    const refused = this.table.refusal(exec.sessionId)
+    if (refused) return refused
+    const bash = this.options.bash()
+    if (!bash) return 'Monitor: command needs the Bash tool, which is disabled here.'
+    const started = await bash.execute({ command, description, run_in_background: true }, exec)
+    if (started.isError) return started.content
+    const id = (started.structured as { backgroundTaskId?: string } | undefined)?.backgroundTaskId
+    const task = id === undefined ? undefined : this.table.get(exec.sessionId, id)?.info
+    if (!task) return `Monitor: the command did not start as a background task: ${started.content}`
+    this.watch(exec.sessionId, task.id, description)
+    return task
+  }
+
+  private watch(sessionId: string, taskId: string, description: string): void {
+    this.monitored.set(key(sessionId, taskId), { sessionId, taskId, description, readUpTo: 0 })
   }
 
   private stopAfter(sessionId: string, taskId: string, ms: number): void {

@@ -224,7 +224,7 @@ function splitId(id: string): [string, string] {
 }
 
 /**
- * `name@mk 1.0.0: hook PreToolUse: cmd; MCP server x: cmd args; bin/ on the Bash PATH`: what
+ * `name@mk 1.0.0: hook PreToolUse: cmd; MCP server x: cmd args; monitor m: cmd; bin/ on the Bash PATH`: what
  * enabling it runs, with the plugin's variables (`vars`) written in as they will be.
  */
 export function describeRuns(entry: CatalogEntry, vars: Readonly<Record<string, string>> = {}): string {
@@ -251,6 +251,9 @@ export function describeRuns(entry: CatalogEntry, vars: Readonly<Record<string, 
       const what = typeof s.command === 'string' ? [s.command, ...(Array.isArray(s.args) ? s.args : [])].join(' ') : String(s.url ?? '')
       parts.push(`MCP server ${name}: ${what}`)
     }
+  }
+  for (const source of entry.layout?.monitors ?? []) {
+    for (const monitor of source.monitors) parts.push(`monitor ${monitor.name}: ${substitute(monitor.command, vars) as string}`)
   }
   if (layout?.binDir) parts.push('bin/ on the Bash PATH')
   return `${entry.id}${entry.version ? ` ${entry.version}` : ''}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
@@ -284,6 +287,9 @@ export function toInstalledPlugin(entry: CatalogEntry, dataDir: string, projectD
   if (Object.keys(visible).length > 0) plugin.userConfig = Object.fromEntries(Object.entries(visible).map(([name, value]) => [name.slice('user_config.'.length), value]))
   if (layout.outputStyles.length > 0) plugin.outputStyles = layout.outputStyles
   if (layout.settings?.agent !== undefined) plugin.settingsAgent = layout.settings.agent
+  // Monitor commands, like hook commands, keep ${CLAUDE_PROJECT_DIR} for the shell (it is exported to them).
+  const monitors = layout.monitors.flatMap((source) => source.monitors.map((m) => ({ file: source.file, name: m.name, command: substitute(m.command, { ...env, ...options }) as string, description: m.description, when: m.when })))
+  if (monitors.length > 0) plugin.monitors = monitors
   return plugin
 }
 

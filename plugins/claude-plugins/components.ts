@@ -21,7 +21,7 @@ export interface PluginComponents {
   outputStyles: string[]
   /** `name: command args` per LSP server of `.lsp.json` (read and listed; Seam does not start them yet). */
   lspServers: string[]
-  /** `name: command` per monitor of `monitors/monitors.json` (read and listed; Seam does not start them yet). */
+  /** `name: command` per monitor of `monitors/monitors.json` (run by the background-tasks plugin, as `when` says). */
   monitors: string[]
   /** `settings.json`'s `agent`: the agent the main thread runs as while the plugin is on. */
   settingsAgent?: string
@@ -56,17 +56,18 @@ export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<str
   const bin = layout.binDir !== undefined ? safeReaddir(layout.binDir).sort() : []
   const outputStyles = layout.outputStyles.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path))).map((file) => `${layout.name}:${styleName(file)}`)
   const lspServers = layout.lspServers.flatMap((source) => Object.entries(source.servers).map(([name, server]) => `${name}: ${sub([server.command, ...(server.args ?? [])].join(' '))}`))
-  const monitors = layout.monitors.flatMap((source) => source.monitors.map((monitor, i) => `${monitor.name ?? `monitor ${i + 1}`}: ${sub(monitor.command)}`))
+  const monitors = layout.monitors.flatMap((source) => source.monitors.map((monitor) => `${monitor.name}: ${sub(monitor.command)}${monitor.when === 'always' ? '' : ` (${monitor.when})`}`))
   const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), lspServers, monitors }
   if (layout.settings?.agent !== undefined) components.settingsAgent = layout.settings.agent
   return components
 }
 
-/** What runs while the plugin is on: its hooks, its MCP servers, its `bin/` programs (one line each). */
+/** What runs while the plugin is on: its hooks, its MCP servers, its monitors, its `bin/` programs (one line each). */
 export function runningParts(components: PluginComponents): string[] {
   return [
     ...components.hooks.map((hook) => `hook ${hook}`),
     ...components.mcpServers.map((server) => `MCP server ${server}`),
+    ...components.monitors.map((monitor) => `monitor ${monitor}`),
     ...components.bin.map((program) => `bin/${program} on the Bash PATH`)
   ]
 }

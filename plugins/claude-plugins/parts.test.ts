@@ -39,7 +39,15 @@ function kitFolder(extra: Record<string, string> = {}): string {
     'output-styles/terse.md': '---\nname: Terse\ndescription: Short answers\n---\nAnswer in one sentence.\n',
     'output-styles/teacher.md': 'Explain as to a student.\n',
     '.lsp.json': JSON.stringify({ typescript: { command: 'typescript-language-server', args: ['--stdio'], extensionToLanguage: { '.ts': 'typescript' } }, broken: { args: ['x'] } }),
-    'monitors/monitors.json': JSON.stringify({ monitors: [{ name: 'build-log', command: 'tail -f ${CLAUDE_PLUGIN_DATA}/build.log' }, { name: 'no-command' }] }),
+    'monitors/monitors.json': JSON.stringify({
+      monitors: [
+        { name: 'build-log', command: 'tail -f ${CLAUDE_PLUGIN_DATA}/build.log', description: 'Build log' },
+        { name: 'no-command', description: 'Nothing' },
+        { name: 'on-review', command: 'watch ${user_config.ENDPOINT}', description: 'Review feed', when: 'on-skill-invoke:review' },
+        { name: 'bad-when', command: 'true', description: 'Never', when: 'sometimes' },
+        { name: 'build-log', command: 'again', description: 'Twice' }
+      ]
+    }),
     'settings.json': JSON.stringify({ agent: 'kit:reviewer', subagentStatusLine: { type: 'command', command: 'echo hi' }, model: 'opus' }),
     'agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews\n---\nReview against ${user_config.ENDPOINT}.\n',
     'hooks/hooks.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify ${user_config.ENDPOINT} ${user_config.KEY}' }] }] } }),
@@ -54,23 +62,28 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     const layout = readPluginFolder(root)
     expect(layout.outputStyles).toEqual([join(root, 'output-styles')])
     expect(Object.keys(layout.lspServers[0].servers)).toEqual(['typescript'])
-    expect(layout.monitors[0].monitors).toEqual([{ name: 'build-log', command: 'tail -f ${CLAUDE_PLUGIN_DATA}/build.log' }])
+    expect(layout.monitors[0].monitors).toEqual([
+      { name: 'build-log', command: 'tail -f ${CLAUDE_PLUGIN_DATA}/build.log', description: 'Build log', when: 'always' },
+      { name: 'on-review', command: 'watch ${user_config.ENDPOINT}', description: 'Review feed', when: 'on-skill-invoke:review' }
+    ])
     expect(layout.settings).toMatchObject({ agent: 'kit:reviewer', subagentStatusLine: { type: 'command', command: 'echo hi' }, ignored: ['model'] })
     expect(Object.keys(layout.userConfig)).toEqual(['ENDPOINT', 'KEY', 'VERBOSE'])
     expect(layout.problems).toEqual([
       `${join(root, '.lsp.json')}: broken: command: Invalid input: expected string, received undefined; ignored`,
       `${join(root, 'monitors', 'monitors.json')}: monitors[1]: command: Invalid input: expected string, received undefined; ignored`,
+      `${join(root, 'monitors', 'monitors.json')}: monitors[3]: when: must be "always" or "on-skill-invoke:<skill>"; ignored`,
+      `${join(root, 'monitors', 'monitors.json')}: monitors[4]: name: "build-log" is already a monitor of this plugin; ignored`,
       `${join(root, 'settings.json')}: model: a plugin's settings.json honours only agent and subagentStatusLine; ignored`
     ])
   })
 
   it('outputStyles in the manifest replaces output-styles/; a bad userConfig keeps the plugin from loading, naming the field', () => {
     const root = kitFolder({ 'styles/only.md': 'Only.\n' })
-    writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ ...PLUGIN_JSON, outputStyles: './styles', lspServers: { go: { command: 'gopls' } }, experimental: { monitors: [{ name: 'm', command: 'watch' }] } }) })
+    writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ ...PLUGIN_JSON, outputStyles: './styles', lspServers: { go: { command: 'gopls' } }, experimental: { monitors: [{ name: 'm', command: 'watch', description: 'Watch' }] } }) })
     const layout = readPluginFolder(root)
     expect(layout.outputStyles).toEqual([join(root, 'styles')])
     expect(layout.lspServers.flatMap((s) => Object.keys(s.servers))).toEqual(['typescript', 'go'])
-    expect(layout.monitors.flatMap((m) => m.monitors.map((x) => x.name))).toEqual(['build-log', 'm'])
+    expect(layout.monitors.flatMap((m) => m.monitors.map((x) => x.name))).toEqual(['build-log', 'on-review', 'm'])
 
     writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ name: 'kit', userConfig: { 'bad-key': { type: 'string' } } }) })
     expect(() => readPluginFolder(root)).toThrow(PluginManifestError)
@@ -79,7 +92,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     expect(() => readPluginFolder(root)).toThrow(/plugin\.json: userConfig\.K\.type: Invalid option/)
   })
 
-  it('the manager lists every part by name, LSP servers and monitors as not run; a plugin missing a required option does not load until configured, and sensitive values stay out of rows and model-visible content', async () => {
+  it('the manager lists every part by name (LSP servers as not run, monitors as what runs); a plugin missing a required option does not load until configured, and sensitive values stay out of rows and model-visible content', async () => {
     const root = kitFolder()
     host = await createTestHost({ plugins: [[claudePlugins, { userSettingsPath: join(dir, 'claude-home', 'settings.json'), seamHome: join(dir, 'seam-home'), pluginDirs: [root] }]], trusted: true })
     const manager = host.kernel.getService('claudePluginManager')!
@@ -88,7 +101,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     expect(row.components).toMatchObject({
       outputStyles: ['kit:teacher', 'kit:Terse'],
       lspServers: ['typescript: typescript-language-server --stdio'],
-      monitors: [`build-log: tail -f ${join(dir, 'seam-home', 'claude-plugins', 'data', 'kit-inline')}/build.log`],
+      monitors: [`build-log: tail -f ${join(dir, 'seam-home', 'claude-plugins', 'data', 'kit-inline')}/build.log`, 'on-review: watch ${user_config.ENDPOINT} (on-skill-invoke:review)'],
       settingsAgent: 'kit:reviewer'
     })
     expect(row.state).toBe('unconfigured')
@@ -106,11 +119,22 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     ])
     // What a person sees of the hook masks the sensitive value; the hook itself gets it.
     expect(row.components?.hooks).toEqual(['Stop: notify https://e.test ••••••'])
+    expect(row.runs).toContain('monitor on-review: watch https://e.test (on-skill-invoke:review)')
     expect(JSON.stringify(row)).not.toContain('hidden-key')
     const [plugin] = catalog.list(host.workspace)
     expect(JSON.stringify(plugin.hooks)).toContain('notify https://e.test hidden-key')
     expect(plugin.userConfig).toEqual({ ENDPOINT: 'https://e.test', VERBOSE: 'true' })
     expect(plugin.settingsAgent).toBe('kit:reviewer')
+    // Monitors get every plugin variable and userConfig value written into their command, as hooks do.
+    expect(plugin.monitors).toEqual([
+      { file: join(root, 'monitors', 'monitors.json'), name: 'build-log', command: `tail -f ${join(dir, 'seam-home', 'claude-plugins', 'data', 'kit-inline')}/build.log`, description: 'Build log', when: 'always' },
+      { file: join(root, 'monitors', 'monitors.json'), name: 'on-review', command: 'watch https://e.test', description: 'Review feed', when: 'on-skill-invoke:review' }
+    ])
     expect(plugin.outputStyles).toEqual([join(root, 'output-styles')])
+
+    // Enabled by the workspace's settings, it is a trust item whose approved text names each monitor's command (the sensitive value masked).
+    writeFiles(host.workspace, { '.claude/settings.json': JSON.stringify({ enabledPlugins: { kit: true } }) })
+    const [item] = host.trustItems().filter((i) => i.event === 'plugin')
+    expect(item.command).toContain(`monitor build-log: tail -f ${join(dir, 'seam-home', 'claude-plugins', 'data', 'kit-inline')}/build.log; monitor on-review: watch https://e.test`)
   })
 })

@@ -20,8 +20,23 @@ export const LspServerSchema = z
   .passthrough()
 export type LspServer = z.output<typeof LspServerSchema>
 
-/** One monitor of `monitors/monitors.json`: the spec records that its `command` gets the plugin variables substituted. */
-export const MonitorSchema = z.object({ name: z.string().min(1).optional(), command: z.string().min(1), description: z.string().optional() }).passthrough()
+/**
+ * One monitor of `monitors/monitors.json`, as Claude Code's plugins reference has it (the spec
+ * records only that its `command` gets the plugin variables): `name` (unique in the plugin: one
+ * process per session), `command` (each stdout line reaches the model), `description` (shown with
+ * each event) and `when`: `always` (the default: at session start) or `on-skill-invoke:<skill>`.
+ */
+export const MonitorSchema = z
+  .object({
+    name: z.string().min(1),
+    command: z.string().min(1),
+    description: z.string().min(1),
+    when: z
+      .string()
+      .regex(/^(always|on-skill-invoke:\S+)$/, 'must be "always" or "on-skill-invoke:<skill>"')
+      .default('always')
+  })
+  .passthrough()
 export type Monitor = z.output<typeof MonitorSchema>
 
 /** The plugin's `settings.json`: only these two keys are honoured (§1(c)); others are reported and ignored. */
@@ -68,9 +83,11 @@ export function monitorsOf(file: string, value: unknown, problems: string[]): Mo
   if (!Array.isArray(inner) && !isRecord(inner)) problems.push(`${file}: monitors: expected a list of monitors; ignored`)
   const out: Monitor[] = []
   for (const [where, item] of items) {
+    const at = `${file}: monitors${where.startsWith('[') ? where : `.${where}`}`
     const parsed = MonitorSchema.safeParse(item)
-    if (parsed.success) out.push(parsed.data)
-    else problems.push(`${formatZodError(`${file}: monitors${where.startsWith('[') ? where : `.${where}`}`, parsed.error)}; ignored`)
+    if (!parsed.success) problems.push(`${formatZodError(at, parsed.error)}; ignored`)
+    else if (out.some((monitor) => monitor.name === parsed.data.name)) problems.push(`${at}: name: "${parsed.data.name}" is already a monitor of this plugin; ignored`)
+    else out.push(parsed.data)
   }
   return out
 }

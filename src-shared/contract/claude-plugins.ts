@@ -22,7 +22,7 @@ export const ClaudePluginComponentsSchema = z.object({
   outputStyles: z.array(z.string()),
   /** `name: command args` per LSP server: read and listed, not run by Seam yet. */
   lspServers: z.array(z.string()),
-  /** `name: command` per monitor: read and listed, not run by Seam yet. */
+  /** `name: command` per monitor (its `when` after it unless `always`): run by the background-tasks plugin. */
   monitors: z.array(z.string()),
   /** Its settings.json `agent`: the agent the main thread runs as while it is on. */
   settingsAgent: z.string().optional()

@@ -54,6 +54,25 @@ export interface InstalledPlugin {
   outputStyles?: readonly string[]
   /** Its `settings.json` `agent`: the agent the main thread runs as while the plugin is on (SDK 0.20). */
   settingsAgent?: string
+  /**
+   * Its monitors (`monitors/monitors.json` and the manifest's `experimental.monitors`), with
+   * `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and every `${user_config.KEY}` written into
+   * each command (SDK 0.26). The background-tasks plugin runs them.
+   */
+  monitors?: readonly PluginMonitor[]
+}
+
+/** A Claude Code plugin's monitor: a command whose every stdout line reaches the model as an event. */
+export interface PluginMonitor {
+  /** The file (or plugin.json) that declares it, for messages. */
+  file: string
+  /** Unique in its plugin: a session runs one process per name. */
+  name: string
+  command: string
+  /** Shown with each of its events. */
+  description: string
+  /** `always`: started with the session; `on-skill-invoke:<skill>`: when that skill is first invoked. */
+  when: string
 }
 
 export interface PluginHooks {

@@ -93,7 +93,7 @@ function groupsOf(plugin: Row): ComponentGroup[] {
     { label: ['output style', 'output styles'], names: c.outputStyles },
     { label: ['main-thread agent (settings.json)', 'main-thread agents (settings.json)'], names: c.settingsAgent !== undefined ? [c.settingsAgent] : [] },
     { label: ['LSP server (not run by Seam yet)', 'LSP servers (not run by Seam yet)'], names: c.lspServers },
-    { label: ['monitor (not run by Seam yet)', 'monitors (not run by Seam yet)'], names: c.monitors }
+    { label: ['monitor', 'monitors'], names: c.monitors }
   ]
 }
 
