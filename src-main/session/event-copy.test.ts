@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import { SESSION_EVENT_TYPES, type SessionEvent } from '../../src-shared/session/events'
-import { eventCopy, NOT_PLAIN } from './event-copy'
+import { eventCopy, eventEntry, NOT_PLAIN } from './event-copy'
 import { InvalidSessionEventError } from './log'
 import { SessionStore } from './store'
 
@@ -108,6 +108,40 @@ describe('event copies: memory holds what a reload reads', () => {
       // A validated event keeps its own key order (the schema's, as a reload builds it).
       const validated = eventCopy({ ts: 1, ...sample, seq: 2 }, 7, 1234.5)
       expect(Object.keys(validated as object).slice(0, 3)).toEqual(['ts', 'type', Object.keys(sample)[1] ?? 'seq'])
+    }
+  })
+
+  it('writes, in the walk that copies, the text JSON.stringify writes for the copy, byte for byte', () => {
+    const tricky = {
+      type: 'tool/call',
+      turnId: 't1',
+      callId: 'c1',
+      token: 'call_x',
+      name: 'T',
+      args: {
+        quote: 'say "hi"',
+        backslash: 'a\\b',
+        controls: '\u0000\u0001\u001f\n\r\t\b\f',
+        notEscaped: '\u007f \u2028 \u2029 é ü',
+        pair: '😀',
+        lone: 'x\ud800',
+        loneLow: '\udfff x',
+        numbers: [0, 1.5, -2, 1e21, 1e-7, 5e-324, Number.MAX_SAFE_INTEGER, 0.1 + 0.2, 1796335884205, 7.749131999999918],
+        keys: { '10': 1, '2': 2, 'a"b': 3, 'ü': 4, '': 5, 'line\nbreak': 6 },
+        empty: {},
+        emptyList: [],
+        nested: [[[]], [{}], [null, true, false]],
+        skipped: undefined,
+        long: `${'x'.repeat(100_000)}"${'y'.repeat(10)}`
+      }
+    } as SessionEventInput
+    for (const sample of [...SAMPLES, tricky]) {
+      for (const fields of [sample, { ts: 1, ...sample, seq: 2 }]) {
+        const entry = eventEntry(fields, 7, 1234.5)
+        if (entry === NOT_PLAIN) throw new Error(`${sample.type}: not plain`)
+        expect(entry.json, sample.type).toBe(JSON.stringify(entry.event))
+        expect(entry.event).toStrictEqual(eventCopy(fields, 7, 1234.5))
+      }
     }
   })
 

@@ -13,7 +13,7 @@ import { isDeepStrictEqual, promisify } from 'node:util'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { checkSessionEvent } from './event-check'
-import { eventCopy, NOT_PLAIN } from './event-copy'
+import { eventCopy, eventEntry, NOT_PLAIN } from './event-copy'
 import type { FileRepair } from './load'
 
 export type SessionAppendListener = (event: SessionEvent) => void
@@ -78,8 +78,8 @@ export class SessionLog {
   private readonly onClose: ((log: SessionLog) => void) | undefined
   private readonly redactLine: (line: string) => string
   private repair: FileRepair | undefined
-  /** Lines appended but not written yet, and their events. */
-  private pending: string[] = []
+  /** Lines appended but not written yet (concatenated as they come: no array to join), and their events. */
+  private pending = ''
   private pendingEvents: SessionEvent[] = []
   /** Written but not yet handed to the listeners. */
   private undelivered: SessionEvent[] = []
@@ -197,11 +197,13 @@ export class SessionLog {
   private record(fields: object, seq: number, ts: number): SessionEvent {
     // Keep what the file holds, not the caller's object: the same value a reload yields (no
     // `undefined` keys, no non-JSON values) and a copy that later mutation of the input cannot
-    // reach. A plain copy is that value (event-copy.ts); anything else is re-read from its line.
-    let event: SessionEvent | typeof NOT_PLAIN = eventCopy(fields, seq, ts)
+    // reach. A plain copy is that value (event-copy.ts, which writes the line in the same walk);
+    // anything else is serialised by JSON.stringify and re-read from its line.
+    const entry = eventEntry(fields, seq, ts)
+    let event: SessionEvent | typeof NOT_PLAIN = entry === NOT_PLAIN ? NOT_PLAIN : entry.event
     let line: string
     try {
-      const json = `${JSON.stringify(event === NOT_PLAIN ? { type: (fields as { type?: unknown }).type, seq, ts, ...fields } : event)}\n`
+      const json = `${entry === NOT_PLAIN ? JSON.stringify({ type: (fields as { type?: unknown }).type, seq, ts, ...fields }) : entry.json}\n`
       line = this.redactLine(json)
       if (line !== json) event = NOT_PLAIN // a key was redacted: memory holds the redacted line
     } catch (error) {
@@ -209,7 +211,7 @@ export class SessionLog {
     }
     if (event === NOT_PLAIN) event = JSON.parse(line) as SessionEvent
     this.recorded.push(event)
-    this.pending.push(line)
+    this.pending += line
     this.pendingEvents.push(event)
     if (!this.writeScheduled) {
       this.writeScheduled = true
@@ -242,7 +244,7 @@ export class SessionLog {
    */
   written(): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure)
-    if (this.pending.length === 0) return Promise.resolve()
+    if (this.pendingEvents.length === 0) return Promise.resolve()
     this.microWrite ??= RESOLVED.then(this.writeMicro)
     return this.microWrite
   }
@@ -324,10 +326,10 @@ export class SessionLog {
   // cache, which takes microseconds; a thread-pool round trip per write costs more than the write.
   private writePending(): void {
     if (this.failure !== undefined) throw this.failure
-    if (this.pending.length === 0) return
-    let data = this.pending.join('')
+    if (this.pendingEvents.length === 0) return
+    let data = this.pending
     const events = this.pendingEvents
-    this.pending = []
+    this.pending = ''
     this.pendingEvents = []
     try {
       const repair = this.repair
@@ -347,7 +349,8 @@ export class SessionLog {
       throw this.fail(new Error(`writing ${this.path} failed: ${(error as Error).message}`, { cause: error }))
     }
     this.writes++
-    for (const event of events) this.undelivered.push(event)
+    if (this.undelivered.length === 0) this.undelivered = events
+    else for (const event of events) this.undelivered.push(event)
   }
 
   private openFile(): number {
