@@ -132,7 +132,12 @@ describe('event copies: memory holds what a reload reads', () => {
         emptyList: [],
         nested: [[[]], [{}], [null, true, false]],
         skipped: undefined,
-        long: `${'x'.repeat(100_000)}"${'y'.repeat(10)}`
+        long: `${'x'.repeat(100_000)}"${'y'.repeat(10)}`,
+        longPlain: 'z'.repeat(200),
+        longLone: `${'x'.repeat(100)}\ud800`,
+        longPair: `${'x'.repeat(100)}😀`,
+        longControl: `${'x'.repeat(100)}\u0007`,
+        longBackslash: `${'x'.repeat(100)}\\`
       }
     } as SessionEventInput
     for (const sample of [...SAMPLES, tricky]) {

@@ -28,8 +28,18 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
 const quotedKeys = new Map<string, string>()
 const MAX_QUOTED_KEYS = 1024
 
+/** Below this length a loop over the characters beats entering the regular expression. */
+const SHORT = 64
+
 /** JSON.stringify(text): most strings need no escape, and then the quotes alone are the JSON. */
 function quote(text: string): string {
+  if (text.length < SHORT) {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i)
+      if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text)
+    }
+    return `"${text}"`
+  }
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`
 }
 
@@ -42,9 +52,21 @@ function quoteKey(key: string): string {
   return quoted
 }
 
-/** JSON's text of a number the walk accepted (finite, not -0): the same as String(). */
+/** The last timestamp written and its text: the events of one step mostly share the millisecond. */
+let lastTs = Number.NaN
+let lastTsText = ''
+
+/** JSON's text of a number: String() of a finite one. */
 function numberText(value: number): string {
   return Number.isFinite(value) ? String(value) : 'null'
+}
+
+function tsText(ts: number): string {
+  if (ts !== lastTs) {
+    lastTsText = numberText(ts)
+    lastTs = ts
+  }
+  return lastTsText
 }
 
 /**
@@ -59,7 +81,7 @@ export function eventEntry(fields: object, seq: number, ts: number): EventEntry 
   // the host's own events get `type, seq, ts` first (search-scan reads the type from a line's start).
   const ordered = 'seq' in source
   const out: Record<string, unknown> = ordered ? {} : { type: source.type, seq, ts }
-  const entry = { event: out as unknown as SessionEvent, json: ordered ? '{' : `{"type":${quote(source.type)},"seq":${numberText(seq)},"ts":${numberText(ts)}` }
+  const entry = { event: out as unknown as SessionEvent, json: ordered ? '{' : `{"type":${quote(source.type)},"seq":${numberText(seq)},"ts":${tsText(ts)}` }
   let first = ordered
   // for-in, not Object.keys: no array of keys per object. It lists own keys in Object.keys' order,
   // then inherited enumerable ones, which JSON leaves out: those go the round-trip way.
