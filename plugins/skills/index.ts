@@ -347,18 +347,33 @@ class SkillsRuntime {
     }
     const prompt = await this.render(skill, args, agent)
     const allowedTools = this.approvedAllowedTools(skill, agent)
+    const front = skill.front
+    const disallowedTools = front['disallowed-tools'] ?? []
+    // The skill's fields act on the subagent that runs it, as they act on a turn that loads it;
+    // its hooks run for that subagent only and while it runs (Claude Code: scoped to the component).
+    const hooks = front.hooks !== undefined && this.hooksApproved(skill, agent) ? front.hooks : undefined
     const result = await subagents.run({
       sessionId: agent.sessionId,
       parentToken,
-      agentType: skill.front.agent ?? 'general-purpose',
+      agentType: front.agent ?? 'general-purpose',
       description: `skill ${skill.name}`,
       prompt,
-      ...(skill.front.model ? { model: skill.front.model } : {}),
+      ...(front.model ? { model: front.model } : {}),
+      ...(front.effort ? { effort: front.effort } : {}),
       ...(allowedTools.length ? { allowedTools } : {}),
+      ...(disallowedTools.length ? { disallowedTools } : {}),
+      ...(hooks ? { hooks: { file: skill.file, hooks, honourOnce: true, ...(skill.plugin ? { env: { CLAUDE_PLUGIN_ROOT: skill.plugin.root, CLAUDE_PLUGIN_DATA: skill.plugin.dataDir } } : {}) } } : {}),
       ...(signal ? { signal } : {})
     })
     this.usage.record(skill.name)
     return { content: result.text, isError: result.isError }
+  }
+
+  /** A workspace skill's hooks run only once the user approved its text (else said in a notice). */
+  private hooksApproved(skill: Skill, agent: AgentHandle): boolean {
+    if (this.isApproved(skill)) return true
+    agent.notify('warn', `skill ${skill.name}: its hooks are not registered: ${skill.file} is not approved in the workspace's trust dialog`, SOURCE)
+    return false
   }
 
   /** The skill's allowed-tools, unless it is workspace content whose text the user has not approved (then said in a notice). */

@@ -5,7 +5,7 @@
 // in the calling session naming the agent file, never a silent drop.
 import type {} from '../skills/index'
 import type {} from '../mcp/index'
-import type { Services } from '@seam/sdk'
+import type { Services, SubagentRunRequest } from '@seam/sdk'
 import type { AgentDefinition } from './definitions'
 
 export interface AgentFieldServices {
@@ -25,15 +25,18 @@ export interface AppliedFields {
   release(): Promise<void>
 }
 
-export async function applyAgentFields(services: AgentFieldServices, agent: AgentDefinition, ids: { sessionId: string; agentId: string; workspace: string }): Promise<AppliedFields> {
+/** `extraHooks`: hooks its caller adds for this run (a forked skill's `hooks`), scoped to the agent as its own are. */
+export async function applyAgentFields(services: AgentFieldServices, agent: AgentDefinition, ids: { sessionId: string; agentId: string; workspace: string }, extraHooks?: SubagentRunRequest['hooks']): Promise<AppliedFields> {
   const where = agent.file ? `Agent file ${agent.file}` : `Agent ${agent.name}`
   const undo: Array<() => Promise<void> | void> = []
   const release = async (): Promise<void> => {
     for (const step of undo.splice(0).reverse()) await step()
   }
   try {
-    const hooks = agent.hooks ? scopeHooks(services, agent.hooks, where, ids, agent.file ?? agent.name) : undefined
+    const hooks = agent.hooks ? scopeHooks(services, { file: agent.file ?? agent.name, hooks: agent.hooks }, where, ids) : undefined
     if (hooks) undo.push(hooks)
+    const callerHooks = extraHooks ? scopeHooks(services, { ...extraHooks, honourOnce: extraHooks.honourOnce ?? true }, extraHooks.file, ids) : undefined
+    if (callerHooks) undo.push(callerHooks)
     const servers = agent.mcpServers?.length ? await startServers(services, agent, where, ids, undo) : []
     const skills = agent.skills?.length ? await preloadSkills(services, agent.skills, where, ids) : []
     return { skills, servers, release }
@@ -43,12 +46,12 @@ export async function applyAgentFields(services: AgentFieldServices, agent: Agen
   }
 }
 
-function scopeHooks(services: AgentFieldServices, hooks: Readonly<Record<string, unknown>>, where: string, ids: { sessionId: string; agentId: string }, file: string): (() => void) | undefined {
+function scopeHooks(services: AgentFieldServices, request: NonNullable<SubagentRunRequest['hooks']>, where: string, ids: { sessionId: string; agentId: string }): (() => void) | undefined {
   if (!services.hooks) {
     services.notify('warn', `${where}: its hooks do not run: the Claude Code hooks plugin is not loaded`)
     return undefined
   }
-  const scoped = services.hooks.add({ sessionId: ids.sessionId, agentId: ids.agentId, file, hooks })
+  const scoped = services.hooks.add({ ...request, sessionId: ids.sessionId, agentId: ids.agentId })
   for (const problem of scoped.problems) services.notify('warn', `${where}: hooks: ${problem}`)
   return () => scoped.remove()
 }

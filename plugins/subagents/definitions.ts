@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { parse as parseToml } from 'smol-toml'
-import type { InstalledPlugin, SubagentSkipped, TrustItem } from '@seam/sdk'
+import type { InstalledPlugin, ReasoningEffort, SubagentSkipped, TrustItem } from '@seam/sdk'
 import { BUILTIN_AGENTS } from './builtins'
 import { ClaudeAgentFrontMatter, CodexAgentFile, firstIssue, type AgentServer } from './definition-schema'
 
@@ -24,6 +24,8 @@ export interface AgentDefinition {
   tools?: readonly string[]
   disallowedTools?: readonly string[]
   model?: string
+  /** Reasoning effort of its requests (front matter `effort`). */
+  effort?: ReasoningEffort
   permissionMode?: string
   maxTurns?: number
   background?: boolean
@@ -244,6 +246,7 @@ function parseClaudeAgent(file: string, text: string, source: string, namespace:
   if (front.hooks && !plugin) agent.hooks = front.hooks
   if (front.skills?.length) agent.skills = front.skills
   if (front.maxTurns) agent.maxTurns = front.maxTurns
+  if (front.effort) agent.effort = front.effort
   if (front.background !== undefined) agent.background = front.background
   if (front.isolation) agent.isolation = front.isolation
   if (front.color) agent.color = front.color

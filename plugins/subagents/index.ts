@@ -9,6 +9,7 @@ import type { AgentHandle, Context, Disposable, SubagentRunRequest, SubagentServ
 import type { AgentFieldServices } from './agent-fields'
 import '@seam/sdk'
 import type {} from '../permission-policy/index'
+import { matchesPermissionRule } from '../hook-protocol/index'
 import { agentTool, agentToolDescription, DEFAULT_AGENT_TYPE, type AgentInput, type AgentRunOutcome } from './agent-tool'
 import { SubagentsConfigSchema, type SubagentsConfig } from './config'
 import { DefinitionCache, discoverAgents, projectTrustItems, type Discovery } from './definitions'
@@ -36,6 +37,13 @@ export default definePlugin({
     })
     ctx.on('agent/session-end', (agent) => {
       if (agent.subagent === undefined && sessions.get(agent.sessionId) === agent) sessions.delete(agent.sessionId)
+    })
+    // A `Tool(specifier)` its caller took away (a forked skill's disallowed-tools) refuses the
+    // subagent's matching calls, as the skill's rule does in the calling turn.
+    ctx.guard('tools', (call) => {
+      const owner = call.parent !== undefined ? running.get(call.parent) : undefined
+      const rule = owner?.refusedCalls?.find((candidate) => matchesPermissionRule(candidate, call.name, { ...call.args }, { cwd: call.cwd, home: process.env.HOME || homedir() }))
+      return rule !== undefined ? `${call.name} is not allowed for this subagent (its caller's disallowed-tools: ${rule})` : undefined
     })
     const fields = (sessionId: string): AgentFieldServices => {
       const skills = ctx.maybe('skills')

@@ -12,6 +12,8 @@ export interface RunningAgent {
   agentType: string
   depth: number
   access: ToolAccess
+  /** `Tool(specifier)` rules its caller took away (a forked skill's `disallowed-tools`): a matching call is refused. */
+  refusedCalls?: readonly string[]
 }
 
 export class SubagentError extends Error {}
@@ -113,18 +115,21 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
   }
   let fields
   try {
-    fields = await applyAgentFields(context.fields(request.sessionId), agent, { sessionId: request.sessionId, agentId, workspace: context.workspace })
+    fields = await applyAgentFields(context.fields(request.sessionId), agent, { sessionId: request.sessionId, agentId, workspace: context.workspace }, request.hooks)
   } catch (error) {
     if (isolated) await keepIfChanged(isolated, request.sessionId).catch(() => undefined)
     release()
     throw error
   }
-  const access = toolAccess(agent, { canSpawn: depth < context.maxDepth, servers: fields.servers, ...(request.allowedTools ? { narrowedTo: request.allowedTools } : {}) })
-  context.running.set(request.parentToken, { agentId, agentType: agent.name, depth, access })
+  const denied = [...(agent.disallowedTools ?? []), ...(request.disallowedTools ?? [])]
+  const access = toolAccess({ ...agent, disallowedTools: denied }, { canSpawn: depth < context.maxDepth, servers: fields.servers, ...(request.allowedTools ? { narrowedTo: request.allowedTools } : {}) })
+  const refusedCalls = (request.disallowedTools ?? []).filter((rule) => rule.includes('('))
+  context.running.set(request.parentToken, { agentId, agentType: agent.name, depth, access, ...(refusedCalls.length ? { refusedCalls } : {}) })
   try {
     const environment = context.childTurns.environment(request.sessionId, isolated?.worktree.path)
     const systemPrompt = environment ? `${agent.prompt}\n\n${environment}` : agent.prompt
     const model = request.model && request.model !== 'inherit' ? request.model : agent.model && agent.model !== 'inherit' ? agent.model : undefined
+    const effort = request.effort ?? agent.effort
     const outcome = await context.childTurns.run({
       sessionId: request.sessionId,
       parentToken: request.parentToken,
@@ -138,6 +143,7 @@ export async function runSubagent(context: RunContext, request: SubagentRunReque
       ...(isolated ? { cwd: isolated.worktree.path } : {}),
       ...(fields.skills.length ? { skills: fields.skills } : {}),
       ...(options.outputFile !== undefined ? { backgroundOutputFile: options.outputFile } : {}),
+      ...(effort !== undefined ? { effort } : {}),
       ...(request.signal ? { signal: request.signal } : {})
     })
     const kept = isolated ? await keepIfChanged(isolated, request.sessionId) : undefined

@@ -141,7 +141,8 @@ export async function runChildTurn(parent: ChildParent, request: ChildTurnReques
     inbox: new Inbox(() => {}),
     systemPrompt: () => request.systemPrompt,
     tools: () => childTools(parentDeps.tools(), request),
-    subagent: { parentToken: request.parentToken, identity }
+    subagent: { parentToken: request.parentToken, identity },
+    ...(request.effort !== undefined ? { effort: request.effort } : {})
   }
   turn = new Turn(deps, `${agentId}/turn-1`, async (opened) => {
     if (modelProblem !== undefined) log.append({ type: 'notice', turnId: opened.id, level: 'warn', text: modelProblem, source: 'subagents' })

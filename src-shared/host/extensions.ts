@@ -5,6 +5,7 @@
 import type { ApprovalMode } from './approval-modes'
 import type { Disposable } from '../kernel/types'
 import type { AgentHandle } from './agent'
+import type { ReasoningEffort } from '../model'
 
 /** A Claude Code (or Codex) plugin that is installed and enabled, as the plugin catalog found it. */
 export interface InstalledPlugin {
@@ -127,6 +128,15 @@ export interface SubagentRunRequest {
   model?: string
   /** Narrows the agent's tools further (a skill's `allowed-tools`). */
   allowedTools?: readonly string[]
+  /**
+   * Takes tools away besides the agent's own `disallowedTools` (a forked skill's
+   * `disallowed-tools`): a bare `Tool` is not offered; `Tool(specifier)` refuses the calls it matches.
+   */
+  disallowedTools?: readonly string[]
+  /** The child's reasoning effort (a forked skill's `effort`); absent: the agent file's, if any. */
+  effort?: ReasoningEffort
+  /** Hooks active for this subagent only while it runs (a forked skill's `hooks`), as an agent file's are. */
+  hooks?: Omit<ScopedHooksRequest, 'sessionId' | 'agentId'>
   signal?: AbortSignal
 }
 
@@ -202,6 +212,8 @@ export interface ChildTurnRequest {
    * records it, so a resumed session lists the agent among its tasks.
    */
   backgroundOutputFile?: string
+  /** The child's reasoning effort; absent: none asked. */
+  effort?: ReasoningEffort
   signal?: AbortSignal
 }
 
