@@ -46,3 +46,19 @@ export { writeFileAtomic } from '../../src-main/app/atomic-file'
 export { substituteClaude, splitArguments, shellLinesOf, replaceShellLines, runShellLine } from '../../src-main/commands/expand'
 /** Claude Code's Markdown files (commands, skills): front matter checked against a zod schema (`argument-hint: [x]` kept as text), `allowed-tools` split at top-level commas. */
 export { parseFrontMatter, splitRules } from '../../src-main/commands/custom'
+/**
+ * Claude Code's settings files (user, then a trusted workspace's project and local) and Codex's
+ * home, found as Claude Code and Codex find them; a settings file read without throwing (the
+ * problem names the file) and one key of it set atomically, keeping the others.
+ */
+export {
+  claudeUserSettingsPath,
+  codexHomePath,
+  claudeWorkspaceSettingsFiles,
+  claudeSettingsFiles,
+  readSettingsJson,
+  setSettingsKey,
+  type ClaudeSettingsScope,
+  type ClaudeSettingsFile,
+  type SettingsJson
+} from '../../src-main/app/claude-settings-files'

@@ -1,10 +1,10 @@
 // @seam/claude-plugins: Claude Code (and Codex) plugins, installed from marketplaces into Seam's
 // home or loaded from folders, offered to the loaders of commands, agents, skills, hooks and MCP
 // servers through the `claudePlugins` service. See README.md.
-import { homedir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@seam/sdk'
+import { claudeUserSettingsPath } from '@seam/sdk/node'
 import { PluginCatalog, toInstalledPlugin, type CatalogEntry, type CatalogSnapshot, type WorkspaceView } from './catalog'
 import { PluginManager, PluginManagerError } from './manager'
 import { managerRow, type ManagerRow } from './manager-view'
@@ -74,7 +74,7 @@ export default definePlugin({
     const catalog = new PluginCatalog({
       store,
       userConfig,
-      userSettingsPath: config.userSettingsPath ?? join(homedir(), '.claude', 'settings.json'),
+      userSettingsPath: claudeUserSettingsPath(config.userSettingsPath),
       pluginDirs: config.pluginDirs.map((dir) => resolve(dir))
     })
     const view = (root: string | null): WorkspaceView => ({

@@ -2,13 +2,13 @@
 // `enabledPlugins` ({"plugin@marketplace": true|false}) and `extraKnownMarketplaces`
 // ({name: {source, autoUpdate?}}), from the user's `~/.claude/settings.json` and, once the
 // workspace is trusted, its `.claude/settings.json` and `.claude/settings.local.json`.
-import { readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { statSync } from 'node:fs'
 import { z } from 'zod'
 import { formatZodError } from '@seam/sdk'
+import { claudeSettingsFiles, readSettingsJson, type ClaudeSettingsScope } from '@seam/sdk/node'
 import { MarketplaceSourceSchema, type MarketplaceSource } from './marketplace'
 
-export type SettingsScope = 'user' | 'project' | 'local'
+export type SettingsScope = ClaudeSettingsScope
 
 const PluginSettingsSchema = z
   .object({
@@ -26,29 +26,15 @@ export interface PluginSettingsFile {
   problem?: string
 }
 
-export function settingsFiles(userSettingsPath: string, workspace: string | null, trusted: boolean): Array<{ scope: SettingsScope; file: string }> {
-  const files: Array<{ scope: SettingsScope; file: string }> = [{ scope: 'user', file: userSettingsPath }]
-  if (workspace !== null && trusted) {
-    files.push({ scope: 'project', file: join(workspace, '.claude', 'settings.json' ) }, { scope: 'local', file: join(workspace, '.claude', 'settings.local.json') })
-  }
-  return files
-}
+/** The files, least specific first (user; project and local once trusted). */
+export const settingsFiles = claudeSettingsFiles
 
 export function readPluginSettings(scope: SettingsScope, file: string): PluginSettingsFile {
   const empty: PluginSettingsFile = { scope, file, enabledPlugins: {}, extraKnownMarketplaces: {} }
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return code === 'ENOENT' || code === 'ENOTDIR' ? empty : { ...empty, problem: `${file}: cannot be read: ${(error as Error).message}` }
-  }
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch (error) {
-    return { ...empty, problem: `${file}: not valid JSON: ${(error as Error).message}; its enabledPlugins and extraKnownMarketplaces are ignored` }
-  }
+  const read = readSettingsJson(file)
+  if (read.problem !== undefined) return { ...empty, problem: `${read.problem}; its enabledPlugins and extraKnownMarketplaces are ignored` }
+  if (read.data === undefined) return empty
+  const raw = read.data
   const parsed = PluginSettingsSchema.safeParse(raw)
   if (!parsed.success) return { ...empty, problem: `${formatZodError(file, parsed.error)}; its enabledPlugins and extraKnownMarketplaces are ignored` }
   const markets = Object.fromEntries(Object.entries(parsed.data.extraKnownMarketplaces ?? {}).map(([name, value]) => [name, value.source]))

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import type { PermissionUpdate, TrustItem } from '@seam/sdk'
 import { definePlugin, type Logger } from '@seam/sdk'
-import { watchPatchFiles } from '@seam/sdk/node'
+import { claudeUserSettingsPath, watchPatchFiles } from '@seam/sdk/node'
 import { isWorkspaceSource, readClaudeSettings, resolveDirectory, settingsFiles, workspaceSettingsFiles, type ClaudeSettingsSnapshot, type ClaudeSource, type ReadOptions, type RuleBehavior } from './read'
 import { addPermissionRules, SettingsWriteError, updatePermissions, type PermissionsWritten, type RulesWritten } from './write'
 
@@ -73,7 +73,7 @@ export default definePlugin({
     const workspace = ctx.get('workspace')
     const home = homedir()
     const options: ReadOptions = {
-      userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
+      userSettingsPath: claudeUserSettingsPath(config.userSettingsPath, home),
       seamRulesPath: join(workspace.seamHome, SEAM_RULES_FILE_NAME),
       workspaceRoot: workspace.root,
       trusted: workspace.trusted,

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { parsePermissionRule } from '../hook-protocol/index'
 import { loadSettingsJson, type SourceKind } from '../hooks-claude/settings-loader'
 import { formatIssuePath } from '@seam/sdk'
+import { claudeWorkspaceSettingsFiles } from '@seam/sdk/node'
 
 /**
  * Which settings file a value came from; also the configuration order (later overrides scalars).
@@ -83,16 +84,14 @@ export interface ReadOptions {
   approvedFile?: (file: string) => boolean
 }
 
-export function workspaceSettingsFiles(root: string): { project: string; local: string } {
-  return { project: path.join(root, '.claude', 'settings.json'), local: path.join(root, '.claude', 'settings.local.json') }
-}
+export { claudeWorkspaceSettingsFiles as workspaceSettingsFiles } from '@seam/sdk/node'
 
 /** Every file the snapshot reads, in configuration order. */
 export function settingsFiles(options: Pick<ReadOptions, 'userSettingsPath' | 'workspaceRoot' | 'seamRulesPath'>): Array<Origin> {
   const files: Origin[] = [{ source: 'user', file: options.userSettingsPath }]
   if (options.seamRulesPath !== undefined) files.push({ source: 'seam', file: options.seamRulesPath })
   if (options.workspaceRoot !== null) {
-    const { project, local } = workspaceSettingsFiles(options.workspaceRoot)
+    const { project, local } = claudeWorkspaceSettingsFiles(options.workspaceRoot)
     files.push({ source: 'project', file: project }, { source: 'local', file: local })
   }
   return files

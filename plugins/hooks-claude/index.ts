@@ -4,7 +4,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { definePlugin, type Logger } from '@seam/sdk'
-import { defaultKeyGuard } from '@seam/sdk/node'
+import { claudeUserSettingsPath, defaultKeyGuard } from '@seam/sdk/node'
 import { claudePermissionMode, sharedHookLimiter } from '../hook-protocol/index'
 import type {} from '../permission-policy/index'
 import type { Bridge } from './bridge'
@@ -61,7 +61,7 @@ export default definePlugin({
     const sessions = sessionRegistry(ctx.kernel)
     const sources = new HookSources(
       {
-        userSettingsPath: config.userSettingsPath ?? join(home, '.claude', 'settings.json'),
+        userSettingsPath: claudeUserSettingsPath(config.userSettingsPath, home),
         workspaceRoot: workspace.root,
         trusted: workspace.trusted,
         approved: (item) => workspace.isApproved(item),

@@ -3,9 +3,10 @@
 //
 // Configuration order (which decides ties, see README): user, project, local, enabled plugins, Seam settings.
 import { existsSync, watch, type FSWatcher } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname } from 'node:path'
 import type { ClaudeHookEvent } from '../hook-protocol/index'
 import type { TrustItem } from '@seam/sdk'
+import { claudeWorkspaceSettingsFiles } from '@seam/sdk/node'
 import { loadHooksObject, loadPluginHooks, loadSettingsFile, type ConfiguredHandler, type LoadedSource } from './settings-loader'
 
 /** How the trust dialog names these items. */
@@ -71,9 +72,7 @@ export interface HooksSnapshot {
   readonly unmapped: readonly string[]
 }
 
-export function workspaceFiles(root: string): { project: string; local: string } {
-  return { project: join(root, '.claude', 'settings.json'), local: join(root, '.claude', 'settings.local.json') }
-}
+const workspaceFiles = claudeWorkspaceSettingsFiles
 
 /** Loads every source now (synchronously: settings files are small). */
 export function loadSnapshot(settings: SourceSettings): HooksSnapshot {

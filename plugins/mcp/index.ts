@@ -2,11 +2,9 @@
 // them become ordinary tools (`mcp__<server>__<tool>`) that go through the whole tool pipeline.
 // See README.md.
 import { createHash } from 'node:crypto'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type Disposable } from '@seam/sdk'
-import { defaultKeyGuard } from '@seam/sdk/node'
+import { codexHomePath, defaultKeyGuard } from '@seam/sdk/node'
 import type { TrustItem } from '@seam/sdk'
 import { SEAM_CLIENT_VERSION } from './client-info'
 import { isWorkspaceCode, loadServers, mergeByPrecedence, pluginServerSpecs, targetOf, type McpServerSpec } from './config'
@@ -112,7 +110,7 @@ export default definePlugin({
   apply(ctx, config) {
     const workspace = ctx.get('workspace')
     const env = process.env
-    const codexHome = config.codexHome ?? env.CODEX_HOME ?? join(homedir(), '.codex')
+    const codexHome = codexHomePath(config.codexHome, env)
     const fromSettings = loadServers({ workspace: workspace.root, codexHome }, config.servers, config.settingsFile, env)
     // Claude Code plugins' servers come last: a name the user declared keeps the user's server.
     const pluginSpecs = () => (workspace.root === null ? [] : pluginServerSpecs(ctx.maybe('claudePlugins')?.list(workspace.root) ?? [], env))

@@ -28,10 +28,15 @@ describe('output styles (issue 29)', () => {
     put('p/output-styles/terse.md', 'Plugin terse.\n')
     const plugins = [{ name: 'kit', format: 'claude' as const, root: join(dir, 'p'), dataDir: join(dir, 'd'), commands: [], agents: [], skills: [], outputStyles: [join(dir, 'p', 'output-styles')] }]
     const trusted = discoverStyles({ home: join(dir, 'h'), workspace: join(dir, 'w'), trusted: true, plugins })
-    expect(trusted.styles.map((s) => [s.name, s.source, s.body])).toEqual([
+    expect(trusted.styles.filter((s) => s.source !== 'built-in').map((s) => [s.name, s.source, s.body])).toEqual([
       ['Brief', 'project', 'Project brief.'],
       ['Brief', 'user', 'User brief.'],
       ['kit:terse', 'plugin:kit', 'Plugin terse.']
+    ])
+    expect(trusted.styles.slice(3).map((s) => [s.name, s.source, s.file])).toEqual([
+      ['Default', 'built-in', undefined],
+      ['Explanatory', 'built-in', undefined],
+      ['Learning', 'built-in', undefined]
     ])
     expect(trusted.problems).toEqual([expect.stringMatching(new RegExp(`^${bad}: name: .*; skipped$`))])
     expect(selectStyle(trusted.styles, 'brief')?.body).toBe('Project brief.')
@@ -39,7 +44,15 @@ describe('output styles (issue 29)', () => {
     expect(selectStyle(trusted.styles, 'Terse')?.name).toBe('kit:terse')
     expect(selectStyle(trusted.styles, 'none')).toBeUndefined()
     const untrusted = discoverStyles({ home: join(dir, 'h'), workspace: join(dir, 'w'), trusted: false, plugins: [] })
-    expect(untrusted.styles.map((s) => s.source)).toEqual(['user'])
+    expect(untrusted.styles.map((s) => s.source)).toEqual(['user', 'built-in', 'built-in', 'built-in'])
+  })
+
+  it('a style file named like a built-in one wins over it; Default has no text, the others do', () => {
+    put('h/.claude/output-styles/Explanatory.md', 'My own explanations.\n')
+    const found = discoverStyles({ home: join(dir, 'h'), workspace: null, trusted: false, plugins: [] })
+    expect(selectStyle(found.styles, 'Explanatory')).toMatchObject({ source: 'user', body: 'My own explanations.' })
+    expect(selectStyle(found.styles, 'default')).toMatchObject({ source: 'built-in', body: '' })
+    expect(selectStyle(found.styles, 'learning')?.body).toContain('TODO(human)')
   })
 
   it('outputStyle comes from the most specific file that sets it; a wrong type is named', () => {

@@ -2,22 +2,26 @@
 // `<workspace>/.claude/output-styles/*.md` (project, once the workspace is trusted) and each enabled
 // plugin's `output-styles/` (or its manifest's `outputStyles`), named `plugin:name`. A style is a
 // Markdown file whose front matter may give `name` and `description`; its body is the text that
-// changes the system prompt. The `outputStyle` key of the settings files (local, then project,
+// changes the system prompt. Claude Code's built-in styles (builtins.ts) come after them, so a
+// file of the same name wins. The `outputStyle` key of the settings files (local, then project,
 // then user) selects one by name.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { formatZodError, type InstalledPlugin } from '@seam/sdk'
+import { BUILTIN_STYLES } from './builtins'
 
-export type StyleSource = 'project' | 'user' | `plugin:${string}`
+export type StyleSource = 'project' | 'user' | `plugin:${string}` | 'built-in'
 
 export interface OutputStyle {
   /** What `outputStyle` names: the front matter `name`, else the file's name; `plugin:name` for a plugin's. */
   name: string
   description?: string
   source: StyleSource
-  file: string
+  /** The Markdown file; none for a built-in style. */
+  file?: string
+  /** What goes into the system prompt; empty for Default. */
   body: string
 }
 
@@ -36,7 +40,7 @@ export interface StyleRoots {
   plugins: readonly InstalledPlugin[]
 }
 
-/** Every style found, project first, then user, then plugins; and what could not be read (file and field). */
+/** Every style found, project first, then user, then plugins, then the built-in ones; and what could not be read (file and field). */
 export function discoverStyles(roots: StyleRoots): { styles: OutputStyle[]; problems: string[] } {
   const styles: OutputStyle[] = []
   const problems: string[] = []
@@ -49,10 +53,11 @@ export function discoverStyles(roots: StyleRoots): { styles: OutputStyle[]; prob
   for (const plugin of roots.plugins) {
     for (const path of plugin.outputStyles ?? []) for (const file of /\.md$/i.test(path) ? [path] : markdownFiles(path)) add(file, `plugin:${plugin.name}`, plugin.name)
   }
+  styles.push(...BUILTIN_STYLES)
   return { styles, problems }
 }
 
-/** The style `wanted` names: exact, then case-insensitive; a plugin's also by its bare name. The first found wins (project, user, plugins). */
+/** The style `wanted` names: exact, then case-insensitive; a plugin's also by its bare name. The first found wins (project, user, plugins, built-in). */
 export function selectStyle(styles: readonly OutputStyle[], wanted: string): OutputStyle | undefined {
   const bare = (style: OutputStyle) => (style.source.startsWith('plugin:') ? style.name.slice(style.name.indexOf(':') + 1) : style.name)
   return (

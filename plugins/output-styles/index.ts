@@ -1,15 +1,18 @@
-// @seam/output-styles: Claude Code's output styles (discover.ts). The style the `outputStyle`
-// setting names (`.claude/settings.local.json`, then `.claude/settings.json` once the workspace is
-// trusted, then `~/.claude/settings.json`) becomes a section of the system prompt, re-read at each
-// session's start. See README.md.
-import { readFileSync } from 'node:fs'
+// @seam/output-styles: Claude Code's output styles (discover.ts, builtins.ts). The style the
+// `outputStyle` setting names (`.claude/settings.local.json`, then `.claude/settings.json` once the
+// workspace is trusted, then `~/.claude/settings.json`) becomes a section of the system prompt.
+// It is read again at each session's start, when one of those files changes, and at once when the
+// `outputStyles` service switches it (the settings page), so a switch applies from the next turn.
+// See README.md.
 import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { z } from 'zod'
 import { definePlugin, type Disposable } from '@seam/sdk'
-import { discoverStyles, selectStyle, type OutputStyle } from './discover'
+import { claudeSettingsFiles, claudeUserSettingsPath, claudeWorkspaceSettingsFiles, readSettingsJson, setSettingsKey, watchPatchFiles } from '@seam/sdk/node'
+import { DEFAULT_STYLE } from './builtins'
+import { discoverStyles, selectStyle, type OutputStyle, type StyleSource } from './discover'
 
-export { discoverStyles, selectStyle, type OutputStyle } from './discover'
+export { discoverStyles, selectStyle, type OutputStyle, type StyleSource } from './discover'
+export { BUILTIN_STYLES, DEFAULT_STYLE } from './builtins'
 
 export const OutputStylesConfigSchema = z
   .object({
@@ -23,18 +26,52 @@ export const OutputStylesConfigSchema = z
 
 export const PROMPT_SECTION = 'output-style'
 
-/** `outputStyle` of the most specific settings file that sets it, with that file; problems name the file. */
+/** One style as the settings page lists it. */
+export interface OutputStyleEntry {
+  name: string
+  description?: string
+  source: StyleSource
+  file?: string
+}
+
+/** Every style of the workspace, the one in force, and where a switch is saved. */
+export interface OutputStylesView {
+  styles: OutputStyleEntry[]
+  /** The name of the style in force (`Default` when none is set or the one set is not found). */
+  current: string
+  /** What `outputStyle` says and the file that says it, when one does. */
+  setting?: { value: string; file: string }
+  /** The settings file a switch writes: the workspace's `.claude/settings.local.json` once trusted (as Claude Code does), else the user's. */
+  saveTo: string
+  /** Unreadable files, bad front matter, an `outputStyle` that names no style. */
+  problems: string[]
+}
+
+/** What the settings page and other host parts use. */
+export interface OutputStylesService {
+  view(): OutputStylesView
+  /** Saves `outputStyle` = `name` and applies it now (from the next turn); throws, naming the style, when there is none of that name. */
+  select(name: string): OutputStylesView
+  /** Resolves once edits of the settings files are watched (an edit before that applies at the next session start). */
+  readonly watching: Promise<void>
+}
+
+declare module '@seam/sdk' {
+  interface Services {
+    outputStyles: OutputStylesService
+  }
+}
+
+/** `outputStyle` of the most specific settings file that sets it, with that file; problems name the file. `files`: most specific first. */
 export function outputStyleSetting(files: ReadonlyArray<string>): { value?: string; file?: string; problems: string[] } {
   const problems: string[] = []
   for (const file of files) {
-    let raw: unknown
-    try {
-      raw = JSON.parse(readFileSync(file, 'utf8'))
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: ${(error as Error).message}; its outputStyle is ignored`)
+    const read = readSettingsJson(file)
+    if (read.problem !== undefined) {
+      problems.push(`${read.problem}; its outputStyle is ignored`)
       continue
     }
-    const value = (raw as { outputStyle?: unknown } | null)?.outputStyle
+    const value = (read.data as { outputStyle?: unknown } | null | undefined)?.outputStyle
     if (value === undefined) continue
     if (typeof value !== 'string' || value.trim() === '') {
       problems.push(`${file}: outputStyle: expected the name of an output style; ignored`)
@@ -45,9 +82,9 @@ export function outputStyleSetting(files: ReadonlyArray<string>): { value?: stri
   return { problems }
 }
 
-/** The system prompt section a style makes. */
-export function styleSection(style: OutputStyle): string {
-  return `# Output style: ${style.name}\n\n${style.body}`
+/** The system prompt section a style makes (none for an empty body: Default). */
+export function styleSection(style: OutputStyle): string | undefined {
+  return style.body === '' ? undefined : `# Output style: ${style.name}\n\n${style.body}`
 }
 
 export default definePlugin({
@@ -57,33 +94,61 @@ export default definePlugin({
   apply(ctx, config) {
     const workspace = ctx.get('workspace')
     const home = config.home ?? homedir()
-    const userSettings = config.userSettingsPath ?? join(home, '.claude', 'settings.json')
+    const userSettings = claudeUserSettingsPath(config.userSettingsPath, home)
     let section: { text: string; dispose: Disposable } | undefined
 
-    /** Finds the style in force for `root` and puts it in the system prompt (or takes it out); returns what to tell the session. */
-    const apply = (root: string | null): string[] => {
+    /** The styles and the setting in force for `root`. */
+    const resolve = (root: string | null): OutputStylesView & { style?: OutputStyle } => {
       const trusted = root !== null && root === workspace.root && workspace.trusted
-      const files = [...(root !== null && trusted ? [join(root, '.claude', 'settings.local.json'), join(root, '.claude', 'settings.json')] : []), userSettings]
+      const files = claudeSettingsFiles(userSettings, root, trusted).map((f) => f.file).reverse()
       const setting = outputStyleSetting(files)
-      const notices = [...setting.problems]
-      let text: string | undefined
-      if (setting.value !== undefined && setting.value.toLowerCase() !== 'default') {
-        const found = discoverStyles({ home, workspace: root, trusted, plugins: root !== null ? (ctx.maybe('claudePlugins')?.list(root) ?? []) : [] })
-        notices.push(...found.problems)
-        const style = selectStyle(found.styles, setting.value)
-        if (style) text = styleSection(style)
-        else notices.push(`${setting.file}: outputStyle: no output style "${setting.value}" (found: ${found.styles.map((s) => s.name).join(', ') || 'none'}); the default is used`)
+      const found = discoverStyles({ home, workspace: root, trusted, plugins: root !== null ? (ctx.maybe('claudePlugins')?.list(root) ?? []) : [] })
+      const problems = [...setting.problems, ...found.problems]
+      let style: OutputStyle | undefined
+      if (setting.value !== undefined) {
+        style = selectStyle(found.styles, setting.value)
+        if (!style) problems.push(`${setting.file}: outputStyle: no output style "${setting.value}" (found: ${found.styles.map((s) => s.name).join(', ')}); the default is used`)
       }
+      return {
+        styles: found.styles.map(({ name, description, source, file }) => ({ name, source, ...(description !== undefined ? { description } : {}), ...(file !== undefined ? { file } : {}) })),
+        current: style?.name ?? DEFAULT_STYLE,
+        ...(setting.value !== undefined && setting.file !== undefined ? { setting: { value: setting.value, file: setting.file } } : {}),
+        saveTo: trusted && root !== null ? claudeWorkspaceSettingsFiles(root).local : userSettings,
+        problems,
+        ...(style ? { style } : {})
+      }
+    }
+
+    /** Puts the style in force for `root` into the system prompt (or takes it out); returns what to tell the session. */
+    const apply = (root: string | null): OutputStylesView => {
+      const { style, ...view } = resolve(root)
+      const text = style ? styleSection(style) : undefined
       if (section?.text !== text) {
         section?.dispose()
         section = undefined
         if (text !== undefined) section = { text, dispose: ctx.prompt.section(PROMPT_SECTION, text) }
       }
-      return notices
+      return view
     }
     apply(workspace.root)
+    // An edit of a settings file (by hand, by Claude Code, by another Seam window) applies from the next turn.
+    const watched = claudeSettingsFiles(userSettings, workspace.root, workspace.trusted).map((f) => f.file)
+    const watcher = watchPatchFiles(watched, () => apply(workspace.root), { debounceMs: 60 })
+    ctx.onDispose(watcher)
     ctx.on('agent/session-start', (agent) => {
-      for (const notice of apply(workspace.root ?? agent.workspace)) agent.notify('warn', notice, 'output-styles')
+      for (const notice of apply(workspace.root ?? agent.workspace).problems) agent.notify('warn', notice, 'output-styles')
     })
+
+    ctx.provide('outputStyles', {
+      view: () => apply(workspace.root),
+      select(name) {
+        const { styles, saveTo } = resolve(workspace.root)
+        const style = selectStyle(styles.map((entry) => ({ ...entry, body: '' })), name)
+        if (!style) throw Object.assign(new Error(`no output style "${name}" (found: ${styles.map((entry) => entry.name).join(', ')})`), { field: 'name' })
+        setSettingsKey(saveTo, 'outputStyle', style.name)
+        return apply(workspace.root)
+      },
+      watching: watcher.ready
+    } satisfies OutputStylesService)
   }
 })

@@ -10,6 +10,7 @@ import picomatch from 'picomatch'
 import { z } from 'zod'
 import { definePlugin } from '@seam/sdk'
 import type { AgentHandle, Context, PluginCommand, PluginCommandResult, SlashCommandProvider, ToolOutput, TrustItem } from '@seam/sdk'
+import { codexHomePath } from '@seam/sdk/node'
 import { SkillActivation } from './activation'
 import { SkillFinder, type Skill, type SkillCatalog } from './discover'
 import { LISTING_HEADER, renderListing } from './listing'
@@ -138,7 +139,7 @@ class SkillsRuntime {
 
   catalog(workspace: string | null): SkillCatalog {
     const home = this.config.home ?? (process.env.HOME || homedir())
-    const codexHome = this.config.codexHome ?? (process.env.CODEX_HOME || join(home, '.codex'))
+    const codexHome = codexHomePath(this.config.codexHome, process.env, home)
     const plugins = workspace !== null ? (this.ctx.maybe('claudePlugins')?.list(workspace) ?? []) : []
     return this.finder.discover({ home, codexHome, workspace, plugins })
   }

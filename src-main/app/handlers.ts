@@ -19,6 +19,7 @@ import { modelTableView, setCompaction, setModelInfo } from './model-table-view'
 import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { worktreeHandlers } from './worktree-handlers'
 import { claudePluginHandlers } from './claude-plugin-handlers'
+import { outputStyleHandlers } from './output-style-handlers'
 import { expandHome, listFolders } from './folder-browser'
 import { backgroundTasksOf, sessionTasks, stopTask, taskTail } from './background-tasks'
 import { subagentHandlers } from './subagent-handlers'
@@ -128,6 +129,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   return {
     ...worktreeHandlers(runtime, dialogs),
     ...claudePluginHandlers(runtime),
+    ...outputStyleHandlers(runtime),
     'app/status': () => status(runtime, deps.mode),
 
     'workspace/choose': async () => {

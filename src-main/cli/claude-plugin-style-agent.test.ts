@@ -76,7 +76,7 @@ describe('a plugin output style and settings.json agent, with the built seam (is
     } finally {
       await server.close()
     }
-    expect(unknown.stderr + unknown.stdout).toContain('outputStyle: no output style "nope" (found: kit:Terse)')
+    expect(unknown.stderr + unknown.stdout).toContain('outputStyle: no output style "nope" (found: kit:Terse, Default, Explanatory, Learning)')
     expect(JSON.stringify(server.requests[0].body)).not.toContain('Output style')
 
     await put(join(home, '.claude', 'settings.json'), JSON.stringify({ outputStyle: 'terse' }))

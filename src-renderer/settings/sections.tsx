@@ -13,6 +13,7 @@ import { ModelTableForm } from './ModelTableForm'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { SkillsList } from './SkillsList'
+import { OutputStyles } from './OutputStyles'
 import { AgentsList } from '../subagents/AgentsList'
 import { WorkspaceTrust } from './WorkspaceTrust'
 import { useAppStore } from '../app/app-store'
@@ -30,6 +31,7 @@ export const SETTINGS_SECTIONS: SettingsSectionDef[] = [
   { id: 'notifications', title: 'Notifications', component: NotificationsForm },
   { id: 'mcp', title: 'MCP servers', component: McpServers },
   { id: 'skills', title: 'Skills', component: SkillsList },
+  { id: 'output-style', title: 'Output style', component: OutputStyles },
   { id: 'subagents', title: 'Subagents', component: AgentsList },
   { id: 'plugins', title: 'Plugin tree', component: PluginTree },
   { id: 'advanced', title: 'Advanced', component: AdvancedSection }

@@ -10,6 +10,7 @@ import { CheckpointMethods } from './checkpoints'
 import { TaskMethods } from './tasks'
 import { SubagentMethods, SubagentPushes } from './subagents'
 import { ClaudePluginMethods } from './claude-plugins'
+import { OutputStyleMethods } from './output-styles'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -490,7 +491,8 @@ export const Methods = {
   ...WorktreeMethods,
   ...TaskMethods,
   ...SubagentMethods,
-  ...ClaudePluginMethods
+  ...ClaudePluginMethods,
+  ...OutputStyleMethods
 } as const
 
 /** Push name -> payload. */
