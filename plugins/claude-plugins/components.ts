@@ -25,7 +25,18 @@ export interface PluginComponents {
   monitors: string[]
   /** `settings.json`'s `agent`: the agent the main thread runs as while the plugin is on. */
   settingsAgent?: string
+  /** `name` or `name version-range` per plugin of its marketplace it needs (installed with it). */
+  dependencies: string[]
+  /** Its themes, workflows and channels, each with why Seam does not apply it. */
+  unsupported: string[]
 }
+
+/** Why each part Seam reads but does not apply is left out (README, "Themes, workflows, channels"). */
+export const UNSUPPORTED_WHY = {
+  theme: "not supported by Seam: the spec does not record a theme file's format, so it cannot be mapped onto Seam's colour tokens",
+  workflow: 'not supported by Seam: the spec does not record what a workflow file holds or how Claude Code runs it',
+  channel: 'not supported by Seam: Seam has no seam for an MCP server pushing messages into a session'
+} as const
 
 /** The components of a plugin folder, by the names a user types or sees (values substituted by `vars`). */
 export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<string, string>> = {}): PluginComponents {
@@ -57,7 +68,14 @@ export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<str
   const outputStyles = layout.outputStyles.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path))).map((file) => `${layout.name}:${styleName(file)}`)
   const lspServers = layout.lspServers.flatMap((source) => Object.entries(source.servers).map(([name, server]) => `${name}: ${sub([server.command, ...(server.args ?? [])].join(' '))}`))
   const monitors = layout.monitors.flatMap((source) => source.monitors.map((monitor) => `${monitor.name}: ${sub(monitor.command)}${monitor.when === 'always' ? '' : ` (${monitor.when})`}`))
-  const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), lspServers, monitors }
+  const dependencies = layout.dependencies.map((dependency) => (dependency.version !== undefined ? `${dependency.name} ${dependency.version}` : dependency.name))
+  const filesOf = (paths: readonly string[]) => paths.flatMap((path) => (isDirectory(path) ? safeReaddir(path).sort().filter((entry) => !isDirectory(join(path, entry))) : [basename(path)]))
+  const unsupported = [
+    ...filesOf(layout.themes).map((file) => `theme ${file}: ${UNSUPPORTED_WHY.theme}`),
+    ...filesOf(layout.workflows).map((file) => `workflow ${file}: ${UNSUPPORTED_WHY.workflow}`),
+    ...layout.channels.map((server) => `channel ${server}: ${UNSUPPORTED_WHY.channel}`)
+  ]
+  const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), lspServers, monitors, dependencies, unsupported }
   if (layout.settings?.agent !== undefined) components.settingsAgent = layout.settings.agent
   return components
 }

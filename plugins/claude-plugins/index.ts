@@ -125,7 +125,11 @@ export default definePlugin({
     ctx.provide('claudePlugins', service)
     const rows = (): ManagerRow[] => {
       const installed = store.installed()
-      return snapshotFor(workspace.root).entries.map((entry) => managerRow(entry, installed[entry.id] !== undefined, catalog.pluginVars(entry)))
+      return snapshotFor(workspace.root).entries.map((entry) => {
+        const row = managerRow(entry, installed[entry.id] !== undefined, catalog.pluginVars(entry))
+        const requiredBy = installed[entry.id] !== undefined ? manager.dependents(entry.id) : []
+        return requiredBy.length > 0 ? { ...row, requiredBy } : row
+      })
     }
     const entryOf = (id: string): CatalogEntry => {
       const entry = snapshotFor(workspace.root).entries.find((e) => e.id === id)

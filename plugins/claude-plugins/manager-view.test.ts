@@ -47,7 +47,9 @@ describe('claude-plugins manager rows', () => {
       bin: ['server'],
       outputStyles: [],
       lspServers: [],
-      monitors: []
+      monitors: [],
+      dependencies: [],
+      unsupported: []
     })
     expect(kit.runs).toEqual([`hook PreToolUse: ${root}/scripts/guard.sh`, `MCP server plugin_kit_tools: ${root}/bin/server --data ${data}`, 'bin/server on the Bash PATH'])
     expect(folder).toMatchObject({ id: 'folder-plugin', origin: 'local', switchable: false })

@@ -20,6 +20,8 @@ export interface ManagerRow extends Pick<CatalogEntry, 'id' | 'name' | 'marketpl
   switchNote?: string
   /** Its userConfig options with the values in effect (a sensitive one only says whether it is set). */
   userConfig: UserConfigField[]
+  /** Installed plugins whose `dependencies` name it. */
+  requiredBy?: string[]
 }
 
 export function managerRow(entry: CatalogEntry, installed: boolean, vars: Readonly<Record<string, string>>): ManagerRow {

@@ -6,6 +6,7 @@
 // whole, the copy is renamed into place).
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
+import { satisfies } from 'semver'
 import { isWithin } from '@seam/sdk/node'
 import { copyTree, gitClone, gitHead, gitPull, npmFetch } from './fetch'
 import { readPluginFolder, type PluginLayout } from './manifest'
@@ -19,6 +20,8 @@ export interface InstallResult {
   layout: PluginLayout
   /** `installed`, `updated` (new content), `unchanged`. */
   status: 'installed' | 'updated' | 'unchanged'
+  /** Its `dependencies` installed with it (or found installed already), in install order. */
+  dependencies?: InstallResult[]
 }
 
 export class PluginManagerError extends Error {}
@@ -187,7 +190,63 @@ export class PluginManager {
     const { marketplace, record: market } = await this.marketplace(marketplaceName)
     const entry = marketplace.plugins.find((p) => p.name === name)
     if (entry === undefined) throw new PluginManagerError(`marketplace "${marketplaceName}" has no plugin "${name}" (it lists ${marketplace.plugins.map((p) => p.name).join(', ') || 'none'})`)
-    return this.installEntry(entry, marketplace, market)
+    const installedNow: string[] = []
+    try {
+      return await this.installWithDependencies(entry, marketplace, market, [], installedNow)
+    } catch (error) {
+      // Nothing half-done: the dependencies this call installed go again, newest first.
+      for (const id of installedNow.reverse()) this.uninstall(id, { quiet: true })
+      if (installedNow.length > 0) this.changed()
+      throw error
+    }
+  }
+
+  /** The installed plugins whose `dependencies` name `id` (same marketplace), for uninstall and disable to say. */
+  dependents(id: string): string[] {
+    const [name, marketplace] = parseId(id)
+    const out: string[] = []
+    for (const [other, record] of Object.entries(this.store.installed())) {
+      if (other === pluginId(name, marketplace) || record.marketplace !== marketplace) continue
+      try {
+        if (readPluginFolder(record.installPath, { name: record.name }).dependencies.some((dependency) => dependency.name === name)) out.push(other)
+      } catch {
+        // a copy that cannot be read names no dependency; the catalog reports it
+      }
+    }
+    return out
+  }
+
+  /**
+   * Installs `entry` after its `dependencies` (plugins of the same marketplace; a semver range
+   * checked against the version installed), refusing with the manifest's field when one is not
+   * in the marketplace or its version does not satisfy the range. A dependency installed already
+   * is used as it is. `chain` stops a cycle; `installedNow` collects what this call installed.
+   */
+  private async installWithDependencies(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, chain: string[], installedNow: string[]): Promise<InstallResult> {
+    const id = pluginId(entry.name, marketplace.name)
+    const dependencies: InstallResult[] = []
+    const result = await this.installEntry(entry, marketplace, market, async (layout) => {
+      for (const [i, dependency] of layout.dependencies.entries()) {
+        const where = `${layout.manifestFile !== undefined ? `${entry.name}'s plugin.json` : `${entry.name}'s marketplace entry`}: dependencies[${i}]`
+        const depId = pluginId(dependency.name, marketplace.name)
+        if (chain.includes(depId) || depId === id) continue
+        const depEntry = marketplace.plugins.find((p) => p.name === dependency.name)
+        if (depEntry === undefined) throw new PluginManagerError(`${where}: marketplace "${marketplace.name}" has no plugin "${dependency.name}" (it lists ${marketplace.plugins.map((p) => p.name).join(', ') || 'none'}); ${id} is not installed`)
+        const already = this.store.installed()[depId]
+        let found: InstallResult
+        if (already !== undefined && existsSync(already.installPath)) {
+          found = { id: depId, record: already, layout: readPluginFolder(already.installPath, { ...depEntry, name: depEntry.name }), status: 'unchanged' }
+        } else {
+          found = await this.installWithDependencies(depEntry, marketplace, market, [...chain, id], installedNow)
+          installedNow.push(depId)
+        }
+        if (dependency.version !== undefined && !satisfies(found.record.version, dependency.version, { includePrerelease: true })) {
+          throw new PluginManagerError(`${where}: ${depId} is at version ${found.record.version}, which does not satisfy "${dependency.version}"; ${id} is not installed`)
+        }
+        dependencies.push(found)
+      }
+    })
+    return dependencies.length > 0 ? { ...result, dependencies } : result
   }
 
   /** Re-fetches the marketplace, then installs the plugin again if its content changed. */
@@ -241,7 +300,8 @@ export class PluginManager {
     return { marketplace: readMarketplace(record.installLocation), record }
   }
 
-  private async installEntry(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace): Promise<InstallResult> {
+  /** `beforeCommit` sees the fetched plugin before anything is written (dependencies install there); throwing leaves nothing of it. */
+  private async installEntry(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, beforeCommit?: (layout: PluginLayout) => Promise<void>): Promise<InstallResult> {
     const id = pluginId(entry.name, marketplace.name)
     const staging = this.staging()
     try {
@@ -250,6 +310,7 @@ export class PluginManager {
       // strict (the default): plugin.json is the authority, the entry fills what it lacks; a folder without one takes the entry's.
       const layout = readPluginFolder(files, { ...entry, name: entry.name })
       if (layout.name !== entry.name) throw new PluginManagerError(`${layout.manifestFile}: name: "${layout.name}" does not match the marketplace entry "${entry.name}"`)
+      await beforeCommit?.(layout)
       const hash = contentHash(files)
       // An npm package's own version counts as a git commit does, after plugin.json's and the entry's.
       const version = layout.version ?? entry.version ?? packageVersion ?? (commit ? commit.slice(0, 12) : hash.slice(0, 12))

@@ -6,6 +6,7 @@
 // (`.codex-plugin/plugin.json`) has `skills/` and `.mcp.json` the same way. Unknown fields are ignored.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
+import { validRange } from 'semver'
 import { z } from 'zod'
 import { formatZodError } from '@seam/sdk'
 import { isWithin } from '@seam/sdk/node'
@@ -44,7 +45,25 @@ export const PluginManifestSchema = z
     outputStyles: Paths.optional(),
     lspServers: PathOrInline.optional(),
     experimental: z.object({ monitors: PathOrInline.optional(), themes: z.unknown().optional() }).passthrough().optional(),
-    userConfig: UserConfigSchema.optional()
+    userConfig: UserConfigSchema.optional(),
+    workflows: Paths.optional(),
+    /** Read and listed; Seam has no channel seam (README). */
+    channels: z.array(z.object({ server: z.string().min(1) }).passthrough()).optional(),
+    /** Plugins of the same marketplace installed with it: a name, or `{name, version}` with a semver range. */
+    dependencies: z
+      .array(
+        z.union([
+          PluginNameSchema,
+          z.object({
+            name: PluginNameSchema,
+            version: z
+              .string()
+              .refine((range) => validRange(range) !== null, 'not a semver range')
+              .optional()
+          })
+        ])
+      )
+      .optional()
   })
   .passthrough()
 export type PluginManifest = z.output<typeof PluginManifestSchema>
@@ -73,6 +92,13 @@ export interface PluginLayout {
   userConfig: UserConfig
   /** Its own `settings.json` (only `agent` and `subagentStatusLine` are honoured). */
   settings?: PluginSettingsJson
+  /** Theme files (`themes/`, or the manifest's `experimental.themes`) and workflow files (`workflows/`, or `workflows`): read and listed, not applied (README). */
+  themes: string[]
+  workflows: string[]
+  /** Its `channels`' MCP server names: listed, not run (README). */
+  channels: string[]
+  /** Plugins of its marketplace it needs (`dependencies`), with the semver range when given. */
+  dependencies: Array<{ name: string; version?: string }>
   /** Problems that leave out a component (the rest of the plugin loads), naming the file and field. */
   problems: string[]
 }
@@ -125,6 +151,13 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     return out
   }
   const defaultDir = (name: string): string[] => (isDirectory(join(root, name)) ? [join(root, name)] : [])
+  // The spec records `experimental.themes` without its shape: a path or a list of paths is read, anything else reported.
+  const themePaths = (declared: unknown): string[] => {
+    if (declared === undefined) return format === 'claude' ? defaultDir('themes') : []
+    if (typeof declared === 'string' || (Array.isArray(declared) && declared.every((item) => typeof item === 'string'))) return paths('experimental.themes', declared)
+    problems.push(`${where}: experimental.themes: expected a path or a list of paths; ignored`)
+    return []
+  }
 
   const layout: PluginLayout = {
     name: manifest.name,
@@ -138,6 +171,10 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     outputStyles: manifest.outputStyles !== undefined ? paths('outputStyles', manifest.outputStyles) : format === 'claude' ? defaultDir('output-styles') : [],
     lspServers: [],
     monitors: [],
+    themes: themePaths(manifest.experimental?.themes),
+    workflows: manifest.workflows !== undefined ? paths('workflows', manifest.workflows) : format === 'claude' ? defaultDir('workflows') : [],
+    channels: (manifest.channels ?? []).map((channel) => channel.server),
+    dependencies: (manifest.dependencies ?? []).map((dependency) => (typeof dependency === 'string' ? { name: dependency } : dependency)),
     userConfig: manifest.userConfig ?? {},
     problems
   }

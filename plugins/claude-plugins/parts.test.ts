@@ -77,6 +77,26 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     ])
   })
 
+  it('themes/, workflows/ and channels are read and listed as not supported by Seam, each with why; dependencies are listed with their ranges', async () => {
+    const root = join(dir, 'looks')
+    writeFiles(root, {
+      '.claude-plugin/plugin.json': JSON.stringify({ name: 'looks', channels: [{ server: 'chat' }], dependencies: ['base', { name: 'lib', version: '^1.2.0' }] }),
+      'themes/dusk.json': '{}\n',
+      'workflows/route-audit.md': 'Audit the routes.\n'
+    })
+    host = await createTestHost({ plugins: [[claudePlugins, { userSettingsPath: join(dir, 'claude-home', 'settings.json'), seamHome: join(dir, 'seam-home'), pluginDirs: [root] }]], trusted: true })
+    const [row] = host.kernel.getService('claudePluginManager')!.rows()
+    expect(row.components?.dependencies).toEqual(['base', 'lib ^1.2.0'])
+    expect(row.components?.unsupported).toEqual([
+      "theme dusk.json: not supported by Seam: the spec does not record a theme file's format, so it cannot be mapped onto Seam's colour tokens",
+      'workflow route-audit.md: not supported by Seam: the spec does not record what a workflow file holds or how Claude Code runs it',
+      'channel chat: not supported by Seam: Seam has no seam for an MCP server pushing messages into a session'
+    ])
+    // A channel without its server, or a dependency that is not a plugin name, keeps the plugin from loading, naming the field.
+    writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ name: 'looks', channels: [{}], dependencies: ['Not A Name!'] }) })
+    expect(() => readPluginFolder(root)).toThrow(/plugin\.json: (channels\[0\]\.server|dependencies\[0\])/)
+  })
+
   it('outputStyles in the manifest replaces output-styles/; a bad userConfig keeps the plugin from loading, naming the field', () => {
     const root = kitFolder({ 'styles/only.md': 'Only.\n' })
     writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ ...PLUGIN_JSON, outputStyles: './styles', lspServers: { go: { command: 'gopls' } }, experimental: { monitors: [{ name: 'm', command: 'watch', description: 'Watch' }] } }) })

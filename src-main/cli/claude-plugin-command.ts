@@ -83,12 +83,17 @@ export async function claudePluginAction(runtime: HostRuntime, action: string, i
     case 'disable':
       manager.setEnabled(id, action === 'enable')
       io.stdout.write(`${action}d ${id}\n`)
+      if (action === 'disable') sayDependents(manager.dependents(id), id, 'disabled', io)
       if (action === 'enable') await askForSettings(runtime, id, settings, io, 'unset')
       return 0
     case 'uninstall':
     case 'remove':
-      manager.uninstall(id)
-      io.stdout.write(`uninstalled ${id}\n`)
+      {
+        const dependents = manager.dependents(id)
+        manager.uninstall(id)
+        io.stdout.write(`uninstalled ${id}\n`)
+        sayDependents(dependents, id, 'uninstalled', io)
+      }
       return 0
     default:
       throw new UsageError(`seam plugin ${action} does not apply to a Claude Code plugin`)
@@ -153,7 +158,16 @@ function describeValue(field: UserConfigField): string {
   return JSON.stringify(field.value)
 }
 
+/** A plugin others name in their `dependencies` was turned off or removed: they stay as they are, and the user is told. */
+function sayDependents(dependents: readonly string[], id: string, done: string, io: Io): void {
+  if (dependents.length > 0) io.stderr.write(`warning: ${dependents.join(', ')} ${dependents.length === 1 ? 'depends' : 'depend'} on ${id}, which is now ${done}\n`)
+}
+
 function reportInstall(runtime: HostRuntime, result: InstallResult, io: Io): void {
+  for (const dependency of result.dependencies ?? []) {
+    if (dependency.status === 'unchanged') io.stdout.write(`dependency ${dependency.id} ${dependency.record.version} is installed already\n`)
+    else reportInstall(runtime, dependency, io)
+  }
   const verb = result.status === 'unchanged' ? 'already installed, unchanged:' : result.status
   io.stdout.write(`${verb} ${result.id} ${result.record.version} (content ${result.record.contentHash.slice(0, 12)}) in ${result.record.installPath}\n`)
   // What it will run, as the trust dialog shows it.

@@ -25,7 +25,11 @@ export const ClaudePluginComponentsSchema = z.object({
   /** `name: command` per monitor (its `when` after it unless `always`): run by the background-tasks plugin. */
   monitors: z.array(z.string()),
   /** Its settings.json `agent`: the agent the main thread runs as while it is on. */
-  settingsAgent: z.string().optional()
+  settingsAgent: z.string().optional(),
+  /** `name` or `name range` per plugin of its marketplace it needs (installed with it). */
+  dependencies: z.array(z.string()).optional(),
+  /** Its themes, workflows and channels, each `kind name: not supported by Seam: why`. */
+  unsupported: z.array(z.string()).optional()
 })
 
 const UserConfigValueSchema = z.union([z.string(), z.number(), z.boolean()])
@@ -63,7 +67,9 @@ export const ClaudePluginRowSchema = z.object({
   switchable: z.boolean(),
   switchNote: z.string().optional(),
   /** Its userConfig options (plugin.json), asked for when it is enabled. */
-  userConfig: z.array(ClaudePluginConfigFieldSchema)
+  userConfig: z.array(ClaudePluginConfigFieldSchema),
+  /** Installed plugins whose `dependencies` name it (turning it off or removing it leaves them without it). */
+  requiredBy: z.array(z.string()).optional()
 })
 export type ClaudePluginRow = z.output<typeof ClaudePluginRowSchema>
 export type ClaudePluginComponents = z.output<typeof ClaudePluginComponentsSchema>
