@@ -74,7 +74,7 @@ function Consequence({ plugin, turningOn }: { plugin: Row; turningOn: boolean })
         <p>Nothing of it runs as a process (no hooks, MCP servers or bin/ programs).</p>
       )}
       {offered.length > 0 && <p>{turningOn ? 'Offered to sessions: ' : 'No longer offered to sessions: '}{offered.join(', ')}.</p>}
-      {!turningOn && plugin.requiredBy !== undefined && plugin.requiredBy.length > 0 && <p>{plugin.requiredBy.join(', ')} {plugin.requiredBy.length === 1 ? 'depends' : 'depend'} on it and stay on without it.</p>}
+      {!turningOn && plugin.requiredBy !== undefined && plugin.requiredBy.length > 0 && <p>{plugin.requiredBy.join(', ')} {plugin.requiredBy.length === 1 ? 'depends on it and stays' : 'depend on it and stay'} on without it.</p>}
       {turningOn && plugin.runs.length > 0 && <p className="muted">Its hooks and servers run as you, with your permissions.</p>}
       <p className="muted">Seam keeps this switch in its home (as seam plugin {turningOn ? 'enable' : 'disable'} {plugin.id} does); your ~/.claude/settings.json is not changed.</p>
     </>

@@ -34,11 +34,14 @@ const kit: ClaudePluginRow = {
     outputStyles: ['kit:terse'],
     lspServers: ['typescript: typescript-language-server --stdio'],
     monitors: ['build-log: tail -f build.log'],
-    settingsAgent: 'kit:reviewer'
+    settingsAgent: 'kit:reviewer',
+    dependencies: ['base ^1.0.0'],
+    unsupported: ["theme dusk.json: not supported by Seam: the spec does not record a theme file's format"]
   },
   runs: ['hook PreToolUse: …/scripts/guard.sh', 'MCP server plugin_kit_tools: …/bin/server', 'bin/server on the Bash PATH'],
   switchable: true,
-  userConfig: []
+  userConfig: [],
+  requiredBy: ['app@team-tools']
 }
 
 const projectOwned: ClaudePluginRow = {
@@ -98,7 +101,7 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     const row = within(table).getByRole('row', { name: 'kit@team-tools' })
     for (const text of ['Claude Code plugin', '1.0.0', 'marketplace team-tools', 'team-tools:./plugins/kit', 'enabled', 'on when installed']) expect(row.textContent).toContain(text)
     const summary = within(row).getByLabelText(/^Components of kit@team-tools/)
-    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server (not run by Seam yet), 1 monitor')
+    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server (not run by Seam yet), 1 monitor, 1 dependency, 1 part not supported by Seam')
     fireEvent.click(summary)
     expect(within(row).getByText('/kit:hello')).toBeTruthy()
     expect(within(row).getByText('kit:greet')).toBeTruthy()
@@ -128,6 +131,7 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     expect(dialog.textContent).toContain('MCP server plugin_kit_tools')
     expect(dialog.textContent).toContain('hook PreToolUse')
     expect(dialog.textContent).toContain('No longer offered to sessions: /kit:hello, skill kit:greet, agent reviewer.')
+    expect(dialog.textContent).toContain('app@team-tools depends on it and stays on without it.')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     expect(host.callsOf('claudePlugins/set-enabled')).toEqual([])
     expect(toggle.getAttribute('aria-checked')).toBe('true')
@@ -143,6 +147,7 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     fireEvent.click(within(row).getByRole('switch', { name: 'kit@team-tools enabled' }))
     const on = screen.getByRole('dialog', { name: 'Turn on kit@team-tools?' })
     expect(on.textContent).toContain('These start running:')
+    expect(on.textContent).not.toContain('depends on it')
     expect(on.textContent).toContain('bin/server on the Bash PATH')
   })
 
