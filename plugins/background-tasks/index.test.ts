@@ -1,6 +1,6 @@
 // The background-tasks plugin on the real loop (createTestHost): real Bash processes, real output
 // files, the scripted model as the only double. Pids come from the commands themselves ($$).
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelMessage } from '@seam/sdk'
@@ -289,5 +289,60 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     host = await createTestHost({ script: [{ toolCalls: [{ name: 'Bash', args: { command: 'echo x', run_in_background: true } }] }, { text: 'ok' }] })
     await host.run('go')
     expect(toolResults(host)[0]).toMatchObject({ isError: true, content: expect.stringContaining('the background-tasks plugin is disabled') })
+  })
+
+  it('Ctrl+B: the user moves a running foreground Bash to the background; the call answers at once with Claude Code\'s words, the turn goes on, the command runs on as a task with its output so far in the file', async () => {
+    const t = await setup([
+      { toolCalls: [{ name: 'Bash', args: { command: 'echo before; echo $$ > fg.pid; until [ -f gate ]; do sleep 0.05; done; echo after', description: 'Wait for the gate' } }] },
+      { text: 'it runs on' }
+    ])
+    const tasks = t.kernel.getService('backgroundTasks')!
+    const sessionId = t.log.id
+    const turn = t.run('run it')
+    await waitFor(() => existsSync(pidFile(t, 'fg')), 10_000 * FACTOR, 'the command started')
+    // Another call's token moves nothing.
+    expect(tasks.moveToBackground(sessionId, 'not-a-call')).toEqual([])
+    const token = t.events('tool/call')[0]!.token
+    const [moved] = tasks.moveToBackground(sessionId, token)
+    await turn
+
+    expect(moved).toMatchObject({ command: expect.stringContaining('echo before'), description: 'Wait for the gate', status: 'running' })
+    expect(moved!.movedAfterTimeoutMs).toBeUndefined()
+    const [result] = toolResults(t)
+    expect(result!.isError).toBe(false)
+    expect(result!.content).toBe(`Command was manually backgrounded by user with ID: ${moved!.id}. Output is being written to: ${moved!.outputPath}`)
+    expect(result!.structured).toMatchObject({ stdout: '', stderr: '', interrupted: false, backgroundTaskId: moved!.id, backgroundedByUser: true, persistedOutputPath: moved!.outputPath })
+    // The model got it at once and the turn went on; the command still runs, its first line in the task's file.
+    expect(t.model.requests).toHaveLength(2)
+    expect(JSON.stringify(t.model.requests[1]!.messages)).toContain('Command was manually backgrounded by user with ID: ')
+    expect(isAlive(readPid(t, 'fg'))).toBe(true)
+    await waitFor(() => existsSync(moved!.outputPath) && readFileSync(moved!.outputPath, 'utf8') === 'before\n', 5_000 * FACTOR, 'the output so far in the file')
+    // Once moved it is no longer in the foreground: a second Ctrl+B moves nothing.
+    expect(tasks.moveToBackground(sessionId)).toEqual([])
+
+    writeFileSync(path.join(t.workspace, 'gate'), '')
+    await waitFor(() => t.events('task/ended').length === 1, 10_000 * FACTOR, 'the task to end')
+    expect(t.events('task/ended')[0]).toMatchObject({ taskId: moved!.id, status: 'completed', exitCode: 0 })
+    expect(readFileSync(moved!.outputPath, 'utf8')).toBe('before\nafter\n')
+  })
+
+  it('Ctrl+B at the running-task cap is refused with the cap\'s message, and the command goes on in the foreground', async () => {
+    const t = await setup(
+      [
+        { toolCalls: [{ name: 'Bash', args: { command: 'exec sleep 30', run_in_background: true } }] },
+        { toolCalls: [{ name: 'Bash', args: { command: 'echo $$ > fg.pid; until [ -f gate ]; do sleep 0.05; done; echo done here' } }] },
+        { text: 'finished' }
+      ],
+      { maxRunningPerSession: 1 }
+    )
+    const tasks = t.kernel.getService('backgroundTasks')!
+    const turn = t.run('go')
+    await waitFor(() => existsSync(pidFile(t, 'fg')), 10_000 * FACTOR, 'the foreground command started')
+    expect(() => tasks.moveToBackground(t.log.id)).toThrow('Cannot start another background task: this session already runs 1 (the limit is 1')
+    writeFileSync(path.join(t.workspace, 'gate'), '')
+    await turn
+    const results = toolResults(t)
+    expect(results[1]).toMatchObject({ isError: false, content: 'done here' })
+    expect(tasks.list(t.log.id)).toHaveLength(1)
   })
 })

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
-import { definePlugin, tasksFromLog, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context, type ToolDefinition } from '@seam/sdk'
+import { definePlugin, tasksFromLog, type AgentHandle, type BackgroundTaskInfo, type BackgroundTaskService, type Context, type ForegroundCommand, type ToolDefinition } from '@seam/sdk'
 import { Monitors } from './monitor'
 import { agentOutput } from './output-file'
 import { PluginMonitors } from './plugin-monitors'
@@ -32,6 +32,8 @@ export const BackgroundTasksConfigSchema = z
     taskOutputMaxWaitMs: z.number().int().positive().default(600_000),
     /** Monitor: events (lines or frames) one delivery carries at most per monitor; the rest are counted, and kept in its output file. */
     monitorMaxEvents: z.number().int().positive().default(50),
+    /** Monitor: a line that comes while no step or prompt takes it is delivered this long after it (the lines that come meanwhile with it), opening a turn when the session is idle. */
+    monitorCoalesceMs: z.number().int().min(0).default(200),
     /** A command in an ACP client's terminal: its output is fetched (`terminal/output`) this often while it runs, and always before a Read of its file or a TaskOutput. */
     terminalRefreshMs: z.number().int().min(50).default(1_000)
   })
@@ -51,6 +53,8 @@ export default definePlugin({
     /** Ended tasks whose end the model has not heard of yet, per session. */
     const unreported = new Map<string, Task[]>()
     const listeners = new Set<(task: BackgroundTaskInfo) => void>()
+    /** Running foreground commands the user may move to the background (Ctrl+B), registered by their Bash calls. */
+    const foreground = new Set<ForegroundCommand>()
 
     const table: TaskTable = new TaskTable({
       maxRunningPerSession: config.maxRunningPerSession,
@@ -58,6 +62,7 @@ export default definePlugin({
       stopGraceMs: config.stopGraceMs,
       refreshIntervalMs: config.terminalRefreshMs,
       folderOf: (sessionId) => outputFolder(ctx, agents.get(sessionId), sessionId),
+      output: (task) => monitors.arrived(task.info.sessionId, task.info.id),
       changed(task, how) {
         const agent = agents.get(task.sessionId)
         // A background agent's start and end are in the log already (subagent/start, subagent/end), and its runner tells the model.
@@ -136,12 +141,32 @@ export default definePlugin({
         await table.stop(task, 'stopped')
         return { ...task.info }
       },
+      trackForeground(command) {
+        foreground.add(command)
+        return () => foreground.delete(command)
+      },
+      moveToBackground(sessionId, token) {
+        const moved: BackgroundTaskInfo[] = []
+        for (const command of [...foreground]) {
+          if (command.sessionId !== sessionId || (token !== undefined && command.token !== token)) continue
+          const outcome = command.moveToBackground()
+          if ('refused' in outcome) throw new Error(outcome.refused)
+          foreground.delete(command)
+          moved.push({ ...outcome })
+        }
+        return moved
+      },
       onChange(listener) {
         listeners.add(listener)
         return () => listeners.delete(listener)
       }
     }
-    const monitors = new Monitors(table, { bash: () => ctx.tools.get('Bash'), maxEventsPerDelivery: config.monitorMaxEvents })
+    const monitors: Monitors = new Monitors(table, {
+      bash: () => ctx.tools.get('Bash'),
+      maxEventsPerDelivery: config.monitorMaxEvents,
+      coalesceMs: config.monitorCoalesceMs,
+      deliver: (sessionId, text) => agents.get(sessionId)?.deliver(text, 'monitor')
+    })
     /** What the model is told before its next step: the monitors' new lines, then the notices of ended tasks. */
     const pendingContext = async (sessionId: string): Promise<string[]> => [
       ...(monitors.watches(sessionId) ? await monitors.take(sessionId) : []),

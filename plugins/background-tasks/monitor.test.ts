@@ -2,7 +2,7 @@
 // process group, real output file), a real WebSocket server on loopback (ws), the scripted model as
 // the only double. Each step waits on the condition it needs (a file's content, a connection), never
 // on a fixed sleep.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -66,6 +66,33 @@ describe('Monitor', { timeout: 30_000 }, () => {
     expect(userTexts(host.model.requests[3]!.messages).split('<event>tick1</event>')).toHaveLength(2)
     expect(stop).toMatchObject({ name: 'TaskStop', isError: false })
     expect(await waitUntilDead(Number(readFileSync(path.join(host.workspace, 'm.pid'), 'utf8')), 2_000 * FACTOR)).toBe(true)
+  })
+
+  it('lines that come while the session is idle open a turn by themselves (no user message), a burst coalesced into one delivery', async () => {
+    host = await createTestHost({
+      plugins: [[backgroundTasks, { monitorCoalesceMs: 300 * FACTOR }]],
+      script: [
+        { toolCalls: [{ name: 'Monitor', args: { command: 'until [ -f gate ]; do sleep 0.05; done; echo one; echo two; echo three; while true; do sleep 0.05; done', description: 'gate watch' } }] },
+        { text: 'watching' },
+        { text: 'saw three lines' }
+      ] as ScriptStep[]
+    })
+    await host.run('watch the gate')
+    const taskId = results(host)[0]!.structured!.taskId as string
+    expect(host.events('turn/end')).toHaveLength(1)
+
+    writeFileSync(path.join(host.workspace, 'gate'), '')
+    await waitFor(() => host!.events('turn/end').length === 2, 10_000 * FACTOR, 'the turn the monitor opens')
+    await host.agent.whenIdle()
+    const second = host.events('turn/start')[1]!.turnId
+    expect(host.events('user/message').filter((e) => e.turnId === second)).toHaveLength(0)
+    const delivered = host.events('context/message').filter((e) => e.turnId === second)
+    expect(delivered).toHaveLength(1)
+    expect(delivered[0]!.source).toBe('monitor')
+    expect(delivered[0]!.text).toBe(['one', 'two', 'three'].map((line) => event(taskId, 'gate watch', line).replace(/\\n/g, '\n')).join('\n'))
+    // The model answered it: three requests in all, the last carrying the three events once each.
+    expect(host.model.requests).toHaveLength(3)
+    expect(userTexts(host.model.requests[2]!.messages).split('<event>two</event>')).toHaveLength(2)
   })
 
   it('ws: each frame of a real WebSocket server reaches the model as an event; the server closing ends the task (exit code 0) and the model is told', async () => {

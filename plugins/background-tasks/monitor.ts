@@ -3,8 +3,10 @@
 // reaches the model as an event, and answers `{taskId, timeoutMs}`. It is a background task like
 // any other (its output file, TaskOutput, TaskStop, the tasks panel, the end notice): a command is
 // started by the Bash tool itself with `run_in_background` (its own process group, the host's
-// death watcher, the key-stripped environment), a socket is held here. Events are delivered with
-// the end notices: after a step's tool results, or with the next prompt.
+// death watcher, the key-stripped environment), a socket is held here. Events reach the model after
+// a step's tool results, or with the next prompt; one that comes while nothing does (the session
+// idle, or a turn ending without another step) is delivered by itself, opening a turn when the
+// session is idle. A burst is coalesced: one delivery for the lines that come together.
 import WebSocket from 'ws'
 import { z } from 'zod'
 import { defineTool, type BackgroundTaskInfo, type RunningCommand, type ToolDefinition, type ToolExec, type ToolOutput } from '@seam/sdk'
@@ -46,10 +48,16 @@ export interface MonitorOptions {
   bash(): ToolDefinition<unknown> | undefined
   /** Events one delivery carries at most per monitor; the rest are counted and left in the output file. */
   maxEventsPerDelivery: number
+  /** How long after a line the events are delivered by themselves, so lines that come together go in one delivery. */
+  coalesceMs: number
+  /** Hands events to the session (`AgentHandle.deliver`): at the running turn's next step, or in a turn of their own when idle. */
+  deliver(sessionId: string, text: string): void
 }
 
 export class Monitors {
   private readonly monitored = new Map<string, Monitored>()
+  /** Sessions with a delivery due (their coalescing timer). */
+  private readonly due = new Map<string, NodeJS.Timeout>()
 
   constructor(
     private readonly table: TaskTable,
@@ -61,7 +69,7 @@ export class Monitors {
       name: 'Monitor',
       description: [
         'Watches something in the background and tells you of each new line: a command\'s stdout lines (`command`: a log tail, a test watcher, a build) or a WebSocket\'s frames (`ws`).',
-        '- Returns at once with the task id; each new line reaches you as a <monitor-event> after your next tool results (or with the next user message).',
+        '- Returns at once with the task id; each new line reaches you as a <monitor-event> after your next tool results, or, when you have finished, in a new turn of its own.',
         `- It stops after timeout_ms (default ${MONITOR_DEFAULT_TIMEOUT_MS}) unless persistent; stop it earlier with TaskStop. Its output is also in a file you can Read.`
       ].join('\n'),
       inputSchema: MonitorInputSchema,
@@ -110,6 +118,8 @@ export class Monitors {
 
   private watch(sessionId: string, taskId: string, description: string): void {
     this.monitored.set(key(sessionId, taskId), { sessionId, taskId, description, readUpTo: 0 })
+    // What it printed before it was watched (a quick first line) is due as any later line.
+    this.arrived(sessionId, taskId)
   }
 
   private stopAfter(sessionId: string, taskId: string, ms: number): void {
@@ -120,6 +130,26 @@ export class Monitors {
     timer.unref()
     const task = this.table.get(sessionId, taskId)
     void task?.ended.then(() => clearTimeout(timer))
+  }
+
+  /**
+   * A task printed something: when it is monitored, its events are delivered `coalesceMs` later
+   * (with whatever else the session's monitors printed meanwhile) unless a step or a prompt took
+   * them first.
+   */
+  arrived(sessionId: string, taskId: string): void {
+    if (!this.monitored.has(key(sessionId, taskId)) || this.due.has(sessionId)) return
+    const timer = setTimeout(() => {
+      this.due.delete(sessionId)
+      void this.take(sessionId).then(
+        (events) => {
+          if (events.length > 0) this.options.deliver(sessionId, events.join('\n'))
+        },
+        () => undefined
+      )
+    }, this.options.coalesceMs)
+    timer.unref()
+    this.due.set(sessionId, timer)
   }
 
   /** The events of the session's monitors since the last delivery: one text per new line, oldest first. */
@@ -152,6 +182,8 @@ export class Monitors {
   }
 
   forget(sessionId: string): void {
+    clearTimeout(this.due.get(sessionId))
+    this.due.delete(sessionId)
     for (const [id, monitor] of this.monitored) if (monitor.sessionId === sessionId) this.monitored.delete(id)
   }
 }

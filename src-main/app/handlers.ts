@@ -346,6 +346,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const session = await sessions.open(sessionId)
       return { text: await taskTail(backgroundTasksOf(session.kernel), sessionId, session.log.events, taskId, maxChars) }
     },
+    'tasks/background': async ({ sessionId, token }) => ({ tasks: backgroundTasksOf((await sessions.open(sessionId)).kernel)?.moveToBackground(sessionId, token) ?? [] }),
     'tasks/stop': async ({ sessionId, taskId }) => ({ task: await stopTask(backgroundTasksOf((await sessions.open(sessionId)).kernel), sessionId, taskId) }),
     ...subagentHandlers(runtime)
   }

@@ -5,7 +5,7 @@ import { Command } from 'cmdk'
 import { useEffect, useState } from 'react'
 import { useApprovalStore } from '../approval/approval-store'
 import { startNewSession, useSessionsStore } from '../sessions/sessions-store'
-import { appCommands, focusComposer, stopRunningTurn, type AppCommand } from './commands'
+import { appCommands, focusComposer, moveRunningCommandToBackground, stopRunningTurn, type AppCommand } from './commands'
 import { appActions } from './app-store'
 import { useHost } from './host-context'
 
@@ -31,6 +31,11 @@ export function CommandPalette() {
       }
       if (event.key === 'Escape' && !event.defaultPrevented && !open && !dialogOpen()) {
         if (stopRunningTurn(host)) event.preventDefault()
+        return
+      }
+      // Ctrl+B (not Cmd+B), as in Claude Code: the running foreground command goes to the background.
+      if (event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey && key === 'b' && !open && !dialogOpen()) {
+        if (moveRunningCommandToBackground(host)) event.preventDefault()
         return
       }
       if (!mod || dialogOpen() || open) return

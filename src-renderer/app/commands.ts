@@ -27,6 +27,14 @@ export function stopRunningTurn(host: HostApi): boolean {
   return true
 }
 
+/** Ctrl+B: moves the open session's running foreground Bash to the background; false when no turn runs. */
+export function moveRunningCommandToBackground(host: HostApi): boolean {
+  const { sessionId, agent } = useSessionStore.getState()
+  if (!sessionId || !agent?.running) return false
+  void host.invoke('tasks/background', { sessionId }).catch(() => {})
+  return true
+}
+
 export function appCommands(): AppCommand[] {
   const inspectorOpen = useAppStore.getState().inspector.open
   const running = useSessionStore.getState().agent?.running ?? false
@@ -35,6 +43,8 @@ export function appCommands(): AppCommand[] {
     { id: 'new-worktree-session', label: 'Start a worktree session…', group: 'Actions', run: () => newWorktreeDialog.open() },
     { id: 'focus-composer', label: 'Focus the message box', shortcut: `${MOD}L`, group: 'Actions', run: () => focusComposer() },
     ...(running ? [{ id: 'stop', label: 'Stop the running turn', shortcut: 'Esc', group: 'Actions' as const, run: (host: HostApi) => void stopRunningTurn(host) }] : []),
+    // Claude Code's key on every platform (Cmd+B is bold elsewhere on a Mac).
+    ...(running ? [{ id: 'background', label: 'Move the running command to the background', shortcut: 'Ctrl+B', group: 'Actions' as const, run: (host: HostApi) => void moveRunningCommandToBackground(host) }] : []),
     { id: 'chat', label: 'Chat', group: 'Go to', run: () => appActions.showPage('chat') },
     { id: 'tasks', label: 'Background tasks', group: 'Go to', run: () => (appActions.showPage('chat'), tasksPanelActions.show()) },
     { id: 'settings', label: 'Settings', shortcut: `${MOD},`, group: 'Go to', run: () => appActions.showPage('settings') },

@@ -1,6 +1,7 @@
 // The live part of a tool card: approval wait, elapsed time and streamed output while running,
 // and why a call was denied, failed, timed out or cancelled.
 import { useEffect, useRef, useState } from 'react'
+import { useHost } from '../app/host-context'
 import { describeApproval } from './build-transcript'
 import { formatDuration } from './format'
 import { progressKey, useSessionStore } from './session-store'
@@ -40,6 +41,7 @@ function Running({ item }: { item: ToolCardItem }) {
       <p role="status" className="tool-status running">
         <span className="spinner" aria-hidden="true" /> Running{item.startedAt ? ` · ${formatDuration(elapsed)}` : ''}
       </p>
+      {item.name === 'Bash' && item.token && item.args.run_in_background !== true && <MoveToBackground token={item.token} />}
       {chunks && chunks.length > 0 && (
         <pre ref={output} className="code-block tool-live-output" aria-label="Live output">
           {chunks.map((chunk, i) => (
@@ -47,6 +49,34 @@ function Running({ item }: { item: ToolCardItem }) {
           ))}
         </pre>
       )}
+    </div>
+  )
+}
+
+/**
+ * Claude Code's Ctrl+B for this call: the command runs on as a background task (the tasks panel
+ * lists it) and the model gets its answer at once. Ctrl+B anywhere does it for the running one.
+ */
+function MoveToBackground({ token }: { token: string }) {
+  const host = useHost()
+  const sessionId = useSessionStore((state) => state.sessionId)
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false })
+  if (!sessionId) return null
+  const move = async () => {
+    setState({ busy: true })
+    try {
+      const { tasks } = await host.invoke('tasks/background', { sessionId, token })
+      setState(tasks.length > 0 ? { busy: false } : { busy: false, error: 'The command is no longer running.' })
+    } catch (error) {
+      setState({ busy: false, error: error instanceof Error ? error.message : String(error) })
+    }
+  }
+  return (
+    <div className="tool-background">
+      <button type="button" className="small" onClick={() => void move()} disabled={state.busy} aria-keyshortcuts="Control+B" title="Move to background (Ctrl+B)">
+        Move to background
+      </button>
+      {state.error && <p role="alert" className="tool-status error">{state.error}</p>}
     </div>
   )
 }

@@ -37,6 +37,15 @@ export const TaskMethods = {
     input: z.object({ sessionId: SessionId, taskId: TaskId, maxChars: z.number().int().min(1).max(TASK_TAIL_MAX_CHARS) }).strict(),
     output: z.object({ text: z.string() })
   },
+  /**
+   * Ctrl+B: moves the session's running foreground Bash (the call of `token`, or every one
+   * running) to the background; its call answers the model at once and the turn goes on. Answers
+   * the tasks made (none when no foreground command ran).
+   */
+  'tasks/background': {
+    input: z.object({ sessionId: SessionId, token: z.string().min(1).max(256).optional() }).strict(),
+    output: z.object({ tasks: z.array(BackgroundTaskSchema) })
+  },
   /** Stops a running task (its whole process group) and answers once it ended. */
   'tasks/stop': {
     input: z.object({ sessionId: SessionId, taskId: TaskId }).strict(),

@@ -83,6 +83,19 @@ export interface AgentTaskRequest {
   running: RunningAgentTask
 }
 
+/**
+ * A foreground command the user may move to the background by hand (Claude Code's Ctrl+B) while
+ * it runs: the Bash call registers it for as long as it runs.
+ */
+export interface ForegroundCommand {
+  sessionId: string
+  /** The tool call's token (`SealedCall.token`, the `tool/call` event's `token`). */
+  token: string
+  command: string
+  /** Moves it now: the task it runs on as (the tool call answers at once), or why it cannot move. */
+  moveToBackground(): BackgroundTaskInfo | { refused: string }
+}
+
 export interface BackgroundTaskService {
   /** Why a new task cannot start in this session now (the running-task cap), or undefined. */
   refusal(sessionId: string): string | undefined
@@ -101,6 +114,15 @@ export interface BackgroundTaskService {
   stop(sessionId: string, taskId: string): Promise<BackgroundTaskInfo>
   /** The notice the model gets on its next step after the task ended (`<task-notification>`, with its output's last lines). */
   notice(sessionId: string, taskId: string): Promise<string>
+  /** A running foreground command the user may move to the background; disposing unregisters it (the call ended). */
+  trackForeground(command: ForegroundCommand): Disposable
+  /**
+   * The user moves the session's running foreground command to the background (the one of the
+   * call `token`, or every one running): its output so far goes to the task's output file, it runs
+   * on as a task, and its tool call answers at once. Returns the tasks made (none when nothing
+   * ran); throws when one could not move (the running-task cap), saying why.
+   */
+  moveToBackground(sessionId: string, token?: string): BackgroundTaskInfo[]
   /** Called when a task starts or ends. */
   onChange(listener: (task: BackgroundTaskInfo) => void): Disposable
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import type { BackgroundTaskInfo, BackgroundTaskService, RunningCommand } from '../../../src-shared/host/background-tasks'
+import type { Disposable } from '../../../src-shared/kernel/types'
 import type { ToolDefinition, ToolExec, ToolOutput } from '../../../src-shared/host/tools'
 import { defaultKeyGuard, type KeyGuard } from '../../security/keys'
 import { resolveBuiltinToolOptions, type BuiltinToolOptionsInput } from './options'
@@ -52,6 +53,8 @@ export interface BashStructured {
   output: string
   /** Claude Code's: the task the command runs on as, when it runs in the background. */
   backgroundTaskId?: string
+  /** Claude Code's: the user moved the running command to the background (Ctrl+B). */
+  backgroundedByUser?: boolean
   /** Claude Code's: the timeout after which a foreground command was moved to the background. */
   timedOutAfterMs?: number
   /** Where a background command's output is written. */
@@ -100,23 +103,44 @@ export function createBashTool(
       if (exec.signal.aborted) return failure('The command was not started: the call was aborted.')
       const timeoutMs = args.timeout ?? options.bashDefaultTimeoutMs
       let task: BackgroundTaskInfo | undefined
-      const handOverWhen: 'start' | 'deadline' | undefined = args.run_in_background ? 'start' : tasks && movesToBackground(args.command) ? 'deadline' : undefined
-      const handOver = handOverWhen && tasks
+      // Moved by itself: at once (`run_in_background`), or at its deadline unless Claude Code would kill it then.
+      const automatic: 'start' | 'deadline' | undefined = args.run_in_background ? 'start' : movesToBackground(args.command) ? 'deadline' : undefined
+      let byUser = false
+      let tracked: Disposable | undefined
+      const handOver = tasks
         ? {
-            when: handOverWhen,
+            ...(automatic ? { when: automatic } : {}),
             take: (running: RunningCommand, outputSoFar: string) => {
-              // At the deadline the cap may have been reached since the call started: then it is killed as before.
-              if (handOverWhen === 'deadline' && tasks.refusal(exec.sessionId) !== undefined) return false
+              // A foreground command moves only while the cap allows (else, at its deadline, it is killed as before).
+              if (!args.run_in_background && tasks.refusal(exec.sessionId) !== undefined) return false
               task = tasks.adopt({
                 sessionId: exec.sessionId,
                 command: args.command,
                 ...(args.description !== undefined ? { description: args.description } : {}),
                 outputSoFar,
                 running: removingOnExit(running, cwdFile),
-                ...(handOverWhen === 'deadline' ? { movedAfterTimeoutMs: timeoutMs } : {})
+                ...(automatic === 'deadline' && !byUser ? { movedAfterTimeoutMs: timeoutMs } : {})
               })
               return true
-            }
+            },
+            // While it runs in the foreground, the user may move it (Ctrl+B, the card's control).
+            ...(args.run_in_background
+              ? {}
+              : {
+                  onReady: (handOverNow: () => boolean) => {
+                    tracked = tasks.trackForeground({
+                      sessionId: exec.sessionId,
+                      token: exec.token,
+                      command: args.command,
+                      moveToBackground: () => {
+                        byUser = true
+                        if (handOverNow() && task) return task
+                        byUser = false
+                        return { refused: tasks.refusal(exec.sessionId) ?? 'The command is no longer running.' }
+                      }
+                    })
+                  }
+                })
           }
         : undefined
       // Where the shell ended up is written to a file, so the session can continue there (Claude Code keeps the cwd).
@@ -137,8 +161,8 @@ export function createBashTool(
             // A failing progress sink (e.g. a closed UI channel) must not end the command; the result still carries the output.
           }
         }
-      })
-      if (run.handedOver && task) return backgroundOutput(run, task, args.command)
+      }).finally(() => tracked?.())
+      if (run.handedOver && task) return backgroundOutput(run, task, args.command, byUser)
       const output = bashOutput(run, timeoutMs, options.maxOutputChars, args.command)
       if (!cwdFile || !exec.moveCwd) return output
       const ended = readEndCwd(cwdFile)
@@ -180,23 +204,30 @@ function removingOnExit(running: RunningCommand, file: string | undefined): Runn
  * one moved at its timeout, by `Command did not complete within its 120s timeout and was moved to
  * the background.` (the timeout in seconds).
  */
-export function backgroundText(taskId: string, outputPath: string, movedAfterTimeoutMs?: number): string {
+export function backgroundText(taskId: string, outputPath: string, movedAfterTimeoutMs?: number, byUser = false): string {
+  // Claude Code's words for a command the user moved with Ctrl+B (its result carries nothing else).
+  if (byUser) return `Command was manually backgrounded by user with ID: ${taskId}. Output is being written to: ${outputPath}`
   const where = `Command running in background with ID: ${taskId}. Output is being written to: ${outputPath}`
   return movedAfterTimeoutMs === undefined ? where : `Command did not complete within its ${movedAfterTimeoutMs / 1000}s timeout and was moved to the background.\n${where}`
 }
 
-/** Claude Code's answer for a command that runs on in the background (also for one in an ACP client's terminal). */
-export function backgroundOutput(run: Pick<ShellRun, 'stdout' | 'stderr' | 'output'>, task: BackgroundTaskInfo, command: string): ToolOutput {
+/**
+ * Claude Code's answer for a command that runs on in the background (also for one in an ACP
+ * client's terminal). One the user moved (`byUser`) answers as Claude Code's does: empty
+ * `stdout`/`stderr` (what it printed so far is in the task's output file) and `backgroundedByUser`.
+ */
+export function backgroundOutput(run: Pick<ShellRun, 'stdout' | 'stderr' | 'output'>, task: BackgroundTaskInfo, command: string, byUser = false): ToolOutput {
   const timedOut = task.movedAfterTimeoutMs
-  const content = backgroundText(task.id, task.outputPath, timedOut)
+  const content = backgroundText(task.id, task.outputPath, timedOut, byUser)
   const structured: BashStructured = {
-    stdout: stripBlankLines(run.stdout),
-    stderr: stripBlankLines(run.stderr),
+    stdout: byUser ? '' : stripBlankLines(run.stdout),
+    stderr: byUser ? '' : stripBlankLines(run.stderr),
     interrupted: false,
     isImage: false,
     noOutputExpected: expectsNoOutput(command),
     output: run.output,
     backgroundTaskId: task.id,
+    ...(byUser ? { backgroundedByUser: true } : {}),
     persistedOutputPath: task.outputPath,
     ...(timedOut !== undefined ? { timedOutAfterMs: timedOut } : {})
   }

@@ -29,7 +29,13 @@ export interface ShellRunOptions {
    * it printed so far; when it returns true, the run resolves at once with `handedOver` and the
    * command's output, exit and process group are the taker's. False: the run goes on as without.
    */
-  handOver?: { when: 'start' | 'deadline'; take(running: RunningCommand, outputSoFar: string): boolean }
+  handOver?: {
+    /** When it is handed over by itself: at once, or when its deadline passes (absent: only when asked). */
+    when?: 'start' | 'deadline'
+    take(running: RunningCommand, outputSoFar: string): boolean
+    /** Gets the trigger that hands it over now (the user's Ctrl+B); it answers whether it was taken. */
+    onReady?(handOverNow: () => boolean): void
+  }
 }
 
 export interface ShellRun {
@@ -147,6 +153,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
       return true
     }
 
+    options.handOver?.onReady?.(handOver)
     const onAbort = (): void => interrupt('abort')
     const deadline = setTimeout(() => {
       if (options.handOver?.when !== 'deadline' || !handOver()) interrupt('timeout')
