@@ -6,31 +6,22 @@
 // and its command with the non-sensitive value written in and the sensitive one never sent to the
 // loopback model server.
 import { statSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
-import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
-import { anthropicRunFlags, git, put } from '../../test-support/claude-plugin-cli'
+import type { CliResult } from '../../test-support/built-cli'
+import { gitMarketplace, put, stdioServerScript, useClaudePluginCli } from '../../test-support/claude-plugin-cli'
 
-let home: string
-let workspace: string
-useCliScratch('claude-plugin-config', (dirs) => ({ home, workspace } = dirs))
-
-const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home })
-const flags = (url: string) => anthropicRunFlags(workspace, url)
+const cli = useClaudePluginCli('claude-plugin-config')
+const { seam, flags } = cli
 
 // A stdio MCP server that says whether the token it was given in its environment is the expected one, never the token itself.
-const SERVER = `import { createInterface } from 'node:readline'
-const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
-createInterface({ input: process.stdin }).on('line', (line) => {
-  const m = JSON.parse(line)
-  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'vault', version: '1.0.0' } } })
-  else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'check', description: 'Checks', inputSchema: { type: 'object', properties: {} } }] } })
-  else if (m.method === 'tools/call') send({ id: m.id, result: { content: [{ type: 'text', text: 'token ok=' + (process.env.VAULT_TOKEN === 's3cret-token') + ' url=' + process.argv[2] }] } })
-  else if (m.id !== undefined) send({ id: m.id, result: {} })
+const SERVER = stdioServerScript({
+  name: 'vault',
+  tool: { name: 'check', description: 'Checks', inputSchema: { type: 'object', properties: {} } },
+  reply: `'token ok=' + (process.env.VAULT_TOKEN === 's3cret-token') + ' url=' + process.argv[2]`
 })
-`
 
 async function vaultPlugin(root: string): Promise<void> {
   await put(
@@ -54,13 +45,8 @@ async function vaultPlugin(root: string): Promise<void> {
 
 describe('Claude Code plugin userConfig, with the built seam (issue 29)', () => {
   it('install names the missing settings; config validates and stores them 0600; hooks, MCP servers and commands get them as ${user_config.KEY}', async () => {
-    const source = join(home, 'market-src')
-    await mkdir(source, { recursive: true })
-    git(source, 'init', '--quiet', '--initial-branch=main')
-    await put(join(source, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'team-tools', owner: { name: 'Team' }, plugins: [{ name: 'vault', source: './plugins/vault' }] }))
-    await vaultPlugin(join(source, 'plugins', 'vault'))
-    git(source, 'add', '-A')
-    git(source, 'commit', '--quiet', '-m', 'vault')
+    const source = join(cli.home, 'market-src')
+    await gitMarketplace(source, 'team-tools', [{ name: 'vault', source: './plugins/vault' }], () => vaultPlugin(join(source, 'plugins', 'vault')), 'vault')
     expect((await seam('plugin', 'marketplace', 'add', source)).code).toBe(0)
 
     // No terminal here (setsid): nothing is asked, and what is missing is named.
@@ -76,7 +62,7 @@ describe('Claude Code plugin userConfig, with the built seam (issue 29)', () => 
     expect(bad.stderr).toContain('userConfig.RETRIES: 11 is above the maximum 10')
     const unknown = await seam('plugin', 'config', 'vault@team-tools', 'NOPE=1')
     expect(unknown.stderr).toContain('userConfig.NOPE: the plugin has no such option (it has API_URL, TOKEN, RETRIES)')
-    const file = join(home, 'seam', 'claude-plugins', 'user-config', 'vault-team-tools.json')
+    const file = join(cli.home, 'seam', 'claude-plugins', 'user-config', 'vault-team-tools.json')
     await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/)
 
     const set = await seam('plugin', 'config', 'vault@team-tools', 'API_URL=https://api.example.test', 'TOKEN=s3cret-token', 'RETRIES=5')
@@ -84,7 +70,7 @@ describe('Claude Code plugin userConfig, with the built seam (issue 29)', () => 
     expect(set.stdout).toBe('  API_URL = "https://api.example.test"\n  TOKEN = (set, hidden)\n  RETRIES = 5\n')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ version: 1, values: { API_URL: 'https://api.example.test', TOKEN: 's3cret-token', RETRIES: 5 } })
-    expect(await readFile(join(home, 'seam', 'claude-plugins', 'installed_plugins.json'), 'utf8')).not.toContain('s3cret')
+    expect(await readFile(join(cli.home, 'seam', 'claude-plugins', 'installed_plugins.json'), 'utf8')).not.toContain('s3cret')
     const listed = await seam('plugin', 'list')
     expect(listed.stdout).toContain('vault@team-tools  claude-plugin  1.0.0  enabled (default)')
     expect(listed.stdout).not.toContain('s3cret')
@@ -108,7 +94,7 @@ describe('Claude Code plugin userConfig, with the built seam (issue 29)', () => 
     // The MCP server got the sensitive value in its env and the other in its arguments.
     expect(bodies[2]).toContain('token ok=true url=https://api.example.test')
     // The hook ran as a real process with both values on its command line.
-    const data = join(home, 'seam', 'claude-plugins', 'data', 'vault-team-tools')
+    const data = join(cli.home, 'seam', 'claude-plugins', 'data', 'vault-team-tools')
     expect(await readFile(join(data, 'hook-args.txt'), 'utf8')).toBe('https://api.example.test s3cret-token\n')
 
     // Unsetting a required value unloads the plugin again; uninstall forgets the values.

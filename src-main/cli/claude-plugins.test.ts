@@ -4,32 +4,23 @@
 // (on Bash's PATH) and its MCP server (a real stdio process) against a loopback server speaking
 // the Anthropic wire protocol. Then update, disable, uninstall and remove the marketplace.
 import { existsSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
-import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
-import { anthropicRunFlags, git, put } from '../../test-support/claude-plugin-cli'
+import type { CliResult } from '../../test-support/built-cli'
+import { git, gitMarketplace, put, stdioServerScript, useClaudePluginCli } from '../../test-support/claude-plugin-cli'
 
-let home: string
-let workspace: string
-useCliScratch('claude-plugins', (dirs) => ({ home, workspace } = dirs))
-
-const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home })
-const flags = (url: string) => anthropicRunFlags(workspace, url)
+const cli = useClaudePluginCli('claude-plugins')
+const { seam, flags } = cli
 
 
-// A stdio MCP server written as a plugin would ship it: newline-delimited JSON-RPC, one tool.
-const SERVER = `import { createInterface } from 'node:readline'
-const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
-createInterface({ input: process.stdin }).on('line', (line) => {
-  const m = JSON.parse(line)
-  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'kit-echo', version: '1.0.0' } } })
-  else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] } })
-  else if (m.method === 'tools/call') send({ id: m.id, result: { content: [{ type: 'text', text: 'echo: ' + m.params.arguments.text + ' data=' + process.env.CLAUDE_PLUGIN_DATA + ' arg=' + process.argv[2] }] } })
-  else if (m.id !== undefined) send({ id: m.id, result: {} })
+// A stdio MCP server written as a plugin would ship it: one tool that echoes its text with the plugin's data folder and its argument.
+const SERVER = stdioServerScript({
+  name: 'kit-echo',
+  tool: { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  reply: `'echo: ' + m.params.arguments.text + ' data=' + process.env.CLAUDE_PLUGIN_DATA + ' arg=' + process.argv[2]`
 })
-`
 
 async function kitPlugin(root: string, version: string): Promise<void> {
   await put(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'kit', version, description: 'A kit' }))
@@ -49,23 +40,18 @@ async function kitPlugin(root: string, version: string): Promise<void> {
 
 describe('Claude Code plugins from a git marketplace, with the built seam (issue 29)', () => {
   it('marketplace add (git path) → install → the command, hook, bin/ and MCP server work in a session → update → disable → uninstall → remove', async () => {
-    const source = join(home, 'market-src')
-    await mkdir(source, { recursive: true })
-    git(source, 'init', '--quiet', '--initial-branch=main')
-    await put(join(source, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'team-tools', owner: { name: 'Team' }, plugins: [{ name: 'kit', source: './plugins/kit' }] }))
-    await kitPlugin(join(source, 'plugins', 'kit'), '1.0.0')
-    git(source, 'add', '-A')
-    git(source, 'commit', '--quiet', '-m', 'kit 1.0.0')
-    const bare = join(home, 'market.git')
-    git(home, 'clone', '--quiet', '--bare', source, bare)
+    const source = join(cli.home, 'market-src')
+    await gitMarketplace(source, 'team-tools', [{ name: 'kit', source: './plugins/kit' }], () => kitPlugin(join(source, 'plugins', 'kit'), '1.0.0'), 'kit 1.0.0')
+    const bare = join(cli.home, 'market.git')
+    git(cli.home, 'clone', '--quiet', '--bare', source, bare)
 
     const added = await seam('plugin', 'marketplace', 'add', bare)
     expect(added.stderr).toBe('')
     expect(added.stdout).toBe(`added marketplace team-tools (${bare}): 1 plugin(s): kit\n`)
 
     const installed = await seam('plugin', 'install', 'kit@team-tools')
-    const root = join(home, 'seam', 'claude-plugins', 'cache', 'team-tools', 'kit', '1.0.0')
-    const data = join(home, 'seam', 'claude-plugins', 'data', 'kit-team-tools')
+    const root = join(cli.home, 'seam', 'claude-plugins', 'cache', 'team-tools', 'kit', '1.0.0')
+    const data = join(cli.home, 'seam', 'claude-plugins', 'data', 'kit-team-tools')
     expect(installed.code).toBe(0)
     expect(installed.stdout).toContain(`installed kit@team-tools 1.0.0 (content `)
     expect(installed.stdout).toContain(`runs: hook PreToolUse: ${root}/scripts/record.sh`)
@@ -99,7 +85,7 @@ describe('Claude Code plugins from a git marketplace, with the built seam (issue
     // The hook ran once (matcher Bash), as a real process with the plugin's variables.
     const records = (await readFile(join(data, 'pre-tool.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { root: string; data: string; project: string; input: { tool_name: string; tool_input: { command: string } } })
     expect(records).toHaveLength(1)
-    expect(records[0]).toMatchObject({ root, data, project: workspace, input: { tool_name: 'Bash', tool_input: { command: 'kit-tool' } } })
+    expect(records[0]).toMatchObject({ root, data, project: cli.workspace, input: { tool_name: 'Bash', tool_input: { command: 'kit-tool' } } })
 
     // A new version pushed to the marketplace: update installs it into its own folder; the data folder stays.
     await kitPlugin(join(source, 'plugins', 'kit'), '1.1.0')
@@ -132,12 +118,12 @@ describe('Claude Code plugins from a git marketplace, with the built seam (issue
     const notMarket = await seam('plugin', 'marketplace', 'add', 'no/such/place/here')
     expect(notMarket.code).not.toBe(0)
     expect(notMarket.stderr).toContain('"no/such/place/here" is not a marketplace')
-    const broken = join(home, 'broken-market')
+    const broken = join(cli.home, 'broken-market')
     await put(join(broken, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'Bad Name', owner: { name: 'x' }, plugins: [] }))
     const bad = await seam('plugin', 'marketplace', 'add', broken)
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain(`${join(broken, '.claude-plugin', 'marketplace.json')}: name: a marketplace name is kebab-case`)
-    const known = join(home, 'seam', 'claude-plugins', 'known_marketplaces.json')
+    const known = join(cli.home, 'seam', 'claude-plugins', 'known_marketplaces.json')
     expect(existsSync(known) ? await readFile(known, 'utf8') : '').not.toContain('Bad Name')
   })
 })
