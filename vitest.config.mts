@@ -19,6 +19,8 @@ export default defineConfig({
     testTimeout: scaledTimeout(20_000),
     hookTimeout: scaledTimeout(20_000),
     // Each file re-reads the load when it starts and scales those two further if it rose.
-    setupFiles: ['test-support/vitest-setup.ts']
+    setupFiles: ['test-support/vitest-setup.ts'],
+    // Once per run: the folder where the files that scaffold a bundle share one packed SDK.
+    globalSetup: ['test-support/vitest-global-setup.ts']
   }
 })

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { seedSeamHome } from '../test-support/packed-sdk'
 import { repoRoot, scaledTimeout } from './fixtures'
 import { expect, test } from './support/seam-test'
 import { snap, ui } from './support/ui'
@@ -26,12 +27,17 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): { child: Chil
 }
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(scaledTimeout(60_000))
+  // The first file of the run to need the SDK packs it (a Vite build and tsc), as plugin-dev.test.ts allows for.
+  testInfo.setTimeout(scaledTimeout(180_000))
   // Inside the repository (under out/), so the bundle resolves @seam/sdk and Vite from node_modules.
   await mkdir(join(repoRoot, 'out'), { recursive: true })
   work = await mkdtemp(join(repoRoot, 'out', 'e2e-plugin-dev-'))
   bundle = join(work, NAME)
-  const created = run(['plugin', 'new', NAME, '--client'], work, process.env)
+  // Its own Seam home, holding the SDK packed once for the run (test-support/packed-sdk.ts), where
+  // `seam plugin new` takes one packed earlier: never the developer's ~/.seam.
+  const home = join(work, 'home')
+  await seedSeamHome(home)
+  const created = run(['plugin', 'new', NAME, '--client'], work, { ...process.env, SEAM_HOME: home })
   const code = await new Promise((resolve) => created.child.once('exit', resolve))
   expect(code, created.output()).toBe(0)
 })

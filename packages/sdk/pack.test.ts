@@ -10,6 +10,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt } from '../../test-support/built-cli'
+import { packedSdk } from '../../test-support/packed-sdk'
 
 const run = promisify(execFile)
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -48,9 +49,9 @@ beforeAll(async () => {
   temp = await mkdtemp(path.join(tmpdir(), 'seam-sdk-pack-'))
   expect(path.relative(ROOT, temp).startsWith('..')).toBe(true)
   workspaceManifest = await readFile(path.join(SDK, 'package.json'), 'utf8')
-  const packed = await exec('npm', ['pack', '-w', 'packages/sdk', '--json', '--pack-destination', temp], ROOT)
-  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`)
-  tarball = path.join(temp, 'seam-sdk-0.1.0.tgz'.replace('0.1.0', (JSON.parse(workspaceManifest) as { version: string }).version))
+  // `npm pack -w packages/sdk`, once per run for every file that needs the SDK (test-support/packed-sdk.ts).
+  tarball = await packedSdk()
+  expect(path.basename(tarball)).toBe(`seam-sdk-${(JSON.parse(workspaceManifest) as { version: string }).version}.tgz`)
   unpacked = path.join(temp, 'unpacked')
   await run('mkdir', ['-p', unpacked])
   await run('tar', ['-xzf', tarball, '-C', unpacked])

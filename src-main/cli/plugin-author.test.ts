@@ -10,6 +10,7 @@ import { startFakeOpenAI } from '../../test-support/fake-openai.mjs'
 import { BundleNameSchema } from './plugin-author'
 import { bundleFiles, SCAFFOLD_DEV_DEPENDENCIES, toolNameOf } from './plugin-templates'
 import { ensureBuilt } from '../../test-support/built-cli'
+import { seedSeamHome } from '../../test-support/packed-sdk'
 import { scaledTimeout } from '../../scripts/time-factor.mjs'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -52,7 +53,9 @@ beforeAll(async () => {
   bundle = path.join(work, NAME)
   await mkdir(seamHome)
   await mkdir(workspace)
-}, 120_000)
+  // The SDK packed once for the run (test-support/packed-sdk.ts), where `seam plugin new` takes one packed earlier.
+  await seedSeamHome(seamHome)
+}, scaledTimeout(300_000))
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true })
@@ -74,8 +77,7 @@ describe('seam plugin new → build → test → pack → install → run', () =
     const again = await seam(work, 'plugin', 'new', NAME)
     expect(again.code).toBe(2)
     expect(again.stderr).toContain('already exists')
-    // The first `new` packs the running Seam's SDK (npm pack -w packages/sdk: a Vite build and tsc).
-  }, scaledTimeout(300_000))
+  }, 120_000)
 
   it('builds with its own build script: the host entry imports only Node built-ins, the client entry no React', async () => {
     const built = await exec('npm', ['run', 'build', '--silent'], bundle)

@@ -15,6 +15,7 @@ import type { FakeProviderServer } from '../../test-support/fake-provider-server
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
 import { ensureBuilt } from '../../test-support/built-cli'
 import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { seedSeamHome } from '../../test-support/packed-sdk'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
@@ -152,6 +153,8 @@ beforeAll(async () => {
     path.join(home, 'settings.json'),
     JSON.stringify({ workspace, approvalMode: 'never-ask', provider: { provider: 'openai-compatible', baseUrl: model.url, model: 'fake-model' } })
   )
+  // The SDK packed once for the run (test-support/packed-sdk.ts), where `seam plugin new` takes one packed earlier.
+  await seedSeamHome(home)
   const created = start([SEAM_BIN, 'plugin', 'new', NAME], work, env())
   await new Promise((resolve) => created.child.once('exit', resolve))
   expect(created.child.exitCode, created.out).toBe(0)
