@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base, _electron, type Browser, type ElectronApplication, type Page } from '@playwright/test'
-import { scaledTimeout } from '../scripts/time-factor.mjs'
+import { currentTimeFactor, scaledTimeout, timeFactor } from '../scripts/time-factor.mjs'
 
 export type Target = 'web' | 'electron'
 
@@ -54,7 +54,19 @@ interface HostRun {
   restartWebHost(): Promise<string>
 }
 
-export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: string }, WorkerFixtures>({
+export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: string; followLoad: void }, WorkerFixtures>({
+  // The config's timeouts use the run's factor, measured before the suite started. `npm test` runs
+  // these specs beside vitest and other work may start later, so, as vitest's files do
+  // (test-support/vitest-setup.ts), each test's timeout also follows the load when it starts.
+  followLoad: [
+    async ({}, use, testInfo) => {
+      const run = timeFactor().factor
+      const now = currentTimeFactor()
+      if (now > run) testInfo.setTimeout(Math.round((testInfo.timeout * now) / run))
+      await use()
+    },
+    { auto: true }
+  ],
   target: ['web', { option: true, scope: 'worker' }],
   hostEnv: [{}, { option: true }],
   seamHomeFiles: [{}, { option: true }],

@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// `npm test`: build, typecheck, unit tests (vitest) and e2e (Playwright, web project, plus the
-// electron project when ELECTRON_PATH is set). First it makes sure there is a Chromium for the
-// e2e tests (chromium.mjs: found, or installed from Debian where this user may; otherwise it stops
-// at once with one line saying what to run). Every suite runs even when an earlier one failed;
-// all output streams to the terminal. Ends with a summary and, as the very last line,
-// `N passed, N failed` summed over vitest and Playwright (a failed build or typecheck counts as
-// one failure), because CI reads neither runner's own output. Exits non-zero on any failure.
+// `npm test`: the build, then the typecheck, the unit tests (vitest) and the e2e tests (Playwright,
+// web project, plus the electron project when ELECTRON_PATH is set) at once, each using the time
+// the others leave the cores idle; vitest's output streams, the other two follow it unmixed.
+// First it makes sure there is a Chromium for the e2e tests (chromium.mjs: found, or installed
+// from Debian where this user may; otherwise it stops at once with one line saying what to run).
+// Every suite runs even when another failed. Ends with a summary (each step's wall and CPU
+// seconds, child-cpu.mjs) and, as the very last line, `N passed, N failed` summed over vitest and
+// Playwright (a failed build or typecheck counts as one failure), because CI reads neither
+// runner's own output. Exits non-zero on any failure.
 // Before anything runs it measures how loaded or slow this machine is (time-factor.mjs) and
 // passes the factor on in SEAM_TEST_TIME_FACTOR: the vitest and Playwright configs scale their
 // timeouts by it. Above the last line it lists the 10 slowest tests of both runners (from their
 // JSON reports), so a test drifting towards its timeout shows before it fails, and below them every
 // failed test with the first lines of its error, since a CI log may keep only its end.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureChromium } from './chromium.mjs'
@@ -27,6 +29,7 @@ const bin = {
   vitest: join(root, 'node_modules/vitest/vitest.mjs'),
   playwright: join(root, 'node_modules/@playwright/test/cli.js')
 }
+const childCpu = join(root, 'scripts/child-cpu.mjs')
 const work = mkdtempSync(join(tmpdir(), 'seam-test-all-'))
 const results = []
 /** Every test's duration, from both reports (test-report.mjs). */
@@ -35,17 +38,45 @@ const SLOWEST = 10
 /** What failed and why, from both reports (test-report.mjs): printed just above the last line. */
 const failures = []
 
-function run(label, args, env = {}) {
-  console.log(`\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`)
+/**
+ * Runs `node args` under child-cpu.mjs (its CPU seconds, with every process it started) and
+ * resolves with its exit code, wall and CPU seconds. Its output goes to the terminal, or, with
+ * `capture`, to a file printed by `printCaptured` once the step that streams live has finished,
+ * so that two steps running at once never interleave their lines.
+ */
+function run(label, args, env = {}, { capture = false } = {}) {
+  const header = `\n=== ${label}: node ${args.map((a) => a.replace(root + '/', '')).join(' ')}\n`
+  if (capture) console.log(`\n=== ${label}: started beside the unit tests (its output follows theirs)`)
+  else console.log(header)
   const started = Date.now()
+  const slug = label.replace(/[^a-z0-9]+/gi, '-')
+  const cpuFile = join(work, `${slug}.cpu.json`)
+  const outFile = join(work, `${slug}.out`)
+  const outFd = capture ? openSync(outFile, 'w') : undefined
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+    const finish = (code, signal) => {
+      if (outFd !== undefined) closeSync(outFd)
+      const cpuSeconds = readJson(cpuFile)?.cpuSeconds
+      resolveRun({ code, signal, seconds: (Date.now() - started) / 1000, cpuSeconds, ...(capture ? { header, outFile } : {}) })
+    }
+    const child = spawn(process.execPath, [childCpu, cpuFile, ...args], {
+      cwd: root,
+      stdio: outFd === undefined ? 'inherit' : ['ignore', outFd, outFd],
+      env: { ...process.env, ...env }
+    })
     child.on('error', (error) => {
       console.error(`${label}: could not start: ${error.message}`)
-      resolveRun({ code: 1, seconds: (Date.now() - started) / 1000 })
+      finish(1)
     })
-    child.on('exit', (code, signal) => resolveRun({ code: code ?? (signal ? 1 : 0), signal, seconds: (Date.now() - started) / 1000 }))
+    child.on('exit', (code, signal) => finish(code ?? (signal ? 1 : 0), signal))
   })
+}
+
+/** A captured step's header and output, now that the terminal is free. */
+function printCaptured(result) {
+  if (!result.outFile) return
+  console.log(result.header)
+  process.stdout.write(readFileSync(result.outFile))
 }
 
 function readJson(path) {
@@ -57,19 +88,17 @@ function readJson(path) {
 }
 
 /** A step without test counts (build, typecheck): nothing on success, one failure otherwise. */
-async function step(name, args) {
-  const { code, seconds } = await run(name, args)
-  results.push({ name, passed: 0, failed: code === 0 ? 0 : 1, detail: code === 0 ? 'ok' : `FAILED (exit ${code})`, seconds })
+async function step(name, args, options) {
+  const ran = await run(name, args, {}, options)
+  return { ran, results: [{ name, passed: 0, failed: ran.code === 0 ? 0 : 1, detail: ran.code === 0 ? 'ok' : `FAILED (exit ${ran.code})`, seconds: ran.seconds, cpuSeconds: ran.cpuSeconds }] }
 }
 
 async function vitest() {
   const out = join(work, 'vitest.json')
-  const { code, seconds } = await run('unit (vitest)', [bin.vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`])
+  const ran = await run('unit (vitest)', [bin.vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`])
+  const { code, seconds, cpuSeconds } = ran
   const report = readJson(out)
-  if (!report) {
-    results.push({ name: 'unit (vitest)', passed: 0, failed: 1, detail: `no report (exit ${code})`, seconds })
-    return
-  }
+  if (!report) return { ran, results: [{ name: 'unit (vitest)', passed: 0, failed: 1, detail: `no report (exit ${code})`, seconds, cpuSeconds }] }
   // A file that fails to load has no tests but is still a failure.
   const brokenFiles = (report.testResults ?? []).filter(
     (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')
@@ -81,36 +110,37 @@ async function vitest() {
   const extra = [brokenFiles ? `${brokenFiles} file(s) failed to load` : '', skipped ? `${skipped} skipped` : '', code !== 0 && failed === 1 && !report.numFailedTests && !brokenFiles ? `exit ${code}` : '']
     .filter(Boolean)
     .join(', ')
-  results.push({ name: 'unit (vitest)', passed, failed, detail: `${passed} passed, ${failed} failed${extra ? ` (${extra})` : ''}`, seconds })
   durations.push(...vitestDurations(report, root))
   failures.push(...failureLines(report, [], root, 'e2e'))
+  return { ran, results: [{ name: 'unit (vitest)', passed, failed, detail: `${passed} passed, ${failed} failed${extra ? ` (${extra})` : ''}`, seconds, cpuSeconds }] }
 }
 
-async function playwright() {
+async function playwright(options) {
   const out = join(work, 'playwright.json')
   const projects = ['web', ...(process.env.ELECTRON_PATH ? ['electron'] : [])]
   const args = [bin.playwright, 'test', ...projects.map((p) => `--project=${p}`), '--reporter=list,json']
-  const { code, seconds } = await run(`e2e (playwright: ${projects.join(', ')})`, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: out })
+  const ran = await run(`e2e (playwright: ${projects.join(', ')})`, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: out }, options)
+  const { code, seconds, cpuSeconds } = ran
   const report = readJson(out)
-  if (!report) {
-    results.push({ name: 'e2e (playwright)', passed: 0, failed: 1, detail: `no report (exit ${code})`, seconds })
-    return
-  }
+  if (!report) return { ran, results: [{ name: 'e2e (playwright)', passed: 0, failed: 1, detail: `no report (exit ${code})`, seconds, cpuSeconds }] }
   const tests = playwrightTests(report)
+  const results = []
   for (const project of projects) {
     const mine = tests.filter((t) => t.projectName === project)
     const passed = mine.filter((t) => t.status === 'expected' || t.status === 'flaky').length
     const failed = mine.filter((t) => t.status === 'unexpected').length
     const skipped = mine.filter((t) => t.status === 'skipped').length
-    results.push({ name: `e2e (${project})`, passed, failed, detail: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`, seconds })
+    // One process runs every project: its time and CPU belong to the first row.
+    results.push({ name: `e2e (${project})`, passed, failed, detail: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`, seconds, cpuSeconds: project === projects[0] ? cpuSeconds : undefined })
   }
   durations.push(...playwrightDurations(tests, 'e2e'))
   failures.push(...failureLines(undefined, tests, root, 'e2e'))
-  const counted = results.filter((r) => r.name.startsWith('e2e (')).reduce((sum, r) => sum + r.failed, 0)
+  const counted = results.reduce((sum, r) => sum + r.failed, 0)
   const globalErrors = (report.errors ?? []).length
   if (code !== 0 && counted === 0) {
     results.push({ name: 'e2e (runner)', passed: 0, failed: 1, detail: `exit ${code}${globalErrors ? `, ${globalErrors} error(s) outside tests` : ''}`, seconds: 0 })
   }
+  return { ran, results }
 }
 
 const browser = ensureChromium()
@@ -138,21 +168,38 @@ console.log(
     : `test timeouts x${time.factor} (${TIME_FACTOR_ENV} was set)`
 )
 
+const suiteStarted = Date.now()
+// One folder for the run where the vitest files and the e2e specs that scaffold a bundle share
+// the SDK packed once (test-support/packed-sdk.ts).
+process.env.SEAM_TEST_SDK_DIR = join(work, 'sdk')
+mkdirSync(process.env.SEAM_TEST_SDK_DIR)
 try {
-  await step('build', [bin.electronVite, 'build'])
-  await step('typecheck', [bin.tsc, '--noEmit', '-p', 'tsconfig.json'])
-  await vitest()
+  results.push(...(await step('build', [bin.electronVite, 'build'])).results)
   if (!existsSync(join(root, 'out/main/web.js'))) console.log('\n(out/main/web.js is missing: the e2e tests will fail to start the host)')
-  await playwright()
+  // The typecheck and the e2e tests run beside the unit tests: vitest's files spend much of their
+  // time waiting on the processes they start, and Playwright's on the browser and the host, so
+  // one after the other left the cores idle for minutes. Their output is printed after vitest's.
+  const typecheck = step('typecheck', [bin.tsc, '--noEmit', '-p', 'tsconfig.json'], { capture: true })
+  const e2e = playwright({ capture: true })
+  const unit = await vitest()
+  for (const pending of [typecheck, unit, e2e]) {
+    const done = await pending
+    printCaptured(done.ran)
+    results.push(...done.results)
+  }
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
+const suiteSeconds = (Date.now() - suiteStarted) / 1000
 
 const passed = results.reduce((sum, r) => sum + r.passed, 0)
 const failed = results.reduce((sum, r) => sum + r.failed, 0)
 const width = Math.max(...results.map((r) => r.name.length))
 console.log('\n=== summary')
-for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.name.padEnd(width)}  ${r.detail}  [${r.seconds.toFixed(1)} s]`)
+const cpu = (r) => (r.cpuSeconds === undefined ? '' : `, ${r.cpuSeconds.toFixed(0)} s CPU`)
+for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.name.padEnd(width)}  ${r.detail}  [${r.seconds.toFixed(1)} s${cpu(r)}]`)
+const cpuTotal = results.reduce((sum, r) => sum + (r.cpuSeconds ?? 0), 0)
+console.log(`all steps: ${suiteSeconds.toFixed(0)} s${cpuTotal > 0 ? `, ${cpuTotal.toFixed(0)} s CPU on ${availableParallelism()} cores` : ''}`)
 if (durations.length > 0) {
   console.log(`\n=== slowest ${Math.min(SLOWEST, durations.length)} tests (timeouts x${time.factor})`)
   for (const text of slowestLines(durations, SLOWEST)) console.log(text)
