@@ -124,18 +124,29 @@ describe('bad input gets a JSON-RPC error naming the problem; the process stays 
   it('malformed JSON and a batch get JSON-RPC errors on stdout, which carries protocol lines only', async () => {
     const s = await setup([])
     const child = spawn(process.execPath, [SEAM_BIN, 'acp', ...providerArgs(s)], { env: s.env, stdio: ['pipe', 'pipe', 'pipe'] })
+    type Reply = { id?: unknown; error?: { code: number; message: string }; result?: unknown }
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    const lines = async (count: number) => {
-      for (let i = 0; i < 200 && out.split('\n').filter(Boolean).length < count; i++) await new Promise((r) => setTimeout(r, 25))
-      return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number; message: string }; result?: unknown })
-    }
+    const received = () => out.split('\n').filter(Boolean)
+    // Waits for the lines themselves, or the process's end (the test's timeout bounds it): a
+    // loaded machine may take longer than any fixed poll to start the CLI and answer.
+    const lines = (count: number) =>
+      new Promise<Reply[]>((resolve) => {
+        const check = () => {
+          if (received().length < count && child.exitCode === null) return
+          child.stdout.off('data', check)
+          resolve(received().map((l) => JSON.parse(l) as Reply))
+        }
+        child.stdout.on('data', check)
+        child.once('close', check)
+        check()
+      })
     child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize",\n')
     child.stdin.write('[{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":1}}]\n')
     child.stdin.write('{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":1}}\n')
     const replies = await lines(3)
     child.stdin.end()
-    await new Promise((r) => child.on('exit', r))
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r))
     expect(replies[0]).toMatchObject({ id: null, error: { code: -32700 } })
     expect(replies[1]).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/batches are not supported/) } })
     expect(replies[2]).toMatchObject({ id: 3, result: { protocolVersion: 1 } })
