@@ -11,6 +11,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt } from '../../test-support/built-cli'
 import { packedSdk } from '../../test-support/packed-sdk'
+import { scaledTimeout } from '../../scripts/time-factor.mjs'
 
 const run = promisify(execFile)
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -55,7 +56,7 @@ beforeAll(async () => {
   unpacked = path.join(temp, 'unpacked')
   await run('mkdir', ['-p', unpacked])
   await run('tar', ['-xzf', tarball, '-C', unpacked])
-}, 600_000)
+}, scaledTimeout(300_000))
 
 afterAll(async () => {
   if (temp) await rm(temp, { recursive: true, force: true })
