@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: the build, then the typecheck, the unit tests (vitest) and the e2e tests (Playwright,
-// web project, plus the electron project when ELECTRON_PATH is set) at once, each using the time
-// the others leave the cores idle; vitest's output streams, the other two follow it unmixed.
-// First it makes sure there is a Chromium for the e2e tests (chromium.mjs: found, or installed
-// from Debian where this user may; otherwise it stops at once with one line saying what to run).
-// Every suite runs even when another failed. Ends with a summary (each step's wall and CPU
-// seconds, child-cpu.mjs) and, as the very last line, `N passed, N failed` summed over vitest and
-// Playwright (a failed build or typecheck counts as one failure), because CI reads neither
-// runner's own output. Exits non-zero on any failure.
+// `npm test`: build, typecheck, unit tests (vitest) and e2e (Playwright, web project, plus the
+// electron project when ELECTRON_PATH is set). With SEAM_TEST_OVERLAP=1 the typecheck and the e2e
+// tests run beside the unit tests after the build, each using the time the others leave the cores
+// idle; vitest's output streams and the other two follow it unmixed. First it makes sure there is
+// a Chromium for the e2e tests (chromium.mjs: found, or installed from Debian where this user
+// may; otherwise it stops at once with one line saying what to run). Every suite runs even when
+// another failed. Ends with a summary (each step's wall and CPU seconds, child-cpu.mjs: CPU far
+// below twice the wall time on 2 cores means the step left a core idle) and, as the very last
+// line, `N passed, N failed` summed over vitest and Playwright (a failed build or typecheck counts
+// as one failure), because CI reads neither runner's own output. Exits non-zero on any failure.
 // Before anything runs it measures how loaded or slow this machine is (time-factor.mjs) and
 // passes the factor on in SEAM_TEST_TIME_FACTOR: the vitest and Playwright configs scale their
 // timeouts by it. Above the last line it lists the 10 slowest tests of both runners (from their
@@ -168,6 +169,8 @@ console.log(
     : `test timeouts x${time.factor} (${TIME_FACTOR_ENV} was set)`
 )
 
+/** SEAM_TEST_OVERLAP=1: the typecheck and the e2e tests run beside the unit tests (see the top). */
+const overlap = process.env.SEAM_TEST_OVERLAP === '1'
 const suiteStarted = Date.now()
 // One folder for the run where the vitest files and the e2e specs that scaffold a bundle share
 // the SDK packed once (test-support/packed-sdk.ts).
@@ -176,16 +179,22 @@ mkdirSync(process.env.SEAM_TEST_SDK_DIR)
 try {
   results.push(...(await step('build', [bin.electronVite, 'build'])).results)
   if (!existsSync(join(root, 'out/main/web.js'))) console.log('\n(out/main/web.js is missing: the e2e tests will fail to start the host)')
-  // The typecheck and the e2e tests run beside the unit tests: vitest's files spend much of their
-  // time waiting on the processes they start, and Playwright's on the browser and the host, so
-  // one after the other left the cores idle for minutes. Their output is printed after vitest's.
-  const typecheck = step('typecheck', [bin.tsc, '--noEmit', '-p', 'tsconfig.json'], { capture: true })
-  const e2e = playwright({ capture: true })
-  const unit = await vitest()
-  for (const pending of [typecheck, unit, e2e]) {
-    const done = await pending
-    printCaptured(done.ran)
-    results.push(...done.results)
+  if (overlap) {
+    // The typecheck and the e2e tests beside the unit tests: vitest's files spend much of their
+    // time waiting on the processes they start, and Playwright's one worker on the browser and
+    // the host. Their output is printed after vitest's.
+    const typecheck = step('typecheck', [bin.tsc, '--noEmit', '-p', 'tsconfig.json'], { capture: true })
+    const e2e = playwright({ capture: true })
+    const unit = await vitest()
+    for (const pending of [typecheck, unit, e2e]) {
+      const done = await pending
+      printCaptured(done.ran)
+      results.push(...done.results)
+    }
+  } else {
+    results.push(...(await step('typecheck', [bin.tsc, '--noEmit', '-p', 'tsconfig.json'])).results)
+    results.push(...(await vitest()).results)
+    results.push(...(await playwright()).results)
   }
 } finally {
   rmSync(work, { recursive: true, force: true })
