@@ -38,7 +38,8 @@ describe('Monitor', { timeout: 30_000 }, () => {
   it('a command: answers {taskId, timeoutMs} at once, each stdout line reaches the model as an event on its next step, TaskStop ends its process group', async () => {
     const outputOf = () => host?.events('task/started')[0]?.outputPath
     host = await createTestHost({
-      plugins: [backgroundTasks],
+      // Delivered only by the step (the idle delivery has its own test): the ticks start before the step after Monitor is asked for.
+      plugins: [[backgroundTasks, { monitorCoalesceMs: 600_000 }]],
       script: [
         { toolCalls: [{ name: 'Monitor', args: { command: 'echo $$ > m.pid; for i in 1 2 3; do echo tick$i; done; while true; do sleep 0.05; done', description: 'ticks' } }] },
         async () => {
@@ -102,7 +103,7 @@ describe('Monitor', { timeout: 30_000 }, () => {
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/feed`
     const outputOf = () => host?.events('task/started')[0]?.outputPath
     host = await createTestHost({
-      plugins: [backgroundTasks],
+      plugins: [[backgroundTasks, { monitorCoalesceMs: 600_000 }]],
       script: [
         { toolCalls: [{ name: 'Monitor', args: { ws: url, description: 'feed', timeout_ms: 60_000 } }] },
         async () => {
