@@ -5,8 +5,9 @@
 // (`seam plugin enable|disable`), the user's `~/.claude/settings.json`, the plugin's
 // `defaultEnabled`, and otherwise on (installing is enabling, as in Claude Code).
 import { existsSync } from 'node:fs'
-import type { InstalledPlugin, TrustItem } from '@seam/sdk'
+import type { InstalledPlugin, PluginLspServer, TrustItem } from '@seam/sdk'
 import { PluginManifestError, readPluginFolder, type PluginLayout } from './manifest'
+import type { LspServer } from './parts'
 import { contentHash, pluginId, type InstalledRecord, type PluginStore } from './store'
 import { filesStamp, readPluginSettings, settingsFiles, type PluginSettingsFile } from './settings'
 import type { MarketplaceSource } from './marketplace'
@@ -255,6 +256,9 @@ export function describeRuns(entry: CatalogEntry, vars: Readonly<Record<string, 
   for (const source of entry.layout?.monitors ?? []) {
     for (const monitor of source.monitors) parts.push(`monitor ${monitor.name}: ${substitute(monitor.command, vars) as string}`)
   }
+  for (const source of entry.layout?.lspServers ?? []) {
+    for (const [name, server] of Object.entries(source.servers)) parts.push(`LSP server ${name}: ${String(substitute([server.command, ...(server.args ?? [])].join(' '), vars))}`)
+  }
   if (layout?.binDir) parts.push('bin/ on the Bash PATH')
   return `${entry.id}${entry.version ? ` ${entry.version}` : ''}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
 }
@@ -290,7 +294,36 @@ export function toInstalledPlugin(entry: CatalogEntry, dataDir: string, projectD
   // Monitor commands, like hook commands, keep ${CLAUDE_PROJECT_DIR} for the shell (it is exported to them).
   const monitors = layout.monitors.flatMap((source) => source.monitors.map((m) => ({ file: source.file, name: m.name, command: substitute(m.command, { ...env, ...options }) as string, description: m.description, when: m.when })))
   if (monitors.length > 0) plugin.monitors = monitors
+  const lspServers = pluginLspServers(layout, vars)
+  if (lspServers.length > 0) plugin.lspServers = lspServers
   return plugin
+}
+
+/** The layout's LSP servers with the plugin variables written in; all three are exported to them (as the spec says). */
+function pluginLspServers(layout: PluginLayout, vars: Readonly<Record<string, string>>): PluginLspServer[] {
+  const exported = { CLAUDE_PLUGIN_ROOT: vars.CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA: vars.CLAUDE_PLUGIN_DATA, CLAUDE_PROJECT_DIR: vars.CLAUDE_PROJECT_DIR }
+  return layout.lspServers.flatMap((source) =>
+    Object.entries(source.servers).map(([name, declared]) => {
+      const s = substitute(declared, vars) as LspServer
+      const server: PluginLspServer = {
+        name,
+        file: source.file,
+        command: s.command,
+        args: s.args ?? [],
+        extensionToLanguage: s.extensionToLanguage,
+        transport: s.transport ?? 'stdio',
+        env: { ...exported, ...(s.env ?? {}) }
+      }
+      if (s.initializationOptions !== undefined) server.initializationOptions = s.initializationOptions
+      if (s.settings !== undefined) server.settings = s.settings
+      if (s.workspaceFolder !== undefined) server.workspaceFolder = s.workspaceFolder
+      if (s.startupTimeout !== undefined) server.startupTimeout = s.startupTimeout
+      if (s.shutdownTimeout !== undefined) server.shutdownTimeout = s.shutdownTimeout
+      if (s.restartOnCrash !== undefined) server.restartOnCrash = s.restartOnCrash
+      if (s.maxRestarts !== undefined) server.maxRestarts = s.maxRestarts
+      return server
+    })
+  )
 }
 
 /** `${NAME}` of `vars` replaced in every string inside `value`; other `${...}` are left for the reader's own expansion. */

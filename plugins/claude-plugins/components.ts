@@ -19,7 +19,7 @@ export interface PluginComponents {
   bin: string[]
   /** Output styles, `plugin:name` (selected by the `outputStyle` setting). */
   outputStyles: string[]
-  /** `name: command args` per LSP server of `.lsp.json` (read and listed; Seam does not start them yet). */
+  /** `name: command args` per LSP server of `.lsp.json`; the plugin manager adds its state (running, idle, failed) from the LSP plugin. */
   lspServers: string[]
   /** `name: command` per monitor of `monitors/monitors.json` (run by the background-tasks plugin, as `when` says). */
   monitors: string[]
@@ -86,6 +86,7 @@ export function runningParts(components: PluginComponents): string[] {
     ...components.hooks.map((hook) => `hook ${hook}`),
     ...components.mcpServers.map((server) => `MCP server ${server}`),
     ...components.monitors.map((monitor) => `monitor ${monitor}`),
+    ...components.lspServers.map((server) => `LSP server ${server}`),
     ...components.bin.map((program) => `bin/${program} on the Bash PATH`)
   ]
 }

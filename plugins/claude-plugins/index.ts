@@ -7,7 +7,7 @@ import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@
 import { claudeUserSettingsPath } from '@seam/sdk/node'
 import { PluginCatalog, toInstalledPlugin, type CatalogEntry, type CatalogSnapshot, type WorkspaceView } from './catalog'
 import { PluginManager, PluginManagerError } from './manager'
-import { managerRow, type ManagerRow } from './manager-view'
+import { managerRow, withLspStates, type ManagerRow } from './manager-view'
 import { MainAgentSlot } from './main-agent'
 import { PluginStore } from './store'
 import { missingOptions, UserConfigError, UserConfigStore, type UserConfigValue } from './user-config'
@@ -125,8 +125,9 @@ export default definePlugin({
     ctx.provide('claudePlugins', service)
     const rows = (): ManagerRow[] => {
       const installed = store.installed()
+      const lsp = ctx.maybe('lspServers')?.status()
       return snapshotFor(workspace.root).entries.map((entry) => {
-        const row = managerRow(entry, installed[entry.id] !== undefined, catalog.pluginVars(entry))
+        const row = withLspStates(managerRow(entry, installed[entry.id] !== undefined, catalog.pluginVars(entry)), lsp)
         const requiredBy = installed[entry.id] !== undefined ? manager.dependents(entry.id) : []
         return requiredBy.length > 0 ? { ...row, requiredBy } : row
       })

@@ -1,6 +1,7 @@
 // The plugin manager's rows for Claude Code and Codex plugins: where each came from, its version,
 // its components by name, its state (on or off and who decided, waiting for trust, broken), and
 // whether Seam's switch can turn it on or off here (a workspace settings file outranks it).
+import type { LspServerStatus } from '@seam/sdk'
 import { pluginComponents, runningParts, type PluginComponents } from './components'
 import type { CatalogEntry, DecisionScope } from './catalog'
 import { userConfigFields, type UserConfigField } from './user-config'
@@ -52,4 +53,23 @@ export function managerRow(entry: CatalogEntry, installed: boolean, vars: Readon
   else if (scope === 'local' || scope === 'project') row.switchNote = `${entry.decidedBy} decides (its enabledPlugins outrank Seam's switch): change it there`
   else row.switchable = true
   return row
+}
+
+/**
+ * Each LSP server of the row with where it is now, as the LSP plugin reports it: `running`,
+ * `idle` (started at the first use of a file it serves), `starting`, `failed: why`; without the
+ * LSP plugin (its profile entry off), `not run: the lsp entry is off`.
+ */
+export function withLspStates(row: ManagerRow, status: readonly LspServerStatus[] | undefined): ManagerRow {
+  const servers = row.components?.lspServers
+  if (row.components === undefined || servers === undefined || servers.length === 0) return row
+  const stateOf = (server: string): string => {
+    if (status === undefined) return 'not run: the lsp entry is off'
+    if (row.state !== 'enabled') return 'off'
+    const found = status.find((s) => s.plugin === row.name && s.server === server)
+    if (found === undefined) return 'idle'
+    return found.state === 'failed' ? `failed: ${found.reason ?? 'unknown reason'}` : found.state
+  }
+  const lspServers = servers.map((line) => `${line} (${stateOf(line.slice(0, line.indexOf(':')))})`)
+  return { ...row, components: { ...row.components, lspServers } }
 }

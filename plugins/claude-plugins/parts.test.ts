@@ -69,7 +69,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     expect(layout.settings).toMatchObject({ agent: 'kit:reviewer', subagentStatusLine: { type: 'command', command: 'echo hi' }, ignored: ['model'] })
     expect(Object.keys(layout.userConfig)).toEqual(['ENDPOINT', 'KEY', 'VERBOSE'])
     expect(layout.problems).toEqual([
-      `${join(root, '.lsp.json')}: broken: command: Invalid input: expected string, received undefined; ignored`,
+      `${join(root, '.lsp.json')}: broken: command: Invalid input: expected string, received undefined; extensionToLanguage: Invalid input: expected record, received undefined; ignored`,
       `${join(root, 'monitors', 'monitors.json')}: monitors[1]: command: Invalid input: expected string, received undefined; ignored`,
       `${join(root, 'monitors', 'monitors.json')}: monitors[3]: when: must be "always" or "on-skill-invoke:<skill>"; ignored`,
       `${join(root, 'monitors', 'monitors.json')}: monitors[4]: name: "build-log" is already a monitor of this plugin; ignored`,
@@ -99,7 +99,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
 
   it('outputStyles in the manifest replaces output-styles/; a bad userConfig keeps the plugin from loading, naming the field', () => {
     const root = kitFolder({ 'styles/only.md': 'Only.\n' })
-    writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ ...PLUGIN_JSON, outputStyles: './styles', lspServers: { go: { command: 'gopls' } }, experimental: { monitors: [{ name: 'm', command: 'watch', description: 'Watch' }] } }) })
+    writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ ...PLUGIN_JSON, outputStyles: './styles', lspServers: { go: { command: 'gopls', extensionToLanguage: { '.go': 'go' } } }, experimental: { monitors: [{ name: 'm', command: 'watch', description: 'Watch' }] } }) })
     const layout = readPluginFolder(root)
     expect(layout.outputStyles).toEqual([join(root, 'styles')])
     expect(layout.lspServers.flatMap((s) => Object.keys(s.servers))).toEqual(['typescript', 'go'])
@@ -112,7 +112,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     expect(() => readPluginFolder(root)).toThrow(/plugin\.json: userConfig\.K\.type: Invalid option/)
   })
 
-  it('the manager lists every part by name (LSP servers as not run, monitors as what runs); a plugin missing a required option does not load until configured, and sensitive values stay out of rows and model-visible content', async () => {
+  it('the manager lists every part by name (LSP servers with their state, here not run as there is no lsp entry; monitors as what runs); a plugin missing a required option does not load until configured, and sensitive values stay out of rows and model-visible content', async () => {
     const root = kitFolder()
     host = await createTestHost({ plugins: [[claudePlugins, { userSettingsPath: join(dir, 'claude-home', 'settings.json'), seamHome: join(dir, 'seam-home'), pluginDirs: [root] }]], trusted: true })
     const manager = host.kernel.getService('claudePluginManager')!
@@ -120,7 +120,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     let row = manager.rows()[0]
     expect(row.components).toMatchObject({
       outputStyles: ['kit:teacher', 'kit:Terse'],
-      lspServers: ['typescript: typescript-language-server --stdio'],
+      lspServers: ['typescript: typescript-language-server --stdio (not run: the lsp entry is off)'],
       monitors: [`build-log: tail -f ${join(dir, 'seam-home', 'claude-plugins', 'data', 'kit-inline')}/build.log`, 'on-review: watch ${user_config.ENDPOINT} (on-skill-invoke:review)'],
       settingsAgent: 'kit:reviewer'
     })

@@ -9,13 +9,24 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { formatZodError } from '@seam/sdk'
 
-/** One entry of `.lsp.json`. The spec records the file, not its fields: `command` is what Seam needs to name what would run. */
+/**
+ * One entry of `.lsp.json`, with the fields Claude Code's plugins reference lists: `command` and
+ * `extensionToLanguage` required, the rest optional. Unknown fields are kept (and ignored).
+ */
 export const LspServerSchema = z
   .object({
     command: z.string().min(1),
     args: z.array(z.string()).optional(),
+    extensionToLanguage: z.record(z.string().regex(/^\./, 'an extension starts with a dot'), z.string().min(1)),
+    transport: z.enum(['stdio', 'socket']).optional(),
     env: z.record(z.string(), z.string()).optional(),
-    extensionToLanguage: z.record(z.string(), z.string()).optional()
+    initializationOptions: z.unknown().optional(),
+    settings: z.unknown().optional(),
+    workspaceFolder: z.string().min(1).optional(),
+    startupTimeout: z.number().int().positive().optional(),
+    shutdownTimeout: z.number().int().positive().optional(),
+    restartOnCrash: z.boolean().optional(),
+    maxRestarts: z.number().int().min(0).optional()
   })
   .passthrough()
 export type LspServer = z.output<typeof LspServerSchema>

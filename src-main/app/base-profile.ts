@@ -17,6 +17,7 @@ import hooksClaude from '../../plugins/hooks-claude/index'
 import { claudePermissionMode } from '../../plugins/hook-protocol/index'
 import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
+import lsp from '../../plugins/lsp/index'
 import todo from '../../plugins/todo/index'
 import claudePlugins from '../../plugins/claude-plugins/index'
 import outputStyles from '../../plugins/output-styles/index'
@@ -81,6 +82,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
+    ['builtin:lsp', lsp as Plugin<never>],
     ['builtin:todo', todo as Plugin<never>],
     ['builtin:worktrees', worktrees as Plugin<never>],
     ['builtin:skills', skills as Plugin<never>],
@@ -160,6 +162,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     },
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } },
     { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} },
+    { id: 'lsp', plugin: 'builtin:lsp' },
     { id: 'todo', plugin: 'builtin:todo' },
     { id: 'worktrees', plugin: 'builtin:worktrees', config: {} },
     {

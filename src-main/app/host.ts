@@ -52,6 +52,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   // A hook file changed under a trusted workspace: the status carries the count of unapproved items.
   runtime.onTrustItemsChanged(() => publishStatus())
   forwardMcpChanges(runtime, pushes)
+  forwardLspChanges(runtime, pushes)
   connections.onChange((count) => {
     if (count > 0) publishStatus()
   })
@@ -86,6 +87,21 @@ function forwardMcpChanges(runtime: HostRuntime, pushes: PushHub): void {
   }
   follow()
   // The window's tree's service: followed across recomposes and when the window shows another workspace.
+  runtime.onPluginsChanged(follow)
+}
+
+/** A plugin LSP server started, stopped or failed: the plugin manager's rows show it (as plugins/changed). */
+function forwardLspChanges(runtime: HostRuntime, pushes: PushHub): void {
+  let watched: unknown
+  let unsubscribe: (() => void) | undefined
+  const follow = (): void => {
+    const lsp = runtime.kernel.getService('lspServers')
+    if (lsp === watched) return
+    unsubscribe?.()
+    watched = lsp
+    unsubscribe = lsp?.onChange(() => pushes.publish('plugins/changed', {}))
+  }
+  follow()
   runtime.onPluginsChanged(follow)
 }
 

@@ -61,6 +61,8 @@ export interface InstalledPlugin {
    * each command (SDK 0.26). The background-tasks plugin runs them.
    */
   monitors?: readonly PluginMonitor[]
+  /** Its LSP servers (`.lsp.json` and the manifest's `lspServers`), the plugin variables written in (SDK 0.28). */
+  lspServers?: readonly PluginLspServer[]
 }
 
 /** A Claude Code plugin's monitor: a command whose every stdout line reaches the model as an event. */
@@ -74,6 +76,48 @@ export interface PluginMonitor {
   description: string
   /** `always`: started with the session; `on-skill-invoke:<skill>`: when that skill is first invoked. */
   when: string
+}
+
+/** One LSP server of a plugin, as `.lsp.json` declares it (SDK 0.28). */
+export interface PluginLspServer {
+  /** Its key in `.lsp.json`. */
+  name: string
+  /** The file (or plugin.json) that declares it, for messages. */
+  file: string
+  command: string
+  args: readonly string[]
+  /** File extensions (with the dot) to LSP language ids: a file's extension picks its server. */
+  extensionToLanguage: Readonly<Record<string, string>>
+  transport: 'stdio' | 'socket'
+  /** Its own `env`, plus CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA. */
+  env: Readonly<Record<string, string>>
+  initializationOptions?: unknown
+  /** Sent with `workspace/didChangeConfiguration` and answered to `workspace/configuration`. */
+  settings?: unknown
+  workspaceFolder?: string
+  /** Milliseconds to wait for `initialize`; absent: the LSP plugin's default. */
+  startupTimeout?: number
+  /** Milliseconds to wait for `shutdown` before the process group is killed. */
+  shutdownTimeout?: number
+  restartOnCrash?: boolean
+  maxRestarts?: number
+}
+
+/** Where a plugin's LSP server is now: not started yet (`idle`), starting, running, or failed (with why). */
+export interface LspServerStatus {
+  plugin: string
+  server: string
+  state: 'idle' | 'starting' | 'running' | 'failed'
+  reason?: string
+  pid?: number
+  restarts: number
+}
+
+/** The LSP plugin's servers, for the plugin manager (SDK 0.28). */
+export interface LspStatusService {
+  status(): readonly LspServerStatus[]
+  /** Called when a server starts, stops or fails. */
+  onChange(listener: () => void): Disposable
 }
 
 export interface PluginHooks {
@@ -286,6 +330,8 @@ declare module '../kernel/types' {
   }
   interface Services {
     claudePlugins: PluginCatalogService
+    /** Provided by the LSP plugin (plugins/lsp). */
+    lspServers: LspStatusService
     subagents: SubagentService
     childTurns: ChildTurnService
     /** Provided by the Claude Code hooks bridge. */

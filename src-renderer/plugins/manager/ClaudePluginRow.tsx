@@ -93,7 +93,7 @@ function groupsOf(plugin: Row): ComponentGroup[] {
     { label: ['bin/ program', 'bin/ programs'], names: c.bin },
     { label: ['output style', 'output styles'], names: c.outputStyles },
     { label: ['main-thread agent (settings.json)', 'main-thread agents (settings.json)'], names: c.settingsAgent !== undefined ? [c.settingsAgent] : [] },
-    { label: ['LSP server (not run by Seam yet)', 'LSP servers (not run by Seam yet)'], names: c.lspServers },
+    { label: ['LSP server', 'LSP servers'], names: c.lspServers },
     { label: ['monitor', 'monitors'], names: c.monitors },
     { label: ['dependency', 'dependencies'], names: c.dependencies ?? [] },
     { label: ['part not supported by Seam', 'parts not supported by Seam'], names: c.unsupported ?? [] }

@@ -101,7 +101,7 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     const row = within(table).getByRole('row', { name: 'kit@team-tools' })
     for (const text of ['Claude Code plugin', '1.0.0', 'marketplace team-tools', 'team-tools:./plugins/kit', 'enabled', 'on when installed']) expect(row.textContent).toContain(text)
     const summary = within(row).getByLabelText(/^Components of kit@team-tools/)
-    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server (not run by Seam yet), 1 monitor, 1 dependency, 1 part not supported by Seam')
+    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server, 1 monitor, 1 dependency, 1 part not supported by Seam')
     fireEvent.click(summary)
     expect(within(row).getByText('/kit:hello')).toBeTruthy()
     expect(within(row).getByText('kit:greet')).toBeTruthy()

@@ -12,6 +12,8 @@ export function ClaudePluginsSection() {
   useEffect(() => {
     void claudePluginsActions.refresh(host)
   }, [host])
+  // A plugin LSP server started or failed (its state is in the row), or a plugin changed.
+  useEffect(() => host.on('plugins/changed', () => void claudePluginsActions.refresh(host)), [host])
   return (
     <section className="settings-section" aria-labelledby="claude-plugins-heading">
       <h2 id="claude-plugins-heading">Claude Code and Codex plugins</h2>
