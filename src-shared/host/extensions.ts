@@ -61,7 +61,7 @@ export interface InstalledPlugin {
    * each command (SDK 0.26). The background-tasks plugin runs them.
    */
   monitors?: readonly PluginMonitor[]
-  /** Its LSP servers (`.lsp.json` and the manifest's `lspServers`), the plugin variables written in (SDK 0.28). */
+  /** Its LSP servers (`.lsp.json` and the manifest's `lspServers`), the plugin variables written in (SDK 0.31). */
   lspServers?: readonly PluginLspServer[]
 }
 
@@ -78,7 +78,7 @@ export interface PluginMonitor {
   when: string
 }
 
-/** One LSP server of a plugin, as `.lsp.json` declares it (SDK 0.28). */
+/** One LSP server of a plugin, as `.lsp.json` declares it (SDK 0.31). */
 export interface PluginLspServer {
   /** Its key in `.lsp.json`. */
   name: string
@@ -113,7 +113,7 @@ export interface LspServerStatus {
   restarts: number
 }
 
-/** The LSP plugin's servers, for the plugin manager (SDK 0.28). */
+/** The LSP plugin's servers, for the plugin manager (SDK 0.31). */
 export interface LspStatusService {
   status(): readonly LspServerStatus[]
   /** Called when a server starts, stops or fails. */
