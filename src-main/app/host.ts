@@ -75,31 +75,25 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
 
 /** `mcp/changed` whenever a server changes; the mcp service is re-provided when its plugin restarts, so follow it. */
 function forwardMcpChanges(runtime: HostRuntime, pushes: PushHub): void {
-  let watched: unknown
-  let unsubscribe: (() => void) | undefined
-  const follow = (): void => {
-    const mcp = runtime.kernel.getService('mcp')
-    if (mcp === watched) return
-    unsubscribe?.()
-    watched = mcp
-    unsubscribe = mcp?.onChange(() => pushes.publish('mcp/changed', {}))
-    pushes.publish('mcp/changed', {})
-  }
-  follow()
-  // The window's tree's service: followed across recomposes and when the window shows another workspace.
-  runtime.onPluginsChanged(follow)
+  followService(runtime, 'mcp', () => pushes.publish('mcp/changed', {}))
 }
 
 /** A plugin LSP server started, stopped or failed: the plugin manager's rows show it (as plugins/changed). */
 function forwardLspChanges(runtime: HostRuntime, pushes: PushHub): void {
+  followService(runtime, 'lspServers', () => pushes.publish('plugins/changed', {}), false)
+}
+
+/** Calls `changed` on each change of the window's tree's service `name`, followed across recomposes and workspace switches. */
+function followService(runtime: HostRuntime, name: 'mcp' | 'lspServers', changed: () => void, announce = true): void {
   let watched: unknown
   let unsubscribe: (() => void) | undefined
   const follow = (): void => {
-    const lsp = runtime.kernel.getService('lspServers')
-    if (lsp === watched) return
+    const service = runtime.kernel.getService(name)
+    if (service === watched) return
     unsubscribe?.()
-    watched = lsp
-    unsubscribe = lsp?.onChange(() => pushes.publish('plugins/changed', {}))
+    watched = service
+    unsubscribe = service?.onChange(changed)
+    if (announce) changed()
   }
   follow()
   runtime.onPluginsChanged(follow)
