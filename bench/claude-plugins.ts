@@ -10,6 +10,9 @@
 // A second line, same run and same baseline: the 10 plugins AND 50 personal skills
 // (~/.claude/skills, as bench/skills.ts writes them) installed together, every SKILL.md parsed
 // (no parse cache, as a first start).
+// A third line (issue 29, plugin LSP servers): each plugin also declares an LSP server in its
+// `.lsp.json`, and the lsp plugin is loaded, against the second line's setup without the lsp plugin:
+// servers start on first use of a file they serve, so a session start spawns nothing.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +21,7 @@ import claudePlugins from '../plugins/claude-plugins/index'
 import { PluginManager } from '../plugins/claude-plugins/manager'
 import { PluginStore } from '../plugins/claude-plugins/store'
 import hooksClaude from '../plugins/hooks-claude/index'
+import lsp from '../plugins/lsp/index'
 import skills from '../plugins/skills/index'
 import { line, type BenchLine } from './measure'
 
@@ -39,6 +43,7 @@ export async function run(): Promise<BenchLine[]> {
       for (let s = 0; s < 2; s++) await put(join(dir, 'skills', `skill-${s}`, 'SKILL.md'), `---\nname: skill-${s}\ndescription: Skill ${s} of plugin ${i}\n---\n${'Instructions.\n'.repeat(40)}`)
       await put(join(dir, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/guard.sh' }] }] } }))
       await put(join(dir, 'guard.sh'), '#!/bin/sh\nexit 0\n')
+      await put(join(dir, '.lsp.json'), JSON.stringify({ [`lang-${i}`]: { command: '${CLAUDE_PLUGIN_ROOT}/server.sh', args: ['--stdio'], extensionToLanguage: { [`.l${i}`]: `lang-${i}` } } }))
       entries.push({ name, source: `./plugins/${name}` })
     }
     await put(join(market, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'bench-market', owner: { name: 'bench' }, plugins: entries }))
@@ -56,35 +61,38 @@ export async function run(): Promise<BenchLine[]> {
       await put(join(skillsHome, '.claude', 'skills', `skill-${String(i).padStart(2, '0')}`, 'SKILL.md'), `---\n${front}\n---\n# Skill ${i}\n\n${'Instructions line.\n'.repeat(80)}`)
     }
 
-    const times: Record<'with' | 'both' | 'without', number[]> = { with: [], both: [], without: [] }
+    const times: Record<'with' | 'both' | 'lsp' | 'without', number[]> = { with: [], both: [], lsp: [], without: [] }
     const runs = [
-      ['with', withHome, join(root, 'user-home')],
-      ['both', withHome, skillsHome],
-      ['without', withoutHome, join(root, 'user-home')]
+      ['with', withHome, join(root, 'user-home'), false],
+      ['both', withHome, skillsHome, false],
+      ['lsp', withHome, skillsHome, true],
+      ['without', withoutHome, join(root, 'user-home'), false]
     ] as const
     for (let r = 0; r < ROUNDS + 1; r++) {
-      for (const [key, seamHome, home] of runs) {
-        const ms = await sessionStart(seamHome, userSettings, home)
+      for (const [key, seamHome, home, withLsp] of runs) {
+        const ms = await sessionStart(seamHome, userSettings, home, withLsp)
         if (r > 0) times[key].push(ms) // round 0 warms up module loading and the JIT
       }
     }
     return [
       line('claude-plugins', `session start to the end of its first turn, ${PLUGINS} Claude Code plugins installed (vs none)`, median(times.with), 'ms', median(times.without)),
-      line('claude-plugins', `session start to the end of its first turn, ${SKILLS} skills and ${PLUGINS} Claude Code plugins installed together (vs none)`, median(times.both), 'ms', median(times.without))
+      line('claude-plugins', `session start to the end of its first turn, ${SKILLS} skills and ${PLUGINS} Claude Code plugins installed together (vs none)`, median(times.both), 'ms', median(times.without)),
+      line('claude-plugins', `session start to the end of its first turn, ${SKILLS} skills and ${PLUGINS} plugins with an LSP server each, the lsp plugin loaded (vs the same without it)`, median(times.lsp), 'ms', median(times.both))
     ]
   } finally {
     await rm(root, { recursive: true, force: true })
   }
 }
 
-async function sessionStart(seamHome: string, userSettingsPath: string, home: string): Promise<number> {
+async function sessionStart(seamHome: string, userSettingsPath: string, home: string, withLsp: boolean): Promise<number> {
   const host = await createTestHost({
     builtinTools: false,
     script: () => ({ text: 'ok' }),
     plugins: [
       [claudePlugins, { seamHome, userSettingsPath }],
       [skills, { home, codexHome: join(home, '.codex') }],
-      [hooksClaude, { userSettingsPath }]
+      [hooksClaude, { userSettingsPath }],
+      ...(withLsp ? [[lsp, {}] as const] : [])
     ]
   })
   try {
