@@ -32,6 +32,8 @@ describe('plugin LSP servers with typescript-language-server', () => {
             { id: 'def', name: 'LSP', args: { operation: 'goToDefinition', filePath: 'src/main.ts', line: 3, character: 30 } },
             { id: 'refs', name: 'LSP', args: { operation: 'findReferences', filePath: 'src/math.ts', line: 1, character: 17 } },
             { id: 'hover', name: 'LSP', args: { operation: 'hover', filePath: 'src/main.ts', line: 3, character: 30 } },
+            { id: 'ws', name: 'LSP', args: { operation: 'workspaceSymbol', filePath: 'src/main.ts', line: 1, character: 1, query: 'add' } },
+            { id: 'in', name: 'LSP', args: { operation: 'incomingCalls', filePath: 'src/math.ts', line: 1, character: 17 } },
             { id: 'py', name: 'LSP', args: { operation: 'hover', filePath: 'src/tool.py', line: 1, character: 1 } }
           ]
         },
@@ -57,6 +59,11 @@ describe('plugin LSP servers with typescript-language-server', () => {
     expect(byId.get('refs')!.content).toBe('Found 3 references in 2 files:\n\nsrc/math.ts:\n  Line 1:17\n\nsrc/main.ts:\n  Line 1:10\n  Line 3:30')
     expect(byId.get('hover')).toMatchObject({ isError: false })
     expect(byId.get('hover')!.content).toBe('Hover at line 3, character 30:\n\n```typescript\n(alias) add(a: number, b: number): number\nimport add\n```')
+    expect(byId.get('ws')).toMatchObject({ isError: false })
+    // A workspace symbol's location is its whole declaration.
+    expect(byId.get('ws')!.content).toBe('Found 1 symbol matching "add":\n  add (Function) - src/math.ts:1:1')
+    expect(byId.get('in')).toMatchObject({ isError: false })
+    expect(byId.get('in')!.content).toMatch(/^Calls to add \(1\):\n  .* - src\/main\.ts:\d+:\d+; at src\/main\.ts:3:30$/)
     expect(byId.get('py')).toMatchObject({ isError: true, content: 'No LSP server is configured for .py files. The plugins\' LSP servers serve: .ts.' })
 
     // The Edit's result is the Edit's; the new diagnostic follows it as context, and the next request carries it.
