@@ -1,22 +1,14 @@
-// A real Seam host for the skills tests: a temp Seam home, user home and workspace (a git
-// repository) with SKILL.md folders written by the test, the loopback OpenAI-protocol model server
-// playing a script, and the whole base profile (the skills plugin included). Nothing of Seam is
-// replaced.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+// A real Seam host for the skills tests: `startLoopbackHost` of @seam/sdk/testing with a temp Seam
+// home, user home and workspace (a git repository) holding the SKILL.md folders a test writes, the
+// loopback OpenAI-protocol model server playing a script, and the whole base profile. Nothing of
+// Seam is replaced.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { startFakeOpenAI, type OpenAIRequestBody, type OpenAIScript } from '../../test-support/fake-openai.mjs'
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
-import { HostRuntime, terminalApprovalPlugin } from '@seam/sdk/testing'
+import { startLoopbackHost, type LoopbackHost } from '@seam/sdk/testing'
 
-export interface SkillsHost {
-  runtime: HostRuntime
-  model: FakeProviderServer<OpenAIRequestBody>
-  root: string
-  workspace: string
-  home: string
-  close(): Promise<void>
-}
+export type SkillsHost = LoopbackHost<FakeProviderServer<OpenAIRequestBody>>
 
 export interface SkillsHostOptions {
   /** Files by path: `~/…` in the user's home, `ws/…` in the workspace, else under the temp root. */
@@ -38,36 +30,15 @@ export function skillFile(front: string, body: string): string {
 }
 
 export async function startSkillsHost(options: SkillsHostOptions): Promise<SkillsHost> {
-  const root = await mkdtemp(join(tmpdir(), 'seam-skills-'))
-  const home = join(root, 'home')
-  const workspace = join(root, 'ws')
-  await mkdir(join(workspace, '.git'), { recursive: true })
-  await mkdir(home, { recursive: true })
-  for (const [path, text] of Object.entries(options.files)) {
-    await put(path.startsWith('~/') ? join(home, path.slice(2)) : join(root, path), text)
-  }
-  const model = await startFakeOpenAI(options.script, options.contextWindow ? { contextWindow: options.contextWindow } : {})
-  const runtime = await HostRuntime.start({
-    mode: 'headless',
-    // The user-level folders (~/.claude, ~/.agents, ~/.codex) are the test's, never the machine's.
-    env: { ...process.env, SEAM_HOME: join(root, 'seam-home'), HOME: home, CODEX_HOME: join(home, '.codex') },
-    workspace,
-    trustWorkspace: options.trusted ?? true,
-    provider: { provider: 'openai-compatible', baseUrl: model.url, model: 'm' },
-    answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin('allow') as never }
+  return startLoopbackHost({
+    prefix: 'skills',
+    model: await startFakeOpenAI(options.script, options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+    files: options.files,
+    workspaceDir: 'ws',
+    gitRoot: true,
+    seamHome: 'separate',
+    ...(options.trusted !== undefined ? { trusted: options.trusted } : {})
   })
-  return {
-    runtime,
-    model,
-    root,
-    workspace,
-    home,
-    async close() {
-      await runtime.close()
-      await model.close()
-      await rm(root, { recursive: true, force: true })
-    }
-  }
 }
 
 /** The text of a request's messages of one role, in order (content parts joined). */

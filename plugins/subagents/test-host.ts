@@ -1,19 +1,15 @@
-// A real Seam host for the subagents tests: a temp Seam home, HOME and workspace (with the agent
-// files a test writes), the loopback OpenAI-protocol model server, and the whole base profile
-// (the subagents plugin, the hook bridges, the built-in tools). Each agent has its own scripted
-// conversation: a request is routed by its system prompt, and the reply is the next of that
-// conversation (counted from the assistant messages the request already holds).
+// A real Seam host for the subagents tests: `startLoopbackHost` of @seam/sdk/testing (a temp Seam
+// home, HOME and workspace with the agent files a test writes, the loopback OpenAI-protocol model
+// server, the whole base profile). Each agent has its own scripted conversation: a request is
+// routed by its system prompt, and the reply is the next of that conversation (counted from the
+// assistant messages the request already holds).
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { startFakeOpenAI, type OpenAIRequestBody, type ScriptedTurn } from '../../test-support/fake-openai.mjs'
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
-import { HostRuntime, terminalApprovalPlugin } from '@seam/sdk/testing'
+import { startLoopbackHost, type LoopbackHost } from '@seam/sdk/testing'
 import type { SessionEvent, SessionEventOf } from '@seam/sdk'
 import { afterEach } from 'vitest'
-
-type LiveSession = Awaited<ReturnType<HostRuntime['sessions']['create']>>
 
 /** A conversation: picked when the system prompt contains `marker`; `turns[n]` answers its n-th request. */
 export interface Conversation {
@@ -31,15 +27,7 @@ export interface SubagentHostOptions {
   settings?: Record<string, unknown>
 }
 
-export interface SubagentHost {
-  runtime: HostRuntime
-  model: FakeProviderServer<OpenAIRequestBody>
-  root: string
-  workspace: string
-  home: string
-  run(prompt: string): Promise<{ session: LiveSession; events: SessionEvent[] }>
-  close(): Promise<void>
-}
+export type SubagentHost = LoopbackHost<FakeProviderServer<OpenAIRequestBody>>
 
 function systemOf(body: OpenAIRequestBody): string {
   const first = body.messages[0]
@@ -58,58 +46,14 @@ export function route(conversations: readonly Conversation[], body: OpenAIReques
 }
 
 export async function startSubagentHost(options: SubagentHostOptions): Promise<SubagentHost> {
-  const root = await mkdtemp(join(tmpdir(), 'seam-subagents-'))
-  const home = join(root, 'home')
-  const workspace = join(root, 'workspace')
-  await mkdir(home, { recursive: true })
-  await mkdir(workspace, { recursive: true })
-  for (const [file, content] of Object.entries(options.files ?? {})) {
-    await mkdir(dirname(join(root, file)), { recursive: true })
-    // Scripts (hooks) are written executable.
-    await writeFile(join(root, file), content, { mode: file.endsWith('.sh') ? 0o755 : 0o644 })
-  }
-  if (options.settings) await writeFile(join(home, 'settings.json'), JSON.stringify(options.settings, null, 2))
-  let patchFile: string | undefined
-  if (options.patch) {
-    patchFile = join(root, 'patch.yml')
-    await writeFile(patchFile, options.patch)
-  }
-  // ~/.claude and ~/.codex come from the test's own folder, never the machine's.
-  const previous = { HOME: process.env.HOME, CODEX_HOME: process.env.CODEX_HOME }
-  process.env.HOME = home
-  process.env.CODEX_HOME = join(home, '.codex')
-  const model = await startFakeOpenAI(Array.from({ length: 200 }, () => (body: OpenAIRequestBody) => route(options.conversations, body)))
-  const runtime = await HostRuntime.start({
-    mode: 'headless',
-    env: { ...process.env, SEAM_HOME: home },
-    workspace,
-    trustWorkspace: options.trusted ?? true,
-    patchFile,
-    provider: { provider: 'openai-compatible', baseUrl: model.url, model: 'm' },
-    answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin('allow') as never }
+  return startLoopbackHost({
+    prefix: 'subagents',
+    model: await startFakeOpenAI(Array.from({ length: 200 }, () => (body: OpenAIRequestBody) => route(options.conversations, body))),
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
+    ...(options.patch !== undefined ? { patch: options.patch } : {}),
+    ...(options.settings ? { settings: options.settings } : {})
   })
-  return {
-    runtime,
-    model,
-    root,
-    workspace,
-    home,
-    async run(prompt) {
-      const session = await runtime.sessions.create(workspace)
-      session.agent.send(prompt)
-      await session.agent.whenIdle()
-      return { session, events: [...session.log.events] }
-    },
-    async close() {
-      await runtime.close()
-      await model.close()
-      for (const [key, value] of Object.entries(previous)) {
-        if (value === undefined) delete process.env[key]
-        else process.env[key] = value
-      }
-      await rm(root, { recursive: true, force: true })
-    }
-  }
 }
 
 /** A test file's host starter: each host started is closed after its test. */
