@@ -7,6 +7,7 @@ import { defineConfig } from '@playwright/test'
 import type { TestOptions, WorkerOptions } from './e2e/fixtures'
 import { findChromium } from './scripts/chromium.mjs'
 import { scaledTimeout } from './scripts/time-factor.mjs'
+import { EXPECT_TIMEOUT_MS, TEST_TIMEOUT_MS } from './e2e/support/timeouts'
 
 function chromiumPath(): string | undefined {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
@@ -24,9 +25,10 @@ export default defineConfig<TestOptions, WorkerOptions>({
   workers: 1,
   fullyParallel: false,
   // Written for an idle machine; scaled by how loaded or slow this one is (scripts/time-factor.mjs:
-  // measured once, then read from SEAM_TEST_TIME_FACTOR by the workers and the host fixture).
-  timeout: scaledTimeout(30_000),
-  expect: { timeout: scaledTimeout(10_000) },
+  // measured once, then read from SEAM_TEST_TIME_FACTOR by the workers and the host fixture), and
+  // raised for each test by the load at its start (e2e/fixtures.ts, `loadFollowingTimeouts`).
+  timeout: scaledTimeout(TEST_TIMEOUT_MS),
+  expect: { timeout: scaledTimeout(EXPECT_TIMEOUT_MS) },
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   projects: [

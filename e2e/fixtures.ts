@@ -13,14 +13,35 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { test as base, _electron, type Browser, type ElectronApplication, type Page } from '@playwright/test'
-import { currentTimeFactor, scaledTimeout, timeFactor } from '../scripts/time-factor.mjs'
+import { expect as baseExpect, test as base, _electron, type Browser, type ElectronApplication, type Page } from '@playwright/test'
+import { currentTimeFactor, scaledTimeout, TIME_FACTOR_ENV, timeFactor } from '../scripts/time-factor.mjs'
+import { EXPECT_TIMEOUT_MS, HOST_START_TIMEOUT_MS as HOST_START_BASE_MS } from './support/timeouts'
 
 export type Target = 'web' | 'electron'
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const WEB_ENTRY = join(repoRoot, 'out', 'main', 'web.js')
-const HOST_START_TIMEOUT_MS = scaledTimeout(20_000)
+
+// The run's factor (measured once when `npm test` starts) is kept aside; each test starts from it
+// and takes the larger of it and the load's factor at that moment, as each vitest file does
+// (test-support/vitest-setup.ts): a machine that gets busier during the run scales the later tests.
+const RUN_FACTOR_ENV = 'SEAM_TEST_RUN_TIME_FACTOR'
+process.env[RUN_FACTOR_ENV] ??= String(timeFactor().factor)
+const runFactor = Number(process.env[RUN_FACTOR_ENV])
+let testFactor = runFactor
+
+/**
+ * Playwright's `expect`, with its default timeout following the current test's factor (the
+ * config's is fixed when the worker starts). A timeout given to a matcher still wins.
+ */
+export const expect: typeof baseExpect = new Proxy(baseExpect, {
+  apply: (_target, thisArg, args: unknown[]) => Reflect.apply(loadFollowingExpect(), thisArg, args),
+  get: (_target, property) => Reflect.get(loadFollowingExpect(), property)
+})
+
+function loadFollowingExpect(): typeof baseExpect {
+  return testFactor === runFactor ? baseExpect : baseExpect.configure({ timeout: Math.round(EXPECT_TIMEOUT_MS * testFactor) })
+}
 
 export interface TestOptions {
   /** Environment for the host process, on top of SEAM_HOME/HOME/PORT. */
@@ -54,20 +75,20 @@ interface HostRun {
   restartWebHost(): Promise<string>
 }
 
-export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: string; followLoad: void }, WorkerFixtures>({
-  // The config's timeouts use the run's factor, measured before the suite started. `npm test` runs
-  // these specs beside vitest and other work may start later, so, as vitest's files do
-  // (test-support/vitest-setup.ts), each test's timeout also follows the load when it starts.
-  followLoad: [
+export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: string; loadFollowingTimeouts: void }, WorkerFixtures>({
+  target: ['web', { option: true, scope: 'worker' }],
+
+  // First of every test: its timeout (whatever the config or a describe set) and its waits follow
+  // the load now, only ever upwards from the run's factor.
+  loadFollowingTimeouts: [
     async ({}, use, testInfo) => {
-      const run = timeFactor().factor
-      const now = currentTimeFactor()
-      if (now > run) testInfo.setTimeout(Math.round((testInfo.timeout * now) / run))
+      testFactor = currentTimeFactor({ [TIME_FACTOR_ENV]: String(runFactor) })
+      process.env[TIME_FACTOR_ENV] = String(testFactor)
+      if (testFactor > runFactor) testInfo.setTimeout(Math.round((testInfo.timeout / runFactor) * testFactor))
       await use()
     },
     { auto: true }
   ],
-  target: ['web', { option: true, scope: 'worker' }],
   hostEnv: [{}, { option: true }],
   seamHomeFiles: [{}, { option: true }],
 
@@ -175,7 +196,6 @@ export const test = base.extend<TestFixtures & { hostRun: HostRun; tempRoot: str
   }
 })
 
-export { expect } from '@playwright/test'
 /** A timeout written for an idle machine, scaled as the config's are (for a test's own `setTimeout`). */
 export { scaledTimeout }
 
@@ -206,7 +226,8 @@ async function startWebHost(env: Record<string, string>, log: string[]): Promise
   child.stderr?.on('data', (chunk: Buffer) => log.push(...lines('host!', chunk)))
   const url = await new Promise<string>((resolveUrl, reject) => {
     let buffered = ''
-    const timer = setTimeout(() => fail(`did not print its URL within ${HOST_START_TIMEOUT_MS / 1000} s`), HOST_START_TIMEOUT_MS)
+    const startMs = scaledTimeout(HOST_START_BASE_MS) // this test's factor: set by loadFollowingTimeouts
+    const timer = setTimeout(() => fail(`did not print its URL within ${startMs / 1000} s`), startMs)
     function fail(why: string) {
       clearTimeout(timer)
       child.kill('SIGKILL')
