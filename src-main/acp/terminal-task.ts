@@ -16,21 +16,29 @@ export const DROPPED_BY_CLIENT = "[earlier output was dropped by the client's te
 export function terminalCommand(terminal: EditorTerminal, outputSoFar: string): RunningCommand {
   let seen = outputSoFar
   let sink: Parameters<RunningCommand['attach']>[0] | undefined
+  /** The command has exited: its last fetch is queued, and a refresh waits for that one instead of asking again. */
+  let exited = false
   let ended = false
+  let released = false
   let pulling: Promise<void> = Promise.resolve()
-  /** One `terminal/output` at a time, so each new part is appended once and in order. */
-  const pull = (): Promise<void> => {
-    pulling = pulling
-      .catch(() => undefined)
-      .then(async () => {
-        if (!sink) return
-        const { output } = await terminal.currentOutput()
-        const fresh = newPart(seen, output)
-        seen = output
-        if (fresh !== '') sink.output(fresh)
-      })
+  /**
+   * One `terminal/output` at a time, so each new part is appended once and in order. The release
+   * joins the same queue, so no fetch reaches the client after its terminal was released.
+   */
+  const enqueue = (step: () => Promise<unknown>): Promise<void> => {
+    pulling = pulling.catch(() => undefined).then(async () => {
+      await step()
+    })
     return pulling
   }
+  const pull = (): Promise<void> =>
+    enqueue(async () => {
+      if (!sink || released) return
+      const { output } = await terminal.currentOutput()
+      const fresh = newPart(seen, output)
+      seen = output
+      if (fresh !== '') sink.output(fresh)
+    })
   return {
     signalGroup() {
       if (ended) return false
@@ -38,17 +46,21 @@ export function terminalCommand(terminal: EditorTerminal, outputSoFar: string): 
       void terminal.kill().catch(() => undefined)
       return true
     },
-    refresh: () => (ended ? Promise.resolve() : pull()),
+    refresh: () => (exited ? pulling.catch(() => undefined) : pull()),
     attach(taker) {
       sink = taker
       void terminal
         .waitForExit()
         .then(exitCodeOf, () => 1)
         .then(async (exitCode) => {
+          exited = true
           await pull().catch(() => undefined)
           ended = true
           taker.exit(exitCode)
-          await terminal.release().catch(() => undefined)
+          await enqueue(() => {
+            released = true
+            return terminal.release()
+          }).catch(() => undefined)
         })
     }
   }
