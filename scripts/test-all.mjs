@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: build, typecheck, unit tests (vitest) and e2e (Playwright, web project, plus the
-// electron project when ELECTRON_PATH is set). With SEAM_TEST_OVERLAP=1 the typecheck and the e2e
-// tests run beside the unit tests after the build, each using the time the others leave the cores
-// idle; vitest's output streams and the other two follow it unmixed. First it makes sure there is
-// a Chromium for the e2e tests (chromium.mjs: found, or installed from Debian where this user
+// electron project when ELECTRON_PATH is set). The typecheck and the e2e tests run beside the unit
+// tests after the build, each using the time the others leave the cores idle; vitest's output
+// streams and the other two follow it unmixed (SEAM_TEST_OVERLAP=0 runs them one after another).
+// First it makes sure there is a Chromium for the e2e tests (chromium.mjs: found, or installed from Debian where this user
 // may; otherwise it stops at once with one line saying what to run). Every suite runs even when
 // another failed. Ends with a summary (each step's wall and CPU seconds, child-cpu.mjs: CPU far
 // below twice the wall time on 2 cores means the step left a core idle) and, as the very last
@@ -169,8 +169,8 @@ console.log(
     : `test timeouts x${time.factor} (${TIME_FACTOR_ENV} was set)`
 )
 
-/** SEAM_TEST_OVERLAP=1: the typecheck and the e2e tests run beside the unit tests (see the top). */
-const overlap = process.env.SEAM_TEST_OVERLAP === '1'
+/** The typecheck and the e2e tests run beside the unit tests (see the top), unless SEAM_TEST_OVERLAP=0. */
+const overlap = process.env.SEAM_TEST_OVERLAP !== '0'
 const suiteStarted = Date.now()
 // One folder for the run where the vitest files and the e2e specs that scaffold a bundle share
 // the SDK packed once (test-support/packed-sdk.ts).
