@@ -25,7 +25,7 @@ export interface PluginComponents {
   monitors: string[]
   /** `settings.json`'s `agent`: the agent the main thread runs as while the plugin is on. */
   settingsAgent?: string
-  /** `name` or `name version-range` per plugin of its marketplace it needs (installed with it). */
+  /** `name@marketplace` (with its version range when declared) per plugin it needs (installed with it); a folder plugin's bare name stays bare. */
   dependencies: string[]
   /** Its themes, workflows and channels, each with why Seam does not apply it. */
   unsupported: string[]
@@ -39,7 +39,8 @@ export const UNSUPPORTED_WHY = {
 } as const
 
 /** The components of a plugin folder, by the names a user types or sees (values substituted by `vars`). */
-export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<string, string>> = {}): PluginComponents {
+/** `marketplace`: the plugin's own, which its dependencies given by bare name come from. */
+export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<string, string>> = {}, marketplace?: string): PluginComponents {
   const sub = (text: string) => text.replace(PLUGIN_VARIABLE, (all, name: string) => vars[name] ?? all)
   const commands = layout.commands.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path)).map((file) => `/${layout.name}:${file === path ? basename(file).replace(/\.md$/i, '') : commandName(path, file)}`))
   const agents = layout.agents.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path)).map((file) => basename(file).replace(/\.md$/i, '')))
@@ -68,7 +69,11 @@ export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<str
   const outputStyles = layout.outputStyles.flatMap((path) => (/\.md$/i.test(path) ? [path] : markdownFiles(path))).map((file) => `${layout.name}:${styleName(file)}`)
   const lspServers = layout.lspServers.flatMap((source) => Object.entries(source.servers).map(([name, server]) => `${name}: ${sub([server.command, ...(server.args ?? [])].join(' '))}`))
   const monitors = layout.monitors.flatMap((source) => source.monitors.map((monitor) => `${monitor.name}: ${sub(monitor.command)}${monitor.when === 'always' ? '' : ` (${monitor.when})`}`))
-  const dependencies = layout.dependencies.map((dependency) => (dependency.version !== undefined ? `${dependency.name} ${dependency.version}` : dependency.name))
+  const dependencies = layout.dependencies.map((dependency) => {
+    const from = dependency.marketplace ?? marketplace
+    const id = from !== undefined ? `${dependency.name}@${from}` : dependency.name
+    return dependency.version !== undefined ? `${id} ${dependency.version}` : id
+  })
   const filesOf = (paths: readonly string[]) => paths.flatMap((path) => (isDirectory(path) ? safeReaddir(path).sort().filter((entry) => !isDirectory(join(path, entry))) : [basename(path)]))
   const unsupported = [
     ...filesOf(layout.themes).map((file) => `theme ${file}: ${UNSUPPORTED_WHY.theme}`),

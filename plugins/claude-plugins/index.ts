@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { definePlugin, type InstalledPlugin, type PluginCatalogService } from '@seam/sdk'
 import { claudeUserSettingsPath } from '@seam/sdk/node'
 import { PluginCatalog, toInstalledPlugin, type CatalogEntry, type CatalogSnapshot, type WorkspaceView } from './catalog'
+import { dependencyGraph, dependentsOf } from './dependencies'
 import { PluginManager, PluginManagerError } from './manager'
 import { managerRow, withLspStates, type ManagerRow } from './manager-view'
 import { MainAgentSlot } from './main-agent'
@@ -126,10 +127,11 @@ export default definePlugin({
     const rows = (): ManagerRow[] => {
       const installed = store.installed()
       const lsp = ctx.maybe('lspServers')?.status()
+      const graph = dependencyGraph(installed)
       return snapshotFor(workspace.root).entries.map((entry) => {
         const row = withLspStates(managerRow(entry, installed[entry.id] !== undefined, catalog.pluginVars(entry)), lsp)
-        const requiredBy = installed[entry.id] !== undefined ? manager.dependents(entry.id) : []
-        return requiredBy.length > 0 ? { ...row, requiredBy } : row
+        const requiredBy = installed[entry.id] !== undefined ? dependentsOf(entry.id, graph) : []
+        return { ...row, ...(requiredBy.length > 0 ? { requiredBy } : {}), ...(installed[entry.id]?.auto === true ? { installedAsDependency: true } : {}) }
       })
     }
     const entryOf = (id: string): CatalogEntry => {

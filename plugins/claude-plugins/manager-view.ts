@@ -23,12 +23,14 @@ export interface ManagerRow extends Pick<CatalogEntry, 'id' | 'name' | 'marketpl
   userConfig: UserConfigField[]
   /** Installed plugins whose `dependencies` name it. */
   requiredBy?: string[]
+  /** Installed only because another plugin depends on it (`seam plugin prune` removes it once nothing does). */
+  installedAsDependency?: boolean
 }
 
 export function managerRow(entry: CatalogEntry, installed: boolean, vars: Readonly<Record<string, string>>): ManagerRow {
   const scope = entry.decidedScope ?? 'default'
   const origin: ManagerRow['origin'] = installed ? 'marketplace' : entry.state === 'not-installed' ? (scope === 'user' ? 'user' : 'project') : 'local'
-  const components = entry.layout ? pluginComponents(entry.layout, vars) : undefined
+  const components = entry.layout ? pluginComponents(entry.layout, vars, entry.marketplace) : undefined
   const problems = [...(entry.problem !== undefined ? [entry.problem] : []), ...(entry.layout?.problems ?? [])]
   const row: ManagerRow = {
     id: entry.id,

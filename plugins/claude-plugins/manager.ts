@@ -1,18 +1,21 @@
 // Adding marketplaces and installing plugins from them, as `claude plugin …` does: the
-// marketplace is a local folder (read in place), a git repository (URL or path, cloned with the
-// system git), a URL to a marketplace.json, or an npm package; a plugin entry's source is fetched
-// into a staging folder, read, hashed and moved into `cache/<marketplace>/<plugin>/<version>/`.
+// marketplace and a plugin entry's source are fetched (sources.ts) into a staging folder, read,
+// hashed and moved into `cache/<marketplace>/<plugin>/<version>/`, after the plugin's
+// dependencies (of its marketplace, or of another one the marketplace allows).
 // Every step that fails leaves the store as it was (staging is removed, JSON files are replaced
 // whole, the copy is renamed into place).
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { isAbsolute, join, resolve } from 'node:path'
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { satisfies } from 'semver'
-import { isWithin } from '@seam/sdk/node'
-import { copyTree, gitClone, gitHead, gitPull, npmFetch } from './fetch'
+import { describeMarketplaceSource, describePluginSource, fetchMarketplace, fetchPlugin, PluginManagerError } from './sources'
+import { dependencyGraph, dependentsOf, orphanedDependencies } from './dependencies'
+import { gitHead, gitPull } from './fetch'
 import { readPluginFolder, type PluginLayout } from './manifest'
-import { MARKETPLACE_FILE, readMarketplace, type Marketplace, type MarketplaceEntry, type MarketplaceSource, type PluginSource } from './marketplace'
+import { readMarketplace, type Marketplace, type MarketplaceEntry, type MarketplaceSource } from './marketplace'
 import { UserConfigStore } from './user-config'
 import { contentHash, pluginId, type InstalledRecord, type KnownMarketplace, type PluginStore } from './store'
+
+export { describeMarketplaceSource, describePluginSource, parseMarketplaceArg, PluginManagerError } from './sources'
 
 export interface InstallResult {
   id: string
@@ -24,66 +27,15 @@ export interface InstallResult {
   dependencies?: InstallResult[]
 }
 
-export class PluginManagerError extends Error {}
+/** Why a plugin is being installed: asked for by the user, as a dependency, or an update keeping what it was. */
+type InstallAs = 'explicit' | 'dependency' | 'keep'
 
-/** Turns what the user typed after `marketplace add` into a source (Claude Code's accepted forms, plus `npm:`). */
-export function parseMarketplaceArg(arg: string, cwd: string): MarketplaceSource {
-  if (arg.startsWith('npm:')) {
-    const spec = arg.slice(4)
-    const at = spec.lastIndexOf('@')
-    return at > 0 ? { source: 'npm', package: spec.slice(0, at), version: spec.slice(at + 1) } : { source: 'npm', package: spec }
-  }
-  const [base, ref] = splitRef(arg)
-  if (/^(https?|git|ssh|file):\/\//.test(base) || /^[\w.-]+@[\w.-]+:/.test(base)) {
-    if (/^https?:\/\//.test(base) && base.endsWith('.json')) return { source: 'url', url: base }
-    return ref !== undefined ? { source: 'git', url: base, ref } : { source: 'git', url: base }
-  }
-  const local = resolve(cwd, base)
-  if (existsSync(local)) {
-    // A folder holding a marketplace is read in place; a git repository given by path (`repo.git`, a bare one) is cloned.
-    if (existsSync(join(local, MARKETPLACE_FILE))) return { source: 'directory', path: local }
-    return ref !== undefined ? { source: 'git', url: local, ref } : { source: 'git', url: local }
-  }
-  if (/^[\w.-]+\/[\w.-]+$/.test(base)) return ref !== undefined ? { source: 'github', repo: base, ref } : { source: 'github', repo: base }
-  throw new PluginManagerError(`"${arg}" is not a marketplace: give a folder, a git URL or path, owner/repo, a URL to a marketplace.json, or npm:PACKAGE`)
-}
-
-function splitRef(arg: string): [string, string | undefined] {
-  const hash = arg.lastIndexOf('#')
-  return hash > 0 ? [arg.slice(0, hash), arg.slice(hash + 1)] : [arg, undefined]
-}
-
-export function describeMarketplaceSource(source: MarketplaceSource): string {
-  switch (source.source) {
-    case 'directory':
-      return source.path
-    case 'github':
-      return `github:${source.repo}${source.ref ? `#${source.ref}` : ''}`
-    case 'git':
-      return `${source.url}${source.ref ? `#${source.ref}` : ''}`
-    case 'url':
-      return source.url
-    case 'npm':
-      return `npm:${source.package}${source.version ? `@${source.version}` : ''}`
-  }
-}
-
-export function describePluginSource(source: PluginSource, marketplace: string): string {
-  if (typeof source === 'string') return `${marketplace}:${source}`
-  switch (source.source) {
-    case 'github':
-      return `github:${source.repo}${source.ref ? `#${source.ref}` : ''}${source.sha ? `@${source.sha}` : ''}`
-    case 'url':
-      return `${source.url}${source.ref ? `#${source.ref}` : ''}${source.sha ? `@${source.sha}` : ''}`
-    case 'git-subdir':
-      return `${source.url}//${source.path}${source.ref ? `#${source.ref}` : ''}`
-    case 'npm':
-      return `npm:${source.package}${source.version ? `@${source.version}` : ''}`
-    case 'archive':
-      return source.url
-    case 'command':
-      return `command: ${source.command}`
-  }
+/** One install's walk through dependencies: whose marketplace's allowlist applies, and what it added. */
+interface DependencyWalk {
+  rootId: string
+  rootMarketplace: string
+  allowed: ReadonlySet<string>
+  installedNow: string[]
 }
 
 export class PluginManager {
@@ -186,59 +138,82 @@ export class PluginManager {
 
   /** Installs `name@marketplace` (adding the marketplace first when a settings file declares it). */
   async install(id: string): Promise<InstallResult> {
+    return this.installRoot(id, 'explicit')
+  }
+
+  /**
+   * Installs `id` and its dependencies. `asked`: `explicit` (the user installs it: no longer one
+   * installed only as a dependency) or `keep` (an update keeps what it was).
+   */
+  private async installRoot(id: string, asked: 'explicit' | 'keep'): Promise<InstallResult> {
     const [name, marketplaceName] = parseId(id)
     const { marketplace, record: market } = await this.marketplace(marketplaceName)
     const entry = marketplace.plugins.find((p) => p.name === name)
     if (entry === undefined) throw new PluginManagerError(`marketplace "${marketplaceName}" has no plugin "${name}" (it lists ${marketplace.plugins.map((p) => p.name).join(', ') || 'none'})`)
-    const installedNow: string[] = []
+    // Only the marketplace of the plugin asked for decides which others its dependencies may come
+    // from, for the whole chain (as Claude Code: trust does not pass from one marketplace to the next).
+    const walk: DependencyWalk = { rootId: pluginId(name, marketplace.name), rootMarketplace: marketplace.name, allowed: new Set(marketplace.allowCrossMarketplaceDependenciesOn ?? []), installedNow: [] }
     try {
-      return await this.installWithDependencies(entry, marketplace, market, [], installedNow)
+      return await this.installWithDependencies(entry, marketplace, market, [], walk, asked)
     } catch (error) {
       // Nothing half-done: the dependencies this call installed go again, newest first.
-      for (const id of installedNow.reverse()) this.uninstall(id, { quiet: true })
-      if (installedNow.length > 0) this.changed()
+      for (const id of walk.installedNow.reverse()) this.uninstall(id, { quiet: true })
+      if (walk.installedNow.length > 0) this.changed()
       throw error
     }
   }
 
-  /** The installed plugins whose `dependencies` name `id` (same marketplace), for uninstall and disable to say. */
+  /** The installed plugins whose `dependencies` name `id` (of any marketplace), for uninstall and disable to say. */
   dependents(id: string): string[] {
     const [name, marketplace] = parseId(id)
-    const out: string[] = []
-    for (const [other, record] of Object.entries(this.store.installed())) {
-      if (other === pluginId(name, marketplace) || record.marketplace !== marketplace) continue
-      try {
-        if (readPluginFolder(record.installPath, { name: record.name }).dependencies.some((dependency) => dependency.name === name)) out.push(other)
-      } catch {
-        // a copy that cannot be read names no dependency; the catalog reports it
-      }
-    }
-    return out
+    return dependentsOf(pluginId(name, marketplace), dependencyGraph(this.store.installed()))
+  }
+
+  /** The plugins installed as dependencies that nothing installed needs any more (what `prune` removes). */
+  orphans(): string[] {
+    return orphanedDependencies(this.store.installed())
+  }
+
+  /** Uninstalls `orphans()` (their data and userConfig values too, as uninstall does); returns them. */
+  prune(): string[] {
+    const orphans = this.orphans()
+    for (const id of orphans) this.uninstall(id, { quiet: true })
+    if (orphans.length > 0) this.changed()
+    return orphans
   }
 
   /**
-   * Installs `entry` after its `dependencies` (plugins of the same marketplace; a semver range
-   * checked against the version installed), refusing with the manifest's field when one is not
-   * in the marketplace or its version does not satisfy the range. A dependency installed already
-   * is used as it is. `chain` stops a cycle; `installedNow` collects what this call installed.
+   * Installs `entry` after its `dependencies`, refusing with the manifest's field when one cannot
+   * be had: another marketplace the root's marketplace does not allow, a marketplace not added, a
+   * plugin the marketplace does not list, a version outside the range (checked against the
+   * version installed). A dependency installed already is used as it is (whatever its
+   * marketplace, as in Claude Code: installing it yourself is the other way to allow it). `chain`
+   * stops a cycle; `walk.installedNow` collects what this call installed.
    */
-  private async installWithDependencies(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, chain: string[], installedNow: string[]): Promise<InstallResult> {
+  private async installWithDependencies(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, chain: string[], walk: DependencyWalk, asked: InstallAs): Promise<InstallResult> {
     const id = pluginId(entry.name, marketplace.name)
     const dependencies: InstallResult[] = []
-    const result = await this.installEntry(entry, marketplace, market, async (layout) => {
+    const result = await this.installEntry(entry, marketplace, market, asked, async (layout) => {
       for (const [i, dependency] of layout.dependencies.entries()) {
         const where = `${layout.manifestFile !== undefined ? `${entry.name}'s plugin.json` : `${entry.name}'s marketplace entry`}: dependencies[${i}]`
-        const depId = pluginId(dependency.name, marketplace.name)
+        const depMarketplace = dependency.marketplace ?? marketplace.name
+        const depId = pluginId(dependency.name, depMarketplace)
         if (chain.includes(depId) || depId === id) continue
-        const depEntry = marketplace.plugins.find((p) => p.name === dependency.name)
-        if (depEntry === undefined) throw new PluginManagerError(`${where}: marketplace "${marketplace.name}" has no plugin "${dependency.name}" (it lists ${marketplace.plugins.map((p) => p.name).join(', ') || 'none'}); ${id} is not installed`)
         const already = this.store.installed()[depId]
         let found: InstallResult
         if (already !== undefined && existsSync(already.installPath)) {
-          found = { id: depId, record: already, layout: readPluginFolder(already.installPath, { ...depEntry, name: depEntry.name }), status: 'unchanged' }
+          found = { id: depId, record: already, layout: readPluginFolder(already.installPath, { name: already.name }), status: 'unchanged' }
         } else {
-          found = await this.installWithDependencies(depEntry, marketplace, market, [...chain, id], installedNow)
-          installedNow.push(depId)
+          if (depMarketplace !== walk.rootMarketplace && !walk.allowed.has(depMarketplace)) {
+            throw new PluginManagerError(
+              `${where}: ${depId} is in marketplace "${depMarketplace}", which marketplace "${walk.rootMarketplace}" (that ${walk.rootId} comes from) does not list in allowCrossMarketplaceDependenciesOn: dependencies on another marketplace are refused unless it does, or unless ${depId} is installed first (seam plugin install ${depId}); ${id} is not installed`
+            )
+          }
+          const source = depMarketplace === marketplace.name ? { marketplace, record: market } : this.addedMarketplace(depMarketplace, `${where}: ${depId}: `, id)
+          const depEntry = source.marketplace.plugins.find((p) => p.name === dependency.name)
+          if (depEntry === undefined) throw new PluginManagerError(`${where}: marketplace "${depMarketplace}" has no plugin "${dependency.name}" (it lists ${source.marketplace.plugins.map((p) => p.name).join(', ') || 'none'}); ${id} is not installed`)
+          found = await this.installWithDependencies(depEntry, source.marketplace, source.record, [...chain, id], walk, 'dependency')
+          walk.installedNow.push(depId)
         }
         if (dependency.version !== undefined && !satisfies(found.record.version, dependency.version, { includePrerelease: true })) {
           throw new PluginManagerError(`${where}: ${depId} is at version ${found.record.version}, which does not satisfy "${dependency.version}"; ${id} is not installed`)
@@ -249,13 +224,24 @@ export class PluginManager {
     return dependencies.length > 0 ? { ...result, dependencies } : result
   }
 
+  /** A marketplace already added (a dependency never adds one), read; refused naming it otherwise. */
+  private addedMarketplace(name: string, where: string, dependent: string): { marketplace: Marketplace; record: KnownMarketplace } {
+    const record = this.store.marketplaces()[name]
+    if (record === undefined) {
+      const declared = this.declared().find((d) => d.name === name)
+      const how = declared !== undefined ? `seam plugin marketplace add ${describeMarketplaceSource(declared.source)}, as ${declared.file} declares it` : 'seam plugin marketplace add SOURCE'
+      throw new PluginManagerError(`${where}marketplace "${name}" is not added (${how}), then install again; ${dependent} is not installed`)
+    }
+    return { marketplace: readMarketplace(record.installLocation), record }
+  }
+
   /** Re-fetches the marketplace, then installs the plugin again if its content changed. */
   async update(id: string): Promise<InstallResult> {
     const [name, marketplaceName] = parseId(id)
     const installed = this.store.installed()[pluginId(name, marketplaceName)]
     if (installed === undefined) throw new PluginManagerError(`${id} is not installed (seam plugin install ${id})`)
     await this.updateMarketplace(marketplaceName)
-    return this.install(id)
+    return this.installRoot(id, 'keep')
   }
 
   uninstall(id: string, options: { keepData?: boolean; quiet?: boolean } = {}): InstalledRecord {
@@ -268,6 +254,7 @@ export class PluginManager {
     delete rest[key]
     this.store.saveInstalled(rest)
     rmSync(record.installPath, { recursive: true, force: true })
+    removeEmptyParents(record.installPath, 2)
     if (!options.keepData) {
       rmSync(this.store.dataDir(name, marketplace), { recursive: true, force: true })
       new UserConfigStore((plugin, market) => this.store.userConfigFile(plugin, market)).remove(name, marketplace)
@@ -301,7 +288,7 @@ export class PluginManager {
   }
 
   /** `beforeCommit` sees the fetched plugin before anything is written (dependencies install there); throwing leaves nothing of it. */
-  private async installEntry(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, beforeCommit?: (layout: PluginLayout) => Promise<void>): Promise<InstallResult> {
+  private async installEntry(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, asked: InstallAs, beforeCommit?: (layout: PluginLayout) => Promise<void>): Promise<InstallResult> {
     const id = pluginId(entry.name, marketplace.name)
     const staging = this.staging()
     try {
@@ -316,8 +303,16 @@ export class PluginManager {
       const version = layout.version ?? entry.version ?? packageVersion ?? (commit ? commit.slice(0, 12) : hash.slice(0, 12))
       const installed = this.store.installed()
       const previous = installed[id]
+      // Installed only as a dependency until the user installs it by name.
+      const auto = asked === 'dependency' ? (previous === undefined || previous.auto === true) : asked === 'keep' && previous?.auto === true
       if (previous && previous.contentHash === hash && existsSync(previous.installPath)) {
-        return { id, record: previous, layout: readPluginFolder(previous.installPath, { ...entry, name: entry.name }), status: 'unchanged' }
+        let record = previous
+        if (previous.auto === true && !auto) {
+          record = { ...previous }
+          delete record.auto
+          this.store.saveInstalled({ ...installed, [id]: record })
+        }
+        return { id, record, layout: readPluginFolder(previous.installPath, { ...entry, name: entry.name }), status: 'unchanged' }
       }
       const installPath = this.store.cacheDir(marketplace.name, entry.name, version)
       mkdirSync(join(installPath, '..'), { recursive: true })
@@ -337,7 +332,8 @@ export class PluginManager {
         installedAt: previous?.installedAt ?? now,
         lastUpdated: now,
         source: describePluginSource(entry.source, marketplace.name),
-        ...(previous?.enabled !== undefined ? { enabled: previous.enabled } : {})
+        ...(previous?.enabled !== undefined ? { enabled: previous.enabled } : {}),
+        ...(auto ? { auto } : {})
       }
       this.store.saveInstalled({ ...installed, [id]: record })
       this.changed()
@@ -353,72 +349,21 @@ export class PluginManager {
   }
 }
 
+/** The plugin's and the marketplace's cache folders once nothing is left in them (other versions keep them). */
+function removeEmptyParents(path: string, levels: number): void {
+  let dir = dirname(path)
+  for (let i = 0; i < levels; i++, dir = dirname(dir)) {
+    try {
+      rmdirSync(dir)
+    } catch {
+      return // not empty, or gone already
+    }
+  }
+}
+
 function parseId(id: string): [string, string] {
   const at = id.lastIndexOf('@')
   if (at <= 0 || at === id.length - 1) throw new PluginManagerError(`"${id}" is not NAME@MARKETPLACE`)
   return [id.slice(0, at), id.slice(at + 1)]
 }
 
-/** Brings a marketplace into `dest` (a directory source is read where it is). Returns the commit for git. */
-async function fetchMarketplace(source: MarketplaceSource, dest: string): Promise<string | undefined> {
-  switch (source.source) {
-    case 'directory':
-      return undefined
-    case 'github':
-      await gitClone(`https://github.com/${source.repo}.git`, dest, source.ref ? { ref: source.ref } : {})
-      return gitHead(dest)
-    case 'git':
-      await gitClone(source.url, dest, source.ref ? { ref: source.ref } : {})
-      return gitHead(dest)
-    case 'npm':
-      await npmFetch(source.version ? `${source.package}@${source.version}` : source.package, dest, source.registry)
-      return undefined
-    case 'url': {
-      const response = await fetch(source.url)
-      if (!response.ok) throw new PluginManagerError(`${source.url}: HTTP ${response.status}`)
-      mkdirSync(join(dest, '.claude-plugin'), { recursive: true })
-      writeFileSync(join(dest, MARKETPLACE_FILE), await response.text())
-      return undefined
-    }
-  }
-}
-
-/** Brings one plugin's files into `dest`. Returns the commit for git sources, the package's version for npm. */
-async function fetchPlugin(source: PluginSource, dest: string, marketplaceRoot: string, marketplace: Marketplace): Promise<{ commit?: string; packageVersion?: string }> {
-  if (typeof source === 'string') {
-    // `./path` against the marketplace root; a bare name under metadata.pluginRoot.
-    const base = source.startsWith('./') || source.startsWith('../') || isAbsolute(source) ? marketplaceRoot : resolve(marketplaceRoot, marketplace.metadata?.pluginRoot ?? '.')
-    const from = resolve(base, source)
-    if (!isWithin(marketplaceRoot, from)) throw new PluginManagerError(`marketplace "${marketplace.name}": source "${source}" is outside the marketplace`)
-    if (!existsSync(from)) throw new PluginManagerError(`marketplace "${marketplace.name}": source "${source}" does not exist in ${marketplaceRoot}${existsSync(join(marketplaceRoot, '.git')) ? '' : ' (a marketplace added from a URL has no files: only remote sources work)'}`)
-    copyTree(from, dest)
-    return {}
-  }
-  switch (source.source) {
-    case 'github':
-    case 'url': {
-      const url = source.source === 'github' ? `https://github.com/${source.repo}.git` : source.url
-      await gitClone(url, dest, { ...(source.ref ? { ref: source.ref } : {}), ...(source.sha ? { sha: source.sha } : {}) })
-      const commit = await gitHead(dest)
-      rmSync(join(dest, '.git'), { recursive: true, force: true })
-      return { commit }
-    }
-    case 'git-subdir': {
-      const clone = `${dest}.clone`
-      try {
-        await gitClone(source.url, clone, { ...(source.ref ? { ref: source.ref } : {}), ...(source.sha ? { sha: source.sha } : {}) })
-        const from = resolve(clone, source.path)
-        if (!isWithin(clone, from) || !existsSync(from)) throw new PluginManagerError(`${source.url}: path "${source.path}" is not a folder of the repository`)
-        copyTree(from, dest)
-        return { commit: await gitHead(clone) }
-      } finally {
-        rmSync(clone, { recursive: true, force: true })
-      }
-    }
-    case 'npm':
-      return { packageVersion: await npmFetch(source.version ? `${source.package}@${source.version}` : source.package, dest, source.registry) }
-    case 'archive':
-    case 'command':
-      throw new PluginManagerError(`plugin source "${source.source}" is not supported by Seam yet (use ./path, github, url, git-subdir or npm)`)
-  }
-}

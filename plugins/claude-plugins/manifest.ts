@@ -24,6 +24,32 @@ export const PluginNameSchema = z
 const Paths = z.union([z.string().min(1), z.array(z.string().min(1))])
 const PathOrInline = z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())]))])
 
+const SemverRange = z.string().refine((range) => validRange(range) !== null, 'not a semver range')
+/** A marketplace's name as a plugin id carries it (`plugin@marketplace`). */
+export const MarketplaceRefSchema = z.string().regex(/^[A-Za-z0-9._-]+$/, 'a marketplace name: letters, digits, ".", "_" and "-"')
+
+/**
+ * One entry of `dependencies`: a plugin name (of the declaring plugin's marketplace), `name@marketplace`
+ * (another marketplace, allowed by the installing plugin's marketplace: README "Dependencies"),
+ * `name@marketplace@range`, or `{name, marketplace?, version?}`; `version` is a semver range. Each
+ * form is read as the object, so an error names its field (`dependencies[1].marketplace`).
+ */
+export const DependencySchema = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value
+    // `name`, `name@marketplace`, or `name@marketplace@range` (a form Claude Code also accepts).
+    const [name, marketplace, ...range] = value.split('@')
+    return { name, ...(marketplace !== undefined ? { marketplace } : {}), ...(range.length > 0 ? { version: range.join('@') } : {}) }
+  },
+  z
+    .object(
+      { name: PluginNameSchema, marketplace: MarketplaceRefSchema.optional(), version: SemverRange.optional() },
+      { error: 'expected a plugin name, NAME@MARKETPLACE, or {name, marketplace, version}' }
+    )
+    .passthrough()
+)
+export type Dependency = { name: string; marketplace?: string; version?: string }
+
 /** plugin.json as Claude Code documents it; the fields Seam acts on are typed, others pass through. */
 export const PluginManifestSchema = z
   .object({
@@ -49,21 +75,8 @@ export const PluginManifestSchema = z
     workflows: Paths.optional(),
     /** Read and listed; Seam has no channel seam (README). */
     channels: z.array(z.object({ server: z.string().min(1) }).passthrough()).optional(),
-    /** Plugins of the same marketplace installed with it: a name, or `{name, version}` with a semver range. */
-    dependencies: z
-      .array(
-        z.union([
-          PluginNameSchema,
-          z.object({
-            name: PluginNameSchema,
-            version: z
-              .string()
-              .refine((range) => validRange(range) !== null, 'not a semver range')
-              .optional()
-          })
-        ])
-      )
-      .optional()
+    /** Plugins installed with it: `name` (its own marketplace), `name@marketplace`, or `{name, marketplace?, version?}` with a semver range. */
+    dependencies: z.array(DependencySchema).optional()
   })
   .passthrough()
 export type PluginManifest = z.output<typeof PluginManifestSchema>
@@ -97,8 +110,8 @@ export interface PluginLayout {
   workflows: string[]
   /** Its `channels`' MCP server names: listed, not run (README). */
   channels: string[]
-  /** Plugins of its marketplace it needs (`dependencies`), with the semver range when given. */
-  dependencies: Array<{ name: string; version?: string }>
+  /** Plugins it needs (`dependencies`): `marketplace` when it names another one, the semver range when given. */
+  dependencies: Dependency[]
   /** Problems that leave out a component (the rest of the plugin loads), naming the file and field. */
   problems: string[]
 }
@@ -136,6 +149,12 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     const name = PluginNameSchema.safeParse(fallback?.name ?? basename(root))
     if (!name.success) throw new PluginManifestError(formatZodError(`${root} (no .claude-plugin/plugin.json: the folder name)`, name.error))
     manifest = { ...fallback, name: name.data }
+    // The marketplace entry's own `dependencies` (it has no plugin.json): checked as plugin.json's are.
+    if (fallback?.dependencies !== undefined) {
+      const entry = z.object({ dependencies: z.array(DependencySchema) }).safeParse({ dependencies: fallback.dependencies })
+      if (!entry.success) throw new PluginManifestError(formatZodError(`${name.data}'s marketplace entry`, entry.error))
+      manifest.dependencies = entry.data.dependencies
+    }
   }
   const format: PluginFormat = found?.format ?? 'claude'
   const problems: string[] = []
@@ -174,7 +193,7 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     themes: themePaths(manifest.experimental?.themes),
     workflows: manifest.workflows !== undefined ? paths('workflows', manifest.workflows) : format === 'claude' ? defaultDir('workflows') : [],
     channels: (manifest.channels ?? []).map((channel) => channel.server),
-    dependencies: (manifest.dependencies ?? []).map((dependency) => (typeof dependency === 'string' ? { name: dependency } : dependency)),
+    dependencies: (manifest.dependencies ?? []).map(({ name, marketplace, version }) => ({ name, ...(marketplace !== undefined ? { marketplace } : {}), ...(version !== undefined ? { version } : {}) })),
     userConfig: manifest.userConfig ?? {},
     problems
   }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { formatZodError } from '@seam/sdk'
-import { PluginNameSchema } from './manifest'
+import { MarketplaceRefSchema, PluginNameSchema } from './manifest'
 
 const Ref = { ref: z.string().min(1).optional(), sha: z.string().regex(/^[0-9a-f]{7,40}$/i, 'a commit sha: 7 to 40 hex digits').optional() }
 
@@ -47,7 +47,9 @@ export const MarketplaceSchema = z
     description: z.string().optional(),
     version: z.string().optional(),
     metadata: z.object({ pluginRoot: z.string().optional(), description: z.string().optional(), version: z.string().optional() }).passthrough().optional(),
-    plugins: z.array(MarketplaceEntrySchema)
+    plugins: z.array(MarketplaceEntrySchema),
+    /** Other marketplaces the dependencies of a plugin installed from this one may come from (README "Dependencies"). */
+    allowCrossMarketplaceDependenciesOn: z.array(MarketplaceRefSchema).optional()
   })
   .passthrough()
 export type Marketplace = z.output<typeof MarketplaceSchema>

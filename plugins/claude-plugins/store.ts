@@ -38,7 +38,9 @@ export const InstalledRecordSchema = z.object({
   /** Where the files came from, as the marketplace entry says (shown by list and the manager). */
   source: z.string(),
   /** Seam's own switch (`seam plugin enable|disable`); absent: settings files and defaultEnabled decide. */
-  enabled: z.boolean().optional()
+  enabled: z.boolean().optional(),
+  /** Installed only because another plugin depends on it (`seam plugin prune` removes it once nothing does). */
+  auto: z.boolean().optional()
 })
 export type InstalledRecord = z.output<typeof InstalledRecordSchema>
 const InstalledFileSchema = z.object({ version: z.literal(1), plugins: z.record(z.string(), InstalledRecordSchema) })

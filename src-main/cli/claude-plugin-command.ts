@@ -4,7 +4,7 @@
 import type { HostRuntime } from '../app/runtime'
 import type { ClaudePluginManagerService, InstallResult, ManagerRow, UserConfigField } from '../../plugins/claude-plugins/index'
 import { describeMarketplaceSource, describeRuns, parseMarketplaceArg } from '../../plugins/claude-plugins/index'
-import { askUserConfig, withTerminal } from './plugin-config-prompt'
+import { askUserConfig, askYesNo, withTerminal } from './plugin-config-prompt'
 import { UsageError } from './usage-error'
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
@@ -100,15 +100,52 @@ export async function claudePluginAction(runtime: HostRuntime, action: string, i
   }
 }
 
-/** One line per Claude Code plugin: id, version, state (and what decided it), source, components. */
+/**
+ * `seam plugin prune [--dry-run] [-y]` (also `autoremove`), as `claude plugin prune`: uninstalls the
+ * plugins installed only as dependencies that no installed plugin needs any more (never one the
+ * user installed by name), with their data. Asks on the terminal first unless `-y`; without a
+ * terminal and without `-y` it removes nothing and says so.
+ */
+export async function pruneClaudePlugins(runtime: HostRuntime, io: Io, options: { dryRun?: boolean; yes?: boolean } = {}): Promise<number> {
+  const { manager } = claudePluginService(runtime)
+  const orphans = manager.orphans()
+  if (orphans.length === 0) {
+    io.stdout.write('no dependencies to prune: every plugin installed as a dependency is still needed\n')
+    return 0
+  }
+  if (options.dryRun) {
+    for (const id of orphans) io.stdout.write(`would uninstall ${id} (installed as a dependency; nothing installed needs it)\n`)
+    return 0
+  }
+  if (!options.yes) {
+    const confirmed = await withTerminal((streams) => askYesNo(`Uninstall ${orphans.join(', ')} (installed as dependencies; nothing installed needs them), with their data?`, streams))
+    if (confirmed === undefined) {
+      io.stderr.write(`seam plugin prune would uninstall ${orphans.join(', ')}: there is no terminal to ask, so nothing was removed (confirm with -y)\n`)
+      return 1
+    }
+    if (!confirmed) {
+      io.stdout.write('nothing was removed\n')
+      return 0
+    }
+  }
+  for (const id of manager.prune()) io.stdout.write(`uninstalled ${id} (installed as a dependency; nothing installed needs it)\n`)
+  return 0
+}
+
+/** One line per Claude Code plugin: id, version, state (and what decided it), source, components, dependencies. */
 export function listClaudePlugins(runtime: HostRuntime, io: Io): void {
   const service = runtime.kernel.getService('claudePluginManager')
   if (!service) return
+  const rows = service.rows()
   for (const entry of service.catalog().entries) {
     const layout = entry.layout
     const parts = layout
       ? [`commands ${layout.commands.length}`, `agents ${layout.agents.length}`, `skills ${layout.skills.length}`, `hooks ${layout.hooks.length}`, `servers ${layout.mcpServers.reduce((n, m) => n + Object.keys(m.servers).length, 0)}`]
       : []
+    const row = rows.find((r) => r.id === entry.id)
+    const dependencies = row?.components?.dependencies ?? []
+    if (dependencies.length > 0) parts.push(`depends on ${dependencies.join(', ')}`)
+    if (row?.installedAsDependency === true) parts.push('installed as a dependency')
     io.stdout.write(`${entry.id}  claude-${entry.format === 'codex' ? 'codex' : 'plugin'}  ${entry.version ?? ''}  ${entry.state} (${entry.decidedBy})  ${entry.source}${parts.length > 0 ? `  ${parts.join(', ')}` : ''}${entry.problem ? `  ${entry.problem}` : ''}\n`)
   }
 }

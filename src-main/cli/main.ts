@@ -53,6 +53,7 @@ const USAGE = `Usage:
                                       (a folder, a git URL or path, owner/repo, a URL to marketplace.json, npm:PACKAGE)
   seam plugin install NAME@MARKETPLACE | update | enable | disable | uninstall NAME@MARKETPLACE   Claude Code plugins
   seam plugin config NAME@MARKETPLACE [KEY=VALUE ...]   a Claude Code plugin's userConfig (asked on enable)
+  seam plugin prune [--dry-run] [-y]  uninstall Claude Code plugins installed as dependencies that nothing needs now
   seam plugin dev PATH                build PATH, load it in every running Seam, rebuild and reload on change
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
   seam mcp list | enable NAME | disable NAME | restart NAME
@@ -86,6 +87,8 @@ const OPTIONS = {
   patch: { type: 'string' },
   json: { type: 'boolean', default: false },
   force: { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
   turn: { type: 'string' },
   file: { type: 'string' },
   dump: { type: 'boolean', default: false },
@@ -233,7 +236,7 @@ async function runCommand(runtime: HostRuntime, command: string, rest: string[],
     case 'rewind':
       return await checkpointCommand(runtime, command, rest, { turn: values.turn, file: values.file, force: values.force, json: values.json }, io)
     case 'plugin':
-      return await pluginCommand(runtime, rest, io, { force: values.force })
+      return await pluginCommand(runtime, rest, io, { force: values.force, dryRun: values['dry-run'], yes: values.yes })
     case 'mcp':
       return await mcpCommand(runtime, rest, values.json, io)
     case 'skills':

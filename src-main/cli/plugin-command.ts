@@ -1,17 +1,17 @@
 // `seam plugin install PATH|NAME[@RANGE] [--force] | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME`
 // and, for Claude Code plugins, `install|update|enable|disable|uninstall NAME@MARKETPLACE`, `config NAME@MARKETPLACE
-// [KEY=VALUE ...]` (its userConfig; install and enable take them too) and `marketplace …`
+// [KEY=VALUE ...]` (its userConfig; install and enable take them too), `prune` and `marketplace …`
 import { resolve } from 'node:path'
 import type { HostRuntime } from '../app/runtime'
 import { UsageError } from './usage-error'
 import { installByName, isBundlePath, registryUsage, searchCommand, updateCommand } from './plugin-registry-command'
-import { claudePluginAction, isClaudePluginId, listClaudePlugins, marketplaceCommand } from './claude-plugin-command'
+import { claudePluginAction, isClaudePluginId, listClaudePlugins, marketplaceCommand, pruneClaudePlugins } from './claude-plugin-command'
 
 export async function pluginCommand(
   runtime: HostRuntime,
   args: string[],
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
-  options: { force?: boolean } = {}
+  options: { force?: boolean; dryRun?: boolean; yes?: boolean } = {}
 ): Promise<number> {
   const [action, target] = args
   const needTarget = (what: string) => {
@@ -19,6 +19,10 @@ export async function pluginCommand(
     return target
   }
   if (action === 'marketplace') return marketplaceCommand(runtime, args.slice(1), io)
+  if (action === 'prune' || action === 'autoremove') {
+    if (args.length > 1) throw new UsageError('seam plugin prune [--dry-run] [-y]')
+    return pruneClaudePlugins(runtime, io, options)
+  }
   // NAME@MARKETPLACE is a Claude Code plugin; a bundle's NAME@RANGE names no marketplace.
   if (action !== undefined && ['install', 'update', 'enable', 'disable', 'uninstall', 'remove', 'config'].includes(action) && isClaudePluginId(runtime, target)) {
     // install, enable and config take the plugin's userConfig as KEY=VALUE after the id.
@@ -62,6 +66,6 @@ export async function pluginCommand(
       io.stdout.write(`removed ${target}\n`)
       return 0
     default:
-      throw new UsageError('seam plugin install PATH|NAME[@RANGE]|NAME@MARKETPLACE | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME | uninstall NAME@MARKETPLACE | marketplace add|list|update|remove')
+      throw new UsageError('seam plugin install PATH|NAME[@RANGE]|NAME@MARKETPLACE | update [NAME] | search [QUERY] | list | enable NAME | disable NAME | remove NAME | uninstall NAME@MARKETPLACE | prune [--dry-run] [-y] | marketplace add|list|update|remove')
   }
 }

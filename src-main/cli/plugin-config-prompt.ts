@@ -45,6 +45,18 @@ export async function askUserConfig(plugin: string, fields: readonly UserConfigF
   return answers
 }
 
+/** `question [y/N] ` answered on the terminal: true only for y or yes. */
+export async function askYesNo(question: string, streams: PromptStreams): Promise<boolean> {
+  streams.output.write(`${question} [y/N] `)
+  const rl = createInterface({ input: streams.input, terminal: false, crlfDelay: Infinity })
+  try {
+    const next = await rl[Symbol.asyncIterator]().next()
+    return next.done !== true && /^y(es)?$/i.test(next.value.trim())
+  } finally {
+    rl.close()
+  }
+}
+
 /** Runs `ask` with the controlling terminal, or returns undefined when there is none. */
 export async function withTerminal<T>(ask: (streams: PromptStreams) => Promise<T>): Promise<T | undefined> {
   let inFd: number

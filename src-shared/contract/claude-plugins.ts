@@ -69,7 +69,9 @@ export const ClaudePluginRowSchema = z.object({
   /** Its userConfig options (plugin.json), asked for when it is enabled. */
   userConfig: z.array(ClaudePluginConfigFieldSchema),
   /** Installed plugins whose `dependencies` name it (turning it off or removing it leaves them without it). */
-  requiredBy: z.array(z.string()).optional()
+  requiredBy: z.array(z.string()).optional(),
+  /** Installed only because another plugin depends on it (seam plugin prune removes it once nothing does). */
+  installedAsDependency: z.boolean().optional()
 })
 export type ClaudePluginRow = z.output<typeof ClaudePluginRowSchema>
 export type ClaudePluginComponents = z.output<typeof ClaudePluginComponentsSchema>

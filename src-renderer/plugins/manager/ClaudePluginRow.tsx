@@ -24,6 +24,7 @@ export function ClaudePluginRow({ plugin }: { plugin: Row }) {
       <td>
         <div>{ORIGIN_TEXT[plugin.origin]}{plugin.marketplace ? ` ${plugin.marketplace}` : ''}</div>
         <div className="path small muted" title={plugin.source}>{plugin.source}</div>
+        {plugin.installedAsDependency === true && <div className="small muted">installed as a dependency</div>}
       </td>
       <td>
         <span className={`badge plugin-${STATE_CLASS[plugin.state]}`}>{STATE_TEXT[plugin.state]}</span>

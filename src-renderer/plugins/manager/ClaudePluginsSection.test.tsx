@@ -35,7 +35,7 @@ const kit: ClaudePluginRow = {
     lspServers: ['typescript: typescript-language-server --stdio'],
     monitors: ['build-log: tail -f build.log'],
     settingsAgent: 'kit:reviewer',
-    dependencies: ['base ^1.0.0'],
+    dependencies: ['base@team-tools ^1.0.0', 'fmt@shared'],
     unsupported: ["theme dusk.json: not supported by Seam: the spec does not record a theme file's format"]
   },
   runs: ['hook PreToolUse: …/scripts/guard.sh', 'MCP server plugin_kit_tools: …/bin/server', 'bin/server on the Bash PATH'],
@@ -57,6 +57,8 @@ const projectOwned: ClaudePluginRow = {
   switchNote: "/w/.claude/settings.json decides (its enabledPlugins outrank Seam's switch): change it there"
 }
 
+const fmt: ClaudePluginRow = { ...kit, id: 'fmt@shared', name: 'fmt', marketplace: 'shared', source: 'shared:./plugins/fmt', description: 'formatter', requiredBy: ['kit@team-tools'], installedAsDependency: true }
+
 const codex: ClaudePluginRow = {
   id: 'notes', name: 'notes', format: 'codex', origin: 'local', source: '/plugins/notes', state: 'broken', decidedBy: 'Seam', decidedScope: 'seam',
   problems: ['/plugins/notes/.codex-plugin/plugin.json: name: a plugin name is kebab-case'], runs: [], switchable: false, userConfig: [], switchNote: 'loaded from a folder named in the claude-plugins config (pluginDirs): remove it there to turn it off'
@@ -68,7 +70,7 @@ const bundles: PluginInfo[] = [{ id: 'w', name: 'weather', version: '1.2.0', sou
 
 beforeEach(() => {
   resetStores()
-  rows = [kit, projectOwned, codex]
+  rows = [kit, projectOwned, fmt, codex]
   host = new FakeHost({
     'plugins/list': () => bundles,
     'plugins/tree': () => ({ entries: [{ id: 'w', plugin: 'bundle:weather', kind: 'bundle', state: 'active', missing: [], origin: 'bundle lock', layer: 'bundle', tools: ['Weather'] }], userLayer: '/u/cordis.patch.yml' }),
@@ -101,13 +103,18 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     const row = within(table).getByRole('row', { name: 'kit@team-tools' })
     for (const text of ['Claude Code plugin', '1.0.0', 'marketplace team-tools', 'team-tools:./plugins/kit', 'enabled', 'on when installed']) expect(row.textContent).toContain(text)
     const summary = within(row).getByLabelText(/^Components of kit@team-tools/)
-    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server, 1 monitor, 1 dependency, 1 part not supported by Seam')
+    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server, 1 monitor, 2 dependencies, 1 part not supported by Seam')
     fireEvent.click(summary)
     expect(within(row).getByText('/kit:hello')).toBeTruthy()
     expect(within(row).getByText('kit:greet')).toBeTruthy()
     expect(within(row).getByText(/^plugin_kit_tools: /)).toBeTruthy()
     expect(within(row).getByText('kit:terse')).toBeTruthy()
     expect(within(row).getByText('typescript: typescript-language-server --stdio')).toBeTruthy()
+    // Each dependency with the marketplace it comes from (another one, when its marketplace allows it).
+    expect(within(row).getByText('fmt@shared')).toBeTruthy()
+    expect(row.textContent).not.toContain('installed as a dependency')
+
+    expect(within(table).getByRole('row', { name: 'fmt@shared' }).textContent).toContain('installed as a dependency')
 
     const pending = within(table).getByRole('row', { name: 'lint@team-tools' })
     expect(pending.textContent).toContain('pending trust')
