@@ -56,8 +56,12 @@ export async function marketplaceCommand(runtime: HostRuntime, args: string[], i
     }
     case 'remove': {
       if (!target) throw new UsageError(MARKETPLACE_USAGE)
+      // Its plugins go with it: plugins of other marketplaces that depend on them are named.
+      const going = claudePluginService(runtime).catalog().entries.filter((e) => e.marketplace === target && e.state !== 'not-installed').map((e) => e.id)
+      const dependents = going.map((id) => [id, manager.dependents(id).filter((other) => !going.includes(other))] as const)
       const uninstalled = manager.removeMarketplace(target)
       io.stdout.write(`removed marketplace ${target}${uninstalled.length > 0 ? `; uninstalled ${uninstalled.join(', ')}` : ''}\n`)
+      for (const [id, others] of dependents) if (uninstalled.includes(id)) sayDependents(others, id, 'uninstalled', io)
       return 0
     }
     default:
@@ -65,7 +69,7 @@ export async function marketplaceCommand(runtime: HostRuntime, args: string[], i
   }
 }
 
-export async function claudePluginAction(runtime: HostRuntime, action: string, id: string, io: Io, settings: readonly string[] = []): Promise<number> {
+export async function claudePluginAction(runtime: HostRuntime, action: string, id: string, io: Io, settings: readonly string[] = [], options: { prune?: boolean; yes?: boolean } = {}): Promise<number> {
   const { manager } = claudePluginService(runtime)
   if (settings.length > 0 && !['install', 'enable', 'config'].includes(action)) throw new UsageError(`seam plugin ${action} NAME@MARKETPLACE`)
   switch (action) {
@@ -94,7 +98,8 @@ export async function claudePluginAction(runtime: HostRuntime, action: string, i
         io.stdout.write(`uninstalled ${id}\n`)
         sayDependents(dependents, id, 'uninstalled', io)
       }
-      return 0
+      // `--prune`, as `claude plugin uninstall --prune`: then what it alone needed.
+      return options.prune ? pruneClaudePlugins(runtime, io, { yes: options.yes }) : 0
     default:
       throw new UsageError(`seam plugin ${action} does not apply to a Claude Code plugin`)
   }

@@ -4,7 +4,8 @@
 // there and a session (loopback Anthropic server) runs the dependency's command. A dependency on a
 // marketplace not allowed, or not added, refuses and installs nothing; disable and uninstall name
 // the dependents across marketplaces; `seam plugin prune` removes what was installed as a
-// dependency once nothing needs it, asking first (`-y`) and never removing what the user installed.
+// dependency once nothing needs it, asking first (`-y`) and never removing what the user installed,
+// and so does `uninstall --prune`; removing a marketplace names what depended on its plugins.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -109,5 +110,20 @@ describe('Claude Code plugin dependencies on another marketplace, with the built
     expect(pruned.stdout).toBe('uninstalled lib@shared (installed as a dependency; nothing installed needs it)\n')
     // tool@other was installed by name: prune never removes it.
     expect(await installed()).toEqual(['tool@other'])
+
+    // uninstall --prune: the plugin, then what it alone needed.
+    expect((await seam('plugin', 'install', 'app@team-tools')).code).toBe(0)
+    const both = await seam('plugin', 'uninstall', 'app@team-tools', '--prune', '-y')
+    expect(both.code).toBe(0)
+    expect(both.stdout).toBe('uninstalled app@team-tools\nuninstalled lib@shared (installed as a dependency; nothing installed needs it)\n')
+    expect(await installed()).toEqual(['tool@other'])
+    expect((await seam('plugin', 'install', 'tool@other', '--dry-run')).stderr).toContain('--dry-run goes with seam plugin prune')
+
+    // Removing a marketplace uninstalls its plugins and names what, in another marketplace, needed them.
+    expect((await seam('plugin', 'install', 'app@team-tools')).code).toBe(0)
+    const removed = await seam('plugin', 'marketplace', 'remove', 'shared')
+    expect(removed.stdout).toBe('removed marketplace shared; uninstalled lib@shared\n')
+    expect(removed.stderr).toBe('warning: app@team-tools depends on lib@shared, which is now uninstalled\n')
+    expect(await installed()).toEqual(['app@team-tools', 'tool@other'])
   }, 180_000)
 })

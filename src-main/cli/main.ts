@@ -51,7 +51,7 @@ const USAGE = `Usage:
   seam plugin sdk [DIR]               put the running Seam's @seam/sdk into the bundle (vendor/, a file: dependency)
   seam plugin marketplace add SOURCE | list | update [NAME] | remove NAME   Claude Code marketplaces
                                       (a folder, a git URL or path, owner/repo, a URL to marketplace.json, npm:PACKAGE)
-  seam plugin install NAME@MARKETPLACE | update | enable | disable | uninstall NAME@MARKETPLACE   Claude Code plugins
+  seam plugin install NAME@MARKETPLACE | update | enable | disable | uninstall NAME@MARKETPLACE [--prune [-y]]   Claude Code plugins
   seam plugin config NAME@MARKETPLACE [KEY=VALUE ...]   a Claude Code plugin's userConfig (asked on enable)
   seam plugin prune [--dry-run] [-y]  uninstall Claude Code plugins installed as dependencies that nothing needs now
   seam plugin dev PATH                build PATH, load it in every running Seam, rebuild and reload on change
@@ -89,6 +89,7 @@ const OPTIONS = {
   force: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   yes: { type: 'boolean', short: 'y', default: false },
+  prune: { type: 'boolean', default: false },
   turn: { type: 'string' },
   file: { type: 'string' },
   dump: { type: 'boolean', default: false },
@@ -236,7 +237,7 @@ async function runCommand(runtime: HostRuntime, command: string, rest: string[],
     case 'rewind':
       return await checkpointCommand(runtime, command, rest, { turn: values.turn, file: values.file, force: values.force, json: values.json }, io)
     case 'plugin':
-      return await pluginCommand(runtime, rest, io, { force: values.force, dryRun: values['dry-run'], yes: values.yes })
+      return await pluginCommand(runtime, rest, io, { force: values.force, dryRun: values['dry-run'], yes: values.yes, prune: values.prune })
     case 'mcp':
       return await mcpCommand(runtime, rest, values.json, io)
     case 'skills':

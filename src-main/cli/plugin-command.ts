@@ -11,7 +11,7 @@ export async function pluginCommand(
   runtime: HostRuntime,
   args: string[],
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
-  options: { force?: boolean; dryRun?: boolean; yes?: boolean } = {}
+  options: { force?: boolean; dryRun?: boolean; yes?: boolean; prune?: boolean } = {}
 ): Promise<number> {
   const [action, target] = args
   const needTarget = (what: string) => {
@@ -19,15 +19,20 @@ export async function pluginCommand(
     return target
   }
   if (action === 'marketplace') return marketplaceCommand(runtime, args.slice(1), io)
-  if (action === 'prune' || action === 'autoremove') {
+  const pruning = action === 'prune' || action === 'autoremove'
+  if (options.dryRun && !pruning) throw new UsageError('--dry-run goes with seam plugin prune')
+  if (options.prune && action !== 'uninstall' && action !== 'remove') throw new UsageError('--prune goes with seam plugin uninstall NAME@MARKETPLACE')
+  if (options.yes && !pruning && !options.prune) throw new UsageError('-y goes with seam plugin prune or seam plugin uninstall NAME@MARKETPLACE --prune')
+  if (pruning) {
     if (args.length > 1) throw new UsageError('seam plugin prune [--dry-run] [-y]')
     return pruneClaudePlugins(runtime, io, options)
   }
   // NAME@MARKETPLACE is a Claude Code plugin; a bundle's NAME@RANGE names no marketplace.
   if (action !== undefined && ['install', 'update', 'enable', 'disable', 'uninstall', 'remove', 'config'].includes(action) && isClaudePluginId(runtime, target)) {
     // install, enable and config take the plugin's userConfig as KEY=VALUE after the id.
-    return claudePluginAction(runtime, action, target as string, io, args.slice(2))
+    return claudePluginAction(runtime, action, target as string, io, args.slice(2), options)
   }
+  if (options.prune) throw new UsageError(`seam plugin ${action} NAME@MARKETPLACE --prune: "${target ?? ''}" is not an installed Claude Code plugin`)
   if (action === 'config') throw new UsageError(`seam plugin config NAME@MARKETPLACE [KEY=VALUE ...]: "${target ?? ''}" is not an installed Claude Code plugin`)
   switch (action) {
     case 'install': {
