@@ -259,6 +259,8 @@ export function describeRuns(entry: CatalogEntry, vars: Readonly<Record<string, 
   for (const source of entry.layout?.lspServers ?? []) {
     for (const [name, server] of Object.entries(source.servers)) parts.push(`LSP server ${name}: ${String(substitute([server.command, ...(server.args ?? [])].join(' '), vars))}`)
   }
+  const statusLine = layout?.settings?.subagentStatusLine
+  if (statusLine !== undefined) parts.push(`subagent status line: ${substitute(statusLine.command, vars) as string}`)
   if (layout?.binDir) parts.push('bin/ on the Bash PATH')
   return `${entry.id}${entry.version ? ` ${entry.version}` : ''}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
 }
@@ -296,6 +298,9 @@ export function toInstalledPlugin(entry: CatalogEntry, dataDir: string, projectD
   if (monitors.length > 0) plugin.monitors = monitors
   const lspServers = pluginLspServers(layout, vars)
   if (lspServers.length > 0) plugin.lspServers = lspServers
+  // A process, like a monitor: every userConfig value written in; ${CLAUDE_PROJECT_DIR} is exported to it.
+  const statusLine = layout.settings?.subagentStatusLine
+  if (statusLine !== undefined && layout.settings !== undefined) plugin.subagentStatusLine = { file: layout.settings.file, command: substitute(statusLine.command, { ...env, ...options }) as string }
   return plugin
 }
 

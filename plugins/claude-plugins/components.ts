@@ -25,6 +25,8 @@ export interface PluginComponents {
   monitors: string[]
   /** `settings.json`'s `agent`: the agent the main thread runs as while the plugin is on. */
   settingsAgent?: string
+  /** `settings.json`'s `subagentStatusLine` command: it draws each running subagent's status row. */
+  subagentStatusLine?: string
   /** `name@marketplace` (with its version range when declared) per plugin it needs (installed with it); a folder plugin's bare name stays bare. */
   dependencies: string[]
   /** Its themes, workflows and channels, each with why Seam does not apply it. */
@@ -82,6 +84,7 @@ export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<str
   ]
   const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), lspServers, monitors, dependencies, unsupported }
   if (layout.settings?.agent !== undefined) components.settingsAgent = layout.settings.agent
+  if (layout.settings?.subagentStatusLine !== undefined) components.subagentStatusLine = sub(layout.settings.subagentStatusLine.command)
   return components
 }
 
@@ -92,6 +95,7 @@ export function runningParts(components: PluginComponents): string[] {
     ...components.mcpServers.map((server) => `MCP server ${server}`),
     ...components.monitors.map((monitor) => `monitor ${monitor}`),
     ...components.lspServers.map((server) => `LSP server ${server}`),
+    ...(components.subagentStatusLine !== undefined ? [`subagent status line: ${components.subagentStatusLine}`] : []),
     ...components.bin.map((program) => `bin/${program} on the Bash PATH`)
   ]
 }

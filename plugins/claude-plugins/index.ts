@@ -10,6 +10,7 @@ import { dependencyGraph, dependentsOf } from './dependencies'
 import { PluginManager, PluginManagerError } from './manager'
 import { managerRow, withLspStates, type ManagerRow } from './manager-view'
 import { MainAgentSlot } from './main-agent'
+import { SubagentStatusLineConfigSchema, SubagentStatusLines } from './subagent-status-line'
 import { PluginStore } from './store'
 import { missingOptions, UserConfigError, UserConfigStore, type UserConfigValue } from './user-config'
 
@@ -29,7 +30,9 @@ export const ClaudePluginsConfigSchema = z.object({
   /** Plugin folders loaded in place, as Claude Code's `--plugin-dir` (not copied, not pinned). */
   pluginDirs: z.array(z.string()).default([]),
   /** Where installed plugins and marketplaces are kept; default: `<Seam home>/claude-plugins`. */
-  seamHome: z.string().optional()
+  seamHome: z.string().optional(),
+  /** How a plugin's settings.json `subagentStatusLine` command is run (subagent-status-line.ts). */
+  subagentStatusLine: SubagentStatusLineConfigSchema
 })
 export type ClaudePluginsConfigInput = z.input<typeof ClaudePluginsConfigSchema>
 
@@ -170,6 +173,10 @@ export default definePlugin({
       }
     })
     workspace.contributeTrustItems(ctx, (root) => catalog.trustItems(root))
+
+    // A plugin's settings.json `subagentStatusLine`: its command draws the subagents' rows.
+    const statusLines = new SubagentStatusLines(ctx, config.subagentStatusLine, service)
+    ctx.provide('subagentStatusLines', { lines: (sessionId) => statusLines.lines(sessionId) })
 
     const mainAgent = new MainAgentSlot(ctx)
     // Plugins announced to each session: what is loaded, and what could not be.

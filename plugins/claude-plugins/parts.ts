@@ -58,10 +58,22 @@ export const PluginSettingsJsonSchema = z
   })
   .passthrough()
 
+/**
+ * `subagentStatusLine` as public plugins write it (the spec records only the key): a command run
+ * with the subagents' JSON on stdin. `padding` and any other key are kept and ignored.
+ */
+export const SubagentStatusLineSchema = z
+  .object({
+    type: z.literal('command'),
+    command: z.string().trim().min(1)
+  })
+  .passthrough()
+export type SubagentStatusLineSetting = z.output<typeof SubagentStatusLineSchema>
+
 export interface PluginSettingsJson {
   file: string
   agent?: string
-  subagentStatusLine?: unknown
+  subagentStatusLine?: SubagentStatusLineSetting
   /** Keys present but not honoured. */
   ignored: string[]
 }
@@ -127,7 +139,12 @@ export function readPluginSettingsJson(root: string, problems: string[]): Plugin
   }
   const settings: PluginSettingsJson = { file, ignored: Object.keys(parsed.data).filter((key) => key !== 'agent' && key !== 'subagentStatusLine') }
   if (parsed.data.agent !== undefined) settings.agent = parsed.data.agent
-  if (parsed.data.subagentStatusLine !== undefined) settings.subagentStatusLine = parsed.data.subagentStatusLine
+  if (parsed.data.subagentStatusLine !== undefined) {
+    // A wrong shape loses only this key: the plugin (and its `agent`) still loads.
+    const line = z.object({ subagentStatusLine: SubagentStatusLineSchema }).safeParse({ subagentStatusLine: parsed.data.subagentStatusLine })
+    if (line.success) settings.subagentStatusLine = line.data.subagentStatusLine
+    else problems.push(`${formatZodError(file, line.error)}; the subagent status line is not used`)
+  }
   if (settings.ignored.length > 0) problems.push(`${file}: ${settings.ignored.join(', ')}: a plugin's settings.json honours only agent and subagentStatusLine; ignored`)
   return settings
 }

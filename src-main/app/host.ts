@@ -111,7 +111,11 @@ function forwardLiveEvents(runtime: HostRuntime, pushes: PushHub): void {
         pushes.publish('tool/progress', { sessionId, ...progress, text: runtime.keys.redact(progress.text) })
       ),
       // A subagent's own log (already redacted as it was recorded): its card's nested transcript.
-      ctx.on('agent/subagent-appended', (sessionId, agent, event) => pushes.publish('subagent/appended', { sessionId, agentId: agent.agentId, event }))
+      ctx.on('agent/subagent-appended', (sessionId, agent, event) => pushes.publish('subagent/appended', { sessionId, agentId: agent.agentId, event })),
+      // A plugin's subagentStatusLine rows: a command's text, redacted as live output is.
+      ctx.on('agent/subagent-status-lines', (sessionId, lines) =>
+        pushes.publish('subagent/status-lines', { sessionId, lines: lines.map(({ agentId, content, plugin }) => ({ agentId, content: runtime.keys.redact(content), plugin })) })
+      )
     ]
     return () => offs.forEach((off) => off())
   })

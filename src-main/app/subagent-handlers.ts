@@ -1,6 +1,7 @@
 // The contract's subagent methods (src-shared/contract/subagents.ts): the agent types and skipped
-// files of the window's workspace (from the subagents service), one subagent's own log, and Stop
-// for one running subagent (its child turn, src-main/agent/child.ts).
+// files of the window's workspace (from the subagents service), one subagent's own log, Stop
+// for one running subagent (its child turn, src-main/agent/child.ts), and the rows a plugin's
+// `subagentStatusLine` drew (the subagentStatusLines service of plugins/claude-plugins).
 import type { Handlers } from '../transport/router'
 import type { SubagentMethods } from '../../src-shared/contract/subagents'
 import '../../src-shared/host/extensions'
@@ -38,6 +39,13 @@ export function subagentHandlers(runtime: HostRuntime): SubagentHandlers {
     'subagents/stop': async ({ sessionId, agentId }) => {
       const session = await sessions.open(sessionId)
       return { stopped: stopChildTurn(session.kernel, sessionId, agentId) }
+    },
+    'subagents/status-lines': async ({ sessionId }) => {
+      // Only a session running here has rows: a closed one is not opened for this.
+      if (!sessions.isOpen(sessionId)) return { lines: [] }
+      const session = await sessions.open(sessionId)
+      const lines = session.kernel.getService('subagentStatusLines')?.lines(sessionId) ?? []
+      return { lines: lines.map(({ agentId, content, plugin }) => ({ agentId, content: runtime.keys.redact(content), plugin })) }
     }
   }
 }

@@ -2,6 +2,7 @@
 // pushes do not carry (at start and after a reconnect): status, pending approvals, the sessions
 // list and the open session, the plugins and their client entries.
 import { subagentActions } from '../subagents/subagent-store'
+import { statusLineActions } from '../subagents/status-line-store'
 import type { HostApi, PushPayload } from '../../src-shared/contract/ipc'
 import { approvalActions } from '../approval/approval-store'
 import { ClientPluginRuntime, type ModuleLoader } from '../plugins/client-runtime'
@@ -55,6 +56,7 @@ export function wireHost(host: HostApi, options: { loadModule?: ModuleLoader } =
       if (!subagentActions.applyDelta(delta.sessionId, delta)) deltas.push(delta)
     }),
     host.on('subagent/appended', ({ sessionId, agentId, event }) => subagentActions.append(sessionId, agentId, event)),
+    host.on('subagent/status-lines', ({ sessionId, lines }) => statusLineActions.replace(sessionId, lines)),
     host.on('agent/state', (state) => {
       deltas.flush()
       sessionActions.setAgent(state)

@@ -124,4 +124,26 @@ describe('SubagentCard', () => {
     fireEvent.click(within(card()).getByRole('button', { name: 'Show the subagent’s transcript' }))
     await waitFor(() => expect(within(card()).getByRole('alert').textContent).toContain('the subagent log could not be read'))
   })
+
+  it("a plugin's subagentStatusLine row replaces the default rows: read when the view opens, then pushed; colours as spans, escapes and markup never as HTML; gone when the rows are cleared", async () => {
+    host.handlers['subagents/status-lines'] = () => ({ lines: [{ agentId: AGENT, content: '\u001b[1;32m● working\u001b[0m \u001b[2K<b>bold?</b>\u001b]0;title\u0007 \u001b[31mhot\u001b[0m', plugin: 'rows' }] })
+    open(parentLog().all, true)
+    const row = await within(card()).findByLabelText('Subagent status line')
+    expect(host.callsOf('subagents/status-lines')).toEqual([{ sessionId: 's1' }])
+    expect(row.textContent).toBe('● working <b>bold?</b> hot')
+    expect(row.querySelector('b')).toBeNull()
+    expect(row.getAttribute('title')).toBe("Drawn by the rows plugin's subagentStatusLine: ● working <b>bold?</b> hot")
+    expect(within(row).getByText('● working').className).toBe('ansi-success ansi-bold')
+    expect(within(row).getByText('hot').className).toBe('ansi-danger')
+    expect((within(card()).getByLabelText('Subagent usage') as HTMLElement).hidden).toBe(true)
+
+    // A push replaces it; another session's push changes nothing here; an empty list brings the default rows back.
+    act(() => host.emit('subagent/status-lines', { sessionId: 's1', lines: [{ agentId: AGENT, content: 'step 2', plugin: 'rows' }] }))
+    expect(within(card()).getByLabelText('Subagent status line').textContent).toBe('step 2')
+    act(() => host.emit('subagent/status-lines', { sessionId: 'other', lines: [] }))
+    expect(within(card()).getByLabelText('Subagent status line').textContent).toBe('step 2')
+    act(() => host.emit('subagent/status-lines', { sessionId: 's1', lines: [] }))
+    expect(within(card()).queryByLabelText('Subagent status line')).toBeNull()
+    expect((within(card()).getByLabelText('Subagent usage') as HTMLElement).hidden).toBe(false)
+  })
 })

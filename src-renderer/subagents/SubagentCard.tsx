@@ -1,5 +1,6 @@
 // An Agent call's card: the subagent's type and task, its live status (running, done, failed,
-// stopped), what it cost and the tokens it used, Stop while it runs, and its own transcript
+// stopped), what it cost and the tokens it used (or, instead, the row a Claude Code plugin's
+// `subagentStatusLine` command drew for it), Stop while it runs, and its own transcript
 // (tool calls and text) folded inside: streamed while it runs, read from its child log when the
 // session is reopened. The parent's model only ever sees the final text (the result below).
 import { memo, useEffect, useState } from 'react'
@@ -12,6 +13,8 @@ import { useSessionStore } from '../transcript/session-store'
 import type { ToolCardItem } from '../transcript/transcript-types'
 import { NestedTranscript } from './NestedTranscript'
 import { subagentActions, usageSoFar, useSubagentStore } from './subagent-store'
+import { useStatusLine } from './status-line-store'
+import { StatusLineRow } from './StatusLineRow'
 
 export type SubagentStatus = 'starting' | 'running' | 'done' | 'failed' | 'stopped'
 
@@ -43,6 +46,8 @@ export const SubagentCard = memo(function SubagentCard({ item }: { item: ToolCar
   const status = subagentStatus(item, sessionRunning)
   const agentType = item.subagent?.agentType ?? stringArg(item.args.subagent_type) ?? 'general-purpose'
   const description = item.subagent?.description ?? stringArg(item.args.description) ?? ''
+  // A plugin's subagentStatusLine row, when its command drew one: it takes the default rows' place.
+  const statusLine = useStatusLine(host, sessionId, agentId)
 
   useEffect(() => {
     if (open && agentId !== undefined && sessionId !== null) void subagentActions.load(host, sessionId, agentId)
@@ -80,7 +85,8 @@ export const SubagentCard = memo(function SubagentCard({ item }: { item: ToolCar
           </button>
         )}
       </header>
-      <p className="subagent-meta muted small" aria-label="Subagent usage">
+      {statusLine && <StatusLineRow line={statusLine} />}
+      <p className="subagent-meta muted small" aria-label="Subagent usage" hidden={statusLine !== undefined}>
         {usage.toolUseCount} tool {usage.toolUseCount === 1 ? 'call' : 'calls'} · {formatTokens(usage.inputTokens)} in / {formatTokens(usage.outputTokens)} out
         {usage.costUsd !== undefined ? ` · ${formatCost(usage.costUsd)}` : ''}
         {end ? ` · ${formatDuration(end.durationMs)} · ${end.model}` : ''}
@@ -89,7 +95,7 @@ export const SubagentCard = memo(function SubagentCard({ item }: { item: ToolCar
       {end?.error && <p role="status" className="tool-status error">Failed: {end.error}</p>}
       {status === 'stopped' && !end && <p role="status" className="tool-status muted">{item.statusReason ?? 'Stopped before it finished'}</p>}
       {!item.subagent && !item.result && <ToolStatusLine item={item} status={item.status} />}
-      {latest && <p className="subagent-latest muted small" aria-live="polite">{latest}</p>}
+      {latest && !statusLine && <p className="subagent-latest muted small" aria-live="polite">{latest}</p>}
       {stopError && <p className="form-error" role="alert">{stopError}</p>}
       {agentId !== undefined && (
         <div className="subagent-nested">

@@ -13,6 +13,8 @@ import { EmptyState } from '../app/EmptyState'
 import { Terminal } from '../app/icons'
 import { formatRunTime, statusLabel } from './task-format'
 import { tasksPanelActions, useTasksPanelStore } from './tasks-panel-store'
+import { useStatusLine } from '../subagents/status-line-store'
+import { StatusLineRow } from '../subagents/StatusLineRow'
 
 /** Characters of output a row shows. */
 const TAIL_CHARS = 4_000
@@ -99,6 +101,8 @@ function TaskRow({ sessionId, task, onError }: { sessionId: string; task: Backgr
   const [stopping, setStopping] = useState(false)
   const running = task.status === 'running'
   const outputRef = useRef<HTMLPreElement>(null)
+  // A background agent's row drawn by a plugin's subagentStatusLine (its task id is its agent id).
+  const statusLine = useStatusLine(host, sessionId, task.taskType === 'local_agent' ? task.id : undefined)
 
   // A tail reads from the bottom: the newest line stays in view as output arrives.
   useEffect(() => {
@@ -160,6 +164,7 @@ function TaskRow({ sessionId, task, onError }: { sessionId: string; task: Backgr
           </button>
         )}
       </div>
+      {statusLine && <StatusLineRow line={statusLine} />}
       {showOutput && (
         <pre ref={outputRef} className="task-output" aria-label={`Output of ${task.id}`} tabIndex={0}>
           {tail === null ? 'Reading…' : tail === '' ? '(no output yet)' : tail}

@@ -9,6 +9,7 @@ import { pluginsActions } from '../plugins/plugins-store'
 import { claudePluginsActions } from '../plugins/manager/claude-plugins-store'
 import { slotsActions } from '../plugins/slots-store'
 import { sessionsActions } from '../sessions/sessions-store'
+import { statusLineActions } from '../subagents/status-line-store'
 
 export function resetStores(): void {
   appActions.reset()
@@ -17,6 +18,7 @@ export function resetStores(): void {
   claudePluginsActions.reset()
   slotsActions.reset()
   sessionsActions.reset()
+  statusLineActions.reset()
   useClientPluginsStore.setState({ plugins: {} })
   useComposerStore.setState({ draft: '', focusRequest: 0 })
   providerHealthActions.reset()

@@ -26,6 +26,8 @@ export const ClaudePluginComponentsSchema = z.object({
   monitors: z.array(z.string()),
   /** Its settings.json `agent`: the agent the main thread runs as while it is on. */
   settingsAgent: z.string().optional(),
+  /** Its settings.json `subagentStatusLine` command: it draws each subagent's status row. */
+  subagentStatusLine: z.string().optional(),
   /** `name` or `name range` per plugin of its marketplace it needs (installed with it). */
   dependencies: z.array(z.string()).optional(),
   /** Its themes, workflows and channels, each `kind name: not supported by Seam: why`. */

@@ -1,7 +1,8 @@
 // The contract's part for subagents (plugins/subagents and the host's child turns): the agent
 // types found and the files skipped (settings), a subagent's own log (the nested transcript of its
-// card), and Stop for one running subagent. A running subagent's events arrive live as the
-// `subagent/appended` push.
+// card), Stop for one running subagent, and the rows a plugin's `subagentStatusLine` draws. A
+// running subagent's events arrive live as the `subagent/appended` push, its rows as
+// `subagent/status-lines`.
 import { z } from 'zod'
 import { SessionEventSchema } from '../session/events'
 
@@ -23,6 +24,10 @@ export type SubagentTypeView = z.output<typeof SubagentTypeSchema>
 export const SubagentSkippedSchema = z.object({ file: z.string(), field: z.string(), reason: z.string() })
 export type SubagentSkippedView = z.output<typeof SubagentSkippedSchema>
 
+/** One subagent's row drawn by a Claude Code plugin's `subagentStatusLine` command (raw text: it may hold ANSI colours). */
+export const SubagentStatusLineSchema = z.object({ agentId: z.string(), content: z.string(), plugin: z.string() })
+export type SubagentStatusLineView = z.output<typeof SubagentStatusLineSchema>
+
 export const SubagentMethods = {
   /** The agent types of the window's workspace, highest priority first, and the agent files skipped with their reason. */
   'subagents/list': {
@@ -38,10 +43,17 @@ export const SubagentMethods = {
   'subagents/stop': {
     input: z.object({ sessionId: SessionId, agentId: AgentId }).strict(),
     output: z.object({ stopped: z.boolean() })
+  },
+  /** The rows a plugin's `subagentStatusLine` command drew for the session's subagents now (none when no plugin sets one). */
+  'subagents/status-lines': {
+    input: z.object({ sessionId: SessionId }).strict(),
+    output: z.object({ lines: z.array(SubagentStatusLineSchema) })
   }
 } as const
 
 export const SubagentPushes = {
   /** An event a running subagent's own log recorded (`sessionId`: its parent session). */
-  'subagent/appended': z.object({ sessionId: z.string(), agentId: z.string(), event: SessionEventSchema })
+  'subagent/appended': z.object({ sessionId: z.string(), agentId: z.string(), event: SessionEventSchema }),
+  /** The session's `subagentStatusLine` rows changed: all of them now (an empty list: the default rows again). */
+  'subagent/status-lines': z.object({ sessionId: z.string(), lines: z.array(SubagentStatusLineSchema) })
 } as const

@@ -63,6 +63,30 @@ export interface InstalledPlugin {
   monitors?: readonly PluginMonitor[]
   /** Its LSP servers (`.lsp.json` and the manifest's `lspServers`), the plugin variables written in (SDK 0.31). */
   lspServers?: readonly PluginLspServer[]
+  /**
+   * Its `settings.json` `subagentStatusLine` (`{type: "command", command}`), with
+   * `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and every `${user_config.KEY}` written into
+   * the command (SDK 0.32). `file` is the settings file, for messages.
+   */
+  subagentStatusLine?: { file: string; command: string }
+}
+
+/**
+ * One subagent's row as a Claude Code plugin's `subagentStatusLine` command drew it (SDK 0.32):
+ * `content` is the command's text as printed (it may hold ANSI colour escapes), shown in place of
+ * the subagent's default status row.
+ */
+export interface SubagentStatusLine {
+  agentId: string
+  content: string
+  /** The plugin whose command drew it. */
+  plugin: string
+}
+
+/** The rows plugins' `subagentStatusLine` commands drew for a session's subagents (SDK 0.32; provided by `plugins/claude-plugins`). */
+export interface SubagentStatusLineService {
+  /** The rows in force for the session (only subagents the last run answered for). */
+  lines(sessionId: string): readonly SubagentStatusLine[]
 }
 
 /** A Claude Code plugin's monitor: a command whose every stdout line reaches the model as an event. */
@@ -327,12 +351,15 @@ declare module '../kernel/types' {
      * says who it is); `agent.inject(text, source)` adds context to the child's history.
      */
     'agent/subagent-start': (agent: AgentHandle, subagent: SubagentIdentity) => void | Promise<void>
+    /** A session's `subagentStatusLine` rows changed (all of them, possibly none now): the UI shows them (SDK 0.32). */
+    'agent/subagent-status-lines': (sessionId: string, lines: readonly SubagentStatusLine[]) => void
   }
   interface Services {
     claudePlugins: PluginCatalogService
     /** Provided by the LSP plugin (plugins/lsp). */
     lspServers: LspStatusService
     subagents: SubagentService
+    subagentStatusLines: SubagentStatusLineService
     childTurns: ChildTurnService
     /** Provided by the Claude Code hooks bridge. */
     scopedHooks: ScopedHooksService

@@ -1,0 +1,109 @@
+// A plugin's settings.json `subagentStatusLine` on a whole host (issue 29): the plugin comes from a
+// marketplace made here as a git repository and is installed by the real manager; the loopback
+// OpenAI-protocol model makes the main agent call `Agent`, whose subagent waits (a Bash loop) for a
+// file the test writes. While it runs, the plugin's command (a real process) gets the session's
+// tasks on stdin and its rows reach the host's `subagentStatusLines` state and the
+// `agent/subagent-status-lines` notification (what the UI is pushed); when the subagent ends the
+// row says so; turning the plugin off clears the rows.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SubagentStatusLine } from '@seam/sdk'
+import { startLoopbackHost, waitFor, type LoopbackHost } from '@seam/sdk/testing'
+import { startFakeOpenAI, type OpenAIRequestBody, type ScriptedTurn } from '../../test-support/fake-openai.mjs'
+import { gitMarketplace, put } from '../../test-support/claude-plugin-cli'
+import { parseMarketplaceArg } from './manager'
+
+/** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
+const WAIT_MS = 20_000 * (Number(process.env.SEAM_TEST_TIME_FACTOR) || 1)
+
+/** The built-in general-purpose agent's system prompt starts so (plugins/subagents/builtins.ts). */
+const CHILD_MARKER = 'You are an agent working for a coding assistant'
+
+/** The plugin's command: keeps each input it got, and answers one row per task. */
+const ROWS_SCRIPT = `import { appendFileSync, readFileSync } from 'node:fs'
+const input = readFileSync(0, 'utf8')
+appendFileSync(process.env.CLAUDE_PLUGIN_DATA + '/inputs.jsonl', input.trim() + '\\n')
+for (const task of JSON.parse(input).tasks) {
+  const content = '\\u001b[32m' + task.status + '\\u001b[0m ' + task.name + ' · ' + task.description + ' · ' + task.tokenCount + ' tok'
+  process.stdout.write(JSON.stringify({ id: task.id, content }) + '\\n')
+}
+`
+
+function respond(body: OpenAIRequestBody): ScriptedTurn {
+  const system = String(body.messages[0]?.content ?? '')
+  const answered = body.messages.filter((m) => m.role === 'assistant').length
+  if (system.includes(CHILD_MARKER)) {
+    if (answered === 0) return { toolCalls: [{ name: 'Bash', args: { command: 'while [ ! -e go ]; do sleep 0.05; done; echo ready', description: 'Wait for go' } }], usage: { inputTokens: 100, outputTokens: 20 } }
+    return { text: 'All looked at.', usage: { inputTokens: 150, outputTokens: 30 } }
+  }
+  if (answered === 0) return { toolCalls: [{ name: 'Agent', args: { description: 'Look around', prompt: 'Look at everything', subagent_type: 'general-purpose' } }] }
+  return { text: 'The subagent is done.' }
+}
+
+let host: LoopbackHost | undefined
+afterEach(async () => {
+  await host?.close()
+  host = undefined
+})
+
+describe('subagentStatusLine on a whole host', () => {
+  it("runs the plugin's command with the real tasks while the subagent runs; its rows reach the session's state; turning the plugin off clears them", async () => {
+    host = await startLoopbackHost({ prefix: 'status-line', model: await startFakeOpenAI(Array.from({ length: 20 }, () => respond)) })
+    const market = join(host.root, 'team-market')
+    await gitMarketplace(
+      market,
+      'team',
+      [{ name: 'rows', source: './plugins/rows' }],
+      async () => {
+        await put(join(market, 'plugins/rows/.claude-plugin/plugin.json'), JSON.stringify({ name: 'rows', version: '1.0.0' }))
+        await put(join(market, 'plugins/rows/rows.mjs'), ROWS_SCRIPT)
+        await put(join(market, 'plugins/rows/settings.json'), JSON.stringify({ subagentStatusLine: { type: 'command', command: `"${process.execPath}" "\${CLAUDE_PLUGIN_ROOT}/rows.mjs"`, padding: 0 } }))
+      },
+      'rows plugin'
+    )
+    const kernel = host.runtime.kernel
+    const manager = kernel.getService('claudePluginManager')
+    if (!manager) throw new Error('no claudePluginManager service')
+    await manager.manager.addMarketplace(parseMarketplaceArg(market, host.root))
+    await manager.manager.install('rows@team')
+
+    const pushed: Array<{ sessionId: string; lines: readonly SubagentStatusLine[] }> = []
+    kernel.context.on('agent/subagent-status-lines', (sessionId, lines) => pushed.push({ sessionId, lines }))
+    const service = kernel.getService('subagentStatusLines')
+    if (!service) throw new Error('no subagentStatusLines service')
+
+    const session = await host.runtime.sessions.create(host.workspace)
+    session.agent.send('look around with a subagent')
+    const rowOf = () => service.lines(session.log.id)[0]
+
+    // Running: the row the command drew, after the subagent's first step (its tokens counted).
+    await waitFor(() => rowOf()?.content.includes('120 tok') === true, WAIT_MS, 'a row for the running subagent with its first step counted')
+    const start = session.log.events.find((event) => event.type === 'subagent/start')
+    if (start?.type !== 'subagent/start') throw new Error('no subagent/start in the parent log')
+    expect(rowOf()).toEqual({ agentId: start.agentId, content: '\u001b[32mrunning\u001b[0m general-purpose · Look around · 120 tok', plugin: 'rows' })
+    expect(pushed.at(-1)).toEqual({ sessionId: session.log.id, lines: [rowOf()] })
+
+    // What the command got on stdin: the real task, as Claude Code's status lines read it.
+    const dataDir = join(host.seamHome, 'claude-plugins', 'data', 'rows-team')
+    const inputs = () => readFileSync(join(dataDir, 'inputs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { session_id: string; cwd: string; columns: number; tasks: unknown[] })
+    expect(inputs().at(-1)).toEqual({
+      session_id: session.log.id,
+      cwd: host.workspace,
+      columns: 100,
+      tasks: [{ id: start.agentId, type: 'local_agent', name: 'general-purpose', status: 'running', description: 'Look around', startTime: start.ts, tokenCount: 120, model: 'm', cwd: host.workspace }]
+    })
+
+    // It ends: the row says completed, with the whole run's tokens.
+    writeFileSync(join(host.workspace, 'go'), '')
+    await waitFor(() => rowOf()?.content.startsWith('\u001b[32mcompleted') === true, WAIT_MS, 'the row of the ended subagent')
+    expect(rowOf()?.content).toBe('\u001b[32mcompleted\u001b[0m general-purpose · Look around · 300 tok')
+    await session.agent.whenIdle()
+    expect(session.log.events.filter((event) => event.type === 'notice' && event.source === 'claude-plugins')).toEqual([])
+
+    // The plugin turned off: the rows are gone (the default rows again).
+    manager.setEnabled('rows@team', false)
+    await waitFor(() => service.lines(session.log.id).length === 0, WAIT_MS, 'the rows cleared once the plugin is off')
+    expect(pushed.at(-1)).toEqual({ sessionId: session.log.id, lines: [] })
+  })
+})
