@@ -1,0 +1,124 @@
+// Issue 29, a Claude Code plugin's settings.json `subagentStatusLine` in the UI: the plugin (a real
+// folder in a local marketplace made here as a git repository, installed with the real `seam
+// plugin` CLI before the app starts) sets a command that draws one row per subagent. The model
+// starts two subagents that keep going, one in the foreground and one in the background: the
+// command's row (its colour as the theme's) replaces each card's default rows and shows under the
+// background agent's task; a reload reads the rows again; turning the plugin off in the plugin
+// manager brings the default rows back. Checked with axe and the layout check.
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { repoRoot } from './fixtures'
+import { textOf, trailingToolResults, type OpenAIRequestBody, type ScriptedTurn } from './support/fake-model'
+import { expect, test as base } from './support/seam-test'
+import { expectScreenOk } from './support/screens'
+import { snap, ui } from './support/ui'
+
+const SEAM_BIN = join(repoRoot, 'bin', 'seam.mjs')
+const ID = 'rows@team-tools'
+
+/** The built-in general-purpose agent's system prompt starts so (plugins/subagents/builtins.ts). */
+const CHILD_MARKER = 'You are an agent working for a coding assistant'
+
+/** The plugin's command: one row per task, the status in green, as public status lines draw them. */
+const ROWS_SCRIPT = `import { readFileSync } from 'node:fs'
+for (const task of JSON.parse(readFileSync(0, 'utf8')).tasks) {
+  const content = '\\u001b[32m● ' + task.status + '\\u001b[0m ' + task.name + ' · ' + task.description + ' (rows plugin)'
+  process.stdout.write(JSON.stringify({ id: task.id, content }) + '\\n')
+}
+`
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', args, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' } })
+}
+
+function seam(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SEAM_BIN, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.on('close', (code) => resolve({ code, output }))
+  })
+}
+
+const test = base.extend({
+  // The marketplace and the install happen before the host starts, as a user would have done.
+  seamHome: async ({ seamHome, tempRoot }, use) => {
+    const repo = join(tempRoot, 'team-tools')
+    const files: Record<string, string> = {
+      '.claude-plugin/marketplace.json': JSON.stringify({ name: 'team-tools', owner: { name: 'Test' }, plugins: [{ name: 'rows', source: './plugins/rows' }] }),
+      'plugins/rows/.claude-plugin/plugin.json': JSON.stringify({ name: 'rows', version: '1.0.0' }),
+      'plugins/rows/rows.mjs': ROWS_SCRIPT,
+      'plugins/rows/settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: `"${process.execPath}" "\${CLAUDE_PLUGIN_ROOT}/rows.mjs"` } })
+    }
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(repo, rel)), { recursive: true })
+      writeFileSync(join(repo, rel), text)
+    }
+    git(repo, 'init', '--quiet', '--initial-branch=main')
+    git(repo, 'add', '-A')
+    git(repo, 'commit', '--quiet', '-m', 'team-tools')
+    const env = { ...process.env, HOME: join(tempRoot, 'home'), SEAM_HOME: seamHome }
+    const added = await seam(['plugin', 'marketplace', 'add', repo], env)
+    expect(added.code, added.output).toBe(0)
+    const installed = await seam(['plugin', 'install', ID], env)
+    expect(installed.code, installed.output).toBe(0)
+    await use(seamHome)
+  }
+})
+
+function respond(body: OpenAIRequestBody): ScriptedTurn {
+  // Both subagents keep going until they are stopped.
+  if (textOf(body.messages[0]).includes(CHILD_MARKER)) return { text: 'Looking at everything, slowly', hangAfterChars: 10 }
+  if (trailingToolResults(body).length > 0) return { text: 'Both are done.' }
+  return {
+    toolCalls: [
+      { name: 'Agent', args: { description: 'Watch in the background', prompt: 'Watch for ever', subagent_type: 'general-purpose', run_in_background: true } },
+      { name: 'Agent', args: { description: 'Look in front', prompt: 'Look for ever', subagent_type: 'general-purpose' } }
+    ]
+  }
+}
+
+test("a plugin's subagentStatusLine row replaces the subagent's default rows on its card and its task; turning the plugin off brings them back", async ({ app, fakeModel }, testInfo) => {
+  fakeModel.respond(respond)
+  await ui.composer(app).fill('start two subagents')
+  await ui.composer(app).press('Enter')
+
+  const front = app.getByRole('article', { name: 'Subagent general-purpose: Look in front' })
+  const back = app.getByRole('article', { name: 'Subagent general-purpose: Watch in the background' })
+  const task = app.getByRole('region', { name: 'Background tasks' }).getByRole('listitem').filter({ hasText: 'Agent general-purpose: Watch in the background' })
+  await expect(front).toHaveAttribute('data-status', 'running')
+  const frontRow = front.getByLabel('Subagent status line')
+  await expect(frontRow).toHaveText('● running general-purpose · Look in front (rows plugin)')
+  await expect(frontRow.getByText('● running')).toHaveClass('ansi-success')
+  await expect(front.getByLabel('Subagent usage')).toBeHidden()
+  await expect(back.getByLabel('Subagent status line')).toHaveText('● running general-purpose · Watch in the background (rows plugin)')
+  await expect(task.getByLabel('Subagent status line')).toHaveText('● running general-purpose · Watch in the background (rows plugin)')
+  await expectScreenOk(app, testInfo, 'subagent-status-line')
+  await snap(app, testInfo, 'subagent-status-line')
+
+  // A reload: the rows are read again (the pushes before it are gone).
+  await app.reload()
+  await expect(front.getByLabel('Subagent status line')).toHaveText('● running general-purpose · Look in front (rows plugin)')
+
+  // The plugin off, in the plugin manager: the default rows again.
+  await ui.pageButton(app, 'Plugins').click()
+  const row = app.getByRole('table', { name: 'Claude Code and Codex plugins' }).getByRole('row', { name: ID, exact: true })
+  await row.getByRole('switch', { name: `${ID} enabled` }).click()
+  const off = app.getByRole('dialog', { name: `Turn off ${ID}?` })
+  await expect(off).toContainText('subagent status line:')
+  await off.getByRole('button', { name: `Turn off ${ID}` }).click()
+  await ui.pageButton(app, 'Chat').click()
+  await expect(front.getByLabel('Subagent usage')).toBeVisible()
+  await expect(front.getByLabel('Subagent status line')).toHaveCount(0)
+  await expect(back.getByLabel('Subagent status line')).toHaveCount(0)
+  await expect(task.getByLabel('Subagent status line')).toHaveCount(0)
+
+  // Both stopped; the turn ends.
+  await front.getByRole('button', { name: 'Stop subagent general-purpose' }).click()
+  await back.getByRole('button', { name: 'Stop subagent general-purpose' }).click()
+  await expect(front).toHaveAttribute('data-status', 'stopped')
+  await expect(back).toHaveAttribute('data-status', 'stopped')
+  await expect(ui.assistantMessages(app).last()).toContainText('Both are done.')
+})
