@@ -136,7 +136,8 @@ describe('Monitor', { timeout: 30_000 }, () => {
     host = await createTestHost({
       plugins: [backgroundTasks],
       script: [
-        { toolCalls: [{ name: 'Monitor', args: { command: 'echo $$ > t.pid; while true; do sleep 0.05; done', description: 'short', timeout_ms: 300 } }] },
+        // Long enough for the shell to have written its pid however loaded the machine is.
+        { toolCalls: [{ name: 'Monitor', args: { command: 'echo $$ > t.pid; while true; do sleep 0.05; done', description: 'short', timeout_ms: Math.round(300 * FACTOR) } }] },
         async () => {
           await waitFor(() => host!.events('task/ended').length === 1, 10_000 * FACTOR, 'the monitor to time out')
           return { text: 'done' }

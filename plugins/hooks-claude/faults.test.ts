@@ -126,7 +126,7 @@ describe.each(POLICIES)('S22 faults with onFailure: "%s"', (policy) => {
 
   it('a grandchild that outlives the hook: the answer is used, the grandchild is killed, nothing waits for it', async () => {
     const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'said before leaving' } })
-    const command = `sh -c 'echo $$ > grandchild.pid; exec sleep 30' & sleep 0.1; echo '${deny}'; exit 0`
+    const command = `sh -c 'echo $$ > grandchild.pid; exec sleep 30' & while [ ! -s grandchild.pid ]; do sleep 0.02; done; echo '${deny}'; exit 0`
     const h = await run(command, policy)
     expect(firstToolResult(h.model)).toEqual({ content: 'PreToolUse:Bash hook error: said before leaving', isError: true })
     const pid = Number(readFileSync(join(h.workspace, 'grandchild.pid'), 'utf8'))

@@ -127,6 +127,9 @@ export function processTerminal(requests: string[], { recordOutput = false } = {
     output: async ({ terminalId }) => {
       if (recordOutput) requests.push(`output ${terminalId}`)
       const t = terminals.get(terminalId)!
+      // Output the command wrote before this request was sent may sit in the pipe, its read due later
+      // in this same turn of the event loop: let it be read first, as a client that has caught up would.
+      await new Promise((resolve) => setImmediate(resolve))
       const status = await Promise.race([t.exit, new Promise<undefined>((r) => setTimeout(r, 0, undefined))])
       return { output: t.output, truncated: false, exitStatus: status ?? null }
     },

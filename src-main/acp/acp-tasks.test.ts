@@ -142,11 +142,13 @@ describe('background tasks in the client terminal', { timeout: 60_000 }, () => {
   it('a Read of a client-terminal task\'s output file first brings it up to date (terminal/output right before the Read)', async () => {
     let outputFile = ''
     const s = await setup([
-      { toolCalls: [{ id: 'bg', name: 'Bash', args: { command: 'echo first; while [ ! -f go ]; do sleep 0.05; done; echo second; touch said; exec sleep 60', run_in_background: true } }] },
+      { toolCalls: [{ id: 'bg', name: 'Bash', args: { command: 'echo first; touch started; while [ ! -f go ]; do sleep 0.05; done; echo second; touch said; exec sleep 60', run_in_background: true } }] },
+      // However slowly the command starts, its first line is out before the first Read.
       (body) => {
         outputFile = outputFileIn(body)
-        return { toolCalls: [{ id: 'read1', name: 'Read', args: { file_path: outputFile } }] }
+        return { toolCalls: [{ id: 'started', name: 'Bash', args: { command: 'while [ ! -f started ]; do sleep 0.05; done' } }] }
       },
+      () => ({ toolCalls: [{ id: 'read1', name: 'Read', args: { file_path: outputFile } }] }),
       // The command prints its second line; this foreground call returns once it has.
       () => ({ toolCalls: [{ id: 'wait', name: 'Bash', args: { command: 'touch go; while [ ! -f said ]; do sleep 0.05; done' } }] }),
       () => ({ toolCalls: [{ id: 'read2', name: 'Read', args: { file_path: outputFile } }] }),
@@ -160,12 +162,12 @@ describe('background tasks in the client terminal', { timeout: 60_000 }, () => {
     const { sessionId } = await proc.agent.request('session/new', { cwd: s.workspace, mcpServers: [] })
     expect((await proc.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
 
-    const first = lastToolContent(s.server.requests[2]!.body)
+    const first = lastToolContent(s.server.requests[3]!.body)
     expect(first).toContain('first')
     expect(first).not.toContain('second')
-    expect(lastToolContent(s.server.requests[4]!.body)).toMatch(/first\\n.*second/)
+    expect(lastToolContent(s.server.requests[5]!.body)).toMatch(/first\\n.*second/)
     expect(await readFile(outputFile, 'utf8')).toBe('first\nsecond\n')
-    // Each Read asked the task's terminal (term-1) for its output; the foreground wait ran in term-2.
+    // Each Read asked the task's terminal (term-1) for its output; the foreground waits ran in terms 2 and 3.
     expect(requests.filter((r) => r === 'output term-1')).toHaveLength(2)
     await proc.agent.request('session/close', { sessionId })
   })

@@ -103,9 +103,11 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
   })
 
   it('a session closed while a watcher runs leaves no process; the resumed session lists it as ended with its exit code', async () => {
-    const watcher = `echo $$ > watcher.pid; while true; do date +%s; sleep 0.2; done`
+    const watcher = `echo $$ > watcher.pid.part && mv watcher.pid.part watcher.pid; while true; do date +%s; sleep 0.2; done`
     const server = await startFakeAnthropic([
       { toolCalls: [{ name: 'Bash', args: { command: watcher, run_in_background: true, description: 'Watch the clock' } }] },
+      // However slowly the watcher starts, it has written its pid before the session closes.
+      { toolCalls: [{ name: 'Bash', args: { command: 'while [ ! -f watcher.pid ]; do sleep 0.05; done' } }] },
       { text: 'Watching.' }
     ])
     try {
@@ -124,7 +126,7 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
   })
 
   it('the host killed with SIGKILL takes its background tasks with it (the death watcher); resumed, the session lists the task as ended when Seam stopped', async () => {
-    const watcher = `echo $$ > watcher.pid; exec sleep 600`
+    const watcher = `echo $$ > watcher.pid.part && mv watcher.pid.part watcher.pid; exec sleep 600`
     const server = await startFakeAnthropic([
       { toolCalls: [{ name: 'Bash', args: { command: watcher, run_in_background: true } }] },
       // The turn waits here (a long foreground command) while the test kills the host.

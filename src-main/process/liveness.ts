@@ -19,7 +19,8 @@ export async function waitFor(check: () => boolean, timeoutMs: number, what: str
   }
 }
 
-export async function waitUntilDead(pid: number, timeoutMs = 2_000): Promise<boolean> {
+/** Without a timeout, 2 s scaled by the test run's time factor (SEAM_TEST_TIME_FACTOR) when there is one. */
+export async function waitUntilDead(pid: number, timeoutMs = 2_000 * (Number(process.env.SEAM_TEST_TIME_FACTOR) || 1)): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
   while (isAlive(pid)) {
     if (Date.now() > deadline) return false
