@@ -5,55 +5,17 @@
 // Its switch asks first, naming what stops or starts running; turning it off writes Seam's switch
 // (the same operation as `seam plugin disable`, which the CLI then reports) and really stops its
 // MCP server; turning it on starts it again. Checked with axe at 1280x800 and 800x600, light and dark.
-import type { Page } from '@playwright/test'
-import { execFileSync, spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { repoRoot, scaledTimeout } from './fixtures'
+import { join } from 'node:path'
+import { scaledTimeout } from './fixtures'
+import { gitRepository, openPlugins, seam } from './support/claude-plugins'
 import { expect, test as base } from './support/seam-test'
 import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
 import { settingsSection, snap } from './support/ui'
 
-const SEAM_BIN = join(repoRoot, 'bin', 'seam.mjs')
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js')
 const ID = 'kit@team-tools'
-
-function writeTree(root: string, files: Record<string, string>): void {
-  for (const [rel, text] of Object.entries(files)) {
-    const file = join(root, rel)
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text)
-    if (rel.endsWith('.sh')) chmodSync(file, 0o755)
-  }
-}
-
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' } })
-}
-
-/** `seam ARGS` against the test's Seam home; resolves with its exit code and output. */
-function seam(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SEAM_BIN, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.on('close', (code) => resolve({ code, output }))
-  })
-}
-
-/** The Plugins page: in the nav when the window is wide, in the More menu when it is narrow. */
-async function openPlugins(app: Page): Promise<void> {
-  const nav = app.getByRole('navigation', { name: 'Pages' })
-  const direct = nav.getByRole('button', { name: 'Plugins', exact: true })
-  if ((await direct.count()) > 0) await direct.click()
-  else {
-    await nav.getByRole('button', { name: 'More' }).click()
-    await app.getByRole('menuitem', { name: 'Plugins' }).click()
-  }
-  await expect(app.getByRole('main', { name: 'Plugins page' })).toBeVisible()
-}
 
 const test = base.extend<{ cliEnv: NodeJS.ProcessEnv }>({
   cliEnv: async ({ tempRoot }, use) => {
@@ -62,9 +24,7 @@ const test = base.extend<{ cliEnv: NodeJS.ProcessEnv }>({
   // The marketplace and the install happen before the host starts, as a user would have done.
   seamHome: async ({ seamHome, tempRoot, cliEnv }, use) => {
     const repo = join(tempRoot, 'team-tools')
-    mkdirSync(repo, { recursive: true })
-    git(repo, 'init', '--quiet', '--initial-branch=main')
-    writeTree(repo, {
+    gitRepository(repo, {
       '.claude-plugin/marketplace.json': JSON.stringify({ name: 'team-tools', owner: { name: 'Test' }, plugins: [{ name: 'kit', source: './plugins/kit', description: 'the team kit' }] }),
       'plugins/kit/.claude-plugin/plugin.json': JSON.stringify({ name: 'kit', version: '1.0.0', description: 'the team kit' }),
       'plugins/kit/commands/hello.md': '---\ndescription: Say hello\n---\nSay hello to $ARGUMENTS.\n',
@@ -74,8 +34,6 @@ const test = base.extend<{ cliEnv: NodeJS.ProcessEnv }>({
       'plugins/kit/scripts/guard.sh': '#!/bin/sh\nexit 0\n',
       'plugins/kit/.mcp.json': JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } })
     })
-    git(repo, 'add', '-A')
-    git(repo, 'commit', '--quiet', '-m', 'team-tools')
     const env = { ...cliEnv, SEAM_HOME: seamHome }
     const added = await seam(['plugin', 'marketplace', 'add', repo], env)
     expect(added.code, added.output).toBe(0)
