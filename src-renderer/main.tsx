@@ -4,6 +4,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App'
 import { errorText } from './app/errors'
+import { themeActions } from './app/theme'
 import { registerSharedModules } from './plugins/shared-modules'
 import { connectHost } from './transport'
 import './styles/tokens.css'
@@ -15,6 +16,8 @@ import './styles/subagents.css'
 import './styles/board.css'
 
 registerSharedModules()
+// The colours chosen last, before anything paints (the host's list confirms them once connected).
+themeActions.restore()
 
 const container = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'))
 const root = createRoot(container)

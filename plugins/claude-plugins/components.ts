@@ -29,13 +29,14 @@ export interface PluginComponents {
   subagentStatusLine?: string
   /** `name@marketplace` (with its version range when declared) per plugin it needs (installed with it); a folder plugin's bare name stays bare. */
   dependencies: string[]
-  /** Its themes, workflows and channels, each with why Seam does not apply it. */
+  /** Its themes, `name (file)` (Settings → Theme applies one; plugins/themes). */
+  themes: string[]
+  /** Its workflows and channels, each with why Seam does not apply it. */
   unsupported: string[]
 }
 
-/** Why each part Seam reads but does not apply is left out (README, "Themes, workflows, channels"). */
+/** Why each part Seam reads but does not apply is left out (README, "Workflows, channels"). */
 export const UNSUPPORTED_WHY = {
-  theme: "not supported by Seam: the spec does not record a theme file's format, so it cannot be mapped onto Seam's colour tokens",
   workflow: 'not supported by Seam: the spec does not record what a workflow file holds or how Claude Code runs it',
   channel: 'not supported by Seam: Seam has no seam for an MCP server pushing messages into a session'
 } as const
@@ -77,12 +78,12 @@ export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<str
     return dependency.version !== undefined ? `${id} ${dependency.version}` : id
   })
   const filesOf = (paths: readonly string[]) => paths.flatMap((path) => (isDirectory(path) ? safeReaddir(path).sort().filter((entry) => !isDirectory(join(path, entry))) : [basename(path)]))
+  const themes = layout.themes.flatMap((path) => (/\.json$/i.test(path) ? [path] : safeReaddir(path).sort().filter((entry) => /\.json$/i.test(entry)).map((entry) => join(path, entry)))).map(themeLabel)
   const unsupported = [
-    ...filesOf(layout.themes).map((file) => `theme ${file}: ${UNSUPPORTED_WHY.theme}`),
     ...filesOf(layout.workflows).map((file) => `workflow ${file}: ${UNSUPPORTED_WHY.workflow}`),
     ...layout.channels.map((server) => `channel ${server}: ${UNSUPPORTED_WHY.channel}`)
   ]
-  const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), lspServers, monitors, dependencies, unsupported }
+  const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), themes, lspServers, monitors, dependencies, unsupported }
   if (layout.settings?.agent !== undefined) components.settingsAgent = layout.settings.agent
   if (layout.settings?.subagentStatusLine !== undefined) components.subagentStatusLine = sub(layout.settings.subagentStatusLine.command)
   return components
@@ -110,6 +111,17 @@ export function styleName(file: string): string {
     // unreadable: named by its file, the loader reports it
   }
   return basename(file).replace(/\.md$/i, '')
+}
+
+/** A theme file's `name` (else its file's name) and the file, for the list; the themes plugin checks it in full. */
+function themeLabel(file: string): string {
+  let name: unknown
+  try {
+    name = (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown } | null)?.name
+  } catch {
+    // not JSON: listed by its file; Settings → Theme says why it is skipped
+  }
+  return `${typeof name === 'string' && name.trim() !== '' ? name : basename(file).replace(/\.json$/i, '')} (${basename(file)})`
 }
 
 function handlerText(handler: unknown): string {

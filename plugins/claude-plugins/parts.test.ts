@@ -77,18 +77,19 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     ])
   })
 
-  it('themes/, workflows/ and channels are read and listed as not supported by Seam, each with why; dependencies are listed with their ranges', async () => {
+  it('themes/ are listed by name and file (Settings → Theme applies them); workflows/ and channels are listed as not supported by Seam, each with why; dependencies are listed with their ranges', async () => {
     const root = join(dir, 'looks')
     writeFiles(root, {
       '.claude-plugin/plugin.json': JSON.stringify({ name: 'looks', channels: [{ server: 'chat' }], dependencies: ['base', { name: 'lib', version: '^1.2.0' }] }),
       'themes/dusk.json': '{}\n',
+      'themes/night.json': JSON.stringify({ name: 'Night Owl', base: 'dark', overrides: { text: '#ffffff' } }),
       'workflows/route-audit.md': 'Audit the routes.\n'
     })
     host = await createTestHost({ plugins: [[claudePlugins, { userSettingsPath: join(dir, 'claude-home', 'settings.json'), seamHome: join(dir, 'seam-home'), pluginDirs: [root] }]], trusted: true })
     const [row] = host.kernel.getService('claudePluginManager')!.rows()
     expect(row.components?.dependencies).toEqual(['base', 'lib ^1.2.0'])
+    expect(row.components?.themes).toEqual(['dusk (dusk.json)', 'Night Owl (night.json)'])
     expect(row.components?.unsupported).toEqual([
-      "theme dusk.json: not supported by Seam: the spec does not record a theme file's format, so it cannot be mapped onto Seam's colour tokens",
       'workflow route-audit.md: not supported by Seam: the spec does not record what a workflow file holds or how Claude Code runs it',
       'channel chat: not supported by Seam: Seam has no seam for an MCP server pushing messages into a session'
     ])

@@ -21,6 +21,7 @@ import lsp from '../../plugins/lsp/index'
 import todo from '../../plugins/todo/index'
 import claudePlugins from '../../plugins/claude-plugins/index'
 import outputStyles from '../../plugins/output-styles/index'
+import themes from '../../plugins/themes/index'
 import backgroundTasks from '../../plugins/background-tasks/index'
 import worktrees from '../../plugins/worktrees/index'
 import skills from '../../plugins/skills/index'
@@ -77,6 +78,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:instructions', instructions as Plugin<never>],
     ['builtin:claude-plugins', claudePlugins as Plugin<never>],
     ['builtin:output-styles', outputStyles as Plugin<never>],
+    ['builtin:themes', themes as Plugin<never>],
     ['builtin:background-tasks', backgroundTasks as Plugin<never>],
     ['builtin:subagents', subagents as Plugin<never>],
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
@@ -145,6 +147,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     // Before the readers of its plugins' hooks, servers and commands (they look it up at start).
     { id: 'claude-plugins', plugin: 'builtin:claude-plugins', config: claudeUser },
     { id: 'output-styles', plugin: 'builtin:output-styles', config: claudeUser },
+    { id: 'themes', plugin: 'builtin:themes', config: options.userHome ? { home: options.userHome } : {} },
     { id: 'background-tasks', plugin: 'builtin:background-tasks' },
     { id: 'subagents', plugin: 'builtin:subagents' },
     ...(options.extra ?? []),

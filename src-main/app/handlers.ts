@@ -20,6 +20,7 @@ import { isSafetyEntry } from '../../src-shared/host/safety-entries'
 import { worktreeHandlers } from './worktree-handlers'
 import { claudePluginHandlers } from './claude-plugin-handlers'
 import { outputStyleHandlers } from './output-style-handlers'
+import { themeHandlers } from './theme-handlers'
 import { expandHome, listFolders } from './folder-browser'
 import { backgroundTasksOf, sessionTasks, stopTask, taskTail } from './background-tasks'
 import { subagentHandlers } from './subagent-handlers'
@@ -130,6 +131,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...worktreeHandlers(runtime, dialogs),
     ...claudePluginHandlers(runtime),
     ...outputStyleHandlers(runtime),
+    ...themeHandlers(runtime),
     'app/status': () => status(runtime, deps.mode),
 
     'workspace/choose': async () => {

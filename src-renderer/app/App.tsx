@@ -18,6 +18,7 @@ import { CommandPalette } from './CommandPalette'
 import { Header } from './Header'
 import { HostProvider } from './host-context'
 import { useLayoutStore } from './layout-store'
+import { themeActions, useThemeStore } from './theme'
 import { startRouter } from './router'
 import { StatusLine } from './StatusLine'
 import { wireHost } from './wire-host'
@@ -72,10 +73,16 @@ function AppShell() {
   const inspectorOpen = useAppStore((state) => state.inspector.open)
   const approvalOpen = useApprovalDialogOpen()
   const sidebarOpen = useLayoutStore((state) => state.sidebarOpen)
+  const themeNotice = useThemeStore((state) => state.notice)
   return (
     <div className="app">
       <div className="app-frame" inert={approvalOpen}>
         <Header />
+        {themeNotice && page !== 'settings' && (
+          <p className="banner warn theme-notice" role="status">
+            {themeNotice} <button type="button" onClick={() => themeActions.dismissNotice()}>Dismiss</button>
+          </p>
+        )}
         <div className="app-body">
           {status === null ? (
             <main className="loading muted">{statusError ? `Could not reach the host: ${statusError}` : 'Connecting to the host…'}</main>

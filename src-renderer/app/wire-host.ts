@@ -10,6 +10,7 @@ import { pluginsActions } from '../plugins/plugins-store'
 import { sessionsActions } from '../sessions/sessions-store'
 import { progressKey, sessionActions, type ProgressChunk } from '../transcript/session-store'
 import { appActions } from './app-store'
+import { themeActions } from './theme'
 import { errorText } from './errors'
 import { frameBatch } from './frame-batch'
 import { installWebNotifications } from '../notify/web-notifications'
@@ -67,6 +68,7 @@ export function wireHost(host: HostApi, options: { loadModule?: ModuleLoader } =
     host.on('plugins/changed', () => {
       void pluginsActions.refresh(host)
       void plugins.sync()
+      void themeActions.refresh(host)
     }),
     host.on('log', (record) => appActions.addLogs([record])),
     // A desktop notification was clicked: show its session.
@@ -86,7 +88,8 @@ export function wireHost(host: HostApi, options: { loadModule?: ModuleLoader } =
       host.invoke('logs/recent', {}).then(appActions.mergeRecentLogs, () => undefined /* logs are a convenience; the pushes still arrive */),
       sessionsActions.restore(host),
       pluginsActions.refresh(host),
-      plugins.sync()
+      plugins.sync(),
+      themeActions.refresh(host)
     ])
   }
 

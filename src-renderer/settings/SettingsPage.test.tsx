@@ -84,7 +84,7 @@ describe('SettingsPage', () => {
   it('sections with their own nav: one tab stop, arrows move, Enter opens, and one section shows at a time', async () => {
     await renderWith(<SettingsPage />)
     const tabs = screen.getAllByRole('tab')
-    expect(tabs.map((t) => t.textContent)).toEqual(['Model & provider', 'Workspace & trust', 'Permissions & approvals', 'Notifications', 'MCP servers', 'Skills', 'Output style', 'Subagents', 'Plugin tree', 'Advanced'])
+    expect(tabs.map((t) => t.textContent)).toEqual(['Model & provider', 'Workspace & trust', 'Permissions & approvals', 'Notifications', 'MCP servers', 'Skills', 'Output style', 'Theme', 'Subagents', 'Plugin tree', 'Advanced'])
     expect(tabs.filter((t) => t.tabIndex === 0)).toEqual([tab('Model & provider')])
     expect(screen.getByRole('tabpanel', { name: 'Model & provider' })).toBeTruthy()
     tab('Model & provider').focus()

@@ -14,6 +14,7 @@ import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
 import { SkillsList } from './SkillsList'
 import { OutputStyles } from './OutputStyles'
+import { ThemeChoice } from './ThemeChoice'
 import { AgentsList } from '../subagents/AgentsList'
 import { WorkspaceTrust } from './WorkspaceTrust'
 import { useAppStore } from '../app/app-store'
@@ -32,6 +33,7 @@ export const SETTINGS_SECTIONS: SettingsSectionDef[] = [
   { id: 'mcp', title: 'MCP servers', component: McpServers },
   { id: 'skills', title: 'Skills', component: SkillsList },
   { id: 'output-style', title: 'Output style', component: OutputStyles },
+  { id: 'theme', title: 'Theme', component: ThemeChoice },
   { id: 'subagents', title: 'Subagents', component: AgentsList },
   { id: 'plugins', title: 'Plugin tree', component: PluginTree },
   { id: 'advanced', title: 'Advanced', component: AdvancedSection }

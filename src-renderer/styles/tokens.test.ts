@@ -50,7 +50,7 @@ describe('design tokens (issue 31)', () => {
   })
 
   it('defines every colour for the dark scheme too', () => {
-    const [light, dark] = tokens.split('@media (prefers-color-scheme: dark)')
+    const [light, dark] = tokens.split(":root[data-scheme='dark']")
     const colour = /(--[\w-]+)\s*:\s*(#[0-9a-fA-F]{3,8}|rgb\()/g
     const lightColours = [...light.matchAll(colour)].map((m) => m[1])
     const darkNames = tokenNames(dark)

@@ -10,6 +10,7 @@ import { claudePluginsActions } from '../plugins/manager/claude-plugins-store'
 import { slotsActions } from '../plugins/slots-store'
 import { sessionsActions } from '../sessions/sessions-store'
 import { statusLineActions } from '../subagents/status-line-store'
+import { themeActions } from '../app/theme'
 
 export function resetStores(): void {
   appActions.reset()
@@ -24,4 +25,5 @@ export function resetStores(): void {
   providerHealthActions.reset()
   globalThis.localStorage?.clear()
   layoutActions.reload()
+  themeActions.reset()
 }

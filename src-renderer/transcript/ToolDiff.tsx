@@ -1,7 +1,7 @@
 // The change an Edit or Write made, from its structured result: a line diff with context.
 import { memo, useMemo } from 'react'
 import { z } from 'zod'
-import { applyEdit, diffHunks, diffLines, patchHunks, splitLines, type DiffHunk } from './line-diff'
+import { applyEdit, diffHunks, diffLines, patchHunks, splitLines, wordChanges, type DiffHunk } from './line-diff'
 
 const EditResult = z.object({ filePath: z.string(), oldString: z.string(), newString: z.string(), originalFile: z.string(), replaceAll: z.boolean().optional() })
 const WriteResult = z.object({ type: z.enum(['create', 'update']), filePath: z.string(), content: z.string(), originalFile: z.string().nullable() })
@@ -61,6 +61,7 @@ function Hunks({ hunks }: { hunks: DiffHunk[] }) {
     hidden += hunk.lines.length - lines.length
     budget -= lines.length
     if (lines.length === 0) return null
+    const words = wordChanges(lines)
     return (
       <div key={h} className="diff-hunk">
         {hunk.skipped > 0 && <div className="diff-skip">⋯ {hunk.skipped} unchanged line{hunk.skipped === 1 ? '' : 's'}</div>}
@@ -69,7 +70,9 @@ function Hunks({ hunks }: { hunks: DiffHunk[] }) {
             <span className="diff-no">{line.oldNo ?? ''}</span>
             <span className="diff-no">{line.newNo ?? ''}</span>
             <span className="diff-sign">{line.kind === 'add' ? '+' : line.kind === 'del' ? '-' : ' '}</span>
-            <span className="diff-text">{line.text}</span>
+            <span className="diff-text">
+              {words.get(i)?.map((segment, s) => (segment.changed ? <span key={s} className="diff-word">{segment.text}</span> : segment.text)) ?? line.text}
+            </span>
           </div>
         ))}
       </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyEdit, diffHunks, diffLines, patchHunks } from './line-diff'
+import { applyEdit, diffHunks, diffLines, patchHunks, wordChanges } from './line-diff'
 import { fileChange } from './ToolDiff'
 
 const signs = (before: string, after: string) => diffLines(before, after).map((l) => `${l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}${l.text}`)
@@ -70,5 +70,20 @@ describe('patchHunks (a worktree review: git\'s unified patch in the same viewer
       { skipped: 0, lines: [{ kind: 'del', text: 'one', oldNo: 1 }, { kind: 'add', text: 'ONE', newNo: 1 }, { kind: 'same', text: 'two', oldNo: 2, newNo: 2 }] },
       { skipped: 7, lines: [{ kind: 'same', text: 'ten', oldNo: 10, newNo: 10 }, { kind: 'add', text: 'ten and a half', newNo: 11 }, { kind: 'same', text: 'eleven', oldNo: 11, newNo: 12 }] }
     ])
+  })
+})
+
+describe('changed words (issue 29: diffAddedWord / diffRemovedWord have something to colour)', () => {
+  it('pairs a removed line with the added one after it and marks only the words that differ', () => {
+    const lines = diffLines('const port = 8080\nkeep\n', 'const port = 9090\nkeep\n')
+    const words = wordChanges(lines)
+    expect(words.get(0)).toEqual([{ text: 'const port = ', changed: false }, { text: '8080', changed: true }])
+    expect(words.get(1)).toEqual([{ text: 'const port = ', changed: false }, { text: '9090', changed: true }])
+    expect(words.has(2)).toBe(false)
+  })
+
+  it('leaves unpaired lines and lines with nothing in common to their line colour', () => {
+    const words = wordChanges(diffLines('alpha\n', 'omega\nextra line\n'))
+    expect(words.size).toBe(0)
   })
 })

@@ -1,6 +1,6 @@
 // The line diff behind Edit and Write cards: jsdiff's Myers diff over the lines (a missing final
 // newline is not a change), numbered. Past an edit cap the changed middle shows as removed-then-added.
-import { diffArrays, parsePatch, type ArrayChange } from 'diff'
+import { diffArrays, diffWordsWithSpace, parsePatch, type ArrayChange } from 'diff'
 
 export interface DiffLine {
   kind: 'same' | 'add' | 'del'
@@ -107,4 +107,45 @@ export function patchHunks(patch: string): DiffHunk[] {
     }
   }
   return hunks
+}
+
+/** A piece of a changed line: `changed` marks the words that differ from its paired line. */
+export interface WordSegment {
+  text: string
+  changed: boolean
+}
+
+/** Lines longer than this are not diffed word by word (the line's own colour says enough). */
+const MAX_WORD_DIFF_LINE = 500
+
+/**
+ * The changed words of each changed line that has a counterpart: in a run of removed lines
+ * followed by a run of added ones, the i-th removed line pairs with the i-th added line and each
+ * gets its words split into same and changed (jsdiff's word diff). Keyed by the line's index.
+ */
+export function wordChanges(lines: readonly DiffLine[]): Map<number, WordSegment[]> {
+  const out = new Map<number, WordSegment[]>()
+  let i = 0
+  while (i < lines.length) {
+    if (lines[i].kind !== 'del') {
+      i++
+      continue
+    }
+    const delStart = i
+    while (i < lines.length && lines[i].kind === 'del') i++
+    const addStart = i
+    while (i < lines.length && lines[i].kind === 'add') i++
+    const pairs = Math.min(addStart - delStart, i - addStart)
+    for (let k = 0; k < pairs; k++) {
+      const before = lines[delStart + k].text
+      const after = lines[addStart + k].text
+      if (before.length > MAX_WORD_DIFF_LINE || after.length > MAX_WORD_DIFF_LINE) continue
+      const parts = diffWordsWithSpace(before, after)
+      // Nothing in common: the whole line changed, and its line colour already says so.
+      if (!parts.some((part) => !part.added && !part.removed && part.value.trim() !== '')) continue
+      out.set(delStart + k, parts.filter((part) => !part.added).map((part) => ({ text: part.value, changed: part.removed === true })))
+      out.set(addStart + k, parts.filter((part) => !part.removed).map((part) => ({ text: part.value, changed: part.added === true })))
+    }
+  }
+  return out
 }

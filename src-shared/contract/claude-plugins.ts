@@ -30,7 +30,9 @@ export const ClaudePluginComponentsSchema = z.object({
   subagentStatusLine: z.string().optional(),
   /** `name` or `name range` per plugin of its marketplace it needs (installed with it). */
   dependencies: z.array(z.string()).optional(),
-  /** Its themes, workflows and channels, each `kind name: not supported by Seam: why`. */
+  /** Its themes, `name (file)`: Settings → Theme offers each. */
+  themes: z.array(z.string()).optional(),
+  /** Its workflows and channels, each `kind name: not supported by Seam: why`. */
   unsupported: z.array(z.string()).optional()
 })
 

@@ -11,6 +11,7 @@ import { TaskMethods } from './tasks'
 import { SubagentMethods, SubagentPushes } from './subagents'
 import { ClaudePluginMethods } from './claude-plugins'
 import { OutputStyleMethods } from './output-styles'
+import { ThemeMethods } from './themes'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
 
 const Empty = z.object({}).strict()
@@ -492,7 +493,8 @@ export const Methods = {
   ...TaskMethods,
   ...SubagentMethods,
   ...ClaudePluginMethods,
-  ...OutputStyleMethods
+  ...OutputStyleMethods,
+  ...ThemeMethods
 } as const
 
 /** Push name -> payload. */

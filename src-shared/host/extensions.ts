@@ -53,6 +53,8 @@ export interface InstalledPlugin {
   userConfig?: Readonly<Record<string, string>>
   /** Its output style files and folders (`output-styles/`, or the manifest's `outputStyles`) (SDK 0.20). */
   outputStyles?: readonly string[]
+  /** Its theme files and folders (`themes/`, or the manifest's `experimental.themes`) (SDK 0.33). */
+  themes?: readonly string[]
   /** Its `settings.json` `agent`: the agent the main thread runs as while the plugin is on (SDK 0.20). */
   settingsAgent?: string
   /**

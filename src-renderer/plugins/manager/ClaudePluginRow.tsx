@@ -93,6 +93,7 @@ function groupsOf(plugin: Row): ComponentGroup[] {
     { label: ['MCP server', 'MCP servers'], names: c.mcpServers },
     { label: ['bin/ program', 'bin/ programs'], names: c.bin },
     { label: ['output style', 'output styles'], names: c.outputStyles },
+    { label: ['theme (Settings → Theme)', 'themes (Settings → Theme)'], names: c.themes ?? [] },
     { label: ['main-thread agent (settings.json)', 'main-thread agents (settings.json)'], names: c.settingsAgent !== undefined ? [c.settingsAgent] : [] },
     { label: ['subagent status line (settings.json)', 'subagent status lines (settings.json)'], names: c.subagentStatusLine !== undefined ? [c.subagentStatusLine] : [] },
     { label: ['LSP server', 'LSP servers'], names: c.lspServers },

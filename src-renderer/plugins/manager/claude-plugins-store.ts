@@ -5,6 +5,7 @@ import { create } from 'zustand'
 import type { ClaudePluginRow } from '../../../src-shared/contract/claude-plugins'
 import type { HostApi } from '../../../src-shared/contract/ipc'
 import { errorText } from '../../app/errors'
+import { themeActions } from '../../app/theme'
 
 export interface ClaudePluginsState {
   /** False when the claude-plugins entry is off: the section says so instead of an empty table. */
@@ -31,6 +32,8 @@ export const claudePluginsActions = {
   async setEnabled(host: HostApi, id: string, enabled: boolean): Promise<ClaudePluginRow> {
     const row = await host.invoke('claudePlugins/set-enabled', { id, enabled })
     useClaudePluginsStore.setState((state) => ({ rows: state.rows.map((r) => (r.id === row.id ? row : r)) }))
+    // Its themes come or go: a window in one of them falls back (with a notice) or returns to it.
+    void themeActions.refresh(host)
     return row
   },
   /** Sets userConfig values (null unsets one); throws the host's message, which names the field. */
