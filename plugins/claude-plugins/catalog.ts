@@ -141,6 +141,13 @@ export class PluginCatalog {
       if (entry.problem !== undefined && (entry.state === 'broken' || entry.state === 'unapproved' || entry.state === 'unconfigured')) warnings.push(`Claude Code plugin ${entry.id}: ${entry.problem}`)
       for (const problem of entry.layout?.problems ?? []) warnings.push(`Claude Code plugin ${entry.id}: ${problem}`)
     }
+    // A plugin whose dependency is not on still loads (README "Dependencies"); each session is told.
+    const on = new Set(entries.filter((e) => e.state === 'enabled').map((e) => e.id))
+    for (const entry of entries) {
+      if (entry.state !== 'enabled' || entry.layout === undefined) continue
+      const missing = entry.layout.dependencies.map((d) => (d.marketplace ?? entry.marketplace) !== undefined ? `${d.name}@${d.marketplace ?? entry.marketplace}` : d.name).filter((id) => !on.has(id))
+      if (missing.length > 0) warnings.push(`Claude Code plugin ${entry.id}: it depends on ${missing.join(', ')}, not installed or not on here; it is loaded without ${missing.length === 1 ? 'it' : 'them'}`)
+    }
     const declaredMarketplaces = settings.flatMap((s) => Object.entries(s.extraKnownMarketplaces).map(([name, source]) => ({ name, source, file: s.file })))
     return { entries, declaredMarketplaces, warnings }
   }

@@ -107,6 +107,14 @@ describe('dependencies on another marketplace (allowCrossMarketplaceDependencies
     expect(rows.find((r) => r.id === 'lib@shared')).toMatchObject({ requiredBy: ['app@team-tools'], installedAsDependency: true })
     expect(rows.find((r) => r.id === 'app@team-tools')?.installedAsDependency).toBeUndefined()
     expect(service.manager.dependents('fmt@shared')).toEqual(['app@team-tools'])
+
+    // Turned off, a dependency leaves its dependent loaded; each session is told (the catalog's warnings).
+    service.setEnabled('lib@shared', false)
+    expect(host?.kernel.getService('claudePlugins')?.warnings?.(dir)).toContain('Claude Code plugin app@team-tools: it depends on lib@shared, not installed or not on here; it is loaded without it')
+    service.manager.uninstall('fmt@shared')
+    expect(service.catalog().warnings).toContain('Claude Code plugin app@team-tools: it depends on lib@shared, fmt@shared, not installed or not on here; it is loaded without them')
+    service.setEnabled('lib@shared', true)
+    expect(service.catalog().warnings.filter((w) => w.includes('depends on'))).toEqual(['Claude Code plugin app@team-tools: it depends on fmt@shared, not installed or not on here; it is loaded without it'])
   })
 
   it('refuses, naming the field and leaving nothing installed: not allowed, marketplace not added, not listed there, range unsatisfied, trust passed along a chain', async () => {

@@ -37,7 +37,7 @@ export const MarketplaceRefSchema = z.string().regex(/^[A-Za-z0-9._-]+$/, 'a mar
 export const DependencySchema = z.preprocess(
   (value) => {
     if (typeof value !== 'string') return value
-    // `name`, `name@marketplace`, or `name@marketplace@range` (a form Claude Code also accepts).
+    // `name`, `name@marketplace`, or `name@marketplace@range` (Claude Code's schema accepts it and drops the range; Seam checks it).
     const [name, marketplace, ...range] = value.split('@')
     return { name, ...(marketplace !== undefined ? { marketplace } : {}), ...(range.length > 0 ? { version: range.join('@') } : {}) }
   },
