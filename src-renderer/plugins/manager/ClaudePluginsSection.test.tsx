@@ -36,7 +36,8 @@ const kit: ClaudePluginRow = {
     monitors: ['build-log: tail -f build.log'],
     settingsAgent: 'kit:reviewer',
     dependencies: ['base@team-tools ^1.0.0', 'fmt@shared'],
-    unsupported: ["theme dusk.json: not supported by Seam: the spec does not record a theme file's format"]
+    themes: ['Dusk (dusk.json)'],
+    unsupported: ['workflow route-audit.md: not supported by Seam: the spec does not record what a workflow file holds or how Claude Code runs it']
   },
   runs: ['hook PreToolUse: …/scripts/guard.sh', 'MCP server plugin_kit_tools: …/bin/server', 'bin/server on the Bash PATH'],
   switchable: true,
@@ -103,7 +104,7 @@ describe('plugin manager: Claude Code plugins beside Seam bundles (issue 29)', (
     const row = within(table).getByRole('row', { name: 'kit@team-tools' })
     for (const text of ['Claude Code plugin', '1.0.0', 'marketplace team-tools', 'team-tools:./plugins/kit', 'enabled', 'on when installed']) expect(row.textContent).toContain(text)
     const summary = within(row).getByLabelText(/^Components of kit@team-tools/)
-    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 main-thread agent (settings.json), 1 LSP server, 1 monitor, 2 dependencies, 1 part not supported by Seam')
+    expect(summary.textContent).toBe('1 command, 1 agent, 1 skill, 1 hook, 1 MCP server, 1 bin/ program, 1 output style, 1 theme (Settings → Theme), 1 main-thread agent (settings.json), 1 LSP server, 1 monitor, 2 dependencies, 1 part not supported by Seam')
     fireEvent.click(summary)
     expect(within(row).getByText('/kit:hello')).toBeTruthy()
     expect(within(row).getByText('kit:greet')).toBeTruthy()
