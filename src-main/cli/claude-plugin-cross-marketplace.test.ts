@@ -4,13 +4,15 @@
 // there and a session (loopback Anthropic server) runs the dependency's command. A dependency on a
 // marketplace not allowed, or not added, refuses and installs nothing; disable and uninstall name
 // the dependents across marketplaces; `seam plugin prune` removes what was installed as a
-// dependency once nothing needs it, asking first (`-y`) and never removing what the user installed,
+// dependency once nothing needs it, asking on the terminal first (a real one, by `script`; `-y`
+// skips it; none: nothing removed) and never removing what the user installed,
 // and so does `uninstall --prune`; removing a marketplace names what depended on its plugins.
+import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
-import type { CliResult } from '../../test-support/built-cli'
+import { SEAM_BIN, type CliResult } from '../../test-support/built-cli'
 import { gitMarketplace, put, useClaudePluginCli } from '../../test-support/claude-plugin-cli'
 
 const cli = useClaudePluginCli('claude-plugin-xmarket')
@@ -22,6 +24,22 @@ async function installed(): Promise<string[]> {
   } catch {
     return []
   }
+}
+
+/** `seam ARGS` on a real terminal (`script`): `answer` is typed once the question ending in `[y/N] ` shows. */
+function seamOnTerminal(args: string[], answer: string): Promise<{ code: number; output: string }> {
+  const command = [process.execPath, SEAM_BIN, ...args].map((a) => `'${a}'`).join(' ')
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: cli.workspace, env: { ...process.env, SEAM_HOME: join(cli.home, 'seam'), HOME: cli.home } })
+  let output = ''
+  let answered = false
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+    if (!answered && output.includes('[y/N] ')) {
+      answered = true
+      child.stdin.write(`${answer}\r`)
+    }
+  })
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code: code ?? 1, output })))
 }
 
 /** A marketplace repository `name` whose plugins each have a plugin.json and one command. */
@@ -105,6 +123,12 @@ describe('Claude Code plugin dependencies on another marketplace, with the built
     expect(unasked.code).toBe(1)
     expect(unasked.stderr).toBe('seam plugin prune would uninstall lib@shared: there is no terminal to ask, so nothing was removed (confirm with -y)\n')
     expect(await installed()).toEqual(['lib@shared', 'tool@other'])
+    // On a terminal it asks first; anything but y keeps them.
+    const declined = await seamOnTerminal(['plugin', 'prune'], 'n')
+    expect(declined.output).toContain('Uninstall lib@shared (installed as dependencies; nothing installed needs them), with their data? [y/N] ')
+    expect(declined.output).toContain('nothing was removed')
+    expect(declined.code).toBe(0)
+    expect(await installed()).toEqual(['lib@shared', 'tool@other'])
     const pruned = await seam('plugin', 'autoremove', '-y')
     expect(pruned.code).toBe(0)
     expect(pruned.stdout).toBe('uninstalled lib@shared (installed as a dependency; nothing installed needs it)\n')
@@ -113,9 +137,9 @@ describe('Claude Code plugin dependencies on another marketplace, with the built
 
     // uninstall --prune: the plugin, then what it alone needed.
     expect((await seam('plugin', 'install', 'app@team-tools')).code).toBe(0)
-    const both = await seam('plugin', 'uninstall', 'app@team-tools', '--prune', '-y')
+    const both = await seamOnTerminal(['plugin', 'uninstall', 'app@team-tools', '--prune'], 'y')
     expect(both.code).toBe(0)
-    expect(both.stdout).toBe('uninstalled app@team-tools\nuninstalled lib@shared (installed as a dependency; nothing installed needs it)\n')
+    expect(both.output).toMatch(/^uninstalled app@team-tools\r?\nUninstall lib@shared .*\[y\/N\] y\r?\nuninstalled lib@shared \(installed as a dependency; nothing installed needs it\)\r?\n$/)
     expect(await installed()).toEqual(['tool@other'])
     expect((await seam('plugin', 'install', 'tool@other', '--dry-run')).stderr).toContain('--dry-run goes with seam plugin prune')
 
