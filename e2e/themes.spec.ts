@@ -2,7 +2,7 @@
 // disk ships a plugin whose `themes/` holds a theme in Claude Code's format (and one broken file);
 // the real `seam plugin install` installs it before the app starts. Settings → Theme lists Seam's
 // System/Light/Dark and the plugin's theme with its source and the broken file's reason; choosing
-// the theme repaints real elements at once (page, text, the user's message, links), axe finds no
+// the theme repaints real elements at once (page, text, the user's message, links, the message box's border), axe finds no
 // serious or critical violation in chat or settings, a reload keeps it, and turning the plugin off
 // in the plugin manager falls back to Seam's dark colours with a notice.
 import { join } from 'node:path'
@@ -31,6 +31,7 @@ const HARBOUR = {
     selectionBg: 'rgb(67,76,94)',
     permission: '#81a1c1',
     planMode: '#b48ead',
+    promptBorder: 'rgb(129,161,193)',
     diffAdded: 'rgb(57,69,69)',
     diffRemoved: 'rgb(73,52,70)',
     rainbow_red: 'rgb(191,97,106)'
@@ -100,6 +101,7 @@ test('a plugin theme chosen in Settings repaints the UI at once, stays after a r
   expect(themed).toEqual({ page: 'rgb(46, 52, 64)', text: 'rgb(216, 222, 233)', userMessage: 'rgb(59, 66, 82)', scheme: 'dark' })
   const link = ui.assistantMessages(app).last().getByRole('link', { name: 'the docs' })
   expect(await link.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(136, 192, 208)')
+  expect(await ui.composer(app).evaluate((element) => getComputedStyle(element).borderTopColor)).toBe('rgb(129, 161, 193)')
   await expectAccessible(app, 'chat with the Harbour theme')
 
   // A reload (a restart of the window) keeps it.

@@ -10,7 +10,7 @@ const rgb = (hex: string) => fromHex(hex)
 
 describe('token mapping (issue 29)', () => {
   it('maps each token onto its Seam variables; tokens it does not override keep the base (absent from the variables)', () => {
-    const mapped = mapTheme({ scheme: 'dark', colours: { claude: rgb('#fab387'), error: rgb('#f38ba8'), diffAdded: rgb('#394545'), diffRemovedWord: rgb('#3e2e40'), planMode: rgb('#94e2d5'), permission: rgb('#89b4fa'), userMessageBackground: rgb('#313244'), selectionBg: rgb('#45475a'), inverseText: rgb('#1e1e2e'), text: rgb('#cdd6f4'), subtle: rgb('#bac2de') } })
+    const mapped = mapTheme({ scheme: 'dark', colours: { claude: rgb('#fab387'), error: rgb('#f38ba8'), diffAdded: rgb('#394545'), diffRemovedWord: rgb('#3e2e40'), planMode: rgb('#94e2d5'), promptBorder: rgb('#b4befe'), permission: rgb('#89b4fa'), userMessageBackground: rgb('#313244'), selectionBg: rgb('#45475a'), inverseText: rgb('#1e1e2e'), text: rgb('#cdd6f4'), subtle: rgb('#bac2de') } })
     expect(mapped.scheme).toBe('dark')
     expect(mapped.variables).toEqual({
       '--text': '#cdd6f4',
@@ -23,6 +23,7 @@ describe('token mapping (issue 29)', () => {
       '--diff-add-bg': '#394545',
       '--diff-del-word-bg': '#3e2e40',
       '--plan-mode': '#94e2d5',
+      '--prompt-border': '#b4befe',
       '--permission': '#89b4fa',
       '--user-message-bg': '#313244',
       '--selected-bg': '#45475a',
@@ -58,6 +59,17 @@ describe('token mapping (issue 29)', () => {
     for (const tint of ['--diff-add-bg', '--user-message-bg', '--selected-bg']) expect(contrast(rgb(v['--text']), rgb(v[tint])), `--text on ${tint}`).toBeGreaterThanOrEqual(MIN_CONTRAST)
     expect(contrast(rgb(v['--on-accent']), rgb(v['--accent']))).toBeGreaterThanOrEqual(MIN_CONTRAST)
     expect(mapped.adjustments.map((line) => line.split(' ')[0])).toEqual(expect.arrayContaining(['--text', '--muted', '--diff-add-bg', '--on-accent']))
+  })
+
+  it('every chromatic ANSI colour, normal and bright, reads at 4.5:1 on Seam\'s surfaces of its scheme', () => {
+    for (const scheme of ['dark', 'light'] as const) {
+      for (const name of ['red', 'green', 'yellow', 'blue', 'magenta', 'cyan']) {
+        for (const form of [`ansi:${name}`, `ansi:${name}Bright`]) {
+          const colour = parseColour(form, scheme)!
+          for (const surface of ['--bg', '--surface', '--surface-2']) expect(contrast(colour, rgb(SEAM_SCHEMES[scheme][surface])), `${scheme} ${form} on ${surface}`).toBeGreaterThanOrEqual(MIN_CONTRAST)
+        }
+      }
+    }
   })
 
   it('maps ANSI colours through a palette readable on the base scheme', () => {

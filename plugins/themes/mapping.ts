@@ -26,6 +26,7 @@ export const TOKEN_MAP: Readonly<Record<string, string>> = {
   '--user-message-bg': 'userMessageBackground',
   '--permission': 'permission',
   '--plan-mode': 'planMode',
+  '--prompt-border': 'promptBorder',
   '--diff-add-bg': 'diffAdded',
   '--diff-del-bg': 'diffRemoved',
   '--diff-add-word-bg': 'diffAddedWord',
@@ -42,14 +43,14 @@ export const SEAM_SCHEMES: Readonly<Record<'light' | 'dark', Readonly<Record<str
     '--accent': '#1f5fd6', '--on-accent': '#ffffff', '--success': '#17722f', '--warning': '#7d5300', '--danger': '#bf1f2a', '--on-danger': '#ffffff',
     '--focus-ring': '#1f5fd6', '--selected-bg': '#e3ebfb', '--code-bg': '#f3f3ef', '--diff-add-bg': '#e6ffec', '--diff-del-bg': '#ffebe9',
     '--diff-add-word-bg': '#abf2bc', '--diff-del-word-bg': '#ffcecb', '--user-message-bg': '#ffffff', '--selection-bg': '#c8dafc',
-    '--permission': '#1f5fd6', '--plan-mode': '#1f5fd6'
+    '--permission': '#1f5fd6', '--plan-mode': '#1f5fd6', '--prompt-border': '#dcdcd6'
   },
   dark: {
     '--bg': '#16181c', '--surface': '#1d2025', '--surface-2': '#24282e', '--border': '#343941', '--text': '#dfe2e7', '--muted': '#9aa1ab',
     '--accent': '#6ea2ff', '--on-accent': '#0d1117', '--success': '#3fb950', '--warning': '#d29922', '--danger': '#ff6b62', '--on-danger': '#0d1117',
     '--focus-ring': '#6ea2ff', '--selected-bg': '#1f2a3d', '--code-bg': '#22262c', '--diff-add-bg': '#12301d', '--diff-del-bg': '#3a1a1c',
     '--diff-add-word-bg': '#1f5c30', '--diff-del-word-bg': '#6b2a2e', '--user-message-bg': '#1d2025', '--selection-bg': '#264f78',
-    '--permission': '#6ea2ff', '--plan-mode': '#6ea2ff'
+    '--permission': '#6ea2ff', '--plan-mode': '#6ea2ff', '--prompt-border': '#343941'
   }
 }
 
