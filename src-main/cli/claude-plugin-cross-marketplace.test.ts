@@ -2,10 +2,10 @@
 // marketplaces in git repositories on disk; the one the plugin comes from lists the other in
 // `allowCrossMarketplaceDependenciesOn`, so installing the plugin installs its dependency from
 // there and a session (loopback Anthropic server) runs the dependency's command. A dependency on a
-// marketplace not allowed, or not added, refuses and installs nothing; disable and uninstall name
-// the dependents across marketplaces; `seam plugin prune` removes what was installed as a
-// dependency once nothing needs it, asking on the terminal first (a real one, by `script`; `-y`
-// skips it; none: nothing removed) and never removing what the user installed,
+// marketplace not allowed, or not added, or outside the range, refuses and installs nothing;
+// disable and uninstall name the dependents across marketplaces; `seam plugin prune` removes what
+// was installed as a dependency once nothing needs it, asking on the terminal first (a real one,
+// by `script`; `-y` skips it; none: nothing removed) and never removing what the user installed,
 // and so does `uninstall --prune`; removing a marketplace names what depended on its plugins.
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -71,7 +71,9 @@ describe('Claude Code plugin dependencies on another marketplace, with the built
       {
         app: { version: '0.1.0', dependencies: [{ name: 'lib', marketplace: 'shared', version: '^1.0.0' }] },
         rogue: { version: '0.1.0', dependencies: ['tool@other'] },
-        ghost: { version: '0.1.0', dependencies: ['x@later'] }
+        ghost: { version: '0.1.0', dependencies: ['x@later'] },
+        ahead: { version: '0.1.0', dependencies: ['tool@team-tools', { name: 'lib', marketplace: 'shared', version: '^2' }] },
+        tool: { version: '1.0.0' }
       },
       ['shared', 'later']
     )
@@ -86,6 +88,12 @@ describe('Claude Code plugin dependencies on another marketplace, with the built
     const ghost = await seam('plugin', 'install', 'ghost@team-tools')
     expect(ghost.code).not.toBe(0)
     expect(ghost.stderr).toContain(`ghost's plugin.json: dependencies[0]: x@later: marketplace "later" is not added (seam plugin marketplace add SOURCE), then install again; ghost@team-tools is not installed`)
+    expect(await installed()).toEqual([])
+
+    // lib@shared is installed for it, found outside the range, and removed again with tool@team-tools.
+    const ahead = await seam('plugin', 'install', 'ahead@team-tools')
+    expect(ahead.code).not.toBe(0)
+    expect(ahead.stderr).toContain(`ahead's plugin.json: dependencies[1]: lib@shared is at version 1.4.0, which does not satisfy "^2"; ahead@team-tools is not installed`)
     expect(await installed()).toEqual([])
 
     const app = await seam('plugin', 'install', 'app@team-tools')
