@@ -2,11 +2,14 @@
 // disk ships a plugin whose `themes/` holds a theme in Claude Code's format (and one broken file);
 // the real `seam plugin install` installs it before the app starts. Settings → Theme lists Seam's
 // System/Light/Dark and the plugin's theme with its source and the broken file's reason; choosing
-// the theme repaints real elements at once (page, text, the user's message, links, the message box's border), axe finds no
+// the theme repaints real elements at once (page, text, the user's message, links, the message box's border, the
+// approval dialog's permission stripe, a diff's line background and its changed word), axe finds no
 // serious or critical violation in chat or settings, a reload keeps it, and turning the plugin off
 // in the plugin manager falls back to Seam's dark colours with a notice.
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { lastUserText, trailingToolResults } from './support/fake-model'
 import { scaledTimeout } from './fixtures'
 import { axeViolations, seriousOrCritical } from './support/axe'
 import { gitRepository, openPlugins, seam } from './support/claude-plugins'
@@ -69,9 +72,15 @@ async function expectAccessible(app: Page, where: string): Promise<void> {
   expect(seriousOrCritical(await axeViolations(app)), `axe on ${where}`).toEqual([])
 }
 
-test('a plugin theme chosen in Settings repaints the UI at once, stays after a reload, is axe-clean, and falls back with a notice when its plugin is turned off', async ({ app, fakeModel }) => {
+test('a plugin theme chosen in Settings repaints the UI at once, stays after a reload, is axe-clean, and falls back with a notice when its plugin is turned off', async ({ app, fakeModel, workspace }) => {
   test.setTimeout(scaledTimeout(120_000))
-  fakeModel.respond(() => ({ text: 'Done: [the docs](https://example.com/docs) say so.' }))
+  const config = join(workspace, 'config.txt')
+  await writeFile(config, 'host = local\nport = 8080\n')
+  fakeModel.respond((body) => {
+    if (lastUserText(body) !== 'change the port') return { text: 'Done: [the docs](https://example.com/docs) say so.' }
+    if (trailingToolResults(body).length > 0) return { text: 'Changed.' }
+    return { toolCalls: [{ name: 'Edit', args: { file_path: config, old_string: 'port = 8080', new_string: 'port = 9090' } }] }
+  })
   await send(app, 'hello theme')
   await expect(ui.assistantMessages(app).last()).toContainText('Done')
   await expectIdle(app)
@@ -103,6 +112,21 @@ test('a plugin theme chosen in Settings repaints the UI at once, stays after a r
   expect(await link.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(136, 192, 208)')
   expect(await ui.composer(app).evaluate((element) => getComputedStyle(element).borderTopColor)).toBe('rgb(129, 161, 193)')
   await expectAccessible(app, 'chat with the Harbour theme')
+
+  // The approval dialog: the theme's permission colour marks it; its diff has the theme's backgrounds and the changed word marked.
+  await send(app, 'change the port')
+  const dialog = ui.approvalDialog(app)
+  await expect(dialog).toBeVisible()
+  expect(await dialog.evaluate((element) => getComputedStyle(element).borderTopColor)).toBe('rgb(129, 161, 193)')
+  const added = dialog.locator('.diff-line.add')
+  await expect(added.locator('.diff-word')).toHaveText('9090')
+  const [lineBg, themeBg] = await added.evaluate((element) => [getComputedStyle(element).backgroundColor, document.documentElement.style.getPropertyValue('--diff-add-bg')])
+  expect(themeBg).toMatch(/^#[0-9a-f]{6}$/)
+  expect(lineBg).toBe(`rgb(${[1, 3, 5].map((i) => parseInt(themeBg.slice(i, i + 2), 16)).join(', ')})`)
+  await expectAccessible(app, 'the approval dialog with the Harbour theme')
+  await dialog.getByRole('button', { name: 'Allow once' }).click()
+  await expect(ui.assistantMessages(app).last()).toContainText('Changed.')
+  await expectIdle(app)
 
   // A reload (a restart of the window) keeps it.
   await app.reload()
