@@ -5,16 +5,13 @@
 // command's row (its colour as the theme's) replaces each card's default rows and shows under the
 // background agent's task; a reload reads the rows again; turning the plugin off in the plugin
 // manager brings the default rows back. Checked with axe and the layout check.
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { repoRoot } from './fixtures'
+import { join } from 'node:path'
 import { textOf, trailingToolResults, type OpenAIRequestBody, type ScriptedTurn } from './support/fake-model'
 import { expect, test as base } from './support/seam-test'
 import { expectScreenOk } from './support/screens'
+import { gitRepository, seam } from './support/claude-plugins'
 import { snap, ui } from './support/ui'
 
-const SEAM_BIN = join(repoRoot, 'bin', 'seam.mjs')
 const ID = 'rows@team-tools'
 
 /** The built-in general-purpose agent's system prompt starts so (plugins/subagents/builtins.ts). */
@@ -28,37 +25,16 @@ for (const task of JSON.parse(readFileSync(0, 'utf8')).tasks) {
 }
 `
 
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null' } })
-}
-
-function seam(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SEAM_BIN, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.on('close', (code) => resolve({ code, output }))
-  })
-}
-
 const test = base.extend({
   // The marketplace and the install happen before the host starts, as a user would have done.
   seamHome: async ({ seamHome, tempRoot }, use) => {
     const repo = join(tempRoot, 'team-tools')
-    const files: Record<string, string> = {
+    gitRepository(repo, {
       '.claude-plugin/marketplace.json': JSON.stringify({ name: 'team-tools', owner: { name: 'Test' }, plugins: [{ name: 'rows', source: './plugins/rows' }] }),
       'plugins/rows/.claude-plugin/plugin.json': JSON.stringify({ name: 'rows', version: '1.0.0' }),
       'plugins/rows/rows.mjs': ROWS_SCRIPT,
       'plugins/rows/settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: `"${process.execPath}" "\${CLAUDE_PLUGIN_ROOT}/rows.mjs"` } })
-    }
-    for (const [rel, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(repo, rel)), { recursive: true })
-      writeFileSync(join(repo, rel), text)
-    }
-    git(repo, 'init', '--quiet', '--initial-branch=main')
-    git(repo, 'add', '-A')
-    git(repo, 'commit', '--quiet', '-m', 'team-tools')
+    })
     const env = { ...process.env, HOME: join(tempRoot, 'home'), SEAM_HOME: seamHome }
     const added = await seam(['plugin', 'marketplace', 'add', repo], env)
     expect(added.code, added.output).toBe(0)

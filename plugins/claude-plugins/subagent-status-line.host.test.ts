@@ -4,8 +4,9 @@
 // file the test writes. While it runs, the plugin's command (a real process) gets the session's
 // tasks on stdin and its rows reach the host's `subagentStatusLines` state and the
 // `agent/subagent-status-lines` notification (what the UI is pushed); when the subagent ends the
-// row says so; turning the plugin off clears the rows.
-import { readFileSync, writeFileSync } from 'node:fs'
+// row says so; turning the plugin off clears the rows. A command that fails, prints garbage or
+// hangs is told once each, runs never overlap, and none runs once no subagent does.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SubagentStatusLine } from '@seam/sdk'
@@ -16,6 +17,9 @@ import { parseMarketplaceArg } from './manager'
 
 /** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
 const WAIT_MS = 20_000 * (Number(process.env.SEAM_TEST_TIME_FACTOR) || 1)
+
+/** A run's timeout: far above what a quick run takes on a loaded machine, so only the hanging ones reach it. */
+const TIMEOUT_MS = 2000 * (Number(process.env.SEAM_TEST_TIME_FACTOR) || 1)
 
 /** The built-in general-purpose agent's system prompt starts so (plugins/subagents/builtins.ts). */
 const CHILD_MARKER = 'You are an agent working for a coding assistant'
@@ -41,6 +45,25 @@ function respond(body: OpenAIRequestBody): ScriptedTurn {
   return { text: 'The subagent is done.' }
 }
 
+/** The `rows` plugin with `files`, from a marketplace made as a git repository, installed by the real manager. */
+async function installPlugin(on: LoopbackHost, files: Record<string, string>): Promise<void> {
+  const market = join(on.root, 'team-market')
+  await gitMarketplace(
+    market,
+    'team',
+    [{ name: 'rows', source: './plugins/rows' }],
+    async () => {
+      await put(join(market, 'plugins/rows/.claude-plugin/plugin.json'), JSON.stringify({ name: 'rows', version: '1.0.0' }))
+      for (const [name, text] of Object.entries(files)) await put(join(market, 'plugins/rows', name), text, name.endsWith('.sh') ? 0o755 : undefined)
+    },
+    'rows plugin'
+  )
+  const manager = on.runtime.kernel.getService('claudePluginManager')
+  if (!manager) throw new Error('no claudePluginManager service')
+  await manager.manager.addMarketplace(parseMarketplaceArg(market, on.root))
+  await manager.manager.install('rows@team')
+}
+
 let host: LoopbackHost | undefined
 afterEach(async () => {
   await host?.close()
@@ -50,23 +73,10 @@ afterEach(async () => {
 describe('subagentStatusLine on a whole host', () => {
   it("runs the plugin's command with the real tasks while the subagent runs; its rows reach the session's state; turning the plugin off clears them", async () => {
     host = await startLoopbackHost({ prefix: 'status-line', model: await startFakeOpenAI(Array.from({ length: 20 }, () => respond)) })
-    const market = join(host.root, 'team-market')
-    await gitMarketplace(
-      market,
-      'team',
-      [{ name: 'rows', source: './plugins/rows' }],
-      async () => {
-        await put(join(market, 'plugins/rows/.claude-plugin/plugin.json'), JSON.stringify({ name: 'rows', version: '1.0.0' }))
-        await put(join(market, 'plugins/rows/rows.mjs'), ROWS_SCRIPT)
-        await put(join(market, 'plugins/rows/settings.json'), JSON.stringify({ subagentStatusLine: { type: 'command', command: `"${process.execPath}" "\${CLAUDE_PLUGIN_ROOT}/rows.mjs"`, padding: 0 } }))
-      },
-      'rows plugin'
-    )
+    await installPlugin(host, { 'rows.mjs': ROWS_SCRIPT, 'settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: `"${process.execPath}" "\${CLAUDE_PLUGIN_ROOT}/rows.mjs"`, padding: 0 } }) })
     const kernel = host.runtime.kernel
     const manager = kernel.getService('claudePluginManager')
     if (!manager) throw new Error('no claudePluginManager service')
-    await manager.manager.addMarketplace(parseMarketplaceArg(market, host.root))
-    await manager.manager.install('rows@team')
 
     const pushed: Array<{ sessionId: string; lines: readonly SubagentStatusLine[] }> = []
     kernel.context.on('agent/subagent-status-lines', (sessionId, lines) => pushed.push({ sessionId, lines }))
@@ -105,5 +115,82 @@ describe('subagentStatusLine on a whole host', () => {
     manager.setEnabled('rows@team', false)
     await waitFor(() => service.lines(session.log.id).length === 0, WAIT_MS, 'the rows cleared once the plugin is off')
     expect(pushed.at(-1)).toEqual({ sessionId: session.log.id, lines: [] })
+  })
+
+  it('a command that fails, prints garbage or hangs: one notice of each, not a flood; runs never overlap; none once nothing runs', async () => {
+    host = await startLoopbackHost({
+      prefix: 'status-line',
+      model: await startFakeOpenAI(Array.from({ length: 20 }, () => respond)),
+      patch: `- id: claude-plugins\n  config: { subagentStatusLine: { intervalMs: 100, debounceMs: 0, timeoutMs: ${TIMEOUT_MS} } }\n`
+    })
+    // Each run logs its start and end; a run that finds another still alive logs OVERLAP. What it
+    // does is read from the `mode` file the test writes (fail, garbage, hang, rows).
+    const script = [
+      '#!/bin/sh',
+      'log="$CLAUDE_PLUGIN_DATA/runs.log"',
+      'lock="$CLAUDE_PLUGIN_DATA/lock"',
+      // Alive and not a zombie (a killed run's script may wait a moment to be reaped by init).
+      'if [ -e "$lock" ] && st=$(ps -o stat= -p "$(cat "$lock")") && [ "${st#Z}" = "$st" ]; then echo OVERLAP >> "$log"; fi',
+      'echo $$ > "$lock"',
+      'echo start >> "$log"',
+      'input=$(cat)',
+      'id=$(printf "%s" "$input" | sed -n \'s/.*"tasks":\\[{"id":"\\([^"]*\\)".*/\\1/p\')',
+      'status=$(printf "%s" "$input" | sed -n \'s/.*"status":"\\([^"]*\\)".*/\\1/p\')',
+      'mode=$(cat "$CLAUDE_PLUGIN_DATA/mode" 2>/dev/null)',
+      'sleep 0.05',
+      'case "$mode" in',
+      '  fail) echo "no config file" >&2; echo end >> "$log"; exit 1 ;;',
+      '  garbage) echo "hello"; echo end >> "$log" ;;',
+      '  hang) sleep 30 ;;',
+      '  *) printf \'{"id":"%s","content":"drawn %s"}\\n\' "$id" "$status"; echo end >> "$log" ;;',
+      'esac',
+      ''
+    ].join('\n')
+    await installPlugin(host, { 'rows.sh': script, 'settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/rows.sh' } }) })
+    const dataDir = join(host.seamHome, 'claude-plugins', 'data', 'rows-team')
+    mkdirSync(dataDir, { recursive: true })
+    const log = () => (existsSync(join(dataDir, 'runs.log')) ? readFileSync(join(dataDir, 'runs.log'), 'utf8').trim().split('\n') : [])
+    const count = (word: string) => log().filter((line) => line === word).length
+    // Renamed into place: a run never reads a half-written mode.
+    const setMode = (mode: string) => {
+      writeFileSync(join(dataDir, 'mode.new'), mode)
+      renameSync(join(dataDir, 'mode.new'), join(dataDir, 'mode'))
+    }
+    const service = host.runtime.kernel.getService('subagentStatusLines')
+    if (!service) throw new Error('no subagentStatusLines service')
+
+    setMode('fail')
+    const session = await host.runtime.sessions.create(host.workspace)
+    session.agent.send('look around with a subagent')
+    const notices = () => session.log.events.flatMap((event) => (event.type === 'notice' && event.source === 'claude-plugins' ? [event.text] : []))
+
+    await waitFor(() => count('end') >= 4, WAIT_MS, 'four failing runs')
+    setMode('garbage')
+    let ends = count('end')
+    await waitFor(() => count('end') >= ends + 4, WAIT_MS, 'four runs printing garbage')
+    setMode('hang')
+    let starts = count('start')
+    await waitFor(() => count('start') >= starts + 2, WAIT_MS, 'two runs that hang past the timeout')
+    setMode('rows')
+    await waitFor(() => service.lines(session.log.id).length === 1, WAIT_MS, 'a row once the command answers')
+    expect(service.lines(session.log.id)[0]).toMatchObject({ content: 'drawn running', plugin: 'rows' })
+
+    const settings = join(host.seamHome, 'claude-plugins', 'cache', 'team', 'rows', '1.0.0', 'settings.json')
+    expect(notices()).toEqual([
+      `Claude Code plugin rows: its subagentStatusLine command (${settings}) exited with code 1: no config file; the subagents' default rows are shown`,
+      `Claude Code plugin rows: its subagentStatusLine command (${settings}) printed lines Seam ignores (line 1 is not JSON: hello); each line must be {"id": "<a subagent's id>", "content": "..."}`,
+      `Claude Code plugin rows: its subagentStatusLine command (${settings}) did not finish within ${TIMEOUT_MS} ms and was stopped; the subagents' default rows are shown`
+    ])
+
+    // The subagent ends: its last run says so; then nothing runs, whatever the interval.
+    writeFileSync(join(host.workspace, 'go'), '')
+    await session.agent.whenIdle()
+    await waitFor(() => service.lines(session.log.id)[0]?.content === 'drawn completed', WAIT_MS, 'the run after the end')
+    starts = count('start')
+    ends = count('end')
+    // A negative: ten intervals with no run (a missed run could only make this pass late, never fail early).
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect([count('start'), count('end')]).toEqual([starts, ends])
+    expect(log()).not.toContain('OVERLAP')
   })
 })

@@ -127,8 +127,10 @@ describe('one run of the command, on real processes', () => {
   })
 
   it('a command that hangs past the timeout is stopped, its whole process group with it', async () => {
-    const result = await run(`sleep 60 &\necho $! > ${join(dir, 'child.pid')}\nwait\n`, 500)
-    expect(result.failure).toEqual({ kind: 'timeout', reason: 'did not finish within 500 ms and was stopped' })
+    // Long enough for the script to start and write the pid on a loaded machine.
+    const timeoutMs = 1500 * (Number(process.env.SEAM_TEST_TIME_FACTOR) || 1)
+    const result = await run(`sleep 60 &\necho $! > ${join(dir, 'child.pid')}\nwait\n`, timeoutMs)
+    expect(result.failure).toEqual({ kind: 'timeout', reason: `did not finish within ${timeoutMs} ms and was stopped` })
     const child = Number(readFileSync(join(dir, 'child.pid'), 'utf8'))
     await waitFor(() => !isAlive(child), WAIT_MS, 'the sleep the command started is killed with it')
   })

@@ -294,7 +294,7 @@ export class SubagentStatusLines {
     }
     if (this.sessions.get(sessionId) !== state || this.stopping.signal.aborted) return
     if (result.failure !== undefined) this.tellOnce(state, plugin.name, result.failure.kind, `its subagentStatusLine command (${plugin.subagentStatusLine.file}) ${result.failure.reason}; the subagents' default rows are shown`)
-    if (result.ignored.length > 0) this.tellOnce(state, plugin.name, 'output', `its subagentStatusLine command printed lines Seam ignores (${result.ignored.slice(0, 3).join('; ')}${result.ignored.length > 3 ? `; and ${result.ignored.length - 3} more` : ''}); each line must be {"id": "<a subagent's id>", "content": "..."}`)
+    if (result.ignored.length > 0) this.tellOnce(state, plugin.name, 'output', `its subagentStatusLine command (${plugin.subagentStatusLine.file}) printed lines Seam ignores (${result.ignored.slice(0, 3).join('; ')}${result.ignored.length > 3 ? `; and ${result.ignored.length - 3} more` : ''}); each line must be {"id": "<a subagent's id>", "content": "..."}`)
     // A subagent the command did not answer for keeps its default row (as in Claude Code).
     this.publish(sessionId, state, [...result.rows].map(([agentId, content]) => ({ agentId, content, plugin: plugin.name })))
     if (state.again) {
