@@ -48,6 +48,7 @@ describe('claude-plugins manager rows', () => {
       outputStyles: [],
       lspServers: [],
       monitors: [],
+      themes: [],
       dependencies: [],
       unsupported: []
     })
