@@ -48,7 +48,7 @@ function kitFolder(extra: Record<string, string> = {}): string {
         { name: 'build-log', command: 'again', description: 'Twice' }
       ]
     }),
-    'settings.json': JSON.stringify({ agent: 'kit:reviewer', subagentStatusLine: { type: 'command', command: 'echo hi' }, model: 'opus' }),
+    'settings.json': JSON.stringify({ agent: 'kit:reviewer', subagentStatusLine: { type: 'command', command: 'rows ${CLAUDE_PLUGIN_ROOT} ${user_config.ENDPOINT} ${user_config.KEY}' }, model: 'opus' }),
     'agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews\n---\nReview against ${user_config.ENDPOINT}.\n',
     'hooks/hooks.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify ${user_config.ENDPOINT} ${user_config.KEY}' }] }] } }),
     ...extra
@@ -66,7 +66,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
       { name: 'build-log', command: 'tail -f ${CLAUDE_PLUGIN_DATA}/build.log', description: 'Build log', when: 'always' },
       { name: 'on-review', command: 'watch ${user_config.ENDPOINT}', description: 'Review feed', when: 'on-skill-invoke:review' }
     ])
-    expect(layout.settings).toMatchObject({ agent: 'kit:reviewer', subagentStatusLine: { type: 'command', command: 'echo hi' }, ignored: ['model'] })
+    expect(layout.settings).toMatchObject({ agent: 'kit:reviewer', subagentStatusLine: { type: 'command', command: 'rows ${CLAUDE_PLUGIN_ROOT} ${user_config.ENDPOINT} ${user_config.KEY}' }, ignored: ['model'] })
     expect(Object.keys(layout.userConfig)).toEqual(['ENDPOINT', 'KEY', 'VERBOSE'])
     expect(layout.problems).toEqual([
       `${join(root, '.lsp.json')}: broken: command: Invalid input: expected string, received undefined; extensionToLanguage: Invalid input: expected record, received undefined; ignored`,
@@ -152,10 +152,15 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
       { file: join(root, 'monitors', 'monitors.json'), name: 'on-review', command: 'watch https://e.test', description: 'Review feed', when: 'on-skill-invoke:review' }
     ])
     expect(plugin.outputStyles).toEqual([join(root, 'output-styles')])
+    // The subagentStatusLine command, a process as a monitor is: every variable and value written in; its row masks the sensitive one.
+    expect(plugin.subagentStatusLine).toEqual({ file: join(root, 'settings.json'), command: `rows ${root} https://e.test hidden-key` })
+    expect(row.components?.subagentStatusLine).toBe(`rows ${root} https://e.test ••••••`)
+    expect(row.runs).toContain(`subagent status line: rows ${root} https://e.test ••••••`)
 
     // Enabled by the workspace's settings, it is a trust item whose approved text names each monitor's command (the sensitive value masked).
     writeFiles(host.workspace, { '.claude/settings.json': JSON.stringify({ enabledPlugins: { kit: true } }) })
     const [item] = host.trustItems().filter((i) => i.event === 'plugin')
+    expect(item.command).toContain(`subagent status line: rows ${root} https://e.test ••••••`)
     expect(item.command).toContain(`monitor build-log: tail -f ${join(dir, 'seam-home', 'claude-plugins', 'data', 'kit-inline')}/build.log; monitor on-review: watch https://e.test`)
   })
 })
