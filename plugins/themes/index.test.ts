@@ -3,8 +3,8 @@
 // `experimental.themes` pointing elsewhere), named `plugin@marketplace`; a bad theme file is a
 // problem naming its file and field while the plugin and its other themes load; disabling the
 // plugin takes its themes away; `~/.claude/themes` and Claude Code's `theme` in `~/.claude.json`
-// are read.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// are read; an edit of a theme file on disk and a plugin turned off are told to the listeners.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -45,7 +45,7 @@ async function start(): Promise<{ host: TestHost; home: string }> {
   host = await createTestHost({
     plugins: [
       [claudePlugins, { userSettingsPath: join(home, '.claude', 'settings.json'), seamHome: join(dir, 'seam-home') }],
-      [themes, { home }]
+      [themes, { home, debounceMs: 20 }]
     ],
     trusted: true
   })
@@ -81,6 +81,27 @@ describe('plugin themes (issue 29)', () => {
     expect(h.kernel.getService('themes')!.view().themes.map((t) => t.id)).toEqual(['studio@palettes:studio'])
     manager.setEnabled('harbour@palettes', true)
     expect(h.kernel.getService('themes')!.view().themes.map((t) => t.id)).toContain('harbour@palettes:harbour')
+  })
+
+  it('tells its listeners when a theme file is edited on disk and when a plugin with themes is turned off, as Claude Code repaints on an edit', async () => {
+    const { host: h } = await start()
+    const service = h.kernel.getService('themes')!
+    const nextChange = () => new Promise<void>((resolve) => {
+      const off = service.onChange(() => {
+        off()
+        resolve()
+      })
+    })
+    const [file] = service.view().themes.filter((t) => t.name === 'Harbour').map((t) => t.file)
+    const edited = nextChange()
+    writeFileSync(file, JSON.stringify({ ...HARBOUR, overrides: { ...HARBOUR.overrides, background: 'rgb(20,20,30)' } }))
+    await edited
+    expect(service.view().themes.find((t) => t.name === 'Harbour')!.variables['--bg']).toBe('#14141e')
+    const turnedOff = nextChange()
+    h.kernel.getService('claudePluginManager')!.manager.setEnabled('harbour@palettes', false)
+    await turnedOff
+    expect(service.view().themes.map((t) => t.name)).toEqual(['Studio'])
+    expect(readdirSync(join(file, '..'))).toContain('harbour.json')
   })
 
   it('reads ~/.claude/themes as custom:<slug> and Claude Code\'s theme preference from ~/.claude.json', async () => {

@@ -3,11 +3,11 @@
 // checked (theme-file.ts) and mapped onto Seam's CSS variables (mapping.ts), with what Claude
 // Code's own `theme` preference (`~/.claude.json`) says. The renderer applies the one chosen and
 // keeps the choice (Settings → Theme). See README.md.
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import { definePlugin, type InstalledPlugin } from '@seam/sdk'
+import { definePlugin, type Disposable, type InstalledPlugin } from '@seam/sdk'
 import { readSettingsJson } from '@seam/sdk/node'
 import { mapTheme } from './mapping'
 import { readThemeFile, type ParsedTheme, type ThemeBase } from './theme-file'
@@ -19,7 +19,9 @@ export { parseColour, contrast } from './colours'
 export const ThemesConfigSchema = z
   .object({
     /** The home holding `.claude/themes` and `.claude.json` (Claude Code's preferences); default the user's home. */
-    home: z.string().optional()
+    home: z.string().optional(),
+    /** Edits within this many milliseconds are told as one change. */
+    debounceMs: z.number().int().min(0).max(10_000).default(100)
   })
   .strict()
   .prefault({})
@@ -59,6 +61,11 @@ export interface ThemesView {
 
 export interface ThemesService {
   view(): ThemesView
+  /**
+   * Called (at most once per `debounceMs`) when a theme file or folder changes on disk, or the
+   * enabled plugins change: the host tells the window, which lists the themes again.
+   */
+  onChange(listener: () => void): Disposable
 }
 
 declare module '@seam/sdk' {
@@ -74,10 +81,49 @@ export default definePlugin({
   apply(ctx, config) {
     const workspace = ctx.get('workspace')
     const home = config.home ?? homedir()
+    const plugins = () => ctx.maybe('claudePlugins')?.list(workspace.root ?? home) ?? []
+    const listeners = new Set<() => void>()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const changed = () => {
+      if (timer) clearTimeout(timer)
+      timer = setTimeout(() => {
+        timer = undefined
+        for (const listener of [...listeners]) listener()
+      }, config.debounceMs)
+    }
+    // Claude Code watches its themes folder and repaints on an edit; Seam watches every folder a listed theme comes from.
+    let watchers: FSWatcher[] = []
+    const rearm = () => {
+      for (const watcher of watchers) watcher.close()
+      watchers = []
+      const folders = new Set([join(home, '.claude', 'themes'), ...plugins().flatMap((plugin) => (plugin.themes ?? []).map((path) => (/\.json$/i.test(path) ? dirname(path) : path)))])
+      for (const folder of folders) {
+        try {
+          const watcher = watch(folder, changed)
+          // A folder removed while watched: the next plugin change re-arms.
+          watcher.on('error', () => watcher.close())
+          watchers.push(watcher)
+        } catch {
+          // The folder does not exist (yet): nothing to watch.
+        }
+      }
+    }
+    rearm()
+    const offPlugins = ctx.maybe('claudePlugins')?.onChange(() => {
+      rearm()
+      changed()
+    })
+    ctx.onDispose(() => {
+      offPlugins?.()
+      for (const watcher of watchers) watcher.close()
+      if (timer) clearTimeout(timer)
+      listeners.clear()
+    })
     ctx.provide('themes', {
-      view: () => {
-        const plugins = ctx.maybe('claudePlugins')?.list(workspace.root ?? home) ?? []
-        return listThemes(home, plugins)
+      view: () => listThemes(home, plugins()),
+      onChange(listener) {
+        listeners.add(listener)
+        return () => void listeners.delete(listener)
       }
     } satisfies ThemesService)
   }

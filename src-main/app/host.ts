@@ -53,6 +53,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   runtime.onTrustItemsChanged(() => publishStatus())
   forwardMcpChanges(runtime, pushes)
   forwardLspChanges(runtime, pushes)
+  forwardThemeChanges(runtime, pushes)
   connections.onChange((count) => {
     if (count > 0) publishStatus()
   })
@@ -83,8 +84,13 @@ function forwardLspChanges(runtime: HostRuntime, pushes: PushHub): void {
   followService(runtime, 'lspServers', () => pushes.publish('plugins/changed', {}), false)
 }
 
+/** A theme file changed on disk, or a plugin with themes came or went: the window lists the themes again. */
+function forwardThemeChanges(runtime: HostRuntime, pushes: PushHub): void {
+  followService(runtime, 'themes', () => pushes.publish('themes/changed', {}), false)
+}
+
 /** Calls `changed` on each change of the window's tree's service `name`, followed across recomposes and workspace switches. */
-function followService(runtime: HostRuntime, name: 'mcp' | 'lspServers', changed: () => void, announce = true): void {
+function followService(runtime: HostRuntime, name: 'mcp' | 'lspServers' | 'themes', changed: () => void, announce = true): void {
   let watched: unknown
   let unsubscribe: (() => void) | undefined
   const follow = (): void => {

@@ -70,6 +70,7 @@ export function wireHost(host: HostApi, options: { loadModule?: ModuleLoader } =
       void plugins.sync()
       void themeActions.refresh(host)
     }),
+    host.on('themes/changed', () => void themeActions.refresh(host)),
     host.on('log', (record) => appActions.addLogs([record])),
     // A desktop notification was clicked: show its session.
     host.on('app/focus-session', ({ sessionId }) => focusSession(sessionId)),

@@ -509,6 +509,8 @@ export const Pushes = {
   'approval/requested': ApprovalRequestPublicSchema,
   'approval/settled': z.object({ requestId: z.string(), outcome: z.string() }),
   'plugins/changed': z.object({}),
+  /** A theme file changed, or plugins with themes came or went: fetch themes/list again. */
+  'themes/changed': z.object({}),
   /** An MCP server's state, tools or stderr changed: fetch mcp/list again. */
   'mcp/changed': z.object({}),
   /** A desktop notification was clicked: show this session. */
