@@ -5,7 +5,8 @@
 // tasks on stdin and its rows reach the host's `subagentStatusLines` state and the
 // `agent/subagent-status-lines` notification (what the UI is pushed); when the subagent ends the
 // row says so; turning the plugin off clears the rows. A command that fails, prints garbage or
-// hangs is told once each, runs never overlap, and none runs once no subagent does.
+// hangs is told once each, runs never overlap, and none runs once no subagent does. Two plugins
+// setting one: the first is used and the session is told.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -45,23 +46,25 @@ function respond(body: OpenAIRequestBody): ScriptedTurn {
   return { text: 'The subagent is done.' }
 }
 
-/** The `rows` plugin with `files`, from a marketplace made as a git repository, installed by the real manager. */
-async function installPlugin(on: LoopbackHost, files: Record<string, string>): Promise<void> {
+/** Plugins (by name, their files) in a marketplace made as a git repository, each installed by the real manager in order. */
+async function installPlugins(on: LoopbackHost, plugins: Record<string, Record<string, string>>): Promise<void> {
   const market = join(on.root, 'team-market')
   await gitMarketplace(
     market,
     'team',
-    [{ name: 'rows', source: './plugins/rows' }],
+    Object.keys(plugins).map((name) => ({ name, source: `./plugins/${name}` })),
     async () => {
-      await put(join(market, 'plugins/rows/.claude-plugin/plugin.json'), JSON.stringify({ name: 'rows', version: '1.0.0' }))
-      for (const [name, text] of Object.entries(files)) await put(join(market, 'plugins/rows', name), text, name.endsWith('.sh') ? 0o755 : undefined)
+      for (const [plugin, files] of Object.entries(plugins)) {
+        await put(join(market, 'plugins', plugin, '.claude-plugin/plugin.json'), JSON.stringify({ name: plugin, version: '1.0.0' }))
+        for (const [name, text] of Object.entries(files)) await put(join(market, 'plugins', plugin, name), text, name.endsWith('.sh') ? 0o755 : undefined)
+      }
     },
-    'rows plugin'
+    'plugins'
   )
   const manager = on.runtime.kernel.getService('claudePluginManager')
   if (!manager) throw new Error('no claudePluginManager service')
   await manager.manager.addMarketplace(parseMarketplaceArg(market, on.root))
-  await manager.manager.install('rows@team')
+  for (const name of Object.keys(plugins)) await manager.manager.install(`${name}@team`)
 }
 
 let host: LoopbackHost | undefined
@@ -73,7 +76,7 @@ afterEach(async () => {
 describe('subagentStatusLine on a whole host', () => {
   it("runs the plugin's command with the real tasks while the subagent runs; its rows reach the session's state; turning the plugin off clears them", async () => {
     host = await startLoopbackHost({ prefix: 'status-line', model: await startFakeOpenAI(Array.from({ length: 20 }, () => respond)) })
-    await installPlugin(host, { 'rows.mjs': ROWS_SCRIPT, 'settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: `"${process.execPath}" "\${CLAUDE_PLUGIN_ROOT}/rows.mjs"`, padding: 0 } }) })
+    await installPlugins(host, { rows: { 'rows.mjs': ROWS_SCRIPT, 'settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: `"${process.execPath}" "\${CLAUDE_PLUGIN_ROOT}/rows.mjs"`, padding: 0 } }) } })
     const kernel = host.runtime.kernel
     const manager = kernel.getService('claudePluginManager')
     if (!manager) throw new Error('no claudePluginManager service')
@@ -146,7 +149,7 @@ describe('subagentStatusLine on a whole host', () => {
       'esac',
       ''
     ].join('\n')
-    await installPlugin(host, { 'rows.sh': script, 'settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/rows.sh' } }) })
+    await installPlugins(host, { rows: { 'rows.sh': script, 'settings.json': JSON.stringify({ subagentStatusLine: { type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/rows.sh' } }) } })
     const dataDir = join(host.seamHome, 'claude-plugins', 'data', 'rows-team')
     mkdirSync(dataDir, { recursive: true })
     const log = () => (existsSync(join(dataDir, 'runs.log')) ? readFileSync(join(dataDir, 'runs.log'), 'utf8').trim().split('\n') : [])
@@ -192,5 +195,19 @@ describe('subagentStatusLine on a whole host', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000))
     expect([count('start'), count('end')]).toEqual([starts, ends])
     expect(log()).not.toContain('OVERLAP')
+  })
+
+  it('two enabled plugins setting one: the first is used, and each session is told which', async () => {
+    const settings = (name: string) => JSON.stringify({ subagentStatusLine: { type: 'command', command: `echo ${name}` } })
+    host = await startLoopbackHost({ prefix: 'status-line', model: await startFakeOpenAI([{ text: 'Hello.' }]) })
+    await installPlugins(host, { alpha: { 'settings.json': settings('alpha') }, beta: { 'settings.json': settings('beta') } })
+    const session = await host.runtime.sessions.create(host.workspace)
+    session.agent.send('hello')
+    await session.agent.whenIdle()
+    const told = session.log.events.flatMap((event) => (event.type === 'notice' && event.source === 'claude-plugins' ? [event.text] : []))
+    const first = host.runtime.kernel.getService('claudePlugins')?.list(host.workspace).find((plugin) => plugin.subagentStatusLine !== undefined)
+    expect(first?.subagentStatusLine?.command).toBe(`echo ${first?.name}`)
+    const other = first?.name === 'alpha' ? 'beta' : 'alpha'
+    expect(told).toEqual([`Claude Code plugins: plugins ${first?.name}, ${other} each set subagentStatusLine in settings.json; ${first?.name}'s (${join(first?.root ?? '', 'settings.json')}) is used`])
   })
 })
