@@ -29,6 +29,7 @@ const HARBOUR = { name: 'Harbour', base: 'dark', overrides: { text: 'rgb(216,222
 
 async function start(): Promise<{ host: TestHost; home: string }> {
   const home = join(dir, 'home')
+  mkdirSync(home)
   const market = join(dir, 'market')
   gitRepo(market, {
     '.claude-plugin/marketplace.json': marketplaceJson('palettes', [
@@ -106,9 +107,28 @@ describe('plugin themes (issue 29)', () => {
 
   it('reads ~/.claude/themes as custom:<slug> and Claude Code\'s theme preference from ~/.claude.json', async () => {
     const { host: h, home } = await start()
-    mkdirSync(join(home, '.claude', 'themes'), { recursive: true })
-    writeFileSync(join(home, '.claude', 'themes', 'midnight.json'), JSON.stringify({ name: 'Midnight', overrides: { claude: '#a78bfa' } }))
     const service = h.kernel.getService('themes')!
+    const nextChange = () => new Promise<void>((resolve) => {
+      const off = service.onChange(() => {
+        off()
+        resolve()
+      })
+    })
+    // Neither ~/.claude nor ~/.claude/themes exists at the start: each, once made, is seen and watched.
+    for (const folder of [join(home, '.claude'), join(home, '.claude', 'themes')]) {
+      const made = nextChange()
+      mkdirSync(folder)
+      await made
+    }
+    const added = new Promise<void>((resolve) => {
+      const off = service.onChange(() => {
+        if (!service.view().themes.some((t) => t.id === 'custom:midnight')) return
+        off()
+        resolve()
+      })
+    })
+    writeFileSync(join(home, '.claude', 'themes', 'midnight.json'), JSON.stringify({ name: 'Midnight', overrides: { claude: '#a78bfa' } }))
+    await added
     expect(service.view().claudeCode).toBeUndefined()
     const cases: Array<[string, string | undefined]> = [['custom:midnight', 'custom:midnight'], ['custom:harbour', 'harbour@palettes:harbour'], ['light-daltonized', 'light'], ['dark-ansi', 'dark'], ['auto', 'system'], ['custom:nowhere', undefined]]
     for (const [value, choice] of cases) {

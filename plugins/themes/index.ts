@@ -97,9 +97,9 @@ export default definePlugin({
       for (const watcher of watchers) watcher.close()
       watchers = []
       const folders = new Set([join(home, '.claude', 'themes'), ...plugins().flatMap((plugin) => (plugin.themes ?? []).map((path) => (/\.json$/i.test(path) ? dirname(path) : path)))])
-      for (const folder of folders) {
+      const add = (folder: string, listener: (event: string, name: string | null) => void) => {
         try {
-          const watcher = watch(folder, changed)
+          const watcher = watch(folder, listener)
           // A folder removed while watched: the next plugin change re-arms.
           watcher.on('error', () => watcher.close())
           watchers.push(watcher)
@@ -107,6 +107,15 @@ export default definePlugin({
           // The folder does not exist (yet): nothing to watch.
         }
       }
+      for (const folder of folders) add(folder, changed)
+      // `~/.claude` or `~/.claude/themes` made (or removed) after the start: watch them from then on.
+      const madeLater = (wanted: string) => (_event: string, name: string | null) => {
+        if (name !== wanted) return
+        rearm()
+        changed()
+      }
+      add(home, madeLater('.claude'))
+      add(join(home, '.claude'), madeLater('themes'))
     }
     rearm()
     const offPlugins = ctx.maybe('claudePlugins')?.onChange(() => {
