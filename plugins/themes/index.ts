@@ -90,6 +90,7 @@ export default definePlugin({
         timer = undefined
         for (const listener of [...listeners]) listener()
       }, config.debounceMs)
+      timer.unref?.()
     }
     // Claude Code watches its themes folder and repaints on an edit; Seam watches every folder a listed theme comes from.
     let watchers: FSWatcher[] = []
@@ -99,7 +100,8 @@ export default definePlugin({
       const folders = new Set([join(home, '.claude', 'themes'), ...plugins().flatMap((plugin) => (plugin.themes ?? []).map((path) => (/\.json$/i.test(path) ? dirname(path) : path)))])
       const add = (folder: string, listener: (event: string, name: string | null) => void) => {
         try {
-          const watcher = watch(folder, listener)
+          // Not persistent: watching never keeps a headless run (seam run, the ACP agent) from exiting.
+          const watcher = watch(folder, { persistent: false }, listener)
           // A folder removed while watched: the next plugin change re-arms.
           watcher.on('error', () => watcher.close())
           watchers.push(watcher)
