@@ -1,7 +1,7 @@
 // `.claude-plugin/marketplace.json` (claude-code-extensions.md §1(c), cc:plugin-marketplaces.md):
 // `name`, `owner`, `plugins[]` required; each entry has `name` and `source` plus any plugin.json
 // field. Sources Seam fetches: `./path` (or a bare name under `metadata.pluginRoot`), `github`,
-// `url`, `git-subdir`, `npm`, `archive` (archive.ts). `command` is recognised and refused with a reason.
+// `url`, `git-subdir`, `npm`, `archive` (archive.ts), `command` (command-source.ts).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -18,7 +18,7 @@ export const PluginSourceSchema = z.union([
     z.object({ source: z.literal('git-subdir'), url: z.string().min(1), path: z.string().min(1), ...Ref }),
     z.object({ source: z.literal('npm'), package: z.string().min(1), version: z.string().min(1).optional(), registry: z.string().url().optional() }),
     z.object({ source: z.literal('archive'), url: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/i, 'a sha256: 64 hex digits').optional() }),
-    z.object({ source: z.literal('command'), command: z.string().min(1), timeout: z.number().optional(), mode: z.string().optional() })
+    z.object({ source: z.literal('command'), command: z.string().min(1), timeout: z.number().positive('seconds, more than 0').optional(), mode: z.enum(['copy', 'link']).optional() })
   ])
 ])
 export type PluginSource = z.output<typeof PluginSourceSchema>

@@ -1,11 +1,12 @@
 // Where marketplaces and plugins come from: what the user typed after `marketplace add` turned
 // into a source, each source described in one line, and each fetched into a folder (a local
 // folder read in place, git cloned with the system git, npm packed with the user's npm, a URL's
-// marketplace.json downloaded, an `archive` zip downloaded and unpacked; `command` refused with a reason).
+// marketplace.json downloaded, an `archive` zip downloaded and unpacked, a `command`'s printed folder copied or linked).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { isWithin } from '@seam/sdk/node'
 import { fetchArchive } from './archive'
+import { fetchCommandSource } from './command-source'
 import { copyTree, gitClone, gitHead, npmFetch } from './fetch'
 import { MARKETPLACE_FILE, type Marketplace, type MarketplaceSource, type PluginSource } from './marketplace'
 
@@ -133,6 +134,7 @@ export async function fetchPlugin(source: PluginSource, dest: string, marketplac
       await fetchArchive(source.url, source.sha256, dest)
       return {}
     case 'command':
-      throw new PluginManagerError(`plugin source "${source.source}" is not supported by Seam yet (use ./path, github, url, git-subdir, npm or archive)`)
+      await fetchCommandSource(source, dest, marketplaceRoot)
+      return {}
   }
 }
