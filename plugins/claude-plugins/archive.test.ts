@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { zipOf } from '../../test-support/zip'
 import { fetchArchive } from './archive'
 
 let dir: string
@@ -59,8 +60,7 @@ describe('archive source size caps (issue 29)', () => {
     const work = join(dir, 'bomb')
     mkdirSync(work)
     writeFileSync(join(work, 'zeros'), Buffer.alloc(64 * 1024))
-    execFileSync('zip', ['-q', join(dir, 'bomb.zip'), 'zeros'], { cwd: work })
-    const bomb = readFileSync(join(dir, 'bomb.zip'))
+    const bomb = await zipOf(work, ['zeros'])
     expect(bomb.length).toBeLessThan(4096)
     served.set('/bomb.zip', { body: bomb, length: true })
 

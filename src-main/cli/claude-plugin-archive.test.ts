@@ -1,5 +1,5 @@
-// The `archive` plugin source with the built `seam` as a real process (issue 29): zips made by the
-// system `zip`, served by a loopback HTTPS server whose certificate the test makes with `openssl`
+// The `archive` plugin source with the built `seam` as a real process (issue 29): zips made with
+// yazl (test-support/zip.ts), served by a loopback HTTPS server whose certificate the test makes with `openssl`
 // and the child trusts through NODE_EXTRA_CA_CERTS. A good archive (reached through a redirect,
 // its single top folder stripped) installs and its command works in a session against a loopback
 // Anthropic server; a sha256 mismatch, an entry escaping with `..`, a symlink pointing out, too
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
 import { anthropicRunFlags, gitMarketplace, put } from '../../test-support/claude-plugin-cli'
+import { zipOf } from '../../test-support/zip'
 
 let home: string
 let workspace: string
@@ -30,13 +31,6 @@ afterAll(async () => {
 })
 
 const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home, env: { NODE_EXTRA_CA_CERTS: join(home, 'tls', 'cert.pem') } })
-
-/** `zip -ry` of `folder`'s contents (`entries`, relative to it) into a buffer. */
-function zipOf(folder: string, entries: string[]): Buffer {
-  const file = `${folder}.zip`
-  execFileSync('zip', ['-qry', file, ...entries], { cwd: folder })
-  return readFileSync(file)
-}
 
 async function pluginFolder(folder: string, name: string): Promise<void> {
   await put(join(folder, '.claude-plugin', 'plugin.json'), JSON.stringify({ name, version: '2.0.0' }))
@@ -78,23 +72,23 @@ describe('the archive plugin source, with the built seam (issue 29)', () => {
     const work = join(home, 'zips')
     // The good one: zipped as a folder, as GitHub's "Download ZIP" does.
     await pluginFolder(join(work, 'kit', 'kit-main'), 'kit')
-    const kit = zipOf(join(work, 'kit'), ['kit-main'])
+    const kit = await zipOf(join(work, 'kit'), ['kit-main'])
     served.set('/files/kit.zip', kit)
 
     // `..`: zipped under a same-length name, then renamed in the local header and the central directory.
     await pluginFolder(join(work, 'slip'), 'slip')
     await put(join(work, 'slip', 'xx', 'evil.txt'), 'escaped\n')
-    const slip = zipOf(join(work, 'slip'), ['.claude-plugin', 'commands', 'xx'])
+    const slip = await zipOf(join(work, 'slip'), ['.claude-plugin', 'commands', 'xx'])
     served.set('/files/slip.zip', Buffer.from(slip.toString('latin1').replaceAll('xx/evil.txt', '../evil.txt'), 'latin1'))
 
     await pluginFolder(join(work, 'linked'), 'linked')
     await symlink('../../../../etc', join(work, 'linked', 'commands', 'out'))
-    served.set('/files/linked.zip', zipOf(join(work, 'linked'), ['.claude-plugin', 'commands']))
+    served.set('/files/linked.zip', await zipOf(join(work, 'linked'), ['.claude-plugin', 'commands']))
 
     await pluginFolder(join(work, 'many'), 'many')
     await mkdir(join(work, 'many', 'lots'))
     for (let i = 0; i < 20_001; i++) await writeFile(join(work, 'many', 'lots', `${i}`), '')
-    served.set('/files/many.zip', zipOf(join(work, 'many'), ['.claude-plugin', 'lots']))
+    served.set('/files/many.zip', await zipOf(join(work, 'many'), ['.claude-plugin', 'lots']))
 
     served.set('/files/text.zip', Buffer.from('this is not a zip file\n'))
 

@@ -1,0 +1,25 @@
+// Zip files for tests, made with yazl (the writing half of the yauzl Seam reads them with), so no
+// test depends on a `zip` program the machine may not have. Like `zip -ry`: folders recursively,
+// files with their mode, symlinks stored as links (their target as content).
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { ZipFile } from 'yazl'
+
+/** A zip of `entries` (paths relative to `folder`, files or folders) as a buffer. */
+export async function zipOf(folder: string, entries: string[]): Promise<Buffer> {
+  const zip = new ZipFile()
+  const add = (name: string): void => {
+    const path = join(folder, name)
+    const stat = lstatSync(path)
+    if (stat.isSymbolicLink()) zip.addBuffer(Buffer.from(readlinkSync(path)), name, { mode: 0o120777 })
+    else if (stat.isDirectory()) {
+      zip.addEmptyDirectory(name)
+      for (const child of readdirSync(path).sort()) add(`${name}/${child}`)
+    } else zip.addBuffer(readFileSync(path), name, { mode: stat.mode })
+  }
+  for (const entry of entries) add(entry)
+  zip.end()
+  const chunks: Buffer[] = []
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
