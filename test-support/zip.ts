@@ -5,8 +5,14 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { ZipFile } from 'yazl'
 
-/** A zip of `entries` (paths relative to `folder`, files or folders) as a buffer. */
-export async function zipOf(folder: string, entries: string[]): Promise<Buffer> {
+/** An entry made in memory: a folder when its name ends with `/`, else an empty or given file. */
+export interface MadeEntry {
+  name: string
+  data?: Buffer
+}
+
+/** A zip of `entries` (paths relative to `folder`, files or folders), then `made`, as a buffer. */
+export async function zipOf(folder: string, entries: string[], made: MadeEntry[] = []): Promise<Buffer> {
   const zip = new ZipFile()
   const add = (name: string): void => {
     const path = join(folder, name)
@@ -18,6 +24,10 @@ export async function zipOf(folder: string, entries: string[]): Promise<Buffer> 
     } else zip.addBuffer(readFileSync(path), name, { mode: stat.mode })
   }
   for (const entry of entries) add(entry)
+  for (const entry of made) {
+    if (entry.name.endsWith('/')) zip.addEmptyDirectory(entry.name)
+    else zip.addBuffer(entry.data ?? Buffer.alloc(0), entry.name)
+  }
   zip.end()
   const chunks: Buffer[] = []
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer)
