@@ -119,11 +119,19 @@ export default definePlugin({
       add(home, madeLater('.claude'))
       add(join(home, '.claude'), madeLater('themes'))
     }
-    rearm()
-    const offPlugins = ctx.maybe('claudePlugins')?.onChange(() => {
+    // Armed by the first listener (a window): a headless run (seam run, the ACP agent) shows no theme
+    // and so lists no plugins and watches nothing at its start.
+    let offPlugins: (() => void) | undefined
+    let armed = false
+    const arm = () => {
+      if (armed) return
+      armed = true
       rearm()
-      changed()
-    })
+      offPlugins = ctx.maybe('claudePlugins')?.onChange(() => {
+        rearm()
+        changed()
+      })
+    }
     ctx.onDispose(() => {
       offPlugins?.()
       for (const watcher of watchers) watcher.close()
@@ -134,6 +142,7 @@ export default definePlugin({
       view: () => listThemes(home, plugins()),
       onChange(listener) {
         listeners.add(listener)
+        arm()
         return () => void listeners.delete(listener)
       }
     } satisfies ThemesService)
