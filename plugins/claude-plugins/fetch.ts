@@ -44,7 +44,8 @@ function toolEnv(extra: Record<string, string>): Record<string, string | undefin
   return { ...defaultKeyGuard.childEnv(process.env), ...extra }
 }
 
-function gitEnv(): Record<string, string | undefined> {
+/** The environment every git Seam runs gets: the host's without provider keys, and no credential prompt. */
+export function gitEnv(): Record<string, string | undefined> {
   return toolEnv(GIT_ENV)
 }
 

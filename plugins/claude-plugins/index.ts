@@ -22,6 +22,8 @@ export type { PluginLayout } from './manifest'
 export type { ManagerRow } from './manager-view'
 export type { PluginComponents } from './components'
 export { UserConfigError } from './user-config'
+export { createReleaseTag, planReleaseTag, pushReleaseTag, ReleaseTagError } from './release-tag-command'
+export type { ReleaseTagPlan } from './release-tag-command'
 export type { UserConfigField, UserConfigValue } from './user-config'
 
 export const ClaudePluginsConfigSchema = z.object({

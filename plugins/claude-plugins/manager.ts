@@ -11,6 +11,7 @@ import { describeMarketplaceSource, describePluginSource, fetchMarketplace, fetc
 import { dependencyGraph, dependentsOf, orphanedDependencies } from './dependencies'
 import { gitHead, gitPull } from './fetch'
 import { readPluginFolder, type PluginLayout } from './manifest'
+import { fetchRelease, resolveDependencyRelease, type ResolvedRelease } from './release-tags'
 import { readMarketplace, type Marketplace, type MarketplaceEntry, type MarketplaceSource } from './marketplace'
 import { UserConfigStore } from './user-config'
 import { contentHash, pluginId, type InstalledRecord, type KnownMarketplace, type PluginStore } from './store'
@@ -190,10 +191,10 @@ export class PluginManager {
    * marketplace, as in Claude Code: installing it yourself is the other way to allow it). `chain`
    * stops a cycle; `walk.installedNow` collects what this call installed.
    */
-  private async installWithDependencies(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, chain: string[], walk: DependencyWalk, asked: InstallAs): Promise<InstallResult> {
+  private async installWithDependencies(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, chain: string[], walk: DependencyWalk, asked: InstallAs, release?: ResolvedRelease): Promise<InstallResult> {
     const id = pluginId(entry.name, marketplace.name)
     const dependencies: InstallResult[] = []
-    const result = await this.installEntry(entry, marketplace, market, asked, async (layout) => {
+    const result = await this.installEntry(entry, marketplace, market, asked, release, async (layout) => {
       for (const [i, dependency] of layout.dependencies.entries()) {
         const where = `${layout.manifestFile !== undefined ? `${entry.name}'s plugin.json` : `${entry.name}'s marketplace entry`}: dependencies[${i}]`
         const depMarketplace = dependency.marketplace ?? marketplace.name
@@ -212,7 +213,9 @@ export class PluginManager {
           const source = depMarketplace === marketplace.name ? { marketplace, record: market } : this.addedMarketplace(depMarketplace, `${where}: ${depId}: `, id)
           const depEntry = source.marketplace.plugins.find((p) => p.name === dependency.name)
           if (depEntry === undefined) throw new PluginManagerError(`${where}: marketplace "${depMarketplace}" has no plugin "${dependency.name}" (it lists ${source.marketplace.plugins.map((p) => p.name).join(', ') || 'none'}); ${id} is not installed`)
-          found = await this.installWithDependencies(depEntry, source.marketplace, source.record, [...chain, id], walk, 'dependency')
+          // A range picks the highest release tagged in it (release-tags.ts); without tags, the listed copy is checked below.
+          const release = dependency.version === undefined ? undefined : await resolveDependencyRelease(depEntry, source.record, dependency.version, { where, depId, dependent: id })
+          found = await this.installWithDependencies(depEntry, source.marketplace, source.record, [...chain, id], walk, 'dependency', release)
           walk.installedNow.push(depId)
         }
         if (dependency.version !== undefined && !satisfies(found.record.version, dependency.version, { includePrerelease: true })) {
@@ -288,19 +291,28 @@ export class PluginManager {
   }
 
   /** `beforeCommit` sees the fetched plugin before anything is written (dependencies install there); throwing leaves nothing of it. */
-  private async installEntry(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, asked: InstallAs, beforeCommit?: (layout: PluginLayout) => Promise<void>): Promise<InstallResult> {
+  private async installEntry(entry: MarketplaceEntry, marketplace: Marketplace, market: KnownMarketplace, asked: InstallAs, release: ResolvedRelease | undefined, beforeCommit?: (layout: PluginLayout) => Promise<void>): Promise<InstallResult> {
     const id = pluginId(entry.name, marketplace.name)
     const staging = this.staging()
     try {
       const files = join(staging, 'p')
-      const { commit, packageVersion } = await fetchPlugin(entry.source, files, market.installLocation, marketplace)
+      let fetched: { commit?: string; packageVersion?: string }
+      if (release !== undefined) {
+        await fetchRelease(entry.source, release.home, release.release, files, marketplace)
+        fetched = { commit: release.release.commit }
+      } else {
+        fetched = await fetchPlugin(entry.source, files, market.installLocation, marketplace)
+      }
+      const { commit, packageVersion } = fetched
       // strict (the default): plugin.json is the authority, the entry fills what it lacks; a folder without one takes the entry's.
       const layout = readPluginFolder(files, { ...entry, name: entry.name })
       if (layout.name !== entry.name) throw new PluginManagerError(`${layout.manifestFile}: name: "${layout.name}" does not match the marketplace entry "${entry.name}"`)
       await beforeCommit?.(layout)
       const hash = contentHash(files)
       // An npm package's own version counts as a git commit does, after plugin.json's and the entry's.
-      const version = layout.version ?? entry.version ?? packageVersion ?? (commit ? commit.slice(0, 12) : hash.slice(0, 12))
+      // A tag-resolved release is the tag's version (whatever plugin.json at that commit says), in a
+      // folder named with its commit too, so a tag moved to another commit never reuses a stale copy.
+      const version = release?.release.version ?? layout.version ?? entry.version ?? packageVersion ?? (commit ? commit.slice(0, 12) : hash.slice(0, 12))
       const installed = this.store.installed()
       const previous = installed[id]
       // Installed only as a dependency until the user installs it by name.
@@ -314,7 +326,7 @@ export class PluginManager {
         }
         return { id, record, layout: readPluginFolder(previous.installPath, { ...entry, name: entry.name }), status: 'unchanged' }
       }
-      const installPath = this.store.cacheDir(marketplace.name, entry.name, version)
+      const installPath = this.store.cacheDir(marketplace.name, entry.name, release !== undefined ? `${version}-${release.release.commit.slice(0, 12)}` : version)
       mkdirSync(join(installPath, '..'), { recursive: true })
       const old = existsSync(installPath) ? `${installPath}.old-${process.pid}-${Date.now()}` : undefined
       if (old) renameSync(installPath, old)

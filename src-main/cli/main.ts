@@ -54,6 +54,7 @@ const USAGE = `Usage:
   seam plugin install NAME@MARKETPLACE | update | enable | disable | uninstall NAME@MARKETPLACE [--prune [-y]]   Claude Code plugins
   seam plugin config NAME@MARKETPLACE [KEY=VALUE ...]   a Claude Code plugin's userConfig (asked on enable)
   seam plugin prune [--dry-run] [-y]  uninstall Claude Code plugins installed as dependencies that nothing needs now
+  seam plugin tag [PATH] [--push] [--remote NAME] [--dry-run] [-f]   tag a Claude Code plugin's release NAME--vVERSION
   seam plugin dev PATH                build PATH, load it in every running Seam, rebuild and reload on change
   seam acp [options]                  serve the Agent Client Protocol on stdin/stdout (for editors)
   seam mcp list | enable NAME | disable NAME | restart NAME
@@ -111,6 +112,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   // The author's commands take their own flags and need no Host.
   if (argv[0] === 'plugin' && (argv[1] === 'new' || argv[1] === 'pack' || argv[1] === 'sdk')) return authorCommand(argv.slice(1), io)
   if (argv[0] === 'plugin' && argv[1] === 'dev') return devCommand(argv.slice(2), io)
+  if (argv[0] === 'plugin' && argv[1] === 'tag') return (await import('./claude-plugin-tag-command')).pluginTagCommand(argv.slice(2), io)
   const worktreeFlag = takeWorktreeFlag(argv)
   argv = worktreeFlag.argv
   const { values, positionals } = parseFlags({
