@@ -32,7 +32,7 @@ const MAX_QUOTED_KEYS = 1024
 const SHORT = 64
 
 /** JSON.stringify(text): most strings need no escape, and then the quotes alone are the JSON. */
-function quote(text: string): string {
+export function quote(text: string): string {
   if (text.length < SHORT) {
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i)
@@ -57,11 +57,11 @@ let lastTs = Number.NaN
 let lastTsText = ''
 
 /** JSON's text of a number: String() of a finite one. */
-function numberText(value: number): string {
+export function numberText(value: number): string {
   return Number.isFinite(value) ? String(value) : 'null'
 }
 
-function tsText(ts: number): string {
+export function tsText(ts: number): string {
   if (ts !== lastTs) {
     lastTsText = numberText(ts)
     lastTs = ts
@@ -113,7 +113,7 @@ export function eventCopy(fields: object, seq: number, ts: number): SessionEvent
 }
 
 /** Copies `value` and appends its JSON text to `into.json`; NOT_PLAIN (the text then unfinished) when it is not plain. */
-function copy(value: unknown, depth: number, into: { json: string }): unknown {
+export function copy(value: unknown, depth: number, into: { json: string }): unknown {
   switch (typeof value) {
     case 'string':
       into.json += quote(value)

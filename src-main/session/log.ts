@@ -13,7 +13,8 @@ import { isDeepStrictEqual, promisify } from 'node:util'
 import type { SessionEventInput } from '../../src-shared/host/agent'
 import type { SessionEvent } from '../../src-shared/session/events'
 import { checkSessionEvent } from './event-check'
-import { eventCopy, eventEntry, NOT_PLAIN } from './event-copy'
+import { eventCopy, eventEntry, NOT_PLAIN, type EventEntry } from './event-copy'
+import { ownEventEntry } from './own-entries'
 import type { FileRepair } from './load'
 
 export type SessionAppendListener = (event: SessionEvent) => void
@@ -159,7 +160,8 @@ export class SessionLog {
     const seq = this.nextSeq(input)
     const check = checkSessionEvent({ ...input, seq, ts: Date.now() })
     if (!check.ok) throw new InvalidSessionEventError(this.id, check.field, check.message)
-    return this.record(check.event, check.event.seq, check.event.ts)
+    const { event } = check
+    return this.record(event, event.seq, event.ts, eventEntry(event, event.seq, event.ts))
   }
 
   /**
@@ -171,8 +173,9 @@ export class SessionLog {
   appendOwn(input: SessionEventInput): SessionEvent {
     const seq = this.nextSeq(input)
     const ts = Date.now()
-    if (CHECK_OWN_EVENTS) this.checkOwn(input, seq, ts)
-    return this.record(input, seq, ts)
+    const entry = ownEventEntry(input, seq, ts)
+    if (CHECK_OWN_EVENTS) this.checkOwn(input, seq, ts, entry)
+    return this.record(input, seq, ts, entry)
   }
 
   private nextSeq(input: SessionEventInput): number {
@@ -183,23 +186,24 @@ export class SessionLog {
     return (this.recorded[this.recorded.length - 1]?.seq ?? 0) + 1
   }
 
-  private checkOwn(input: SessionEventInput, seq: number, ts: number): void {
+  private checkOwn(input: SessionEventInput, seq: number, ts: number, entry: EventEntry | typeof NOT_PLAIN): void {
     const check = checkSessionEvent({ ...input, seq, ts })
     if (!check.ok) throw new InvalidSessionEventError(this.id, check.field, check.message)
-    const own = eventCopy(input, seq, ts)
-    // The same value as append would record (zod drops unknown keys; key order aside).
-    if (own === NOT_PLAIN || !isDeepStrictEqual(own, eventCopy(check.event, seq, ts))) {
-      throw new InvalidSessionEventError(this.id, '(root)', `appendOwn would write ${own === NOT_PLAIN ? 'a non-plain value' : JSON.stringify(own)}, append ${JSON.stringify(check.event)}`)
+    // The same value as append would record (zod drops unknown keys; key order aside), and the
+    // line is that value's JSON.stringify, byte for byte (own-entries.ts writes it by hand).
+    if (entry === NOT_PLAIN || !isDeepStrictEqual(entry.event, eventCopy(check.event, seq, ts)) || entry.json !== JSON.stringify(entry.event)) {
+      throw new InvalidSessionEventError(this.id, '(root)', `appendOwn would write ${entry === NOT_PLAIN ? 'a non-plain value' : entry.json}, append ${JSON.stringify(check.event)}`)
     }
   }
 
-  /** Records the event with `seq` and `ts` and queues its line. */
-  private record(fields: object, seq: number, ts: number): SessionEvent {
-    // Keep what the file holds, not the caller's object: the same value a reload yields (no
-    // `undefined` keys, no non-JSON values) and a copy that later mutation of the input cannot
-    // reach. A plain copy is that value (event-copy.ts, which writes the line in the same walk);
-    // anything else is serialised by JSON.stringify and re-read from its line.
-    const entry = eventEntry(fields, seq, ts)
+  /**
+   * Records the event with `seq` and `ts` and queues its line. `entry` is its copy and line.
+   * Keep what the file holds, not the caller's object: the same value a reload yields (no
+   * `undefined` keys, no non-JSON values) and a copy that later mutation of the input cannot
+   * reach. A plain copy is that value (event-copy.ts, own-entries.ts: the line is written in the
+   * same walk); anything else (NOT_PLAIN) is serialised by JSON.stringify and re-read from its line.
+   */
+  private record(fields: object, seq: number, ts: number, entry: EventEntry | typeof NOT_PLAIN): SessionEvent {
     let event: SessionEvent | typeof NOT_PLAIN = entry === NOT_PLAIN ? NOT_PLAIN : entry.event
     let line: string
     try {
