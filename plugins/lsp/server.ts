@@ -52,6 +52,10 @@ interface OpenDocument {
 
 const STDERR_LINES = 20
 
+/** Why a `transport: "socket"` server is not started (README, "Not recorded"). */
+export const SOCKET_REFUSAL =
+  'transport "socket" is not supported: Claude Code\'s plugins reference lists "socket" beside "stdio" but records no port, address or which side listens, so Seam cannot connect as such a server expects; it was not started (use "stdio")'
+
 export class LanguageServer {
   state: LspServerStatus['state'] = 'idle'
   reason: string | undefined
@@ -194,7 +198,8 @@ export class LanguageServer {
     const config = this.config
     this.set('starting', undefined)
     if (config.transport !== 'stdio') {
-      this.set('failed', `transport "${config.transport}" is not supported by Seam (only "stdio")`)
+      // Nothing records how Claude Code reaches a socket server (README): refused, never guessed.
+      this.set('failed', SOCKET_REFUSAL)
       throw new Error(`${this.label} failed: ${this.reason}`)
     }
     const root = config.workspaceFolder ?? this.host.workspace

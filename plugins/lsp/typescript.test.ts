@@ -4,7 +4,8 @@
 // server that cannot start, crash restarts within maxRestarts, and the servers ending with Seam.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '@seam/sdk'
-import { isAlive, startLspHost, typescriptServer, type LspHost } from './test-host'
+import { SOCKET_REFUSAL } from './server'
+import { isAlive, startLspHost, TS_LANGUAGE_SERVER, typescriptServer, type LspHost } from './test-host'
 
 let host: LspHost | undefined
 afterEach(async () => {
@@ -99,6 +100,20 @@ describe('plugin LSP servers with typescript-language-server', () => {
     const row = host.runtime.kernel.getService('claudePluginManager')!.rows().find((r) => r.name === 'ts-lsp')!
     expect(row.components!.lspServers).toEqual([`broken: /no/such/language-server --stdio (failed: ${reason})`])
     expect(row.runs).toContain('LSP server broken: /no/such/language-server --stdio')
+  })
+
+  it('transport "socket" is refused with why (nothing records how to connect), no process started, the LSP call and the manager saying so', async () => {
+    host = await startLspHost({
+      lspJson: { sock: typescriptServer({ args: [TS_LANGUAGE_SERVER, '--socket', '0'], transport: 'socket' }) },
+      patch: PATCH,
+      script: [{ toolCalls: [{ id: 'def', name: 'LSP', args: { operation: 'documentSymbol', filePath: 'src/math.ts', line: 1, character: 1 } }] }, { text: 'done' }]
+    })
+    const { events } = await host.run('symbols')
+    expect(SOCKET_REFUSAL).toMatch(/records no port, address or which side listens/)
+    expect(results(events).get('def')).toMatchObject({ isError: true, content: `LSP server "sock" of plugin "ts-lsp" failed: ${SOCKET_REFUSAL}` })
+    expect(host.status()).toEqual([{ plugin: 'ts-lsp', server: 'sock', state: 'failed', reason: SOCKET_REFUSAL, restarts: 0 }])
+    const row = host.runtime.kernel.getService('claudePluginManager')!.rows().find((r) => r.name === 'ts-lsp')!
+    expect(row.components!.lspServers).toEqual([expect.stringMatching(/^sock: .* \(failed: transport "socket" is not supported: /)])
   })
 
   it('restartOnCrash: a killed server is started again until maxRestarts, then it is failed', async () => {
