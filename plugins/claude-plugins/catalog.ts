@@ -300,6 +300,7 @@ export function toInstalledPlugin(entry: CatalogEntry, dataDir: string, projectD
   if (Object.keys(visible).length > 0) plugin.userConfig = Object.fromEntries(Object.entries(visible).map(([name, value]) => [name.slice('user_config.'.length), value]))
   if (layout.outputStyles.length > 0) plugin.outputStyles = layout.outputStyles
   if (layout.themes.length > 0) plugin.themes = layout.themes
+  if (layout.channels.length > 0) plugin.channels = layout.channels
   if (layout.settings?.agent !== undefined) plugin.settingsAgent = layout.settings.agent
   // Monitor commands, like hook commands, keep ${CLAUDE_PROJECT_DIR} for the shell (it is exported to them).
   const monitors = layout.monitors.flatMap((source) => source.monitors.map((m) => ({ file: source.file, name: m.name, command: substitute(m.command, { ...env, ...options }) as string, description: m.description, when: m.when })))

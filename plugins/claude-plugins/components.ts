@@ -31,14 +31,15 @@ export interface PluginComponents {
   dependencies: string[]
   /** Its themes, `name (file)` (Settings → Theme applies one; plugins/themes). */
   themes: string[]
-  /** Its workflows and channels, each with why Seam does not apply it. */
+  /** Its channels: the MCP server each is, and the entry that enables it (plugins/channels). */
+  channels: string[]
+  /** Its workflows, each with why Seam does not apply it. */
   unsupported: string[]
 }
 
-/** Why each part Seam reads but does not apply is left out (README, "Workflows, channels"). */
+/** Why each part Seam reads but does not apply is left out (README, "Workflows"). */
 export const UNSUPPORTED_WHY = {
-  workflow: 'not supported by Seam: the spec does not record what a workflow file holds or how Claude Code runs it',
-  channel: 'not supported by Seam: Seam has no seam for an MCP server pushing messages into a session'
+  workflow: 'not supported by Seam: a workflow script runs in Claude Code\'s own workflow runtime (agent(), pipeline() and the rest of its API), which Seam does not have'
 } as const
 
 /** The components of a plugin folder, by the names a user types or sees (values substituted by `vars`). */
@@ -79,11 +80,10 @@ export function pluginComponents(layout: PluginLayout, vars: Readonly<Record<str
   })
   const filesOf = (paths: readonly string[]) => paths.flatMap((path) => (isDirectory(path) ? safeReaddir(path).sort().filter((entry) => !isDirectory(join(path, entry))) : [basename(path)]))
   const themes = layout.themes.flatMap((path) => (/\.json$/i.test(path) ? [path] : safeReaddir(path).sort().filter((entry) => /\.json$/i.test(entry)).map((entry) => join(path, entry)))).map(themeLabel)
-  const unsupported = [
-    ...filesOf(layout.workflows).map((file) => `workflow ${file}: ${UNSUPPORTED_WHY.workflow}`),
-    ...layout.channels.map((server) => `channel ${server}: ${UNSUPPORTED_WHY.channel}`)
-  ]
-  const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), themes, lspServers, monitors, dependencies, unsupported }
+  const unsupported = filesOf(layout.workflows).map((file) => `workflow ${file}: ${UNSUPPORTED_WHY.workflow}`)
+  const enabling = `plugin:${layout.name}${marketplace !== undefined ? `@${marketplace}` : ''}`
+  const channels = layout.channels.map((server) => `plugin_${layout.name}_${server} (--channels ${enabling})`)
+  const components: PluginComponents = { commands: unique(commands), agents: unique(agents), skills: unique(skills), hooks, mcpServers, bin, outputStyles: unique(outputStyles), themes, lspServers, monitors, dependencies, channels, unsupported }
   if (layout.settings?.agent !== undefined) components.settingsAgent = layout.settings.agent
   if (layout.settings?.subagentStatusLine !== undefined) components.subagentStatusLine = sub(layout.settings.subagentStatusLine.command)
   return components

@@ -50,6 +50,7 @@ describe('claude-plugins manager rows', () => {
       monitors: [],
       themes: [],
       dependencies: [],
+      channels: [],
       unsupported: []
     })
     expect(kit.runs).toEqual([`hook PreToolUse: ${root}/scripts/guard.sh`, `MCP server plugin_kit_tools: ${root}/bin/server --data ${data}`, 'bin/server on the Bash PATH'])

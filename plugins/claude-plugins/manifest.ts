@@ -73,8 +73,8 @@ export const PluginManifestSchema = z
     experimental: z.object({ monitors: PathOrInline.optional(), themes: z.unknown().optional() }).passthrough().optional(),
     userConfig: UserConfigSchema.optional(),
     workflows: Paths.optional(),
-    /** Read and listed; Seam has no channel seam (README). */
-    channels: z.array(z.object({ server: z.string().min(1) }).passthrough()).optional(),
+    /** Its MCP servers that are channels (plugins/channels listens to them once enabled), each with options asked for as `userConfig`'s are. */
+    channels: z.array(z.object({ server: z.string().min(1), userConfig: UserConfigSchema.optional() }).passthrough()).optional(),
     /** Plugins installed with it: `name` (its own marketplace), `name@marketplace`, or `{name, marketplace?, version?}` with a semver range. */
     dependencies: z.array(DependencySchema).optional()
   })
@@ -108,7 +108,7 @@ export interface PluginLayout {
   /** Theme files (`themes/`, or the manifest's `experimental.themes`) and workflow files (`workflows/`, or `workflows`): read and listed, not applied (README). */
   themes: string[]
   workflows: string[]
-  /** Its `channels`' MCP server names: listed, not run (README). */
+  /** Its `channels`' MCP server names (the keys of its `.mcp.json`), for plugins/channels. */
   channels: string[]
   /** Plugins it needs (`dependencies`): `marketplace` when it names another one, the semver range when given. */
   dependencies: Dependency[]
@@ -117,6 +117,22 @@ export interface PluginLayout {
 }
 
 export class PluginManifestError extends Error {}
+
+/**
+ * The top-level `userConfig` with each channel's own options added (the same schema, asked for and
+ * written in the same way: plugins-reference "Channels"). A key given twice keeps the first and is
+ * a problem naming both places.
+ */
+function withChannelOptions(manifest: PluginManifest, where: string, problems: string[]): UserConfig {
+  const options: UserConfig = { ...(manifest.userConfig ?? {}) }
+  for (const [index, channel] of (manifest.channels ?? []).entries()) {
+    for (const [key, option] of Object.entries(channel.userConfig ?? {})) {
+      if (key in options) problems.push(`${where}: channels[${index}].userConfig.${key}: the plugin already has a userConfig option "${key}"; the first one is used`)
+      else options[key] = option
+    }
+  }
+  return options
+}
 
 /** The manifest file of a plugin folder and its format, or undefined when it has none. */
 export function manifestFileOf(root: string): { file: string; format: PluginFormat } | undefined {
@@ -194,7 +210,7 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     workflows: manifest.workflows !== undefined ? paths('workflows', manifest.workflows) : format === 'claude' ? defaultDir('workflows') : [],
     channels: (manifest.channels ?? []).map((channel) => channel.server),
     dependencies: (manifest.dependencies ?? []).map(({ name, marketplace, version }) => ({ name, ...(marketplace !== undefined ? { marketplace } : {}), ...(version !== undefined ? { version } : {}) })),
-    userConfig: manifest.userConfig ?? {},
+    userConfig: withChannelOptions(manifest, where, problems),
     problems
   }
   if (found) layout.manifestFile = found.file
@@ -212,6 +228,13 @@ export function readPluginFolder(root: string, fallback?: Partial<PluginManifest
     const servers = unwrap(value, 'mcpServers')
     if (servers === undefined) problems.push(`${file}: mcpServers: expected an object of servers; ignored`)
     else layout.mcpServers.push({ file, servers })
+  })
+  // A channel names one of the plugin's own servers (plugins-reference "Channels"); another is left out.
+  const serverNames = new Set(layout.mcpServers.flatMap((source) => Object.keys(source.servers)))
+  layout.channels = layout.channels.filter((server, index) => {
+    if (serverNames.has(server)) return true
+    problems.push(`${where}: channels[${index}].server: "${server}" is not one of the plugin's MCP servers (${[...serverNames].join(', ') || 'it has none'}); that channel is left out`)
+    return false
   })
   readComponent(root, where, 'lspServers', join(root, '.lsp.json'), manifest.lspServers, problems, (file, value) => {
     layout.lspServers.push({ file, servers: lspServersOf(file, value, problems) })

@@ -77,10 +77,16 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     ])
   })
 
-  it('themes/ are listed by name and file (Settings → Theme applies them); workflows/ and channels are listed as not supported by Seam, each with why; dependencies are listed with their ranges', async () => {
+  it('themes/ are listed by name and file (Settings → Theme applies them); channels are listed with the entry that enables them; workflows/ are listed as not supported by Seam, with why; dependencies are listed with their ranges', async () => {
     const root = join(dir, 'looks')
     writeFiles(root, {
-      '.claude-plugin/plugin.json': JSON.stringify({ name: 'looks', channels: [{ server: 'chat' }], dependencies: ['base', { name: 'lib', version: '^1.2.0' }] }),
+      '.claude-plugin/plugin.json': JSON.stringify({
+        name: 'looks',
+        userConfig: { TOKEN: { type: 'string' } },
+        channels: [{ server: 'chat', userConfig: { OWNER: { type: 'string', title: 'Owner id' }, TOKEN: { type: 'number' } } }, { server: 'missing' }],
+        dependencies: ['base', { name: 'lib', version: '^1.2.0' }]
+      }),
+      '.mcp.json': JSON.stringify({ mcpServers: { chat: { command: 'node', args: ['chat.js'] } } }),
       'themes/dusk.json': '{}\n',
       'themes/night.json': JSON.stringify({ name: 'Night Owl', base: 'dark', overrides: { text: '#ffffff' } }),
       'workflows/route-audit.md': 'Audit the routes.\n'
@@ -90,8 +96,17 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     expect(row.components?.dependencies).toEqual(['base', 'lib ^1.2.0'])
     expect(row.components?.themes).toEqual(['dusk (dusk.json)', 'Night Owl (night.json)'])
     expect(row.components?.unsupported).toEqual([
-      'workflow route-audit.md: not supported by Seam: the spec does not record what a workflow file holds or how Claude Code runs it',
-      'channel chat: not supported by Seam: Seam has no seam for an MCP server pushing messages into a session'
+      "workflow route-audit.md: not supported by Seam: a workflow script runs in Claude Code's own workflow runtime (agent(), pipeline() and the rest of its API), which Seam does not have"
+    ])
+    expect(row.components?.channels).toEqual(['plugin_looks_chat (--channels plugin:looks)'])
+    // A channel's own userConfig is asked for with the plugin's; a key given twice keeps the first; a channel naming no server of the plugin is left out.
+    const layout = readPluginFolder(root)
+    expect(layout.channels).toEqual(['chat'])
+    expect(Object.keys(layout.userConfig)).toEqual(['TOKEN', 'OWNER'])
+    expect(layout.userConfig.TOKEN.type).toBe('string')
+    expect(layout.problems).toEqual([
+      `${join(root, '.claude-plugin', 'plugin.json')}: channels[0].userConfig.TOKEN: the plugin already has a userConfig option "TOKEN"; the first one is used`,
+      `${join(root, '.claude-plugin', 'plugin.json')}: channels[1].server: "missing" is not one of the plugin's MCP servers (chat); that channel is left out`
     ])
     // A channel without its server, or a dependency that is not a plugin name, keeps the plugin from loading, naming the field.
     writeFiles(root, { '.claude-plugin/plugin.json': JSON.stringify({ name: 'looks', channels: [{}], dependencies: ['Not A Name!'] }) })

@@ -42,6 +42,8 @@ export interface McpServerSpec {
   disabledTools?: string[]
   /** A problem in the declaration (a missing variable, a bad field): the server fails with it. */
   error?: string
+  /** A Claude Code plugin's server: the plugin (and its marketplace) and the server's own name in its `.mcp.json`. */
+  plugin?: { name: string; marketplace?: string; server: string }
 }
 
 /** Declared in the workspace: starts only once the workspace is trusted. */
@@ -224,9 +226,14 @@ export function pluginServerName(plugin: string, server: string): string {
 }
 
 /** The servers of the enabled Claude Code plugins (`.mcp.json`-shaped, plugin variables already written in by the catalog). */
-export function pluginServerSpecs(plugins: ReadonlyArray<{ name: string; mcpServers?: ReadonlyArray<{ file: string; servers: Readonly<Record<string, unknown>> }> }>, env: Env): McpServerSpec[] {
+export function pluginServerSpecs(plugins: ReadonlyArray<{ name: string; marketplace?: string; mcpServers?: ReadonlyArray<{ file: string; servers: Readonly<Record<string, unknown>> }> }>, env: Env): McpServerSpec[] {
   return plugins.flatMap((plugin) =>
-    (plugin.mcpServers ?? []).flatMap((source) => Object.entries(source.servers).map(([name, entry]) => claudeEntryToSpec(pluginServerName(plugin.name, name), entry, 'plugin', source.file, env)))
+    (plugin.mcpServers ?? []).flatMap((source) =>
+      Object.entries(source.servers).map(([name, entry]) => ({
+        ...claudeEntryToSpec(pluginServerName(plugin.name, name), entry, 'plugin', source.file, env),
+        plugin: { name: plugin.name, ...(plugin.marketplace !== undefined ? { marketplace: plugin.marketplace } : {}), server: name }
+      }))
+    )
   )
 }
 

@@ -50,6 +50,11 @@ export interface ConnectionOptions {
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void
   /** State, tools or stderr changed. */
   changed(connection: ServerConnection): void
+  /**
+   * A notification the client does not handle itself (not a tool list change): an extension's,
+   * such as Claude Code's `notifications/claude/channel`. `params` is as the server sent it.
+   */
+  notification?(connection: ServerConnection, method: string, params: unknown): void
 }
 
 const LooseToolList = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
@@ -65,6 +70,10 @@ export class ServerConnection {
   toolProblems: string[] = []
   readonly stderr: string[] = []
   hasResources = false
+  /** The names under the server's `capabilities.experimental` (`claude/channel`, ...), once connected. */
+  experimental: string[] = []
+  /** The server's `instructions` from its initialize answer, once connected. */
+  instructions: string | undefined
   private client: Client | undefined
   private transport: Transport | undefined
   private starting: Promise<void> | undefined
@@ -99,6 +108,8 @@ export class ServerConnection {
     this.client = undefined
     this.tools = []
     this.toolProblems = []
+    this.experimental = []
+    this.instructions = undefined
     this.setState(state, reason)
     await client?.close().catch(() => undefined)
     await transport?.close().catch(() => undefined)
@@ -164,6 +175,12 @@ export class ServerConnection {
     }
   }
 
+  /** Sends a notification to the server (an extension's, such as a channel's permission request); fails when it is not connected. */
+  async notify(method: string, params: Record<string, unknown>): Promise<void> {
+    if (this.state !== 'connected' || !this.client) throw new Error(`MCP server "${this.name}" is ${this.state}`)
+    await this.client.notification({ method, params })
+  }
+
   private async connectedClient(): Promise<Client> {
     if (this.state !== 'connected') await this.ensureStarted()
     if (this.state !== 'connected' || !this.client) throw new Error(`MCP server "${this.name}" is ${this.state}${this.reason ? `: ${this.reason}` : ''}`)
@@ -205,6 +222,13 @@ export class ServerConnection {
       client.onclose = () => this.connectionEnded(generation)
       client.onerror = (error) => this.options.log('warn', `MCP server "${this.name}": ${error.message}`)
       this.hasResources = client.getServerCapabilities()?.resources !== undefined
+      const experimental = client.getServerCapabilities()?.experimental
+      this.experimental = experimental && typeof experimental === 'object' ? Object.keys(experimental) : []
+      this.instructions = client.getInstructions()
+      // Notifications the SDK has no handler for (extensions such as Claude Code's channels) go to the plugin.
+      client.fallbackNotificationHandler = async (notification) => {
+        if (generation === this.generation) this.options.notification?.(this, notification.method, notification.params)
+      }
       if (client.getServerCapabilities()?.tools?.listChanged) {
         client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.refreshTools(generation))
       }

@@ -66,6 +66,20 @@ export interface McpService {
   warnings(): string[]
   /** Called when a server's state, tools or stderr change. */
   onChange(listener: () => void): Disposable
+  /**
+   * Called for each notification a configured server sends that the client does not handle itself
+   * (an extension's, such as Claude Code's `notifications/claude/channel`); `params` is unchecked.
+   */
+  onNotification(listener: (notification: McpServerNotification) => void): Disposable
+  /** Sends a notification to a configured, connected server (a channel's permission request); rejects when it is not connected. */
+  notify(server: string, method: string, params: Record<string, unknown>): Promise<void>
+}
+
+/** A notification from a server, as it came. */
+export interface McpServerNotification {
+  server: string
+  method: string
+  params: unknown
 }
 
 declare module '@seam/sdk' {
@@ -129,7 +143,8 @@ export default definePlugin({
         for (const listener of listeners) listener()
       })
     }
-    const manager = new McpManager(loaded.servers, {
+    const notificationListeners = new Set<(notification: McpServerNotification) => void>()
+    const manager: McpManager = new McpManager(loaded.servers, {
       connection: {
         clientName: 'seam',
         clientVersion: SEAM_CLIENT_VERSION,
@@ -140,7 +155,17 @@ export default definePlugin({
         maxMessageBytes: config.maxMessageBytes,
         restart: { baseDelayMs: config.restartDelayMs, max: config.maxRestarts },
         stderrLines: config.stderrLines,
-        log: (level, message) => ctx.logger[level](message)
+        log: (level, message) => ctx.logger[level](message),
+        notification: (connection, method, params) => {
+          if (!manager.isShared(connection)) return
+          for (const listener of notificationListeners) {
+            try {
+              listener({ server: connection.name, method, params })
+            } catch (error) {
+              ctx.logger.error(`MCP server "${connection.name}": a listener of ${method} failed`, error)
+            }
+          }
+        }
       },
       toolTimeoutMs: config.toolTimeoutMs ?? envNumber(env.MCP_TOOL_TIMEOUT) ?? 100_000_000,
       limits: { maxOutputTokens: config.maxOutputTokens ?? envNumber(env.MAX_MCP_OUTPUT_TOKENS) ?? 25_000, maxResultBytes: config.maxResultBytes },
@@ -193,7 +218,12 @@ export default definePlugin({
       onChange(listener) {
         listeners.add(listener)
         return () => listeners.delete(listener)
-      }
+      },
+      onNotification(listener) {
+        notificationListeners.add(listener)
+        return () => notificationListeners.delete(listener)
+      },
+      notify: (server, method, params) => manager.notify(server, method, params)
     } satisfies McpService)
   }
 })

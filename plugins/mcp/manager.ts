@@ -36,6 +36,12 @@ export interface McpServerStatus {
   sessionId?: string
   /** Set for a subagent's own servers (startForAgent): its tools are that subagent's only. */
   agentId?: string
+  /** The names under its `capabilities.experimental` (Claude Code's `claude/channel`, ...), once connected. */
+  experimental: string[]
+  /** Its `instructions` (initialize), once connected. */
+  instructions?: string
+  /** A Claude Code plugin's server: the plugin, its marketplace and the server's own name. */
+  plugin?: { name: string; marketplace?: string; server: string }
 }
 
 /** How a subagent's inline server is written: Claude Code's `.mcp.json` entry, or Codex's `[mcp_servers.NAME]` table. */
@@ -200,6 +206,16 @@ export class McpManager {
     this.options.changed()
   }
 
+  /** Sends a notification to a configured server (not a subagent's own): it must be connected. */
+  async notify(name: string, method: string, params: Record<string, unknown>): Promise<void> {
+    await this.require(name).connection.notify(method, params)
+  }
+
+  /** Whether `connection` is a configured server's (not a subagent's own, not one replaced since). */
+  isShared(connection: ServerConnection): boolean {
+    return this.entries.get(connection.name)?.connection === connection
+  }
+
   async setEnabled(name: string, enabled: boolean): Promise<McpServerStatus> {
     const entry = this.require(name)
     if (!enabled) await entry.connection.stop('disabled', 'disabled by the user')
@@ -330,8 +346,11 @@ export class McpManager {
         .filter((tool) => entry.registered.has(tool.name))
         .map((tool) => ({ name: mcpToolName(connection.name, tool.name), serverName: tool.name, description: tool.description })),
       problems: [...entry.problems],
-      stderr: [...connection.stderr]
+      stderr: [...connection.stderr],
+      experimental: [...connection.experimental]
     }
+    if (connection.instructions !== undefined) status.instructions = connection.instructions
+    if (connection.spec.plugin !== undefined) status.plugin = { ...connection.spec.plugin }
     if (connection.reason !== undefined) status.reason = connection.reason
     if (entry.sessionId !== undefined) status.sessionId = entry.sessionId
     if (entry.agentId !== undefined) status.agentId = entry.agentId

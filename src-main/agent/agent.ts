@@ -3,7 +3,7 @@
 // and publishes its state for the UI. Each turn is a Turn (turn.ts); each step a runStep (step.ts).
 import { z } from 'zod'
 import type { Kernel } from '../../src-shared/kernel'
-import type { AgentHandle, SessionStartSource } from '../../src-shared/host/agent'
+import type { AgentHandle, ChannelOrigin, SessionStartSource } from '../../src-shared/host/agent'
 import type { ToolRegistry } from '../../src-shared/host/services'
 import type { ModelClient } from '../../src-shared/model'
 import type { ModelInfo } from '../llm/model-table'
@@ -90,7 +90,7 @@ export class Agent {
     this.inbox = new Inbox(() => this.publishState())
     this.closeRequested = new Promise<void>((resolve) => (this.requestClose = resolve))
     this.startAbandoned = new Promise<void>((resolve) => (this.abandonStart = resolve))
-    const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current, () => this.kernel.getService('settingsEnv')?.vars() ?? {}, undefined, (text, source) => this.deliver(text, source))
+    const handle = new AgentHandleImpl(options.log, options.workspace, () => this.current, () => this.kernel.getService('settingsEnv')?.vars() ?? {}, undefined, (text, source, channel) => this.deliver(text, source, channel))
     this.handle = handle
     this.deps = {
       kernel: options.kernel,
@@ -163,14 +163,15 @@ export class Agent {
    * gets it at its next step (or, ending first, opens the next turn with it); an idle session
    * opens a turn with it. Dropped once the session is closing, or when it cannot run turns.
    */
-  deliver(text: string, source: string): void {
+  deliver(text: string, source: string, channel?: ChannelOrigin): void {
     if (this.closing || this.refuseTurns !== undefined) return
     const turn = this.current
+    const from = channel ? { channel } : {}
     if (turn && turn.phase === 'running') {
-      this.inbox.steer({ kind: 'notice', text, source })
+      this.inbox.steer({ kind: 'notice', text, source, ...from })
       return
     }
-    this.inbox.enqueue({ content: text, source: 'user', notice: source })
+    this.inbox.enqueue({ content: text, source: 'user', notice: source, ...from })
     this.pump()
   }
 

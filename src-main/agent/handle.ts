@@ -2,7 +2,7 @@
 // goes through the session log, so it is durable and (for context) model-visible.
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
-import type { AgentHandle, SessionEventInput, TurnModelOptions } from '../../src-shared/host/agent'
+import type { AgentHandle, ChannelOrigin, SessionEventInput, TurnModelOptions } from '../../src-shared/host/agent'
 import type { SubagentIdentity } from '../../src-shared/host/extensions'
 import type { ReasoningEffort } from '../../src-shared/model'
 import { errorText, type ListenerFailure } from '../../src-shared/kernel'
@@ -43,7 +43,7 @@ export class AgentHandleImpl implements AgentHandle {
     private readonly settingsEnv: () => Readonly<Record<string, string>> = () => NO_ENV,
     private readonly child?: ChildHandleOptions,
     /** The session's loop takes news from outside a turn (Agent.deliver); a child's handle has none. */
-    private readonly deliverTo?: (text: string, source: string) => void
+    private readonly deliverTo?: (text: string, source: string, channel?: ChannelOrigin) => void
   ) {
     this.currentCwd = child?.cwd ?? workspace
     if (child) this.subagent = Object.freeze({ ...child.subagent })
@@ -89,8 +89,9 @@ export class AgentHandleImpl implements AgentHandle {
     this.log.append({ type: 'context/message', ...this.turnField(), text, source })
   }
 
-  deliver(text: string, source: string): void {
-    if (this.deliverTo) this.deliverTo(text, source)
+  deliver(text: string, source: string, channel?: ChannelOrigin): void {
+    if (this.deliverTo) this.deliverTo(text, source, channel)
+    else if (channel) this.log.append({ type: 'context/message', ...this.turnField(), text, source, channel: { ...channel, meta: { ...channel.meta } } })
     else this.inject(text, source)
   }
 

@@ -6,6 +6,7 @@
 //   continuation reasons belong to their turn and are dropped with it.
 
 import type { ImageAttachment } from '../../src-shared/session/attachments'
+import type { ChannelOrigin } from '../../src-shared/host/agent'
 
 export type PromptOrigin = 'user' | 'cli'
 
@@ -28,6 +29,8 @@ export interface QueuedPrompt {
    * agent ended): `content` is recorded as a context/message from this source, without prompt policy.
    */
   notice?: string
+  /** With `notice`: a channel message (recorded with its origin, read by the model unwrapped). */
+  channel?: ChannelOrigin
   /** Images sent with the prompt. */
   images?: ImageAttachment[]
   expansion?: CommandExpansion
@@ -36,7 +39,7 @@ export interface QueuedPrompt {
 export type SteeringItem =
   | { kind: 'prompt'; content: string; source: PromptOrigin; images?: ImageAttachment[] }
   | { kind: 'continuation'; text: string; by?: string; context?: string[] }
-  | { kind: 'notice'; text: string; source: string }
+  | { kind: 'notice'; text: string; source: string; channel?: ChannelOrigin }
 
 export class Inbox {
   private queue: QueuedPrompt[] = []
@@ -94,7 +97,7 @@ export class Inbox {
     const prompts: QueuedPrompt[] = []
     for (const item of items) {
       if (item.kind === 'prompt') prompts.push({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) })
-      else if (item.kind === 'notice') prompts.push({ content: item.text, source: 'user', notice: item.source })
+      else if (item.kind === 'notice') prompts.push({ content: item.text, source: 'user', notice: item.source, ...(item.channel ? { channel: item.channel } : {}) })
     }
     this.queue = [...prompts, ...this.queue]
     this.onChange()

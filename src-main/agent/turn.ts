@@ -162,7 +162,7 @@ export class Turn implements TurnControl {
     for (const [index, prompt] of batch.entries()) {
       if (prompt.notice !== undefined) {
         // News that opened the turn (a background agent ended): no prompt, so no prompt policy.
-        this.deps.log.append({ type: 'context/message', turnId: this.id, text: prompt.content, source: prompt.notice })
+        this.deps.log.append({ type: 'context/message', turnId: this.id, text: prompt.content, source: prompt.notice, ...(prompt.channel ? { channel: prompt.channel } : {}) })
         allowed++
         continue
       }
@@ -361,7 +361,7 @@ export class Turn implements TurnControl {
         })
         for (const text of item.context ?? []) this.deps.log.append({ type: 'context/message', turnId: this.id, text, source: item.by ?? 'agent/turn-continuation' })
       } else if (item.kind === 'notice') {
-        this.deps.log.append({ type: 'context/message', turnId: this.id, text: item.text, source: item.source })
+        this.deps.log.append({ type: 'context/message', turnId: this.id, text: item.text, source: item.source, ...(item.channel ? { channel: item.channel } : {}) })
       } else {
         await this.submit({ content: item.content, source: item.source, ...(item.images?.length ? { images: item.images } : {}) }, 'steering')
       }

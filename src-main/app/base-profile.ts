@@ -17,6 +17,7 @@ import hooksClaude from '../../plugins/hooks-claude/index'
 import { claudePermissionMode } from '../../plugins/hook-protocol/index'
 import instructions from '../../plugins/instructions/index'
 import mcp from '../../plugins/mcp/index'
+import channels from '../../plugins/channels/index'
 import lsp from '../../plugins/lsp/index'
 import todo from '../../plugins/todo/index'
 import claudePlugins from '../../plugins/claude-plugins/index'
@@ -84,6 +85,7 @@ export function builtinCatalog(options: BasePluginsOptions): Map<string, Catalog
     ['builtin:hooks-claude', hooksClaude as Plugin<never>],
     ['builtin:hooks-codex', hooksCodex as Plugin<never>],
     ['builtin:mcp', mcp as Plugin<never>],
+    ['builtin:channels', channels as Plugin<never>],
     ['builtin:lsp', lsp as Plugin<never>],
     ['builtin:todo', todo as Plugin<never>],
     ['builtin:worktrees', worktrees as Plugin<never>],
@@ -117,6 +119,8 @@ export interface BaseProfileOptions {
   extra?: ProfileEntry[]
   /** MCP servers from Seam's own settings (`mcpServers`) and the names the user disabled. */
   mcp?: { servers: Record<string, unknown>; disabled: string[]; settingsFile: string }
+  /** The enabled channels (Seam's settings `channels`, then `seam run --channels`) and where they came from. */
+  channels?: { enabled: string[]; from: string }
 }
 
 export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
@@ -165,6 +169,7 @@ export function baseProfile(options: BaseProfileOptions): ProfileEntry[] {
     },
     { id: 'hooks-codex', plugin: 'builtin:hooks-codex', config: { concurrency: options.hookConcurrency, permissionMode } },
     { id: 'mcp', plugin: 'builtin:mcp', config: options.mcp ?? {} },
+    { id: 'channels', plugin: 'builtin:channels', config: options.channels ?? {} },
     { id: 'lsp', plugin: 'builtin:lsp' },
     { id: 'todo', plugin: 'builtin:todo' },
     { id: 'worktrees', plugin: 'builtin:worktrees', config: {} },

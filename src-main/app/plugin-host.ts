@@ -352,7 +352,11 @@ export class PluginHost {
         seamHooks: settings.hooks,
         headless: this.runtime.options.mode === 'headless',
         extra: this.runtime.options.extraEntries?.map((e) => ({ id: e.id, plugin: e.key })),
-        mcp: { servers: settings.mcpServers ?? {}, disabled: settings.mcpDisabled, settingsFile: this.runtime.paths.settings }
+        mcp: { servers: settings.mcpServers ?? {}, disabled: settings.mcpDisabled, settingsFile: this.runtime.paths.settings },
+        channels: {
+          enabled: [...settings.channels, ...(this.runtime.options.channels ?? [])],
+          from: this.runtime.options.channels?.length ? `${this.runtime.paths.settings} "channels" and --channels` : `${this.runtime.paths.settings} "channels"`
+        }
       }),
       ...bundleEntries
     ]

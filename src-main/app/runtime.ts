@@ -48,6 +48,8 @@ export interface HostOptions {
   provider?: ProviderConfig
   approvalMode?: ApprovalMode
   maxSteps?: number
+  /** `seam run --channels`: channels enabled for this run besides the settings' `channels`. */
+  channels?: string[]
   /** Variables a key was read from besides the defaults (`--api-key-env VAR`): kept out of tool and hook processes. */
   keyVariables?: string[]
   /** Do not load the dev bundles `seam plugin dev` registered in the Seam home (tests that must not see them). */

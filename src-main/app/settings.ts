@@ -40,7 +40,9 @@ export const SeamSettingsSchema = z.object({
   /** User-level MCP servers (the .mcp.json `mcpServers` shape); each entry is validated by the mcp plugin. */
   mcpServers: z.record(z.string(), z.unknown()).optional(),
   /** MCP servers the user disabled (by name). */
-  mcpDisabled: z.array(z.string()).default([])
+  mcpDisabled: z.array(z.string()).default([]),
+  /** Channels whose messages reach sessions (Claude Code's `--channels` entries: `plugin:<name>@<marketplace>`, `server:<name>`); plugins/channels checks each. */
+  channels: z.array(z.string()).default([])
 })
 export type SeamSettings = z.infer<typeof SeamSettingsSchema>
 

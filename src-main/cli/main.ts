@@ -20,6 +20,7 @@ import { onStopSignal } from '../app/stop-signals'
 import { killWatchedGroups } from '../process/guarded-spawn'
 import { createWorktreeSession } from '../app/worktree-sessions'
 import { takeWorktreeFlag } from './worktree-flag'
+import { takeChannelsFlag } from './channels-flag'
 import { worktreeCommand } from './worktree-command'
 import { waitForBackgroundAgents } from './background-wait'
 
@@ -74,6 +75,8 @@ Options:
   --json                   print every session event as one JSON line
   --max-steps N            per-turn step limit
   --plugin-dev PATH        (run, resume) build the bundle in PATH and load it as a dev bundle, rebuilt on change
+  --channels ENTRY...      (run, resume) let these channels push messages into the session, besides
+                           the settings' "channels": plugin:NAME@MARKETPLACE or server:NAME
 
 Seam keeps its data in SEAM_HOME (default ~/.seam).`
 
@@ -115,6 +118,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   if (argv[0] === 'plugin' && argv[1] === 'tag') return (await import('./claude-plugin-tag-command')).pluginTagCommand(argv.slice(2), io)
   const worktreeFlag = takeWorktreeFlag(argv)
   argv = worktreeFlag.argv
+  const channelsFlag = takeChannelsFlag(argv)
+  argv = channelsFlag.argv
   const { values, positionals } = parseFlags({
     args: argv,
     allowPositionals: true,
@@ -124,6 +129,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const [command, ...rest] = values['dump-config'] ? ['config', ...positionals] : positionals
   if ((worktreeFlag.worktree || values['worktree-base'] !== undefined) && command !== 'run') throw new UsageError('--worktree and --worktree-base go with seam run')
   if (values['worktree-base'] !== undefined && !worktreeFlag.worktree) throw new UsageError('--worktree-base needs --worktree')
+  if (channelsFlag.channels.length > 0 && command !== 'run' && command !== 'resume') throw new UsageError('--channels goes with seam run and seam resume')
   if (values['dump-config']) values.dump = true
   if (values.version) {
     io.stdout.write(`${(await import('../app/runtime')).SEAM_VERSION}\n`)
@@ -169,6 +175,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       patchFile: values.patch ? resolve(values.patch) : undefined,
       approvalMode: approve === 'allow' ? 'never-ask' : undefined,
       maxSteps,
+      ...(channelsFlag.channels.length > 0 ? { channels: channelsFlag.channels } : {}),
       keyVariables: typeof values['api-key-env'] === 'string' ? [values['api-key-env']] : [],
       answerer: { key: 'builtin:approval-cli', plugin: terminalApprovalPlugin(approve, io.stderr) as never }
     })

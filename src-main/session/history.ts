@@ -253,7 +253,8 @@ function foldEvent(state: FoldState, event: SessionEvent): void {
       userSide(state, event.content, modelImages(event.images))
       break
     case 'context/message':
-      userSide(state, systemReminder(event.text))
+      // A channel message is the user side's own words in its <channel> tag (Claude Code's wrapping).
+      userSide(state, event.channel ? event.text : systemReminder(event.text))
       break
     case 'steering/message':
       if (event.source === 'continuation') userSide(state, systemReminder(event.text))

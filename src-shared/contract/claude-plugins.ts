@@ -32,7 +32,9 @@ export const ClaudePluginComponentsSchema = z.object({
   dependencies: z.array(z.string()).optional(),
   /** Its themes, `name (file)`: Settings → Theme offers each. */
   themes: z.array(z.string()).optional(),
-  /** Its workflows and channels, each `kind name: not supported by Seam: why`. */
+  /** Its channels, `plugin_<plugin>_<server> (--channels plugin:<plugin>@<marketplace>)`: plugins/channels listens to them once enabled. */
+  channels: z.array(z.string()).optional(),
+  /** Its workflows, each `workflow file: not supported by Seam: why`. */
   unsupported: z.array(z.string()).optional()
 })
 

@@ -36,9 +36,11 @@ export interface AgentHandle {
    * at the top of the running turn's next step; when the session is idle it opens a turn of its
    * own (as Claude Code does with a finished background agent's notification). No prompt policy
    * runs for it (the user typed nothing). Dropped once the session is closing. On a subagent's
-   * handle it is `inject`.
+   * handle it is `inject`. With `channel` (SDK 0.34) it is a channel message: the model reads
+   * `text` as it is, a message of the user side (not a system reminder), and the transcript shows
+   * it as a message from `channel.server`.
    */
-  deliver(text: string, source: string): void
+  deliver(text: string, source: string, channel?: ChannelOrigin): void
   /** S8: stop the current turn; monotonic (nothing later in the turn un-stops it). */
   stop(reason: string, by: string): void
   /** Set an environment variable for processes tools spawn later in this session (CLAUDE_ENV_FILE). */
@@ -62,6 +64,13 @@ export interface AgentHandle {
   useForTurn(options: TurnModelOptions): void
   /** The effort the running turn's requests ask for when a plugin set one (`useForTurn`); undefined otherwise (the provider's default). Hooks report it as `effort.level`. */
   readonly turnEffort?: ReasoningEffort
+}
+
+/** Where a delivered channel message came from: the server's name and the notification's `content` and `meta` (SDK 0.34). */
+export interface ChannelOrigin {
+  server: string
+  content: string
+  meta: Readonly<Record<string, string>>
 }
 
 /** What `AgentHandle.useForTurn` changes; an absent field keeps what the turn uses. */

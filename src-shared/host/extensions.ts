@@ -63,6 +63,11 @@ export interface InstalledPlugin {
    * each command (SDK 0.26). The background-tasks plugin runs them.
    */
   monitors?: readonly PluginMonitor[]
+  /**
+   * Its `channels`: the names (keys of its `.mcp.json`) of the MCP servers that are channels (SDK
+   * 0.34). plugins/channels listens to their `notifications/claude/channel` once the user enables them.
+   */
+  channels?: readonly string[]
   /** Its LSP servers (`.lsp.json` and the manifest's `lspServers`), the plugin variables written in (SDK 0.31). */
   lspServers?: readonly PluginLspServer[]
   /**

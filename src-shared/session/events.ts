@@ -124,13 +124,27 @@ export const ToolResultEvent = z.object({
   durationMs: z.number().nonnegative()
 })
 
+/** What a channel message came as (Claude Code's `notifications/claude/channel`): the server and the notification's own fields. */
+export const ChannelOriginShape = z.object({
+  /** The server's configured name, the `source` of its `<channel>` tag. */
+  server: z.string(),
+  content: z.string(),
+  meta: z.record(z.string(), z.string())
+})
+
 export const ContextMessageEvent = z.object({
   type: z.literal('context/message'),
   ...base,
   turnId: z.string().optional(),
   text: z.string(),
   /** Who added it: a plugin name, `hook:SessionStart`, ... */
-  source: z.string()
+  source: z.string(),
+  /**
+   * Set for a channel message: the model reads `text` (the `<channel>` tag) as a message of the
+   * user side, not wrapped as a system reminder, and the transcript shows it as a message from
+   * `channel.server`.
+   */
+  channel: ChannelOriginShape.optional()
 })
 
 export const PromptBlockedEvent = z.object({

@@ -91,6 +91,7 @@ function groupsOf(plugin: Row): ComponentGroup[] {
     { label: ['skill', 'skills'], names: c.skills },
     { label: ['hook', 'hooks'], names: c.hooks },
     { label: ['MCP server', 'MCP servers'], names: c.mcpServers },
+    { label: ['channel', 'channels'], names: c.channels ?? [] },
     { label: ['bin/ program', 'bin/ programs'], names: c.bin },
     { label: ['output style', 'output styles'], names: c.outputStyles },
     { label: ['theme (Settings → Theme)', 'themes (Settings → Theme)'], names: c.themes ?? [] },
