@@ -2,8 +2,9 @@
 // official SDK (the repository's own copy, imported by file URL since the plugin runs from Seam's
 // cache), declaring `claude/channel` and `claude/channel/permission`. What it pushes comes from the
 // test: each `<CLAUDE_PLUGIN_DATA>/outbox/*.json` file ({method, params}) is sent as a notification,
-// in name order, then removed. What reaches it is written down for the test: each `reply` tool call
-// to `replies.jsonl`, each permission prompt to `prompts.jsonl`.
+// in name order, then removed; the `push` tool sends a channel message ({content, meta}) before it
+// answers (so it reaches Seam before the call's result does). What reaches it is written down for
+// the test: each `reply` tool call to `replies.jsonl`, each permission prompt to `prompts.jsonl`.
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 
@@ -28,9 +29,16 @@ mkdirSync(outbox, { recursive: true })
 const experimental = Object.fromEntries(${JSON.stringify(declare)}.map((name) => [name, {}]))
 const mcp = new Server({ name: 'chat', version: '1.0.0' }, { capabilities: { tools: {}, experimental }, instructions: ${JSON.stringify(CHANNEL_INSTRUCTIONS)} })
 mcp.setRequestHandler(ListToolsRequestSchema, async () => ({
-  tools: [{ name: 'reply', description: 'Send a message back', inputSchema: { type: 'object', properties: { chat_id: { type: 'string' }, text: { type: 'string' } }, required: ['chat_id', 'text'] } }]
+  tools: [
+    { name: 'reply', description: 'Send a message back', inputSchema: { type: 'object', properties: { chat_id: { type: 'string' }, text: { type: 'string' } }, required: ['chat_id', 'text'] } },
+    { name: 'push', description: 'Push a channel message now', inputSchema: { type: 'object', properties: { content: { type: 'string' }, meta: { type: 'object' } }, required: ['content'] } }
+  ]
 }))
 mcp.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === 'push') {
+    await mcp.notification({ method: 'notifications/claude/channel', params: request.params.arguments })
+    return { content: [{ type: 'text', text: 'pushed' }] }
+  }
   appendFileSync(join(data, 'replies.jsonl'), JSON.stringify(request.params.arguments) + '\\n')
   return { content: [{ type: 'text', text: 'sent' }] }
 })

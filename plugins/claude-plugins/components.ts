@@ -39,7 +39,7 @@ export interface PluginComponents {
 
 /** Why each part Seam reads but does not apply is left out (README, "Workflows"). */
 export const UNSUPPORTED_WHY = {
-  workflow: 'not supported by Seam: a workflow script runs in Claude Code\'s own workflow runtime (agent(), pipeline() and the rest of its API), which Seam does not have'
+  workflow: 'not supported by Seam: it is a script for Claude Code\'s workflow runtime (agent(), parallel(), pipeline(), phase()), whose full API the published docs do not record'
 } as const
 
 /** The components of a plugin folder, by the names a user types or sees (values substituted by `vars`). */

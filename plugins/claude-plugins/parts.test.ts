@@ -96,7 +96,7 @@ describe('plugin parts: output styles, LSP servers, monitors, settings.json, use
     expect(row.components?.dependencies).toEqual(['base', 'lib ^1.2.0'])
     expect(row.components?.themes).toEqual(['dusk (dusk.json)', 'Night Owl (night.json)'])
     expect(row.components?.unsupported).toEqual([
-      "workflow route-audit.md: not supported by Seam: a workflow script runs in Claude Code's own workflow runtime (agent(), pipeline() and the rest of its API), which Seam does not have"
+      "workflow route-audit.md: not supported by Seam: it is a script for Claude Code's workflow runtime (agent(), parallel(), pipeline(), phase()), whose full API the published docs do not record"
     ])
     expect(row.components?.channels).toEqual(['plugin_looks_chat (--channels plugin:looks)'])
     // A channel's own userConfig is asked for with the plugin's; a key given twice keeps the first; a channel naming no server of the plugin is left out.

@@ -61,6 +61,10 @@ function printEvent(event: SessionEvent, io: Io, hookCommands: Map<string, strin
     case 'notice':
       err.write(`[${event.level}] ${event.source}: ${event.text}\n`)
       break
+    case 'context/message':
+      // A channel message, as Claude Code's terminal shows one: `← webhook: build failed on main`.
+      if (event.channel) err.write(`← ${event.channel.server}: ${event.channel.content.replace(/\s*\n\s*/g, ' ')}\n`)
+      break
     case 'mentions/attached':
       for (const file of event.files) err.write(file.error === undefined ? `@ attached ${file.path}\n` : `[warn] @${file.mention}: ${file.error}\n`)
       break

@@ -24,6 +24,7 @@ const CONTEXT_TITLES: Record<string, string> = {
 }
 
 export const ContextRow = memo(function ContextRow({ item }: { item: ContextItem }) {
+  if (item.channel) return <ChannelMessage channel={item.channel} />
   return (
     <details className="context-row muted">
       <summary>{CONTEXT_TITLES[item.source] ?? `context from ${item.source}`}</summary>
@@ -31,6 +32,20 @@ export const ContextRow = memo(function ContextRow({ item }: { item: ContextItem
     </details>
   )
 })
+
+/** A message a channel pushed (Claude Code's `<channel source="...">`): its source, its meta as attributes, its text. */
+function ChannelMessage({ channel }: { channel: NonNullable<ContextItem['channel']> }) {
+  const meta = Object.entries(channel.meta)
+  return (
+    <div className="msg channel" aria-label={`Channel message from ${channel.server}`}>
+      <div className="msg-role">
+        ← {channel.server}
+        {meta.length > 0 ? <span className="channel-meta"> · {meta.map(([key, value]) => `${key}=${value}`).join(' · ')}</span> : null}
+      </div>
+      <div className="msg-text">{channel.content}</div>
+    </div>
+  )
+}
 
 export const BlockedRow = memo(function BlockedRow({ item }: { item: BlockedItem }) {
   return (

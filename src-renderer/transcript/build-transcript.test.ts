@@ -54,6 +54,14 @@ describe('buildTranscript', () => {
     expect(t.lastSeq).toBe(log.all.length)
   })
 
+  it('a channel message is a row of its own with its channel, its content and its meta (plugins/channels)', () => {
+    const log = eventLog()
+    log.add({ type: 'turn/start', turnId: 't1' })
+    log.add({ type: 'context/message', turnId: 't1', text: '<channel source="chat" chat_id="42">\nbuild failed\n</channel>', source: 'channel:chat', channel: { server: 'chat', content: 'build failed', meta: { chat_id: '42' } } })
+    const [row] = buildTranscript(log.all).items
+    expect(row).toMatchObject({ kind: 'context', source: 'channel:chat', channel: { server: 'chat', content: 'build failed', meta: { chat_id: '42' } } })
+  })
+
   it('a PreToolUse hook written when it starts shows its statusMessage while it runs, above the card; its result brings the call token', () => {
     const log = eventLog()
     log.add({ type: 'turn/start', turnId: 't1' })

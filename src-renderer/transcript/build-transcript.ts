@@ -96,7 +96,7 @@ function reduce(draft: Draft, event: SessionEvent): void {
     case 'approval/decided':
       return onApprovalDecided(draft, event)
     case 'context/message':
-      push(draft, { kind: 'context', key, seq: event.seq, text: event.text, source: event.source })
+      push(draft, { kind: 'context', key, seq: event.seq, text: event.text, source: event.source, ...(event.channel ? { channel: event.channel } : {}) })
       return
     case 'prompt/blocked':
       push(draft, { kind: 'blocked', key, seq: event.seq, prompt: event.prompt, reason: event.reason, ...opt('by', event.by) })

@@ -111,7 +111,15 @@ export interface SteeringItem {
   mentions?: readonly MentionedFile[]
   images?: readonly ImageAttachment[]
 }
-export interface ContextItem { kind: 'context'; key: string; seq: number; text: string; source: string }
+export interface ContextItem {
+  kind: 'context'
+  key: string
+  seq: number
+  text: string
+  source: string
+  /** A channel message (plugins/channels): shown as a message from its channel, not as collapsed context. */
+  channel?: { server: string; content: string; meta: Readonly<Record<string, string>> }
+}
 export interface BlockedItem { kind: 'blocked'; key: string; seq: number; prompt: string; reason: string; by?: string }
 export interface NoticeItem { kind: 'notice'; key: string; seq: number; level: 'info' | 'warn' | 'error'; text: string; source: string }
 
