@@ -4,7 +4,10 @@
 // starts two subagents that keep going, one in the foreground and one in the background: the
 // command's row (its colour as the theme's) replaces each card's default rows and shows under the
 // background agent's task; a reload reads the rows again; turning the plugin off in the plugin
-// manager brings the default rows back. Checked with axe and the layout check.
+// manager brings the default rows back. Checked with axe and the layout check. The command's
+// `columns` is the width in character cells of the card's row as the window lays it out, told
+// again when the window is resized.
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { textOf, trailingToolResults, type OpenAIRequestBody, type ScriptedTurn } from './support/fake-model'
 import { expect, test as base } from './support/seam-test'
@@ -18,8 +21,10 @@ const ID = 'rows@team-tools'
 const CHILD_MARKER = 'You are an agent working for a coding assistant'
 
 /** The plugin's command: one row per task, the status in green, as public status lines draw them. */
-const ROWS_SCRIPT = `import { readFileSync } from 'node:fs'
-for (const task of JSON.parse(readFileSync(0, 'utf8')).tasks) {
+const ROWS_SCRIPT = `import { appendFileSync, readFileSync } from 'node:fs'
+const input = JSON.parse(readFileSync(0, 'utf8'))
+appendFileSync(process.env.CLAUDE_PLUGIN_DATA + '/columns.log', input.columns + '\\n')
+for (const task of input.tasks) {
   const content = '\\u001b[32m● ' + task.status + '\\u001b[0m ' + task.name + ' · ' + task.description + ' (rows plugin)'
   process.stdout.write(JSON.stringify({ id: task.id, content }) + '\\n')
 }
@@ -96,5 +101,41 @@ test("a plugin's subagentStatusLine row replaces the subagent's default rows on 
   await back.getByRole('button', { name: 'Stop subagent general-purpose' }).click()
   await expect(front).toHaveAttribute('data-status', 'stopped')
   await expect(back).toHaveAttribute('data-status', 'stopped')
+  await expect(ui.assistantMessages(app).last()).toContainText('Both are done.')
+})
+
+/** Whole cells of the row's own font in the row's width, measured with a canvas (not the app's probe). */
+function cellsOfRow(row: import('@playwright/test').Locator): Promise<number> {
+  return row.evaluate((el) => {
+    const style = getComputedStyle(el)
+    const context = document.createElement('canvas').getContext('2d')
+    if (context === null) throw new Error('no 2d canvas')
+    context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+    return Math.floor(el.clientWidth / context.measureText('0'.repeat(20)).width * 20)
+  })
+}
+
+test("the command's columns is the width of the card's row in cells, and follows a resize", async ({ app, fakeModel, seamHome }) => {
+  fakeModel.respond(respond)
+  const columnsLog = join(seamHome, 'claude-plugins', 'data', 'rows-team-tools', 'columns.log')
+  const lastColumns = () => Number(readFileSync(columnsLog, 'utf8').trim().split('\n').at(-1))
+  await app.setViewportSize({ width: 1280, height: 900 })
+  await ui.composer(app).fill('start two subagents')
+  await ui.composer(app).press('Enter')
+  const front = app.getByRole('article', { name: 'Subagent general-purpose: Look in front' })
+  const row = front.getByLabel('Subagent status line')
+  await expect(row).toBeVisible()
+  const wide = await cellsOfRow(row)
+  expect(wide).toBeGreaterThan(20)
+  await expect.poll(() => Math.abs(lastColumns() - wide), { message: 'the command got the row width' }).toBeLessThanOrEqual(1)
+
+  // Narrower: the card is measured again and the command runs with the new width.
+  await app.setViewportSize({ width: 760, height: 900 })
+  await expect.poll(() => cellsOfRow(row)).toBeLessThan(wide)
+  const narrow = await cellsOfRow(row)
+  await expect.poll(() => Math.abs(lastColumns() - narrow), { message: 'the command got the narrower width' }).toBeLessThanOrEqual(1)
+
+  await front.getByRole('button', { name: 'Stop subagent general-purpose' }).click()
+  await app.getByRole('article', { name: 'Subagent general-purpose: Watch in the background' }).getByRole('button', { name: 'Stop subagent general-purpose' }).click()
   await expect(ui.assistantMessages(app).last()).toContainText('Both are done.')
 })

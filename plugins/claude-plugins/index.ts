@@ -178,7 +178,7 @@ export default definePlugin({
 
     // A plugin's settings.json `subagentStatusLine`: its command draws the subagents' rows.
     const statusLines = new SubagentStatusLines(ctx, config.subagentStatusLine, service)
-    ctx.provide('subagentStatusLines', { lines: (sessionId) => statusLines.lines(sessionId) })
+    ctx.provide('subagentStatusLines', { lines: (sessionId) => statusLines.lines(sessionId), setColumns: (sessionId, columns) => statusLines.setColumns(sessionId, columns) })
 
     const mainAgent = new MainAgentSlot(ctx)
     // Plugins announced to each session: what is loaded, and what could not be.

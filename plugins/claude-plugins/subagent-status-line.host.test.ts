@@ -107,6 +107,10 @@ describe('subagentStatusLine on a whole host', () => {
       tasks: [{ id: start.agentId, type: 'local_agent', name: 'general-purpose', status: 'running', description: 'Look around', startTime: start.ts, tokenCount: 120, model: 'm', cwd: host.workspace }]
     })
 
+    // The width where the rows are shown (a window's measure, seam run's terminal): the command is run again for it.
+    service.setColumns?.(session.log.id, 57)
+    await waitFor(() => inputs().at(-1)?.columns === 57, WAIT_MS, 'a run with the width told')
+
     // It ends: the row says completed, with the whole run's tokens.
     writeFileSync(join(host.workspace, 'go'), '')
     await waitFor(() => rowOf()?.content.startsWith('\u001b[32mcompleted') === true, WAIT_MS, 'the row of the ended subagent')

@@ -19,7 +19,7 @@ export const SubagentStatusLineConfigSchema = z
     debounceMs: z.number().int().min(0).default(300),
     /** A run still going after this long is killed (its whole process group) and reported. */
     timeoutMs: z.number().int().positive().default(5000),
-    /** `columns` of the input: Seam has no terminal width to give; the card's row fits about this many. */
+    /** `columns` of the input until the session's real width is known (a window's measure, `seam run`'s terminal). */
     columns: z.number().int().positive().default(100),
     /** An ended subagent stays in `tasks` (with its final status) this long after its end. */
     keepEndedMs: z.number().int().nonnegative().default(30_000)
@@ -165,6 +165,8 @@ interface SessionLines {
 /** The runner for one host: the sessions' subagents as Claude Code's tasks, and the rows the command drew for them. */
 export class SubagentStatusLines {
   private readonly sessions = new Map<string, SessionLines>()
+  /** Each session's width where its rows are shown, once told (kept past the session's end: it may run again). */
+  private readonly columns = new Map<string, number>()
   private readonly stopping = new AbortController()
 
   constructor(
@@ -207,6 +209,14 @@ export class SubagentStatusLines {
 
   lines(sessionId: string): readonly SubagentStatusLine[] {
     return this.sessions.get(sessionId)?.lines ?? []
+  }
+
+  /** The width where the session's rows are shown; the rows are drawn again for it while a subagent is there. */
+  setColumns(sessionId: string, columns: number): void {
+    if (this.columns.get(sessionId) === columns) return
+    this.columns.set(sessionId, columns)
+    const state = this.sessions.get(sessionId)
+    if (state !== undefined && state.tasks.size > 0) this.schedule(sessionId)
   }
 
   /** A subagent's start and end are in its parent's log. */
@@ -270,7 +280,7 @@ export class SubagentStatusLines {
     const input: StatusLineInput = {
       session_id: sessionId,
       cwd: agent.cwd,
-      columns: this.config.columns,
+      columns: this.columns.get(sessionId) ?? this.config.columns,
       tasks: tasks.map((task) => ({
         id: task.id,
         type: 'local_agent',

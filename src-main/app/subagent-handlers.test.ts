@@ -153,6 +153,15 @@ describe('subagents through the contract', () => {
     expect(extra.ok).toBe(false)
     const unknown = await t.router.invoke('subagents/events', { sessionId: t.id, agentId: 'a0123456789abcdef' }, caller)
     expect(unknown).toEqual({ ok: false, error: expect.objectContaining({ message: expect.stringContaining('has no subagent a0123456789abcdef') }) })
+    // The width of the subagent rows a window measured: whole cells, at least one, nothing else.
+    for (const columns of [0, 2.5, 'wide', -3]) {
+      expect(await t.router.invoke('subagents/status-columns', { sessionId: t.id, columns } as never, caller)).toEqual({ ok: false, error: expect.objectContaining({ code: 'INVALID_INPUT', field: 'columns' }) })
+    }
+    expect((await t.router.invoke('subagents/status-columns', { sessionId: t.id, columns: 80, wide: true } as never, caller)).ok).toBe(false)
+    expect(await t.router.invoke('subagents/status-columns', { sessionId: '../x', columns: 80 }, caller)).toEqual({ ok: false, error: expect.objectContaining({ code: 'INVALID_INPUT', field: 'sessionId' }) })
+    // Taken for a session running here (plugins/claude-plugins gives it to the command); not for one that is not.
+    expect(await t.invoke('subagents/status-columns', { sessionId: t.id, columns: 80 })).toEqual({ applied: true })
+    expect(await t.invoke('subagents/status-columns', { sessionId: 'not-open-here', columns: 80 })).toEqual({ applied: false })
   })
 })
 

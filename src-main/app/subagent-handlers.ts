@@ -46,6 +46,14 @@ export function subagentHandlers(runtime: HostRuntime): SubagentHandlers {
       const session = await sessions.open(sessionId)
       const lines = session.kernel.getService('subagentStatusLines')?.lines(sessionId) ?? []
       return { lines: lines.map(({ agentId, content, plugin }) => ({ agentId, content: runtime.keys.redact(content), plugin })) }
+    },
+    'subagents/status-columns': async ({ sessionId, columns }) => {
+      // A window measures a session it shows; one not running here has no command to tell.
+      if (!sessions.isOpen(sessionId)) return { applied: false }
+      const service = (await sessions.open(sessionId)).kernel.getService('subagentStatusLines')
+      if (service?.setColumns === undefined) return { applied: false }
+      service.setColumns(sessionId, columns)
+      return { applied: true }
     }
   }
 }

@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { HostRuntime } from '../app/runtime'
 import { terminalApprovalPlugin, type ApproveMode } from './terminal-approval'
 import { attachPrinter } from './printer'
+import { followTerminalColumns } from './terminal-columns'
 import { pluginCommand } from './plugin-command'
 import { authorCommand } from './plugin-author'
 import { devCommand, DevSession } from './plugin-dev'
@@ -288,7 +289,16 @@ async function runPrompts(
   // --json shows every event of a new session: those already written (the header) now, the rest
   // as the printer hears of them, each once it is in the file.
   if (json && !id) for (const event of session.log.snapshot()) io.stdout.write(JSON.stringify(event) + '\n')
-  let detach = attachPrinter(runtime, session.log.id, json, io)
+  // The printer, and the terminal's width for the subagents' status lines (terminal-columns.ts).
+  const attach = () => {
+    const printer = attachPrinter(runtime, session.log.id, json, io)
+    const columns = followTerminalColumns(session.kernel, session.log.id, io.stdout)
+    return () => {
+      printer()
+      columns()
+    }
+  }
+  let detach = attach()
   // Named once a prompt runs as a turn: a run of built-in commands only keeps no session (below).
   let named = false
   const nameSession = () => {
@@ -327,7 +337,7 @@ async function runPrompts(
           detach()
           await endClearedSession(runtime, { id: session.log.id, agent: session.agent, workspace: session.workspace })
           session = await runtime.sessions.open(result.sessionId)
-          detach = attachPrinter(runtime, session.log.id, json, io)
+          detach = attach()
           named = false
           nameSession()
         }

@@ -3,7 +3,7 @@
 // `subagentStatusLine` command drew for it), Stop while it runs, and its own transcript
 // (tool calls and text) folded inside: streamed while it runs, read from its child log when the
 // session is reopened. The parent's model only ever sees the final text (the result below).
-import { memo, useEffect, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { useHost } from '../app/host-context'
 import { errorText } from '../app/errors'
 import { formatDuration } from '../transcript/format'
@@ -15,6 +15,7 @@ import { NestedTranscript } from './NestedTranscript'
 import { subagentActions, usageSoFar, useSubagentStore } from './subagent-store'
 import { useStatusLine } from './status-line-store'
 import { StatusLineRow } from './StatusLineRow'
+import { PROBE_CELLS, useStatusColumns } from './status-columns'
 
 export type SubagentStatus = 'starting' | 'running' | 'done' | 'failed' | 'stopped'
 
@@ -48,6 +49,10 @@ export const SubagentCard = memo(function SubagentCard({ item }: { item: ToolCar
   const description = item.subagent?.description ?? stringArg(item.args.description) ?? ''
   // A plugin's subagentStatusLine row, when its command drew one: it takes the default rows' place.
   const statusLine = useStatusLine(host, sessionId, agentId)
+  // The row's width in cells is the command's `columns` while the subagent runs.
+  const probeRowRef = useRef<HTMLParagraphElement>(null)
+  const probeCellsRef = useRef<HTMLSpanElement>(null)
+  useStatusColumns(host, sessionId, status === 'running', probeRowRef, probeCellsRef)
 
   useEffect(() => {
     if (open && agentId !== undefined && sessionId !== null) void subagentActions.load(host, sessionId, agentId)
@@ -74,6 +79,9 @@ export const SubagentCard = memo(function SubagentCard({ item }: { item: ToolCar
 
   return (
     <article className={`tool-card subagent-card status-${status}`} aria-label={`Subagent ${agentType}: ${description}`} data-status={status}>
+      <p ref={probeRowRef} className="subagent-status-line small status-cell-probe" aria-hidden="true">
+        <span ref={probeCellsRef}>{'0'.repeat(PROBE_CELLS)}</span>
+      </p>
       <header className="tool-head">
         <span className="tool-name">{item.name}</span>
         <span className="subagent-type">{agentType}</span>

@@ -10,6 +10,7 @@ import { claudePluginsActions } from '../plugins/manager/claude-plugins-store'
 import { slotsActions } from '../plugins/slots-store'
 import { sessionsActions } from '../sessions/sessions-store'
 import { statusLineActions } from '../subagents/status-line-store'
+import { statusColumnsActions } from '../subagents/status-columns'
 import { themeActions } from '../app/theme'
 
 export function resetStores(): void {
@@ -20,6 +21,7 @@ export function resetStores(): void {
   slotsActions.reset()
   sessionsActions.reset()
   statusLineActions.reset()
+  statusColumnsActions.reset()
   useClientPluginsStore.setState({ plugins: {} })
   useComposerStore.setState({ draft: '', focusRequest: 0 })
   providerHealthActions.reset()

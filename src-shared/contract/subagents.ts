@@ -48,6 +48,15 @@ export const SubagentMethods = {
   'subagents/status-lines': {
     input: z.object({ sessionId: SessionId }).strict(),
     output: z.object({ lines: z.array(SubagentStatusLineSchema) })
+  },
+  /**
+   * The width in character cells of where the session's subagent rows are shown (the window measures
+   * its cards and says so again when it changes): the `columns` a plugin's `subagentStatusLine`
+   * command gets. `applied`: false when the session is not running here or no plugin draws rows.
+   */
+  'subagents/status-columns': {
+    input: z.object({ sessionId: SessionId, columns: z.number().int().min(1).max(10_000) }).strict(),
+    output: z.object({ applied: z.boolean() })
   }
 } as const
 

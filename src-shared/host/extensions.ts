@@ -94,6 +94,12 @@ export interface SubagentStatusLine {
 export interface SubagentStatusLineService {
   /** The rows in force for the session (only subagents the last run answered for). */
   lines(sessionId: string): readonly SubagentStatusLine[]
+  /**
+   * The width, in character cells, of where the session's rows are shown (SDK 0.35): a window's
+   * measure of its subagent cards, or `seam run`'s terminal. The command's `columns` from then on
+   * (it runs again at once if a subagent is running).
+   */
+  setColumns?(sessionId: string, columns: number): void
 }
 
 /** A Claude Code plugin's monitor: a command whose every stdout line reaches the model as an event. */
