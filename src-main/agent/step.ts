@@ -86,20 +86,39 @@ function contextTools(context: SessionEventOf<'model/context'> | undefined): Mod
 
 function requestFrom(history: HistoryView): ModelRequest {
   const context = history.context
-  // The messages as of now, copied when first read: building a step's request stays O(1) in the
-  // history's length; reading it (a client serialising the conversation) is the client's cost.
-  // An accessor of the literal (enumerable, own), not defineProperty on a made object: cheaper to build.
-  const later = history.messagesLater()
-  let messages: ModelMessage[] | undefined
-  return {
-    system: context?.system ?? '',
-    get messages(): ModelMessage[] {
-      return (messages ??= later())
+  return new StepRequest(context?.system ?? '', history.messagesLater(), contextTools(context))
+}
+
+/**
+ * A step's request. Its messages are those as of now, copied when first read: building a step's
+ * request stays O(1) in the history's length; reading it (a client serialising the conversation)
+ * is the client's cost. `messages` is an own, enumerable accessor, so a spread copy has them; the
+ * accessor pair is one for every request (an object literal's `get`/`set` made new functions and a
+ * new hidden class per step: about 0.8 us of the step, issue 26), and its state is private.
+ */
+class StepRequest implements ModelRequest {
+  #later: () => ModelMessage[]
+  #messages: ModelMessage[] | undefined
+  declare messages: ModelMessage[]
+
+  static readonly #messagesProperty: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: StepRequest): ModelMessage[] {
+      return (this.#messages ??= this.#later())
     },
-    set messages(value: ModelMessage[]) {
-      messages = value
-    },
-    tools: contextTools(context)
+    set(this: StepRequest, value: ModelMessage[]): void {
+      this.#messages = value
+    }
+  }
+
+  constructor(
+    public system: string,
+    later: () => ModelMessage[],
+    public tools: ModelToolSpec[]
+  ) {
+    this.#later = later
+    Object.defineProperty(this, 'messages', StepRequest.#messagesProperty)
   }
 }
 
