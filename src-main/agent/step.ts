@@ -132,7 +132,7 @@ export function logModelContext(log: SessionLog, system: string, tools: Pick<Too
   const last = loggedContext.get(log)
   // The registry hands out the same spec objects until a tool is added or removed: an identical
   // prompt and identical spec objects need no serialisation at all.
-  if (last && last.system === system && last.specs.length === specs.length && last.specs.every((spec, i) => spec === specs[i])) return
+  if (last && last.system === system && sameSpecs(last.specs, specs)) return
   const key = JSON.stringify([system, specs])
   let lastKey = last?.key
   if (lastKey === undefined) {
@@ -141,6 +141,12 @@ export function logModelContext(log: SessionLog, system: string, tools: Pick<Too
   }
   if (key !== lastKey) log.append({ type: 'model/context', system, tools: specs })
   loggedContext.set(log, { key, system, specs })
+}
+
+function sameSpecs(a: readonly ModelToolSpec[], b: readonly ModelToolSpec[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 export async function runStep(deps: LoopDeps, turnId: string, step: number, signal: AbortSignal, calls: TurnCalls = new TurnCalls(deps, turnId, signal)): Promise<StepOutcome> {
@@ -189,6 +195,8 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
  */
 export class TurnCalls {
   private tools: ToolRegistry | undefined
+  /** The step being run has a single call (nothing else is sealed with it). */
+  private oneCall = false
   private readonly options: HostExecuteOptions
   private readonly runner: CallRunner<ModelToolCall, ToolExecutionResult>
   private readonly moveCwd: (dir: string) => string
@@ -210,8 +218,11 @@ export class TurnCalls {
         log.appendOwn(event)
         // In the file before anything the call does: a crash of Seam mid-tool leaves the call in the
         // log. A tool declared free of side effects rides the next group write instead.
-        // (The concurrent calls of a step sealed together share that write.)
-        return this.tools?.get(sealed.name)?.sideEffects !== false ? log.written() : undefined
+        if (this.tools?.get(sealed.name)?.sideEffects === false) return undefined
+        // The one call of a step is written at once; the concurrent calls of a step sealed
+        // together share one write at the end of the current run of microtasks.
+        if (this.oneCall) return log.writeNow()
+        return log.written()
       },
       // On the device before the world changes, for a tool that declares side effects: a power loss
       // cannot keep what the tool did (a command's effects outside this machine) and lose the call.
@@ -237,6 +248,7 @@ export class TurnCalls {
   async run(tools: ToolRegistry, calls: ModelToolCall[]): Promise<ToolExecutionResult[]> {
     const { log } = this.deps
     this.tools = tools
+    this.oneCall = calls.length === 1
     const outcome = await runCalls(calls, this.runner)
     const results: ToolExecutionResult[] = []
     for (let index = 0; index < outcome.results.length; index++) {
@@ -300,6 +312,7 @@ export class TurnCalls {
  * logged assistant message carries the new id, so the history the model sees stays paired.
  */
 function uniqueCallIds(calls: ModelToolCall[]): ModelToolCall[] {
+  if (calls.length < 2) return calls
   const taken = new Set(calls.map((call) => call.id))
   if (taken.size === calls.length) return calls
   const seen = new Set<string>()

@@ -17,16 +17,24 @@ export interface CallOutcome<R> {
   errors: unknown[]
 }
 
-export async function runCalls<C, R>(calls: readonly C[], runner: CallRunner<C, R>): Promise<CallOutcome<R>> {
-  // The common step of one call: no slots to manage.
+export function runCalls<C, R>(calls: readonly C[], runner: CallRunner<C, R>): Promise<CallOutcome<R>> {
+  // The common step of one call: no slots to manage, and no async frame of its own.
   if (calls.length === 1) {
-    if (runner.signal.aborted) return { results: [await runner.skip(calls[0])], errors: [] }
+    let running: Promise<R>
     try {
-      return { results: [await runner.run(calls[0])], errors: [] }
+      running = runner.signal.aborted ? runner.skip(calls[0]) : runner.run(calls[0])
     } catch (error) {
-      return { results: [undefined], errors: [error] }
+      return Promise.resolve({ results: [undefined], errors: [error] })
     }
+    return running.then(
+      (result) => ({ results: [result], errors: [] }),
+      (error: unknown) => ({ results: [undefined], errors: [error] })
+    )
   }
+  return runMany(calls, runner)
+}
+
+async function runMany<C, R>(calls: readonly C[], runner: CallRunner<C, R>): Promise<CallOutcome<R>> {
   const results: Array<R | undefined> = new Array(calls.length).fill(undefined)
   const errors: unknown[] = []
   const inFlight = new Set<Promise<void>>()

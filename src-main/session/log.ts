@@ -242,6 +242,17 @@ export class SessionLog {
   }
 
   /**
+   * `flush()` without durability, done before it returns: every event appended so far is written
+   * and handed to the listeners. Throws when the write fails (the log then fails for good). For a
+   * caller that knows nothing else will be appended before its event must be in the file (the
+   * one call of a step): no promise and no turn of the microtask queue.
+   */
+  writeNow(): void {
+    this.writePending()
+    this.deliver()
+  }
+
+  /**
    * Resolves once every event appended so far is written (listeners told), like `flush()`, but the
    * write waits for the end of the current run of microtasks: calls that each need their own event
    * written before they go on (the concurrent tool calls of one step) share one write(2).
