@@ -117,6 +117,27 @@ describe('release tags (name--v<semver>)', () => {
     expect(host?.kernel.getService('claudePlugins')?.list(dir).map((p) => `${p.name} ${p.version}`).sort()).toEqual(['app 0.1.0', 'kit 2.0.3', 'lib 1.3.1'])
   })
 
+  it('resolves a range on a plugin of another (allowed) marketplace against that marketplace\'s tags', async () => {
+    const lib = libRepository()
+    const shared = join(dir, 'shared-src')
+    gitRepo(shared, { '.claude-plugin/marketplace.json': marketplaceJson('shared', [{ name: 'fmt', source: './fmt' }]) })
+    release(shared, 'fmt', '1.0.0', { prefix: 'fmt/' })
+    release(shared, 'fmt', '1.5.2', { prefix: 'fmt/' })
+    release(shared, 'fmt', '2.0.0', { prefix: 'fmt/', untagged: true })
+    const team = teamMarketplace({ app: [{ name: 'fmt', marketplace: 'shared', version: '^1' }] }, lib)
+    const marketplace = JSON.parse(readFileSync(join(team, '.claude-plugin', 'marketplace.json'), 'utf8')) as Record<string, unknown>
+    writeFiles(team, { '.claude-plugin/marketplace.json': JSON.stringify({ ...marketplace, allowCrossMarketplaceDependenciesOn: ['shared'] }) })
+    gitCommit(team, 'allow shared')
+    const service = await start()
+    await service.manager.addMarketplace(parseMarketplaceArg(pathToFileURL(team).href, dir))
+    await service.manager.addMarketplace(parseMarketplaceArg(pathToFileURL(shared).href, dir))
+    const app = await service.manager.install('app@team')
+    expect(app.dependencies?.map((d) => `${d.id} ${d.record.version}`)).toEqual(['fmt@shared 1.5.2'])
+    const [folder] = readdirSync(cache('shared', 'fmt'))
+    expect(folder).toBe(`1.5.2-${git(shared, 'rev-list', '-n', '1', 'fmt--v1.5.2').trim().slice(0, 12)}`)
+    expect(readFileSync(cache('shared', 'fmt', folder, 'commands', 'fmt.md'), 'utf8')).toBe('fmt at 1.5.2\n')
+  })
+
   it('resolves tags of a marketplace read from a local folder that is a git repository', async () => {
     const lib = libRepository()
     const team = teamMarketplace({ app: [{ name: 'kit', version: '2.0.0' }, { name: 'lib', version: '<1.3' }] }, lib)
