@@ -101,6 +101,18 @@ describe('the Claude Code transcript after a rewind (§8)', () => {
     ])
   })
 
+  it('a channel message is a user line with origin {kind: "channel", server} (plugins/channels)', () => {
+    dir = mkdtempSync(join(tmpdir(), 'seam-transcript-'))
+    const events = conversation().slice(0, 3)
+    const text = '<channel source="chat" chat_id="42">\nbuild failed\n</channel>'
+    events.push({ type: 'context/message', seq: 4, ts: events[2].ts + 1, turnId: 'turn-1', text, source: 'channel:chat', channel: { server: 'chat', content: 'build failed', meta: { chat_id: '42' } } } as SessionEvent)
+    const session = { sessionId: 's-1', workspace: dir, cwd: dir, transcriptPath: join(dir, 's-1.jsonl'), events }
+    const transcript = new ClaudeTranscript(session)
+    transcript.sync(session, 'default')
+    const lines = readFileSync(transcript.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Line & { origin?: unknown })
+    expect(lines.at(-1)).toMatchObject({ type: 'user', message: { role: 'user', content: text }, origin: { kind: 'channel', server: 'chat' } })
+  })
+
   it('an assistant line carries the request\'s token counts as Anthropic reports them (cache reads and writes apart), for cost hooks', () => {
     dir = mkdtempSync(join(tmpdir(), 'seam-transcript-'))
     const events = conversation().slice(0, 3)

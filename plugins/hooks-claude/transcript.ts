@@ -101,6 +101,8 @@ export class ClaudeTranscript {
       case 'compaction':
         return this.compaction(event, session, at)
       case 'context/message': {
+        // A channel message is a user turn from outside, with the origin Claude Code gives it.
+        if (event.channel) return [this.user(session, at, { message: { role: 'user', content: event.text }, origin: { kind: 'channel', server: event.channel.server } }, { permissionMode })]
         const hook = HOOK_SOURCE.exec(event.source)
         if (!hook) return []
         const attachment = { type: 'hook_additional_context', content: [event.text], hookName: hook[1], hookEvent: hook[1] }
