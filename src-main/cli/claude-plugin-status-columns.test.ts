@@ -1,7 +1,7 @@
 // The `columns` a Claude Code plugin's `subagentStatusLine` command gets in `seam run` (issue 29),
 // with the built `seam` as a real process and the loopback Anthropic server: on a terminal (a
-// pseudo-terminal made by util-linux `script`, sized with `stty`) it is the terminal's width; with
-// stdout a pipe it is the plugin's default, 100. The command records each input it gets and then
+// pseudo-terminal made by util-linux `script`, sized with `stty`) it is the terminal's width, and
+// the new width once the terminal is resized; with stdout a pipe it is the plugin's default, 100. The command records each input it gets and then
 // lets the subagent (a Bash loop waiting for a file) finish.
 import { execFile } from 'node:child_process'
 import { readFile, rm } from 'node:fs/promises'
@@ -14,11 +14,17 @@ import { gitMarketplace, put, useClaudePluginCli } from '../../test-support/clau
 
 const cli = useClaudePluginCli('claude-plugin-status-columns')
 
-/** Keeps its input, answers one row per task, then lets the waiting subagent go on. */
+/**
+ * Keeps its input, then lets the waiting subagent go on; but first, given the terminal's 87 cells,
+ * it narrows that terminal to 61 (`stty -F` on it: seam gets SIGWINCH), so the next run must say 61.
+ */
 const ROWS = `#!/bin/sh
 input=$(cat)
 printf '%s\\n' "$input" >> "$CLAUDE_PLUGIN_DATA/inputs.jsonl"
-touch "$CLAUDE_PROJECT_DIR/go"
+case "$input" in
+  *'"columns":87,'*) stty -F "$SEAM_TEST_TTY" cols 61 ;;
+  *) touch "$CLAUDE_PROJECT_DIR/go" ;;
+esac
 `
 
 async function installRowsPlugin(): Promise<void> {
@@ -64,7 +70,7 @@ describe('subagentStatusLine columns in seam run (issue 29)', () => {
     const onTerminal = await startFakeAnthropic(script())
     try {
       const args = [process.execPath, SEAM_BIN, 'run', ...cli.flags(onTerminal.url), 'wait with a subagent']
-      const command = `stty cols 87 rows 30 && exec ${args.map(quote).join(' ')}`
+      const command = `stty cols 87 rows 30 && export SEAM_TEST_TTY="$(tty)" && exec ${args.map(quote).join(' ')}`
       const run = await promisify(execFile)('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
         cwd: cli.workspace,
         env: { ...process.env, SEAM_HOME: join(cli.home, 'seam'), HOME: cli.home, FAKE_KEY: 'sk-test' },
@@ -74,8 +80,11 @@ describe('subagentStatusLine columns in seam run (issue 29)', () => {
     } finally {
       await onTerminal.close()
     }
-    expect((await inputs()).map((input) => input.columns)).toEqual(expect.arrayContaining([87]))
-    expect(new Set((await inputs()).map((input) => input.columns))).toEqual(new Set([87]))
+    // 87 first; then, the terminal resized, 61 (the run going when it changed ends first).
+    const seen = (await inputs()).map((input) => input.columns)
+    expect(seen[0]).toBe(87)
+    expect(seen.at(-1)).toBe(61)
+    expect(new Set(seen)).toEqual(new Set([87, 61]))
 
     // stdout a pipe (the test's): no terminal, so the default.
     await rm(join(cli.home, 'seam', 'claude-plugins', 'data', 'rows-team', 'inputs.jsonl'))
