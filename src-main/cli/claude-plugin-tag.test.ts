@@ -1,7 +1,8 @@
 // `seam plugin tag` with the built `seam` as a real process (issue 29), as `claude plugin tag`: in a
 // marketplace repository made here with a bare `origin`, it tags the plugin's version
 // `name--v<version>` (dry run first), refuses a tag that exists, changes under the plugin's folder
-// and a plugin.json that disagrees with its marketplace entry, pushes with --push; and the tags it
+// and a plugin.json that disagrees with its marketplace entry, moves one with --force, pushes with
+// --push (a failed push keeps the tag and exits 1); and the tags it
 // made are what a dependency's range then installs from.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -56,6 +57,9 @@ describe('seam plugin tag (issue 29)', () => {
     const again = await tag(lib)
     expect(again.code).toBe(1)
     expect(again.stderr).toContain('seam: tag lib--v1.0.0 already exists in')
+    const forced = await tag(lib, '--force')
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(forced.stdout).toContain('Moved tag lib--v1.0.0')
 
     // A change outside the plugin's folder does not count; one inside it does, untracked too.
     await put(join(market, 'README.md'), 'notes\n')
@@ -85,7 +89,12 @@ describe('seam plugin tag (issue 29)', () => {
     expect(disagree.stderr).toContain(`${join(lib, '.claude-plugin', 'plugin.json')} says version 1.1.0 but the entry "lib" of ${join(market, '.claude-plugin', 'marketplace.json')} says 1.2.0: make them agree before tagging`)
     await setVersion(market, '1.1.0')
     git(market, 'commit', '--quiet', '-am', 'lib 1.1.0')
-    expect((await tag(lib)).code).toBe(0)
+    // A push that fails keeps the tag made here and exits 1.
+    const unpushed = await tag(lib, '--push', '--remote', 'nowhere')
+    expect(unpushed.code).toBe(1)
+    expect(unpushed.stdout).toContain('Created tag lib--v1.1.0')
+    expect(unpushed.stderr).toContain('seam: git push nowhere refs/tags/lib--v1.1.0 failed (the tag is created here)')
+    expect(tags().split('\n')).toContain('lib--v1.1.0')
     git(market, 'push', '--quiet', 'origin', 'main', 'lib--v1.0.0', 'lib--v1.1.0')
 
     // The marketplace lists lib at 1.1.0 now; app's ~1.0 installs the highest tag in it.
