@@ -14,7 +14,7 @@ import { historyOf, type HistoryView } from '../session/history-cache'
 import type { AgentHandleImpl } from './handle'
 import type { Inbox } from './inbox'
 import type { AgentSettings } from './settings'
-import { readModelStream, StreamAbortedError } from './stream'
+import { readModelStream, StreamAbortedError, StreamAborts } from './stream'
 import { runCalls, type CallRunner } from './tool-calls'
 import { logUsage } from './usage'
 import './events'
@@ -154,9 +154,7 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
   logModelContext(log, deps.systemPrompt(), deps.tools(), deps.handle.sessionId)
   const request = buildModelRequestFor(log)
   if (deps.effort !== undefined) request.effort = deps.effort
-  const reply = await readModelStream(deps.model, request, signal, (kind, text) =>
-    kernel.emit('agent/delta', log.id, { turnId, step, kind, text })
-  )
+  const reply = await readModelStream(deps.model, request, signal, (kind, text) => kernel.emit('agent/delta', log.id, { turnId, step, kind, text }), calls.streamAborts)
 
   if (reply.error !== undefined) {
     // Keep what arrived. Tool calls of an unfinished stream never run, so they are not logged.
@@ -191,7 +189,8 @@ export async function runStep(deps: LoopDeps, turnId: string, step: number, sign
 
 /**
  * Runs the calls of a turn's steps. What does not change from step to step (the callbacks the
- * pipeline and the call runner are handed) is made once per turn, not per step.
+ * pipeline and the call runner are handed, the streams' abort listener) is made once per turn,
+ * not per step.
  */
 export class TurnCalls {
   private tools: ToolRegistry | undefined
@@ -200,6 +199,8 @@ export class TurnCalls {
   private readonly options: HostExecuteOptions
   private readonly runner: CallRunner<ModelToolCall, ToolExecutionResult>
   private readonly moveCwd: (dir: string) => string
+  /** The abort listener of the turn's model streams. */
+  readonly streamAborts: StreamAborts
 
   constructor(
     private readonly deps: LoopDeps,
@@ -207,6 +208,7 @@ export class TurnCalls {
     private readonly signal: AbortSignal
   ) {
     const { log, handle } = deps
+    this.streamAborts = new StreamAborts(signal)
     this.moveCwd = (dir) => handle.moveCwd(dir)
     this.options = {
       onSealed: (sealed) => {

@@ -445,9 +445,10 @@ export class ToolPipeline {
       cwd: call.cwd,
       sessionId: call.sessionId,
       env: request.env ?? EMPTY_ENV,
-      progress: request.progress ?? noProgress,
-      ...(request.moveCwd ? { moveCwd: request.moveCwd } : {})
+      progress: request.progress ?? noProgress
     }
+    // Set only when given (no spread of a conditional object per call).
+    if (request.moveCwd) exec.moveCwd = request.moveCwd
     try {
       let out: unknown = tool.execute(call.args, exec)
       if (out instanceof Promise) out = await out
