@@ -9,7 +9,7 @@ import { textOf, type OpenAIRequestBody, type ScriptedTurn } from './support/fak
 import { expect, test as base } from './support/seam-test'
 import { expectScreenOk } from './support/screens'
 import { gitRepository, seam } from './support/claude-plugins'
-import { snap, ui } from './support/ui'
+import { saveSettings, send, settingsSection, snap, ui } from './support/ui'
 import { channelServerScript } from '../plugins/channels/test-channel-server'
 
 const test = base.extend({
@@ -31,7 +31,6 @@ const test = base.extend({
   }
 })
 
-test.use({ seamSettings: { approvalMode: 'never-ask', channels: ['plugin:chat@team'] } })
 
 function respond(body: OpenAIRequestBody): ScriptedTurn {
   const users = body.messages.filter((m) => m.role === 'user').map(textOf)
@@ -39,18 +38,48 @@ function respond(body: OpenAIRequestBody): ScriptedTurn {
   return { toolCalls: [{ name: 'mcp__plugin_chat_chat__push', args: { content: 'build failed on main', meta: { chat_id: '42', user: 'ana' } } }] }
 }
 
-test('a channel message shows in the transcript as a message from its channel, with its meta, and stays after a reload', async ({ app, fakeModel }, testInfo) => {
-  fakeModel.respond(respond)
-  await ui.composer(app).fill('watch the chat')
-  await ui.composer(app).press('Enter')
+test.describe('enabled in the settings', () => {
+  test.use({ seamSettings: { approvalMode: 'never-ask', channels: ['plugin:chat@team'] } })
 
-  const message = app.getByLabel('Channel message from chat')
-  await expect(message).toContainText('← chat · chat_id=42 · user=ana')
-  await expect(message).toContainText('build failed on main')
-  await expect(app.getByText('On it: looking at the build.')).toBeVisible()
-  await expectScreenOk(app, testInfo, 'channel-message')
-  await snap(app, testInfo, 'channel-message')
+  test('a channel message shows in the transcript as a message from its channel, with its meta, and stays after a reload', async ({ app, fakeModel }, testInfo) => {
+    fakeModel.respond(respond)
+    await ui.composer(app).fill('watch the chat')
+    await ui.composer(app).press('Enter')
 
-  await app.reload()
-  await expect(app.getByLabel('Channel message from chat')).toContainText('build failed on main')
+    const message = app.getByLabel('Channel message from chat')
+    await expect(message).toContainText('← chat · chat_id=42 · user=ana')
+    await expect(message).toContainText('build failed on main')
+    await expect(app.getByText('On it: looking at the build.')).toBeVisible()
+    await expectScreenOk(app, testInfo, 'channel-message')
+    await snap(app, testInfo, 'channel-message')
+
+    await app.reload()
+    await expect(app.getByLabel('Channel message from chat')).toContainText('build failed on main')
+  })
+})
+
+test.describe('not enabled', () => {
+  test.use({ seamSettings: { approvalMode: 'never-ask' } })
+
+  test('a message from a channel not enabled is a notice saying how to enable it; enabled in Settings → Channels, the next one arrives', async ({ app, fakeModel }, testInfo) => {
+    fakeModel.respond(respond)
+    await send(app, 'watch the chat')
+    await expect(app.getByText(/A channel message from "chat" \(MCP server "plugin_chat_chat"\) was ignored: channels are off until you enable them\. Add "plugin:chat@team"/)).toBeVisible()
+    await expect(app.getByLabel('Channel message from chat')).toHaveCount(0)
+
+    // A bad entry is refused, naming the field; the right one is saved.
+    const section = await settingsSection(app, 'Channels')
+    const entries = section.getByRole('textbox', { name: /Enabled channels/ })
+    await entries.fill('telegram')
+    await section.getByRole('group', { name: /^Save / }).getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(section.getByRole('alert')).toContainText('Enabled channels')
+    await expect(section.getByRole('alert')).toContainText('a channel is plugin:<name>@<marketplace> or server:<name>')
+    await entries.fill('plugin:chat@team')
+    await saveSettings(section)
+    await expectScreenOk(app, testInfo, 'channels-settings')
+
+    await ui.pageButton(app, 'Chat').click()
+    await send(app, 'watch the chat again')
+    await expect(app.getByLabel('Channel message from chat')).toContainText('build failed on main')
+  })
 })

@@ -115,7 +115,7 @@ describe('channels on a whole host', () => {
     push(dataDir, 'notifications/claude/channel/permission', { request_id: 'abcde', behavior: 'allow' })
     await waitFor(() => notices(session.log.events).length === 2, WAIT_MS, 'the notices of the first message and of the verdict')
     expect(notices(session.log.events)).toEqual([
-      'A channel message from "chat" (MCP server "plugin_chat_chat") was ignored: channels are off until you enable them. Add "plugin:chat@team" to "channels" in Seam\'s settings, or run seam run --channels plugin:chat@team. Later messages from it are ignored without a word.',
+      'A channel message from "chat" (MCP server "plugin_chat_chat") was ignored: channels are off until you enable them. Add "plugin:chat@team" in Settings → Channels (Seam\'s settings.json "channels"), or run seam run --channels plugin:chat@team. Later messages from it are ignored without a word.',
       'MCP server "plugin_chat_chat" answered a permission prompt, but it is not an enabled channel that declares claude/channel/permission: ignored.'
     ])
     expect(host.model.requests).toHaveLength(0)

@@ -88,7 +88,7 @@ export default definePlugin({
       }
       if (enabled(status) === undefined) {
         const entry = entryFor(identity(status))
-        noticeOnce(agent, 'not-enabled', status.name, 'info', `A channel message from "${source}" (MCP server "${status.name}") was ignored: channels are off until you enable them. Add "${entry}" to "channels" in Seam's settings, or run seam run --channels ${entry}. Later messages from it are ignored without a word.`)
+        noticeOnce(agent, 'not-enabled', status.name, 'info', `A channel message from "${source}" (MCP server "${status.name}") was ignored: channels are off until you enable them. Add "${entry}" in Settings → Channels (Seam's settings.json "channels"), or run seam run --channels ${entry}. Later messages from it are ignored without a word.`)
         return
       }
       const checked = parseChannelParams(params)

@@ -69,8 +69,8 @@ async function storedKey(runtime: HostRuntime, provider: string): Promise<KeyLoo
 }
 
 function settingsPublic(runtime: HostRuntime): Settings {
-  const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds } = runtime.settings.value
-  return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds }
+  const { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds, channels } = runtime.settings.value
+  return { approvalMode, maxParallelToolCalls, maxSteps, hookConcurrency, desktopNotifications, idlePromptSeconds, channels }
 }
 
 /** The permission policy's rules and mode in force, with their origin (the settings page lists them). */
@@ -288,7 +288,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'permissions/list': async () => permissionsInForce(runtime),
     'settings/set': async (patch) => {
       runtime.settings.update(patch)
-      if (patch.approvalMode || patch.hookConcurrency || patch.idlePromptSeconds) await runtime.recomposeAll()
+      if (patch.approvalMode || patch.hookConcurrency || patch.idlePromptSeconds || patch.channels) await runtime.recomposeAll()
       deps.publishStatus()
       return settingsPublic(runtime)
     },

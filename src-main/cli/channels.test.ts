@@ -65,7 +65,7 @@ describe('seam run --channels (issue 29)', () => {
     // No message, and no channel instructions either: the channel is not enabled.
     for (const request of off.requests) expect(JSON.stringify(request.body)).not.toContain('<channel')
     expect(quiet.stderr.match(/A channel message from "chat"/g)).toHaveLength(1)
-    expect(quiet.stderr).toContain('Add "plugin:chat@team" to "channels" in Seam\'s settings, or run seam run --channels plugin:chat@team.')
+    expect(quiet.stderr).toContain('Add "plugin:chat@team" in Settings → Channels (Seam\'s settings.json "channels"), or run seam run --channels plugin:chat@team.')
 
     const typo = await cli.seam('run', '--channels=chat', '--workspace', cli.workspace, 'hi')
     expect(typo.code).toBe(2)

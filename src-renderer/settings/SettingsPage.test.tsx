@@ -32,8 +32,8 @@ beforeEach(() => {
   host = new FakeHost({
     'provider/presets': () => [{ id: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama', needsKey: false }],
     'provider/get': () => null,
-    'settings/get': () => ({ approvalMode: 'ask-side-effects', maxParallelToolCalls: 4, maxSteps: 50, hookConcurrency: 8, desktopNotifications: true, idlePromptSeconds: 60 }),
-    'settings/set': (patch) => ({ approvalMode: 'ask-side-effects', maxParallelToolCalls: 4, maxSteps: 50, hookConcurrency: 8, desktopNotifications: true, idlePromptSeconds: 60, ...patch }),
+    'settings/get': () => ({ approvalMode: 'ask-side-effects', maxParallelToolCalls: 4, maxSteps: 50, hookConcurrency: 8, desktopNotifications: true, idlePromptSeconds: 60, channels: [] }),
+    'settings/set': (patch) => ({ approvalMode: 'ask-side-effects', maxParallelToolCalls: 4, maxSteps: 50, hookConcurrency: 8, desktopNotifications: true, idlePromptSeconds: 60, channels: [], ...patch }),
     'workspace/trust-preview': () => ({ workspace: '/w', trusted, items }),
     'workspace/trust': ({ trusted: value }) => {
       trusted = value
@@ -84,7 +84,7 @@ describe('SettingsPage', () => {
   it('sections with their own nav: one tab stop, arrows move, Enter opens, and one section shows at a time', async () => {
     await renderWith(<SettingsPage />)
     const tabs = screen.getAllByRole('tab')
-    expect(tabs.map((t) => t.textContent)).toEqual(['Model & provider', 'Workspace & trust', 'Permissions & approvals', 'Notifications', 'MCP servers', 'Skills', 'Output style', 'Theme', 'Subagents', 'Plugin tree', 'Advanced'])
+    expect(tabs.map((t) => t.textContent)).toEqual(['Model & provider', 'Workspace & trust', 'Permissions & approvals', 'Notifications', 'MCP servers', 'Channels', 'Skills', 'Output style', 'Theme', 'Subagents', 'Plugin tree', 'Advanced'])
     expect(tabs.filter((t) => t.tabIndex === 0)).toEqual([tab('Model & provider')])
     expect(screen.getByRole('tabpanel', { name: 'Model & provider' })).toBeTruthy()
     tab('Model & provider').focus()

@@ -9,6 +9,7 @@ import { ApprovalModeForm } from './ApprovalModeForm'
 import { GrantsList } from './GrantsList'
 import { LimitsForm } from './LimitsForm'
 import { McpServers } from './McpServers'
+import { ChannelsForm } from './ChannelsForm'
 import { ModelTableForm } from './ModelTableForm'
 import { PermissionRules } from './PermissionRules'
 import { PluginTree } from './PluginTree'
@@ -31,6 +32,7 @@ export const SETTINGS_SECTIONS: SettingsSectionDef[] = [
   { id: 'permissions', title: 'Permissions & approvals', component: PermissionsSection },
   { id: 'notifications', title: 'Notifications', component: NotificationsForm },
   { id: 'mcp', title: 'MCP servers', component: McpServers },
+  { id: 'channels', title: 'Channels', component: ChannelsForm },
   { id: 'skills', title: 'Skills', component: SkillsList },
   { id: 'output-style', title: 'Output style', component: OutputStyles },
   { id: 'theme', title: 'Theme', component: ThemeChoice },

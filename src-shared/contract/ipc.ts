@@ -134,7 +134,11 @@ export const SettingsSchema = z.object({
   /** Desktop notifications when Seam needs the user and its window is not focused. */
   desktopNotifications: z.boolean(),
   /** Seconds after a turn ends without an answer before Claude Code's Notification hook fires with `idle_prompt`. */
-  idlePromptSeconds: z.number().positive().max(86_400)
+  idlePromptSeconds: z.number().positive().max(86_400),
+  /** The channels whose messages reach sessions: Claude Code's `--channels` entries (plugins/channels). */
+  channels: z
+    .array(z.string().regex(/^(plugin:[a-z0-9][a-z0-9._-]*(@[A-Za-z0-9][A-Za-z0-9._-]*)?|server:\S+)$/, 'a channel is plugin:<name>@<marketplace> or server:<name>'))
+    .max(100)
 })
 
 /** A model as the picker shows it. */
