@@ -2,11 +2,14 @@
 // space-separated). parseArgs takes one value per flag, so the flag is taken out of argv first:
 // every following word that is an entry belongs to it (`seam run --channels plugin:chat@team
 // server:webhook "watch CI"`); `--channels=a,b` and repeating the flag work too. Each entry is
-// checked here, so a typo is a usage error rather than a channel that never speaks.
+// checked here, so a typo is a usage error rather than a channel that never speaks. Claude Code's
+// `--dangerously-load-development-channels ENTRY...` (its allowlist bypass) is read the same way:
+// Seam has no allowlist, so both flags enable what they name.
 import { ChannelEntrySchema } from '../../plugins/channels/entries'
 import { UsageError } from './usage-error'
 
 const ENTRY_LIKE = /^(plugin|server):/
+const FLAGS = ['--channels', '--dangerously-load-development-channels']
 
 export function takeChannelsFlag(argv: readonly string[]): { argv: string[]; channels: string[] } {
   const out: string[] = []
@@ -18,10 +21,11 @@ export function takeChannelsFlag(argv: readonly string[]): { argv: string[]; cha
       out.push(...argv.slice(i))
       break
     }
-    if (arg.startsWith('--channels=')) {
+    const inline = FLAGS.find((flag) => arg.startsWith(`${flag}=`))
+    if (inline !== undefined) {
       given = true
-      channels.push(...arg.slice('--channels='.length).split(',').filter((entry) => entry !== ''))
-    } else if (arg === '--channels') {
+      channels.push(...arg.slice(inline.length + 1).split(',').filter((entry) => entry !== ''))
+    } else if (FLAGS.includes(arg)) {
       given = true
       const before = channels.length
       while (i + 1 < argv.length && ENTRY_LIKE.test(argv[i + 1])) channels.push(argv[++i])

@@ -78,6 +78,7 @@ Options:
   --plugin-dev PATH        (run, resume) build the bundle in PATH and load it as a dev bundle, rebuilt on change
   --channels ENTRY...      (run, resume) let these channels push messages into the session, besides
                            the settings' "channels": plugin:NAME@MARKETPLACE or server:NAME
+                           (--dangerously-load-development-channels is read the same way)
 
 Seam keeps its data in SEAM_HOME (default ~/.seam).`
 
