@@ -17,7 +17,19 @@ export function terminalApprovalPlugin(mode: ApproveMode, out: NodeJS.WritableSt
       ctx.on('approval/request', async (request) => {
         if (mode === 'allow') return { outcome: 'allowed-once', by: 'cli --approve allow' }
         if (mode === 'deny') return { outcome: 'denied', by: 'cli --approve deny', note: 'denied by --approve deny' }
-        return askOnTerminal(request, out, ctx.maybe('workspace')?.root ?? null)
+        // Answered elsewhere first (a channel's permission relay): the question on the terminal is
+        // withdrawn, so it does not hold up the next one.
+        const elsewhere = new AbortController()
+        const off = ctx.on('approval/settled', (id) => {
+          if (id === request.id) elsewhere.abort()
+        })
+        try {
+          const answer = await askOnTerminal({ ...request, signal: AbortSignal.any([request.signal, elsewhere.signal]) }, out, ctx.maybe('workspace')?.root ?? null)
+          if (elsewhere.signal.aborted) out.write('  answered elsewhere\n')
+          return answer
+        } finally {
+          off()
+        }
       })
     }
   })
@@ -37,6 +49,7 @@ function askOnTerminal(request: ApprovalRequest, out: NodeJS.WritableStream, wor
 }
 
 async function askOnce(request: ApprovalRequest, out: NodeJS.WritableStream, workspace: string | null): Promise<ApprovalAnswer> {
+  if (request.signal.aborted) return { outcome: 'cancelled', by: 'cli' }
   // The controlling terminal, not stdin: prompts may arrive on a pipe. tty streams (not fs
   // streams) so that no blocking read outlives the question.
   let inFd: number
