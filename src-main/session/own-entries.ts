@@ -58,9 +58,9 @@ function toolResult(f: Record<string, unknown>, seq: number, ts: number): EventE
   const event: Record<string, unknown> = { type: 'tool/result', seq, ts, turnId, callId, token, name, content, isError, verdict: decided.value, durationMs }
   let json = `${head('tool/result', seq, ts)},"turnId":${quote(turnId)},"callId":${quote(callId)},"token":${quote(token)},"name":${quote(name)},"content":${quote(content)},"isError":${isError ? 'true' : 'false'},"verdict":${decided.json},"durationMs":${numberText(durationMs)}`
   if (code !== undefined) {
-    if (typeof code !== 'string') return undefined
-    event.code = code
-    json += `,"code":${quote(code)}`
+    const withCode = optionalTexts(f, RESULT_TEXTS, event, json)
+    if (withCode === undefined) return undefined
+    json = withCode
   }
   if (structured !== undefined) {
     const copied = jsonValue(structured, `${json},"structured":`)
@@ -71,26 +71,37 @@ function toolResult(f: Record<string, unknown>, seq: number, ts: number): EventE
   return { event: event as unknown as SessionEvent, json: `${json}}` }
 }
 
-const VERDICT_TEXTS = ['reason', 'by', 'approval'] as const
+const RESULT_TEXTS = ['code']
+const VERDICT_TEXTS = ['reason', 'by', 'approval']
+const CALL_TEXTS = ['rewrittenBy', 'parent']
+const MESSAGE_TEXTS = ['thinking', 'stopReason']
+
+/**
+ * Sets on `event` the optional text fields `keys` (plain names: no escaping) that `fields` has, and
+ * appends them to `json`; undefined when one is set but not a string.
+ */
+function optionalTexts(fields: Record<string, unknown>, keys: readonly string[], event: Record<string, unknown>, json: string): string | undefined {
+  for (const key of keys) {
+    const text = fields[key]
+    if (text === undefined) continue
+    if (typeof text !== 'string') return undefined
+    event[key] = text
+    json += `,"${key}":${quote(text)}`
+  }
+  return json
+}
 
 function verdictEntry(verdict: unknown): { value: Record<string, string>; json: string } | undefined {
   if (typeof verdict !== 'object' || verdict === null) return undefined
   const { outcome, stage } = verdict as Record<string, unknown>
   if (typeof outcome !== 'string' || typeof stage !== 'string') return undefined
   const value: Record<string, string> = { outcome, stage }
-  let json = `{"outcome":${quote(outcome)},"stage":${quote(stage)}`
-  for (const key of VERDICT_TEXTS) {
-    const text = (verdict as Record<string, unknown>)[key]
-    if (text === undefined) continue
-    if (typeof text !== 'string') return undefined
-    value[key] = text
-    json += `,"${key}":${quote(text)}`
-  }
-  return { value, json: `${json}}` }
+  const json = optionalTexts(verdict as Record<string, unknown>, VERDICT_TEXTS, value, `{"outcome":${quote(outcome)},"stage":${quote(stage)}`)
+  return json === undefined ? undefined : { value, json: `${json}}` }
 }
 
 function toolCall(f: Record<string, unknown>, seq: number, ts: number): EventEntry | undefined {
-  const { turnId, callId, token, name, args, originalArgs, rewrittenBy, parent } = f
+  const { turnId, callId, token, name, args, originalArgs } = f
   if (typeof turnId !== 'string' || typeof callId !== 'string' || typeof token !== 'string' || typeof name !== 'string') return undefined
   if (!isObject(args)) return undefined
   const copied = jsonValue(args, `${head('tool/call', seq, ts)},"turnId":${quote(turnId)},"callId":${quote(callId)},"token":${quote(token)},"name":${quote(name)},"args":`)
@@ -104,21 +115,12 @@ function toolCall(f: Record<string, unknown>, seq: number, ts: number): EventEnt
     event.originalArgs = original.value
     json = original.json
   }
-  if (rewrittenBy !== undefined) {
-    if (typeof rewrittenBy !== 'string') return undefined
-    event.rewrittenBy = rewrittenBy
-    json += `,"rewrittenBy":${quote(rewrittenBy)}`
-  }
-  if (parent !== undefined) {
-    if (typeof parent !== 'string') return undefined
-    event.parent = parent
-    json += `,"parent":${quote(parent)}`
-  }
-  return { event: event as unknown as SessionEvent, json: `${json}}` }
+  const withTexts = optionalTexts(f, CALL_TEXTS, event, json)
+  return withTexts === undefined ? undefined : { event: event as unknown as SessionEvent, json: `${withTexts}}` }
 }
 
 function assistantMessage(f: Record<string, unknown>, seq: number, ts: number): EventEntry | undefined {
-  const { turnId, step, text, toolCalls, thinking, partial, stopReason } = f
+  const { turnId, step, text, toolCalls, partial } = f
   if (typeof turnId !== 'string' || !plainNumber(step) || typeof text !== 'string' || !Array.isArray(toolCalls)) return undefined
   let json = `${head('assistant/message', seq, ts)},"turnId":${quote(turnId)},"step":${numberText(step)},"text":${quote(text)},"toolCalls":[`
   const calls: unknown[] = []
@@ -140,20 +142,13 @@ function assistantMessage(f: Record<string, unknown>, seq: number, ts: number): 
   }
   json += ']'
   const event: Record<string, unknown> = { type: 'assistant/message', seq, ts, turnId, step, text, toolCalls: calls }
-  if (thinking !== undefined) {
-    if (typeof thinking !== 'string') return undefined
-    event.thinking = thinking
-    json += `,"thinking":${quote(thinking)}`
-  }
+  const withTexts = optionalTexts(f, MESSAGE_TEXTS, event, json)
+  if (withTexts === undefined) return undefined
+  json = withTexts
   if (partial !== undefined) {
     if (typeof partial !== 'boolean') return undefined
     event.partial = partial
     json += `,"partial":${partial ? 'true' : 'false'}`
-  }
-  if (stopReason !== undefined) {
-    if (typeof stopReason !== 'string') return undefined
-    event.stopReason = stopReason
-    json += `,"stopReason":${quote(stopReason)}`
   }
   return { event: event as unknown as SessionEvent, json: `${json}}` }
 }
