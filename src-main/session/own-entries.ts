@@ -57,11 +57,9 @@ function toolResult(f: Record<string, unknown>, seq: number, ts: number): EventE
   if (decided === undefined) return undefined
   const event: Record<string, unknown> = { type: 'tool/result', seq, ts, turnId, callId, token, name, content, isError, verdict: decided.value, durationMs }
   let json = `${head('tool/result', seq, ts)},"turnId":${quote(turnId)},"callId":${quote(callId)},"token":${quote(token)},"name":${quote(name)},"content":${quote(content)},"isError":${isError ? 'true' : 'false'},"verdict":${decided.json},"durationMs":${numberText(durationMs)}`
-  if (code !== undefined) {
-    const withCode = optionalTexts(f, RESULT_TEXTS, event, json)
-    if (withCode === undefined) return undefined
-    json = withCode
-  }
+  const withCode = withText(event, json, 'code', code)
+  if (withCode === undefined) return undefined
+  json = withCode
   if (structured !== undefined) {
     const copied = jsonValue(structured, `${json},"structured":`)
     if (copied === undefined) return undefined
@@ -71,37 +69,30 @@ function toolResult(f: Record<string, unknown>, seq: number, ts: number): EventE
   return { event: event as unknown as SessionEvent, json: `${json}}` }
 }
 
-const RESULT_TEXTS = ['code']
-const VERDICT_TEXTS = ['reason', 'by', 'approval']
-const CALL_TEXTS = ['rewrittenBy', 'parent']
-const MESSAGE_TEXTS = ['thinking', 'stopReason']
-
 /**
- * Sets on `event` the optional text fields `keys` (plain names: no escaping) that `fields` has, and
- * appends them to `json`; undefined when one is set but not a string.
+ * Sets the optional text field `key` (a plain name: no escaping) on `event` when `text` is given,
+ * and appends it to `json`; undefined when it is given but not a string. Called with a literal key
+ * and a value read by name, so it inlines to the straight code it stands for.
  */
-function optionalTexts(fields: Record<string, unknown>, keys: readonly string[], event: Record<string, unknown>, json: string): string | undefined {
-  for (const key of keys) {
-    const text = fields[key]
-    if (text === undefined) continue
-    if (typeof text !== 'string') return undefined
-    event[key] = text
-    json += `,"${key}":${quote(text)}`
-  }
-  return json
+function withText(event: Record<string, unknown>, json: string | undefined, key: string, text: unknown): string | undefined {
+  if (json === undefined || text === undefined) return json
+  if (typeof text !== 'string') return undefined
+  event[key] = text
+  return `${json},"${key}":${quote(text)}`
 }
 
 function verdictEntry(verdict: unknown): { value: Record<string, string>; json: string } | undefined {
   if (typeof verdict !== 'object' || verdict === null) return undefined
   const { outcome, stage } = verdict as Record<string, unknown>
   if (typeof outcome !== 'string' || typeof stage !== 'string') return undefined
+  const { reason, by, approval } = verdict as Record<string, unknown>
   const value: Record<string, string> = { outcome, stage }
-  const json = optionalTexts(verdict as Record<string, unknown>, VERDICT_TEXTS, value, `{"outcome":${quote(outcome)},"stage":${quote(stage)}`)
+  const json = withText(value, withText(value, withText(value, `{"outcome":${quote(outcome)},"stage":${quote(stage)}`, 'reason', reason), 'by', by), 'approval', approval)
   return json === undefined ? undefined : { value, json: `${json}}` }
 }
 
 function toolCall(f: Record<string, unknown>, seq: number, ts: number): EventEntry | undefined {
-  const { turnId, callId, token, name, args, originalArgs } = f
+  const { turnId, callId, token, name, args, originalArgs, rewrittenBy, parent } = f
   if (typeof turnId !== 'string' || typeof callId !== 'string' || typeof token !== 'string' || typeof name !== 'string') return undefined
   if (!isObject(args)) return undefined
   const copied = jsonValue(args, `${head('tool/call', seq, ts)},"turnId":${quote(turnId)},"callId":${quote(callId)},"token":${quote(token)},"name":${quote(name)},"args":`)
@@ -115,12 +106,12 @@ function toolCall(f: Record<string, unknown>, seq: number, ts: number): EventEnt
     event.originalArgs = original.value
     json = original.json
   }
-  const withTexts = optionalTexts(f, CALL_TEXTS, event, json)
+  const withTexts = withText(event, withText(event, json, 'rewrittenBy', rewrittenBy), 'parent', parent)
   return withTexts === undefined ? undefined : { event: event as unknown as SessionEvent, json: `${withTexts}}` }
 }
 
 function assistantMessage(f: Record<string, unknown>, seq: number, ts: number): EventEntry | undefined {
-  const { turnId, step, text, toolCalls, partial } = f
+  const { turnId, step, text, toolCalls, thinking, partial, stopReason } = f
   if (typeof turnId !== 'string' || !plainNumber(step) || typeof text !== 'string' || !Array.isArray(toolCalls)) return undefined
   let json = `${head('assistant/message', seq, ts)},"turnId":${quote(turnId)},"step":${numberText(step)},"text":${quote(text)},"toolCalls":[`
   const calls: unknown[] = []
@@ -142,7 +133,7 @@ function assistantMessage(f: Record<string, unknown>, seq: number, ts: number): 
   }
   json += ']'
   const event: Record<string, unknown> = { type: 'assistant/message', seq, ts, turnId, step, text, toolCalls: calls }
-  const withTexts = optionalTexts(f, MESSAGE_TEXTS, event, json)
+  const withTexts = withText(event, withText(event, json, 'thinking', thinking), 'stopReason', stopReason)
   if (withTexts === undefined) return undefined
   json = withTexts
   if (partial !== undefined) {
