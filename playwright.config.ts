@@ -3,6 +3,7 @@
 // downloaded on the CI machines). Each test starts its own host: see e2e/fixtures.ts.
 // The browser: CHROMIUM_PATH (`npm test` sets it to what scripts/chromium.mjs found or installed),
 // else the same lookup (Debian's, Playwright's cache, Chrome, PATH). Run `npm run build` first.
+import { availableParallelism } from 'node:os'
 import { defineConfig } from '@playwright/test'
 import type { TestOptions, WorkerOptions } from './e2e/fixtures'
 import { findChromium } from './scripts/chromium.mjs'
@@ -21,8 +22,10 @@ export default defineConfig<TestOptions, WorkerOptions>({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
-  // One worker: the 2-core CI machine runs the host, Chromium and the runner at once.
-  workers: 1,
+  // One worker per core, at most four: each test starts its own host (port 0, its own temp
+  // folders), so two tests never share anything but the machine; the tests wait on the host and
+  // the browser far more than they compute.
+  workers: Math.min(4, availableParallelism()),
   fullyParallel: false,
   // Written for an idle machine; scaled by how loaded or slow this one is (scripts/time-factor.mjs:
   // measured once, then read from SEAM_TEST_TIME_FACTOR by the workers and the host fixture), and

@@ -16,6 +16,10 @@ export default defineConfig({
     // One test file per core (Vitest's default leaves one core idle): most files spend their time
     // waiting on real processes (the built CLI, hooks, git, MCP servers), not on the CPU.
     maxWorkers: availableParallelism(),
+    // A worker keeps the modules it loaded from one test file to the next instead of importing
+    // them again for each of the ~320 files. Test files hold
+    // their state in their own scopes and temp folders, so none sees another's.
+    isolate: false,
     testTimeout: scaledTimeout(20_000),
     hookTimeout: scaledTimeout(20_000),
     // Each file re-reads the load when it starts and scales those two further if it rose.

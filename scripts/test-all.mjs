@@ -26,7 +26,9 @@ import { failureLines, playwrightDurations, playwrightTests, slowestLines, vites
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = {
   electronVite: join(root, 'node_modules/electron-vite/bin/electron-vite.js'),
-  tsc: join(root, 'node_modules/typescript/bin/tsc'),
+  // TypeScript 7's native compiler checks the same tsconfig in a fraction of 5.9's CPU time; 5.9
+  // stays installed for what needs the compiler's JavaScript API (the SDK's API surface, import walls).
+  tsc: join(root, 'node_modules/typescript-native/bin/tsc'),
   vitest: join(root, 'node_modules/vitest/vitest.mjs'),
   playwright: join(root, 'node_modules/@playwright/test/cli.js')
 }
@@ -181,7 +183,7 @@ try {
   if (!existsSync(join(root, 'out/main/web.js'))) console.log('\n(out/main/web.js is missing: the e2e tests will fail to start the host)')
   if (overlap) {
     // The typecheck and the e2e tests beside the unit tests: vitest's files spend much of their
-    // time waiting on the processes they start, and Playwright's one worker on the browser and
+    // time waiting on the processes they start, and Playwright's workers on the browser and
     // the host. Their output is printed after vitest's.
     const typecheck = step('typecheck', [bin.tsc, '--noEmit', '-p', 'tsconfig.json'], { capture: true })
     const e2e = playwright({ capture: true })
