@@ -7,7 +7,7 @@
 // a step's tool results, or with the next prompt; one that comes while nothing does (the session
 // idle, or a turn ending without another step) is delivered by itself, opening a turn when the
 // session is idle. A burst is coalesced: one delivery for the lines that come together.
-import WebSocket from 'ws'
+import type WebSocket from 'ws'
 import { z } from 'zod'
 import { defineTool, type BackgroundTaskInfo, type RunningCommand, type ToolDefinition, type ToolExec, type ToolOutput } from '@seam/sdk'
 import type { TaskTable } from './task-table'
@@ -194,9 +194,12 @@ export function monitorEvent(monitor: { taskId: string; description: string }, l
 }
 
 /** Connects, or says why not (a refused connection, a bad handshake, the call aborted). */
-function openSocket(url: string, signal: AbortSignal): Promise<WebSocket | string> {
+async function openSocket(url: string, signal: AbortSignal): Promise<WebSocket | string> {
+  // Loaded by the first `ws` monitor, not with Seam: it is a tenth of `seam`'s start-up CPU.
+  const { default: WebSocketClient } = await import('ws')
+  if (signal.aborted) return 'Monitor: the call was aborted before the WebSocket connected.'
   return new Promise((resolve) => {
-    const socket = new WebSocket(url)
+    const socket = new WebSocketClient(url)
     const onAbort = () => {
       socket.terminate()
       resolve('Monitor: the call was aborted before the WebSocket connected.')

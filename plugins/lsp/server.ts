@@ -5,24 +5,8 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import {
-  createProtocolConnection,
-  DidChangeConfigurationNotification,
-  DidChangeTextDocumentNotification,
-  DidOpenTextDocumentNotification,
-  DidSaveTextDocumentNotification,
-  ExitNotification,
-  InitializedNotification,
-  InitializeRequest,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type Diagnostic,
-  type InitializeParams,
-  type ProtocolConnection,
-  type ServerCapabilities
-} from 'vscode-languageserver-protocol/node.js'
+import type { Diagnostic, InitializeParams, ProtocolConnection, ServerCapabilities } from 'vscode-languageserver-protocol/node.js'
+import { loadProtocol, type Protocol } from './protocol'
 import { spawnGuarded, SEAM_VERSION, type GuardedProcess } from '@seam/sdk/node'
 import type { LspServerStatus, PluginLspServer } from '@seam/sdk'
 
@@ -119,6 +103,7 @@ export class LanguageServer {
    */
   async sync(file: string): Promise<{ uri: string; sent: boolean }> {
     const connection = await this.ready()
+    const { DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidSaveTextDocumentNotification } = await loadProtocol()
     const uri = pathToFileURL(file).href
     const text = readFileSync(file, 'utf8')
     const open = this.documents.get(uri)
@@ -181,6 +166,7 @@ export class LanguageServer {
     const timeoutMs = this.config.shutdownTimeout ?? this.host.shutdownTimeoutMs
     const within = <T>(promise: Promise<T>) => Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false).unref())])
     try {
+      const { ShutdownRequest, ExitNotification } = await loadProtocol()
       if (await within(connection.sendRequest(ShutdownRequest.type))) {
         await connection.sendNotification(ExitNotification.type)
         await within(exited)
@@ -206,6 +192,7 @@ export class LanguageServer {
     this.stderr = []
     this.documents.clear()
     this.diagnostics.clear()
+    const lsp = await loadProtocol()
     let group: GuardedProcess
     try {
       group = spawnGuarded(config.command, config.args, { cwd: this.host.workspace, env: { ...this.host.childEnv(), ...config.env }, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -232,8 +219,8 @@ export class LanguageServer {
     }
     const exit = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal !== null ? `the server process was killed by ${signal}` : `the server process exited with code ${code}`)))
     void exit.then((why) => this.exited(group, why))
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
-    this.answerServer(connection, root)
+    const connection = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout!), new lsp.StreamMessageWriter(child.stdin!))
+    this.answerServer(connection, root, lsp.PublishDiagnosticsNotification.type)
     connection.listen()
     const params: InitializeParams = {
       processId: process.pid,
@@ -250,12 +237,12 @@ export class LanguageServer {
       timer = setTimeout(() => reject(new Error(`it did not answer initialize within ${timeoutMs} ms (startupTimeout)`)), timeoutMs)
     })
     try {
-      const initialize = connection.sendRequest(InitializeRequest.type, params)
+      const initialize = connection.sendRequest(lsp.InitializeRequest.type, params)
       initialize.catch(() => undefined)
       const result = await Promise.race([initialize, timeout, exit.then((why) => Promise.reject(new Error(why)))])
       this.capabilities = result.capabilities
-      await connection.sendNotification(InitializedNotification.type, {})
-      if (config.settings !== undefined) await connection.sendNotification(DidChangeConfigurationNotification.type, { settings: config.settings })
+      await connection.sendNotification(lsp.InitializedNotification.type, {})
+      if (config.settings !== undefined) await connection.sendNotification(lsp.DidChangeConfigurationNotification.type, { settings: config.settings })
     } catch (error) {
       group.signalGroup('SIGKILL')
       connection.dispose()
@@ -276,8 +263,8 @@ export class LanguageServer {
   }
 
   /** Requests the server sends the client: its settings, and polite answers to the rest. */
-  private answerServer(connection: ProtocolConnection, root: string): void {
-    connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+  private answerServer(connection: ProtocolConnection, root: string, publishDiagnostics: Protocol['PublishDiagnosticsNotification']['type']): void {
+    connection.onNotification(publishDiagnostics, (params) => {
       this.seq += 1
       this.diagnostics.set(params.uri, { items: params.diagnostics, seq: this.seq })
       for (const waiter of [...this.waiters]) waiter()
