@@ -15,9 +15,9 @@ export default defineConfig({
     // SessionLog.appendOwn checks the host's own events against the schemas in every test.
     env: { SEAM_CHECK_OWN_EVENTS: '1' },
     // Written for an idle machine; scaled by how loaded or slow this one is (scripts/time-factor.mjs).
-    // One test file per core (Vitest's default leaves one core idle): most files spend their time
-    // waiting on real processes (the built CLI, hooks, git, MCP servers), not on the CPU.
-    maxWorkers: availableParallelism(),
+    // One test file more than there are cores (Vitest's default leaves one core idle): most files
+    // spend much of their time waiting on real processes (the built CLI, hooks, git, MCP servers).
+    maxWorkers: availableParallelism() + 1,
     testTimeout: scaledTimeout(20_000),
     hookTimeout: scaledTimeout(20_000),
     // Each file re-reads the load when it starts and scales those two further if it rose.

@@ -1,38 +1,22 @@
 // The notifications settings: desktop notifications on or off, and the idle time of Claude Code's
 // `idle_prompt`. A draft of the Notifications section, saved with its Save bar (in web mode,
 // turning them on asks the browser's permission, from that Save click).
-import { useEffect, useState } from 'react'
-import { errorText, fieldErrorOf } from '../app/errors'
-import { useHost } from '../app/host-context'
+import { useState } from 'react'
+import type { Settings } from '../../src-shared/contract/ipc'
+import { fieldErrorOf } from '../app/errors'
 import { useDraftPart } from '../settings/section-form'
+import { useSettingsDraft } from '../settings/settings-draft'
 import { browserNotifications, requestNotificationPermission, setNotificationSetting } from './web-notifications'
 
 const IDLE_LABEL = 'Idle prompt after (seconds)'
 const LABELS = { desktopNotifications: 'Desktop notifications', idlePromptSeconds: IDLE_LABEL }
 type Values = { on: boolean; idle: string }
 
-export function NotificationsForm() {
-  const host = useHost()
-  const [saved, setSaved] = useState<Values | null>(null)
-  const [values, setValues] = useState<Values | null>(null)
-  const [note, setNote] = useState<string | null>(null)
-  const [error, setError] = useState<{ field: string | undefined; text: string } | null>(null)
+const notificationValues = (settings: Settings): Values => ({ on: settings.desktopNotifications, idle: String(settings.idlePromptSeconds) })
 
-  useEffect(() => {
-    let live = true
-    host.invoke('settings/get', {}).then(
-      (settings) => {
-        if (!live) return
-        const loaded = { on: settings.desktopNotifications, idle: String(settings.idlePromptSeconds) }
-        setSaved(loaded)
-        setValues(loaded)
-      },
-      (e: unknown) => live && setError({ field: undefined, text: errorText(e) })
-    )
-    return () => {
-      live = false
-    }
-  }, [host])
+export function NotificationsForm() {
+  const { host, saved, draft: values, setDraft: setValues, keep, error, setError } = useSettingsDraft(notificationValues)
+  const [note, setNote] = useState<string | null>(null)
 
   const dirty = saved !== null && values !== null && (saved.on !== values.on || saved.idle !== values.idle)
   const save = async (): Promise<boolean> => {
@@ -47,9 +31,7 @@ export function NotificationsForm() {
       }
       const next = await host.invoke('settings/set', { desktopNotifications: values.on, idlePromptSeconds: Number(values.idle) })
       setNotificationSetting(next.desktopNotifications)
-      const loaded = { on: next.desktopNotifications, idle: String(next.idlePromptSeconds) }
-      setSaved(loaded)
-      setValues(loaded)
+      keep(notificationValues(next))
       return true
     } catch (e) {
       setError(fieldErrorOf(e, LABELS))

@@ -1,35 +1,18 @@
 // The channels setting (plugins/channels): which channels may push messages into sessions, one
 // Claude Code `--channels` entry per line (`plugin:<name>@<marketplace>`, `server:<name>`). A draft
 // of the Channels section, saved with its Save bar; the host checks each entry and names a bad one.
-import { useEffect, useState } from 'react'
-import { errorText, fieldErrorOf } from '../app/errors'
-import { useHost } from '../app/host-context'
+import type { Settings } from '../../src-shared/contract/ipc'
+import { fieldErrorOf } from '../app/errors'
 import { useDraftPart } from './section-form'
+import { useSettingsDraft } from './settings-draft'
 
 const LABEL = 'Enabled channels'
 const linesOf = (text: string): string[] => text.split('\n').map((line) => line.trim()).filter((line) => line !== '')
 
-export function ChannelsForm() {
-  const host = useHost()
-  const [saved, setSaved] = useState<string | null>(null)
-  const [text, setText] = useState<string | null>(null)
-  const [error, setError] = useState<{ field: string | undefined; text: string } | null>(null)
+const channelsText = (settings: Settings): string => settings.channels.join('\n')
 
-  useEffect(() => {
-    let live = true
-    host.invoke('settings/get', {}).then(
-      (settings) => {
-        if (!live) return
-        const loaded = settings.channels.join('\n')
-        setSaved(loaded)
-        setText(loaded)
-      },
-      (e: unknown) => live && setError({ field: undefined, text: errorText(e) })
-    )
-    return () => {
-      live = false
-    }
-  }, [host])
+export function ChannelsForm() {
+  const { host, saved, draft: text, setDraft: setText, keep, error, setError } = useSettingsDraft(channelsText)
 
   const dirty = saved !== null && text !== null && linesOf(saved).join('\n') !== linesOf(text).join('\n')
   const save = async (): Promise<boolean> => {
@@ -37,9 +20,7 @@ export function ChannelsForm() {
     setError(null)
     try {
       const next = await host.invoke('settings/set', { channels: linesOf(text) })
-      const loaded = next.channels.join('\n')
-      setSaved(loaded)
-      setText(loaded)
+      keep(channelsText(next))
       return true
     } catch (e) {
       setError(fieldErrorOf(e, { channels: LABEL }))

@@ -1,10 +1,10 @@
 // Limits of the agent loop and the hook runner (settings/get, settings/set), a draft of the
 // Advanced section (saved with its Save bar); a refused value is marked and named.
-import { useEffect, useState, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
 import type { Settings } from '../../src-shared/contract/ipc'
-import { errorText, fieldErrorOf } from '../app/errors'
-import { useHost } from '../app/host-context'
+import { fieldErrorOf } from '../app/errors'
 import { useDraftPart } from './section-form'
+import { useSettingsDraft } from './settings-draft'
 
 type LimitKey = 'maxParallelToolCalls' | 'maxSteps' | 'hookConcurrency'
 
@@ -16,25 +16,7 @@ const FIELDS: Array<{ key: LimitKey; label: string; max: number }> = [
 const LABELS = Object.fromEntries(FIELDS.map(({ key, label }) => [key, label]))
 
 export function LimitsForm() {
-  const host = useHost()
-  const [saved, setSaved] = useState<Record<LimitKey, string> | null>(null)
-  const [values, setValues] = useState<Record<LimitKey, string> | null>(null)
-  const [error, setError] = useState<{ field: string | undefined; text: string } | null>(null)
-
-  useEffect(() => {
-    let live = true
-    host.invoke('settings/get', {}).then(
-      (settings) => {
-        if (!live) return
-        setSaved(asText(settings))
-        setValues(asText(settings))
-      },
-      (e: unknown) => live && setError({ field: undefined, text: errorText(e) })
-    )
-    return () => {
-      live = false
-    }
-  }, [host])
+  const { host, saved, draft: values, setDraft: setValues, keep, error, setError } = useSettingsDraft(asText)
 
   const dirty = saved !== null && values !== null && FIELDS.some(({ key }) => saved[key] !== values[key])
   const save = async (): Promise<boolean> => {
@@ -42,9 +24,7 @@ export function LimitsForm() {
     setError(null)
     try {
       const patch = Object.fromEntries(FIELDS.map(({ key }) => [key, Number(values[key])])) as Pick<Settings, LimitKey>
-      const next = asText(await host.invoke('settings/set', patch))
-      setSaved(next)
-      setValues(next)
+      keep(asText(await host.invoke('settings/set', patch)))
       return true
     } catch (e) {
       setError(fieldErrorOf(e, LABELS))
