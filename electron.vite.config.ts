@@ -25,10 +25,19 @@ export default defineConfig({
   main: {
     build: {
       outDir: r('out/main'),
-      // Dependencies load from node_modules, except the ones only a worker uses: a worker
-      // (`import path from './x?modulePath'`, e.g. plugins/web-tools/markdown-worker.ts) is built
-      // as one self-contained file, unpacked from the asar archive (packaging/electron-builder.config.mjs).
-      externalizeDeps: { exclude: ['turndown', 'htmlparser2'] },
+      // Dependencies load from node_modules, except two kinds that are bundled in:
+      // - the ones only a worker uses: a worker (`import path from './x?modulePath'`, e.g.
+      //   plugins/web-tools/markdown-worker.ts) is built as one self-contained file, unpacked from
+      //   the asar archive (packaging/electron-builder.config.mjs);
+      // - the pure-JavaScript ones every process loads at start. Node resolved, opened and linked
+      //   about 300 of their files one by one: bundled, `seam --version` takes 30% less CPU
+      //   (bench/cli-start.ts). zod is among them: the MCP and ACP SDKs,
+      //   loaded only with a server or client, keep their own copy, and theirs and ours meet only
+      //   through `safeParse`, which reads the schema's own internals. picomatch stays external:
+      //   fdir loads it from node_modules whether it is bundled or not.
+      externalizeDeps: {
+        exclude: ['turndown', 'htmlparser2', 'zod', 'yaml', 'semver', 'diff', 'smol-toml', 'ignore', 'tinyglobby', 'fdir']
+      },
       rolldownOptions: {
         input: {
           index: r('src-main/electron/main.ts'),
