@@ -65,7 +65,7 @@ describe('seam plugin new → build → test → pack → install → run', () =
   it('scaffolds a bundle with both parts: package.json with seam entries and engines.seam, sources, a test, a build script, a README', async () => {
     const created = await seam(work, 'plugin', 'new', NAME)
     expect(created.code, created.stderr).toBe(0)
-    expect((await readdir(bundle)).sort()).toEqual(['.gitignore', 'README.md', 'build.mjs', 'package.json', 'src', 'tsconfig.json', 'vendor', 'vitest.config.mjs'])
+    expect((await readdir(bundle)).sort()).toEqual(['.gitignore', 'README.md', 'build.mjs', 'package-lock.json', 'package.json', 'src', 'tsconfig.json', 'vendor', 'vitest.config.mjs'])
     expect((await readdir(path.join(bundle, 'src'))).sort()).toEqual(['client.tsx', 'host.test.ts', 'host.ts'])
     const manifest = JSON.parse(await readFile(path.join(bundle, 'package.json'), 'utf8')) as Record<string, unknown>
     const sdkVersion = (JSON.parse(await readFile(path.join(ROOT, 'packages/sdk/package.json'), 'utf8')) as { version: string }).version
@@ -73,6 +73,10 @@ describe('seam plugin new → build → test → pack → install → run', () =
     // @seam/sdk is not on the public registry: the running Seam's SDK is vendored as a file: dependency (issue 29).
     expect(manifest.devDependencies).toMatchObject({ '@seam/sdk': `file:vendor/seam-sdk-${sdkVersion}.tgz` })
     expect(await readdir(path.join(bundle, 'vendor'))).toEqual([`seam-sdk-${sdkVersion}.tgz`])
+    // The lockfile names the vendored SDK and Seam's own versions of the rest (plugin-lockfile.ts).
+    const lock = JSON.parse(await readFile(path.join(bundle, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; resolved?: string }> }
+    expect(lock.packages['node_modules/@seam/sdk']).toMatchObject({ version: sdkVersion, resolved: `file:vendor/seam-sdk-${sdkVersion}.tgz` })
+    expect(lock.packages['node_modules/zod']?.version).toBe(SCAFFOLD_DEV_DEPENDENCIES.zod)
     // A second `new` into the same folder refuses instead of overwriting.
     const again = await seam(work, 'plugin', 'new', NAME)
     expect(again.code).toBe(2)

@@ -11,7 +11,9 @@ import { z } from 'zod'
 import { SDK_VERSION } from '@seam/sdk/version'
 import { readManifest } from '../plugins/bundles/manifest'
 import { bundleFiles, type ScaffoldOptions } from './plugin-templates'
-import { sdkTarball, vendorSdk } from './plugin-sdk'
+import { sdkTarball, seamRoot, vendorSdk } from './plugin-sdk'
+import { bundleLockfileFor } from './plugin-lockfile'
+import { writeFileAtomic } from '../app/atomic-file'
 import { resolveSeamHome } from '../app/paths'
 import { UsageError } from './usage-error'
 
@@ -74,6 +76,12 @@ export async function authorCommand(args: string[], io: Io): Promise<number> {
     const tarball = await sdkTarball(resolveSeamHome())
     const spec = vendorSdk(dir, tarball)
     files.push(spec.slice('file:'.length))
+    // The versions Seam itself installed: `npm install` finds them all in npm's cache.
+    const lock = await bundleLockfileFor(seamRoot(), dir, { spec, file: path.join(dir, spec.slice('file:'.length)) })
+    if (lock.ok) {
+      writeFileAtomic(path.join(dir, 'package-lock.json'), lock.text, 0o644)
+      files.push('package-lock.json')
+    } else io.stderr.write(`seam plugin new: no package-lock.json (${lock.reason}); npm install will resolve every package from the registry\n`)
     io.stdout.write(`created ${dir}\n${files.map((f) => `  ${f}\n`).join('')}next: cd ${path.relative(process.cwd(), dir) || '.'} && npm install && npm run build && npm test && seam plugin pack\n`)
     return 0
   }

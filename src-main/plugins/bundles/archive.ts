@@ -53,6 +53,28 @@ export function listArchive(data: Buffer): Promise<RawEntry[]> {
   })
 }
 
+/** One file's bytes from a (gzipped) tar archive, by its path below the top folder; undefined when absent. */
+export function readArchiveFile(data: Buffer, inner: string): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    let found: Buffer | undefined
+    const parser = new Parser({
+      strict: true,
+      onReadEntry: (entry: ReadEntry) => {
+        if (!FILE_TYPES.has(entry.type) || entry.path.split('/').slice(1).join('/') !== inner) {
+          entry.resume()
+          return
+        }
+        const chunks: Buffer[] = []
+        entry.on('data', (chunk: Buffer) => chunks.push(chunk))
+        entry.on('end', () => (found = Buffer.concat(chunks)))
+      }
+    })
+    parser.on('error', (error: Error) => reject(new BundleError(`not a readable tar archive: ${error.message}`)))
+    parser.on('end', () => resolve(found))
+    parser.end(data)
+  })
+}
+
 /**
  * Checks every entry and returns them relative to the package folder. Throws a BundleError that
  * names the first offending entry.
