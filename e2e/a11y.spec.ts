@@ -116,7 +116,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
         // Sessions: a second session, the first hovered while the second is active.
         await ui.pageButton(app, 'Chat').click()
-        await app.getByRole('button', { name: 'New session' }).click()
+        await app.getByRole('button', { name: 'New session', exact: true }).click()
         await send(app, 'second session')
         await expect(ui.sessionRows(app)).toHaveCount(2)
         await expect(ui.assistantMessages(app).last()).toContainText('A plain answer.')

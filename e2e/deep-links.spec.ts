@@ -38,7 +38,7 @@ test('settings sections and sessions by URL, kept in step with in-app navigation
   await expect(ui.assistantMessages(app).last()).toContainText('Answer to first question')
   await expect(app).toHaveURL(/#\/session\/[^/]+$/)
   const first = decodeURIComponent(hashOf(app).slice('#/session/'.length))
-  await app.getByRole('button', { name: 'New session' }).click()
+  await app.getByRole('button', { name: 'New session', exact: true }).click()
   await expect(app).toHaveURL(/#\/chat$/)
   await send(app, 'second question')
   await expect(ui.assistantMessages(app).last()).toContainText('Answer to second question')
