@@ -82,9 +82,12 @@ async function buildJs(seamVersion) {
   return imported
 }
 
+// TypeScript 7's native compiler (the `typescript-native` alias) emits the same declarations (the
+// same types; union members and quotes may come in another order or style) in under half the CPU
+// time of 5.9's.
 function buildTypes() {
   const config = join(HERE, 'tsconfig.pack.json')
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], { stdio: 'inherit', cwd: ROOT })
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript-native/bin/tsc'), '-p', config], { stdio: 'inherit', cwd: ROOT })
 }
 
 /** The dependencies of the packed SDK: every package its dist imports, at the version this repository pins. */
