@@ -1,7 +1,7 @@
 // Bad servers: each fault is a clear error on that server or that call, in the session and the
 // server's status, while the session and the other servers go on. The servers are real
 // processes (test-servers/scripted-server.mjs) speaking JSON-RPC over stdio.
-import { readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -175,6 +175,9 @@ describe('MCP servers that misbehave', () => {
     })
     const { events } = await host.run('spawn')
     expect(toolResults(events)[0]).toMatchObject({ isError: true, code: 'TIMEOUT' })
+    // On a loaded machine the call can time out before the server has started its child: the
+    // server goes on serving, so the child still comes.
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the server to start its child')
     const [serverPid, childPid] = readFileSync(pidFile, 'utf8').trim().split(' ').map(Number)
     rmSync(pidFile, { force: true })
     expect(isAlive(childPid!), 'the tool\'s child runs while the server does').toBe(true)
