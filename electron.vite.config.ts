@@ -1,5 +1,5 @@
 // Build of the three processes (electron-vite 6 + vite 8):
-//   main     -> out/main/{index,web,cli}.js   ESM (package.json "type": "module"), deps external
+//   main     -> out/main/{index,web,cli}.js   ESM (package.json "type": "module"), deps external but the few every process loads at start
 //   preload  -> out/preload/index.cjs         CommonJS: sandboxed preloads cannot be ESM
 //   renderer -> out/renderer                  React app (index.html + assets)
 import { resolve } from 'node:path'
