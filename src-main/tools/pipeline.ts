@@ -196,14 +196,15 @@ export class ToolPipeline {
     const withDefaults = tool.inputSchema.safeParse(raw.value)
     const filled = withDefaults.success ? materializeObject(withDefaults.data) : undefined
     const args = filled?.ok ? filled.value : raw.value
-    if (this.kernel.listenerCount('tools/input-rewrite') === 0 && filled?.ok) {
+    const rewriters = this.kernel.listenerCount('tools/input-rewrite')
+    if (rewriters === 0 && filled?.ok) {
       // Nothing can rewrite the input: the schema's output just parsed (and copied, frozen) is what
       // the tool runs with; parsing it again would apply a transform twice and cost a second
       // parse and copy per call.
       return { call: seal({ name, args: filled.value, callId, sessionId, cwd, turnId, parent, agent }), tool }
     }
     const identity: Identity = { name, callId, sessionId, cwd, turnId, parent, agent }
-    if (this.kernel.listenerCount('tools/input-rewrite') > 0) return this.rewriteThenSeal(tool, identity, args, abandon)
+    if (rewriters > 0) return this.rewriteThenSeal(tool, identity, args, abandon)
     return this.validateAndSeal(tool, identity, args)
   }
 
