@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import semver from 'semver'
 import { z } from 'zod'
+import { formatZodError } from '../../src-shared/validation'
 import { readArchiveFile, sha512Integrity } from '../plugins/bundles/archive'
 
 const LockEntrySchema = z
@@ -79,7 +80,7 @@ export function bundleLockfile(seamLockText: string, bundle: BundleManifest, ven
   let source: z.infer<typeof LockfileSchema>
   try {
     const parsed = LockfileSchema.safeParse(JSON.parse(seamLockText))
-    if (!parsed.success) return { ok: false, reason: `Seam's lockfile: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}` }
+    if (!parsed.success) return { ok: false, reason: formatZodError("Seam's lockfile", parsed.error) }
     source = parsed.data
   } catch (error) {
     return { ok: false, reason: `Seam's lockfile is not JSON: ${(error as Error).message}` }
@@ -129,7 +130,8 @@ export function bundleLockfile(seamLockText: string, bundle: BundleManifest, ven
     packages[location] = { ...kept, dev: true }
     follow(location, entry)
   }
-  const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)))
+  // npm's own order: by path, the root ('') first.
+  const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   return { ok: true, text: `${JSON.stringify({ name: bundle.name, version: bundle.version, lockfileVersion: 3, requires: true, packages: sorted }, null, 2)}\n` }
 }
 
@@ -148,7 +150,7 @@ export async function bundleLockfileFor(seamRoot: string, bundleDir: string, ven
   const packed = await readArchiveFile(tarball, 'package.json')
   if (packed === undefined) return { ok: false, reason: `${vendored.file} has no package.json` }
   const manifest = PackedManifestSchema.safeParse(JSON.parse(packed.toString('utf8')))
-  if (!manifest.success) return { ok: false, reason: `${vendored.file}: package.json: ${manifest.error.issues[0]?.path.join('.')}: ${manifest.error.issues[0]?.message}` }
+  if (!manifest.success) return { ok: false, reason: formatZodError(`${vendored.file}: package.json`, manifest.error) }
   const bundle = JSON.parse(readFileSync(path.join(bundleDir, 'package.json'), 'utf8')) as BundleManifest
   return bundleLockfile(readFileSync(lock, 'utf8'), bundle, [{ spec: vendored.spec, tarball, manifest: manifest.data }])
 }

@@ -21,10 +21,7 @@ export function useSettingsDraft<T>(read: (settings: Settings) => T) {
     let live = true
     host.invoke('settings/get', {}).then(
       (settings) => {
-        if (!live) return
-        const values = read(settings)
-        setSaved(values)
-        setDraft(values)
+        if (live) keep(read(settings))
       },
       (e: unknown) => live && setError({ field: undefined, text: errorText(e) })
     )

@@ -36,43 +36,39 @@ interface RawEntry {
   linkpath?: string
 }
 
-/** Lists a (gzipped) tar archive without writing anything. */
-export function listArchive(data: Buffer): Promise<RawEntry[]> {
+/** Reads a (gzipped) tar archive entry by entry without writing anything; `onEntry` consumes or resumes each. */
+function readArchive(data: Buffer, onEntry: (entry: ReadEntry) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const entries: RawEntry[] = []
-    const parser = new Parser({
-      strict: true,
-      onReadEntry: (entry: ReadEntry) => {
-        entries.push({ path: entry.path, type: entry.type, size: entry.size, linkpath: entry.linkpath })
-        entry.resume()
-      }
-    })
+    const parser = new Parser({ strict: true, onReadEntry: onEntry })
     parser.on('error', (error: Error) => reject(new BundleError(`not a readable tar archive: ${error.message}`)))
-    parser.on('end', () => resolve(entries))
+    parser.on('end', () => resolve())
     parser.end(data)
   })
 }
 
-/** One file's bytes from a (gzipped) tar archive, by its path below the top folder; undefined when absent. */
-export function readArchiveFile(data: Buffer, inner: string): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    let found: Buffer | undefined
-    const parser = new Parser({
-      strict: true,
-      onReadEntry: (entry: ReadEntry) => {
-        if (!FILE_TYPES.has(entry.type) || entry.path.split('/').slice(1).join('/') !== inner) {
-          entry.resume()
-          return
-        }
-        const chunks: Buffer[] = []
-        entry.on('data', (chunk: Buffer) => chunks.push(chunk))
-        entry.on('end', () => (found = Buffer.concat(chunks)))
-      }
-    })
-    parser.on('error', (error: Error) => reject(new BundleError(`not a readable tar archive: ${error.message}`)))
-    parser.on('end', () => resolve(found))
-    parser.end(data)
+/** Lists a (gzipped) tar archive without writing anything. */
+export async function listArchive(data: Buffer): Promise<RawEntry[]> {
+  const entries: RawEntry[] = []
+  await readArchive(data, (entry) => {
+    entries.push({ path: entry.path, type: entry.type, size: entry.size, linkpath: entry.linkpath })
+    entry.resume()
   })
+  return entries
+}
+
+/** One file's bytes from a (gzipped) tar archive, by its path below the top folder; undefined when absent. */
+export async function readArchiveFile(data: Buffer, inner: string): Promise<Buffer | undefined> {
+  let found: Buffer | undefined
+  await readArchive(data, (entry) => {
+    if (!FILE_TYPES.has(entry.type) || entry.path.split('/').slice(1).join('/') !== inner) {
+      entry.resume()
+      return
+    }
+    const chunks: Buffer[] = []
+    entry.on('data', (chunk: Buffer) => chunks.push(chunk))
+    entry.on('end', () => (found = Buffer.concat(chunks)))
+  })
+  return found
 }
 
 /**
