@@ -52,7 +52,9 @@ const test = base.extend({
 function respond(body: OpenAIRequestBody): ScriptedTurn {
   // Both subagents keep going until they are stopped.
   if (textOf(body.messages[0]).includes(CHILD_MARKER)) return { text: 'Looking at everything, slowly', hangAfterChars: 10 }
-  if (trailingToolResults(body).length > 0) return { text: 'Both are done.' }
+  // The tool results, or a turn the stopped background agent's <task-notification> opened by
+  // itself (under load it can come after the step that took the results): never a second pair.
+  if (trailingToolResults(body).length > 0 || textOf(body.messages.at(-1)).includes('<task-notification>')) return { text: 'Both are done.' }
   return {
     toolCalls: [
       { name: 'Agent', args: { description: 'Watch in the background', prompt: 'Watch for ever', subagent_type: 'general-purpose', run_in_background: true } },
