@@ -142,11 +142,16 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
       })
       let stderr = ''
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-      // The task's start is on disk (the log's write follows the model request by a moment: wait for the file, not the request).
+      // The task's start is in this session's own log (the write follows the model request by a moment: wait for the
+      // file, not the request; the earlier tests' sessions share the folder and hold task starts of their own).
+      const ownLogHasStart = () => {
+        const id = /session (\S+)/.exec(stderr)?.[1]
+        return id !== undefined && sessionLogs(join(home, 'seam', 'sessions')).some((file) => file.endsWith(`/${id}.jsonl`) && readFileSync(file, 'utf8').includes('"task/started"'))
+      }
       await waitFor(
-        () => server.requests.length >= 2 && existsSync(join(workspace, 'watcher.pid')) && sessionLogs(join(home, 'seam', 'sessions')).some((file) => readFileSync(file, 'utf8').includes('"task/started"')),
+        () => server.requests.length >= 2 && existsSync(join(workspace, 'watcher.pid')) && ownLogHasStart(),
         30_000 * FACTOR,
-        'the task to start, its start to be logged and the second step to run'
+        'the task to start, its start to be logged in this session and the second step to run'
       )
       const pid = Number(readFileSync(join(workspace, 'watcher.pid'), 'utf8'))
       expect(isAlive(pid)).toBe(true)
