@@ -180,6 +180,16 @@ describe('runCommandHook: faults', () => {
     expect(await waitUntilDead(grandchild)).toBe(true)
   })
 
+  it('reads all the output written before the exit, however short the pipe grace (the loop runs timers before it polls the pipes)', async () => {
+    // With no grace, the end came on the loop's next turn, before the pipes were read: about 1 run in 125 lost its tail.
+    const outputs: string[] = []
+    for (let round = 0; round < 40; round++) {
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => runCommandHook({ command: `printf ${i}; sleep 0.01; printf x`, stdin: '{}', pipeGraceMs: 0 })))
+      outputs.push(...results.map((result) => result.stdout))
+    }
+    expect(outputs.filter((stdout, n) => stdout !== `${n % 5}x`)).toEqual([])
+  })
+
   it('leaves a background process alone when it released the pipes', async () => {
     const result = await runCommandHook({ command: 'sleep 2 >/dev/null 2>&1 & echo $!', stdin: '{}', pipeGraceMs: 100 })
     const background = Number(result.stdout.trim())

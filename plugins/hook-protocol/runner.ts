@@ -154,8 +154,10 @@ class CommandRun {
     this.exitCode = code
     this.exitSignal = signal
     this.maybeFinish()
-    // A background grandchild may still hold the pipes: give it a moment, then stop waiting.
-    if (!this.settled) this.later(() => this.finish(), this.opts.pipeGraceMs ?? DEFAULT_PIPE_GRACE_MS)
+    // A background grandchild may still hold the pipes: give it a moment, then stop waiting. The
+    // end waits one more turn of the loop, so output written before the exit is read even when this
+    // process was stalled past the grace (timers run before the loop polls the pipes).
+    if (!this.settled) this.later(() => setImmediate(() => this.finish()), this.opts.pipeGraceMs ?? DEFAULT_PIPE_GRACE_MS)
   }
 
   private terminate(failure: CommandHookFailure, message: string): void {

@@ -179,9 +179,11 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRun> {
       exitCode = code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)
       // Normally 'close' follows at once and this timer never fires. It does when a background
       // job holds the pipes. Interrupted: keep waiting for 'close' (or the post-SIGKILL fallback)
-      // so the whole group is gone.
-      if (taker) later(STDIO_DRAIN_MS, tellTaker)
-      else if (!interruptedBy) later(STDIO_DRAIN_MS, () => finish({ outputHeldOpen: true }))
+      // so the whole group is gone. Each end waits one more turn of the loop: output written before
+      // the exit is read even when this process was stalled past the wait (timers run before the
+      // loop polls the pipes).
+      if (taker) later(STDIO_DRAIN_MS, () => setImmediate(tellTaker))
+      else if (!interruptedBy) later(STDIO_DRAIN_MS, () => setImmediate(() => finish({ outputHeldOpen: true })))
     })
     // Exited and both pipes closed: the run is complete.
     child.on('close', () => (taker ? tellTaker() : finish()))
