@@ -29,14 +29,16 @@ export default defineConfig({
       // - the ones only a worker uses: a worker (`import path from './x?modulePath'`, e.g.
       //   plugins/web-tools/markdown-worker.ts) is built as one self-contained file, unpacked from
       //   the asar archive (packaging/electron-builder.config.mjs);
-      // - the pure-JavaScript ones every process loads at start. Node resolved, opened and linked
-      //   about 300 of their files one by one: bundled, `seam --version` takes 30% less CPU
-      //   (bench/cli-start.ts). zod is among them: the MCP and ACP SDKs,
-      //   loaded only with a server or client, keep their own copy, and theirs and ours meet only
-      //   through `safeParse`, which reads the schema's own internals. picomatch stays external:
-      //   fdir loads it from node_modules whether it is bundled or not.
+      // - the pure-JavaScript ones a session loads: the few every process loads at start (zod, yaml,
+      //   semver, diff, smol-toml, ignore, tinyglobby, fdir), and the model, MCP and ACP SDKs, which
+      //   load on first use (src-main/llm/sdk-modules.ts, plugins/mcp/sdk-runtime.ts) each as a chunk
+      //   of its own. Node resolved, opened and linked their files one by one: about 300 at every
+      //   start, 320 more for the Anthropic SDK, 180 for the MCP client. Bundled, `seam --version`
+      //   takes 30% less CPU and a `seam run` turn a further 0.2 s less (bench/cli-start.ts). The
+      //   SDKs share Seam's one zod. picomatch stays external: fdir loads it from node_modules
+      //   whether it is bundled or not.
       externalizeDeps: {
-        exclude: ['turndown', 'htmlparser2', 'zod', 'yaml', 'semver', 'diff', 'smol-toml', 'ignore', 'tinyglobby', 'fdir']
+        exclude: ['turndown', 'htmlparser2', 'zod', 'yaml', 'semver', 'diff', 'smol-toml', 'ignore', 'tinyglobby', 'fdir', '@anthropic-ai/sdk', '@opentelemetry/api', 'standardwebhooks', 'openai', '@modelcontextprotocol/sdk', '@agentclientprotocol/sdk', 'ajv']
       },
       rolldownOptions: {
         input: {
