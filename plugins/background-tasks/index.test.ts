@@ -64,6 +64,21 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     expect(JSON.stringify(t.model.requests)).not.toContain('<task-notification>')
   })
 
+  it('a background command\'s output file holds stdout and stderr in the order it wrote them (one pipe, as Claude Code merges them)', async () => {
+    const command = 'for i in $(seq 1 300); do echo out$i; echo err$i >&2; done'
+    const t = await setup([
+      { toolCalls: [{ name: 'Bash', args: { command, run_in_background: true } }] },
+      (request) => ({ toolCalls: [{ name: 'TaskOutput', args: { task_id: taskIdIn(request.messages), block: true, timeout: 10_000 } }] }),
+      { text: 'done' }
+    ])
+    await t.run('go')
+    const [bash] = toolResults(t)
+    const written = Array.from({ length: 300 }, (_, i) => `out${i + 1}\nerr${i + 1}\n`).join('')
+    expect(readFileSync(bash.structured?.persistedOutputPath as string, 'utf8')).toBe(written)
+    // The log and the task keep the command as the model wrote it.
+    expect(t.events('task/started').map((e) => e.command)).toEqual([command])
+  })
+
   it('TaskOutput with block false answers not_ready with the output so far; with a short timeout, timeout', async () => {
     const t = await setup([
       { toolCalls: [{ name: 'Bash', args: { command: `echo $$ > ${'w.pid'}; echo first; exec sleep 30`, run_in_background: true } }] },

@@ -146,7 +146,7 @@ export function createBashTool(
       // Where the shell ended up is written to a file, so the session can continue there (Claude Code keeps the cwd).
       const cwdFile = exec.moveCwd && !args.run_in_background ? path.join(tmpdir(), `seam-cwd-${randomUUID()}`) : undefined
       const run = await runShellCommand({
-        command: cwdFile ? trackingCwd(args.command, cwdFile) : args.command,
+        command: cwdFile ? trackingCwd(args.command, cwdFile) : args.run_in_background ? oneStream(args.command) : args.command,
         cwd: exec.cwd,
         env: keys.childEnv({ ...process.env, ...exec.env }),
         timeoutMs,
@@ -235,6 +235,16 @@ export function backgroundOutput(run: Pick<ShellRun, 'stdout' | 'stderr' | 'outp
 }
 
 /** The command, then its final directory written to `file`; the command's own exit status is kept. */
+/**
+ * A command started in the background writes stdout and stderr to one pipe, so its output file
+ * holds them in the order it wrote them, merged as Claude Code merges them; from two pipes they
+ * arrive in whichever order the host happens to read them. On the command's own line, so an
+ * error still names line 1.
+ */
+function oneStream(command: string): string {
+  return `exec 2>&1; ${command}`
+}
+
 function trackingCwd(command: string, file: string): string {
   return `eval ${shellQuote(command)}\n__seam_status=$?\npwd -P >| ${shellQuote(file)} 2>/dev/null\nexit $__seam_status`
 }
