@@ -234,7 +234,6 @@ export function backgroundOutput(run: Pick<ShellRun, 'stdout' | 'stderr' | 'outp
   return { content, isError: false, structured }
 }
 
-/** The command, then its final directory written to `file`; the command's own exit status is kept. */
 /**
  * A command started in the background writes stdout and stderr to one pipe, so its output file
  * holds them in the order it wrote them, merged as Claude Code merges them; from two pipes they
@@ -245,6 +244,7 @@ function oneStream(command: string): string {
   return `exec 2>&1; ${command}`
 }
 
+/** The command, then its final directory written to `file`; the command's own exit status is kept. */
 function trackingCwd(command: string, file: string): string {
   return `eval ${shellQuote(command)}\n__seam_status=$?\npwd -P >| ${shellQuote(file)} 2>/dev/null\nexit $__seam_status`
 }
