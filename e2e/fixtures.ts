@@ -1,6 +1,7 @@
 // Playwright fixtures: every spec drives the real UI against a real Host through `app`, a Page
-// that is either Debian's Chromium on a web-mode host (project 'web') or the Electron window
-// (project 'electron', when ELECTRON_PATH is set). Specs never branch on which one they got.
+// that is either Debian's Chromium (its headless shell where installed) on a web-mode host
+// (project 'web') or the Electron window (project 'electron', when ELECTRON_PATH is set). Specs
+// never branch on which one they got.
 //
 // Each test gets its own host process with a fresh temp dir: SEAM_HOME=<tmp>/seam (the
 // `seamHome` fixture) and HOME=<tmp>/home, so nothing from the developer's ~/.seam or

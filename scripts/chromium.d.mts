@@ -35,5 +35,6 @@ export declare function chromiumCandidates(options?: Omit<LookupOptions, 'probe'
 export declare function probeChromium(path: string): string | undefined
 export declare function findChromium(options?: LookupOptions): FoundChromium | { error: string } | undefined
 export declare function installPlan(facts: InstallFacts): InstallPlan
+export declare function headlessShellHint(found: Pick<ChromiumCandidate, 'path'>, env?: NodeJS.ProcessEnv): string | undefined
 export declare function installFacts(env?: NodeJS.ProcessEnv): InstallFacts
 export declare function ensureChromium(options?: { env?: NodeJS.ProcessEnv; say?: (line: string) => void }): FoundChromium | { error: string }

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { findChromium, installFacts, installPlan, playwrightCacheDir } from './chromium.mjs'
+import { findChromium, headlessShellHint, installFacts, installPlan, playwrightCacheDir } from './chromium.mjs'
 
 let root: string
 let home: string
@@ -50,13 +50,16 @@ describe('findChromium: where the e2e browser comes from', () => {
     expect(result).toEqual({ error: expect.stringContaining(`CHROMIUM_PATH=${join(home, 'missing/chrome')} is not a Chromium that runs`) })
   })
 
-  it("prefers Debian's chromium, then Playwright's cache, then Google Chrome, then PATH", () => {
+  it("prefers Debian's headless shell, then Debian's chromium, then Playwright's cache, then Google Chrome, then PATH", () => {
     const path = join(home, 'bin')
     const onPath = fakeBinary(join(path, 'chromium-browser'))
     const chrome = fakeBinary(join(root, 'opt/google/chrome/chrome'), 'Google Chrome 139.0')
     const cached = fakeBinary(join(home, '.cache/ms-playwright/chromium-1200/chrome-linux64/chrome'))
     const debian = fakeBinary(join(root, 'usr/bin/chromium'))
+    const shell = fakeBinary(join(root, 'usr/bin/chromium-headless-shell'))
     const env = { PATH: path }
+    expect(lookup(env)).toMatchObject({ path: shell, source: "Debian's chromium-headless-shell" })
+    rmFile(shell)
     expect(lookup(env)).toMatchObject({ path: debian, source: "Debian's chromium" })
     rmFile(debian)
     expect(lookup(env)).toMatchObject({ path: cached, source: "Playwright's cache (chromium-1200)" })
@@ -66,13 +69,16 @@ describe('findChromium: where the e2e browser comes from', () => {
     expect(lookup(env)).toMatchObject({ path: onPath, source: 'PATH (chromium-browser)' })
   })
 
-  it("in Playwright's cache, takes the newest full Chromium before any headless shell, and honours PLAYWRIGHT_BROWSERS_PATH", () => {
+  it("in Playwright's cache, takes the newest headless shell before any full Chromium, and honours PLAYWRIGHT_BROWSERS_PATH", () => {
     const cache = join(home, 'browsers')
-    fakeBinary(join(cache, 'chromium-1100/chrome-linux/chrome'))
-    const newest = fakeBinary(join(cache, 'chromium-1205/chrome-linux64/chrome'))
-    fakeBinary(join(cache, 'chromium_headless_shell-1300/chrome-linux/headless_shell'), 'HeadlessChrome 150.0')
+    fakeBinary(join(cache, 'chromium-1300/chrome-linux64/chrome'))
+    fakeBinary(join(cache, 'chromium_headless_shell-1100/chrome-linux/headless_shell'), 'HeadlessChrome 140.0')
+    const newest = fakeBinary(join(cache, 'chromium_headless_shell-1205/chrome-headless-shell-linux64/chrome-headless-shell'), 'HeadlessChrome 150.0')
     expect(playwrightCacheDir({ env: { PLAYWRIGHT_BROWSERS_PATH: cache }, home, platform: 'linux' })).toBe(cache)
-    expect(lookup({ PLAYWRIGHT_BROWSERS_PATH: cache })).toMatchObject({ path: newest, source: "Playwright's cache (chromium-1205)" })
+    expect(lookup({ PLAYWRIGHT_BROWSERS_PATH: cache })).toMatchObject({ path: newest, source: "Playwright's cache (chromium_headless_shell-1205)" })
+    rmFile(newest)
+    rmFile(join(cache, 'chromium_headless_shell-1100/chrome-linux/headless_shell'))
+    expect(lookup({ PLAYWRIGHT_BROWSERS_PATH: cache })).toMatchObject({ path: join(cache, 'chromium-1300/chrome-linux64/chrome') })
   })
 
   it('skips what is not a usable browser: a non-executable file, a stub that fails (Ubuntu snap), a binary that is not Chromium', () => {
@@ -87,21 +93,21 @@ describe('findChromium: where the e2e browser comes from', () => {
 })
 
 describe('installPlan: when none is found', () => {
-  it("as root with apt-get: installs Debian's chromium directly", () => {
-    expect(installPlan({ uid: 0, hasAptGet: true, sudoWithoutPassword: false })).toEqual({ action: 'install', argv: [], shown: 'apt-get update && apt-get install -y chromium' })
+  it("as root with apt-get: installs Debian's chromium-headless-shell directly", () => {
+    expect(installPlan({ uid: 0, hasAptGet: true, sudoWithoutPassword: false })).toEqual({ action: 'install', argv: [], shown: 'apt-get update && apt-get install -y chromium-headless-shell' })
   })
 
   it('as a user with non-interactive sudo: installs through sudo -n', () => {
     expect(installPlan({ uid: 1000, hasAptGet: true, sudoWithoutPassword: true })).toEqual({
       action: 'install',
       argv: ['sudo', '-n'],
-      shown: 'sudo -n apt-get update && sudo -n apt-get install -y chromium'
+      shown: 'sudo -n apt-get update && sudo -n apt-get install -y chromium-headless-shell'
     })
   })
 
   it('as a user who may not install: one line with the exact command, never a password prompt', () => {
     const plan = installPlan({ uid: 1000, hasAptGet: true, sudoWithoutPassword: false })
-    expect(plan).toEqual({ action: 'instruct', line: expect.stringContaining('run `sudo apt-get install -y chromium`') })
+    expect(plan).toEqual({ action: 'instruct', line: expect.stringContaining('run `sudo apt-get install -y chromium-headless-shell`') })
     expect(plan.action === 'instruct' && plan.line.includes('\n')).toBe(false)
   })
 
@@ -115,6 +121,17 @@ describe('installPlan: when none is found', () => {
     expect(installFacts({ PATH: path })).toMatchObject({ hasAptGet: false, sudoWithoutPassword: false })
     fakeBinary(join(path, 'apt-get'), 'apt 2.6.1')
     expect(installFacts({ PATH: path }).hasAptGet).toBe(true)
+  })
+})
+
+describe('headlessShellHint: a full browser found', () => {
+  it('names the lighter headless shell to install, and says nothing when the browser found is one', () => {
+    const path = join(home, 'bin')
+    expect(headlessShellHint({ path: '/opt/google/chrome/chrome' }, { PATH: path })).toContain('`npx playwright install chromium-headless-shell`')
+    fakeBinary(join(path, 'apt-get'), 'apt 2.6.1')
+    expect(headlessShellHint({ path: '/usr/bin/chromium' }, { PATH: path })).toContain('`sudo apt-get install -y chromium-headless-shell`')
+    expect(headlessShellHint({ path: '/usr/bin/chromium-headless-shell' }, { PATH: path })).toBeUndefined()
+    expect(headlessShellHint({ path: '/c/chromium_headless_shell-1205/chrome-headless-shell-linux64/chrome-headless-shell' }, { PATH: path })).toBeUndefined()
   })
 })
 

@@ -19,7 +19,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ensureChromium } from './chromium.mjs'
+import { ensureChromium, headlessShellHint } from './chromium.mjs'
 import { REFERENCE_MS, timeFactor, TIME_FACTOR_ENV } from './time-factor.mjs'
 import { failureLines, playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
 
@@ -154,6 +154,8 @@ if ('error' in browser) {
   process.exit(1)
 }
 console.log(`e2e browser: ${browser.path} (${browser.version}; ${browser.source})`)
+const hint = headlessShellHint(browser)
+if (hint) console.log(hint)
 process.env.CHROMIUM_PATH = browser.path // for Playwright (playwright.config.ts) and every child
 // Sets SEAM_TEST_TIME_FACTOR (unless given) for the configs of both runners and their workers.
 let time
