@@ -86,7 +86,7 @@ export async function startFakeProvider(def, script, options = {}) {
     const index = turnsUsed++
     let turn
     try {
-      turn = resolveTurn(script, index, captured.body, { index, path, headers: req.headers })
+      turn = await resolveTurn(script, index, captured.body, { index, path, headers: req.headers })
     } catch (err) {
       sendJson(res, 500, def.errorBody(500, `${def.name}: script step ${index} threw: ${/** @type {Error} */ (err).message}`))
       return

@@ -61,7 +61,7 @@ export interface ScriptContext {
   headers: IncomingHttpHeaders
 }
 
-export type ScriptStep<Body> = ScriptedTurn | ((body: Body, ctx: ScriptContext) => ScriptedTurn)
+export type ScriptStep<Body> = ScriptedTurn | ((body: Body, ctx: ScriptContext) => ScriptedTurn | Promise<ScriptedTurn>)
 
 export declare const DEFAULT_CHUNK_SIZE: number
 export declare function chunkText(text: string, size: number): string[]
@@ -70,5 +70,5 @@ export declare function resolveTurn<Body>(
   index: number,
   body: Body,
   ctx: ScriptContext
-): ScriptedTurn | undefined
+): Promise<ScriptedTurn | undefined>
 export declare function delay(ms: number): Promise<void>

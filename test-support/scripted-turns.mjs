@@ -1,7 +1,8 @@
 // @ts-check
 // Scripted model turns for the fake provider servers. A script is a list consumed in order, one
 // entry per model request; an entry is a turn or a function of the request body that returns
-// one, so a test can answer differently once a tool result comes back.
+// one (or a promise of one), so a test can answer differently once a tool result comes back, or
+// answer only once something it waits for has happened.
 // Plain JavaScript so Node runs it directly (e2e, fake-provider-cli.mjs); types live in
 // scripted-turns.d.mts.
 
@@ -30,9 +31,9 @@ export function chunkText(text, size) {
  * @param {number} index
  * @param {Body} body
  * @param {import('./scripted-turns.mjs').ScriptContext} ctx
- * @returns {import('./scripted-turns.mjs').ScriptedTurn | undefined}
+ * @returns {Promise<import('./scripted-turns.mjs').ScriptedTurn | undefined>}
  */
-export function resolveTurn(script, index, body, ctx) {
+export async function resolveTurn(script, index, body, ctx) {
   const step = script[index]
   if (step === undefined) return undefined
   return typeof step === 'function' ? step(body, ctx) : step

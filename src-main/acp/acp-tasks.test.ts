@@ -3,10 +3,13 @@
 // (processTerminal). A command that reaches its timeout in the client's terminal moves to the
 // background there; TaskOutput reads it through terminal/output, TaskStop ends it through
 // terminal/kill, and its end is told to the client even when the session is idle.
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type * as acp from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
+import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { waitFor } from '../process/liveness'
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
 import { nextUpdate } from './test-client'
 import { agent, connect, lastToolContent, processTerminal, providerArgs, setup, updatesOf, useAcpFixture } from './acp-fixture'
@@ -41,9 +44,13 @@ describe('background tasks in the client terminal', { timeout: 60_000 }, () => {
   it('a foreground command at its timeout moves to the background in the same terminal; TaskOutput reads it with terminal/output; its end while idle reaches the client as the notice, then the terminal is released', async () => {
     let taskId = ''
     const s = await setup([
-      { toolCalls: [{ id: 'slow', name: 'Bash', args: { command: 'echo first; while [ ! -f go ]; do sleep 0.05; done; echo second; exit 5', timeout: 400, description: 'Wait for go' } }] },
-      (body) => {
+      { toolCalls: [{ id: 'slow', name: 'Bash', args: { command: 'echo first; : > printed; while [ ! -f go ]; do sleep 0.05; done; echo second; exit 5', timeout: 400, description: 'Wait for go' } }] },
+      async (body) => {
         taskId = taskIdIn(body)
+        // The peek is to find `first`. The timeout moves the command at 0.4 s whether or not its
+        // shell has started: on a loaded machine it may not have written anything yet, so the peek
+        // waits for the file the command creates once `first` is in the terminal's pipe.
+        await waitFor(() => existsSync(join(s.workspace, 'printed')), scaledTimeout(10_000), 'the command to write `first`')
         return { toolCalls: [{ id: 'peek', name: 'TaskOutput', args: { task_id: taskId, block: false } }] }
       },
       { text: 'it runs on' },
