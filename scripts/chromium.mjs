@@ -29,7 +29,8 @@ const PLAYWRIGHT_BINARIES = [
   'chrome-mac-arm64/Chromium.app/Contents/MacOS/Chromium'
 ]
 
-export const INSTALL_COMMAND = 'apt-get install -y chromium-headless-shell'
+const PACKAGE = 'chromium-headless-shell'
+export const INSTALL_COMMAND = `apt-get install -y ${PACKAGE}`
 
 /** Playwright's browser cache: PLAYWRIGHT_BROWSERS_PATH, else its per-platform default. */
 export function playwrightCacheDir({ env = process.env, home = homedir(), platform = process.platform } = {}) {
@@ -47,7 +48,7 @@ export function playwrightCacheDir({ env = process.env, home = homedir(), platfo
 export function chromiumCandidates({ env = process.env, home = homedir(), platform = process.platform, root = '/' } = {}) {
   const candidates = []
   const system = (path) => join(root, path)
-  candidates.push({ path: system(DEBIAN_HEADLESS_SHELL), source: "Debian's chromium-headless-shell" })
+  candidates.push({ path: system(DEBIAN_HEADLESS_SHELL), source: `Debian's ${PACKAGE}` })
   candidates.push({ path: system(DEBIAN_CHROMIUM), source: "Debian's chromium" })
   const cache = playwrightCacheDir({ env, home, platform })
   let entries = []
@@ -155,12 +156,12 @@ export function ensureChromium({ env = process.env, say = (line) => console.log(
   if (found !== undefined) return found
   const plan = installPlan(installFacts(env))
   if (plan.action === 'instruct') return { error: plan.line }
-  say(`No Chromium found for the end-to-end tests; installing Debian's chromium-headless-shell: ${plan.shown}`)
+  say(`No Chromium found for the end-to-end tests; installing Debian's ${PACKAGE}: ${plan.shown}`)
   const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' }
   for (const args of [['apt-get', 'update'], INSTALL_COMMAND.split(' ')]) {
     const [command, ...rest] = [...plan.argv, ...args]
     const run = spawnSync(command, rest, { stdio: 'inherit', env: aptEnv })
-    if (run.status !== 0) return { error: `installing chromium-headless-shell failed (\`${[command, ...rest].join(' ')}\` exited ${run.status ?? run.signal}): install it yourself (\`sudo ${INSTALL_COMMAND}\`) or set CHROMIUM_PATH, then npm test again` }
+    if (run.status !== 0) return { error: `installing ${PACKAGE} failed (\`${[command, ...rest].join(' ')}\` exited ${run.status ?? run.signal}): install it yourself (\`sudo ${INSTALL_COMMAND}\`) or set CHROMIUM_PATH, then npm test again` }
   }
-  return findChromium({ env }) ?? { error: `chromium-headless-shell was installed but no usable Chromium was found afterwards: set CHROMIUM_PATH to one, then npm test again` }
+  return findChromium({ env }) ?? { error: `${PACKAGE} was installed but no usable Chromium was found afterwards: set CHROMIUM_PATH to one, then npm test again` }
 }

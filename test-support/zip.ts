@@ -15,6 +15,8 @@ export interface MadeEntry {
 /** A zip of `entries` (paths relative to `folder`, files or folders), then `made`, as a buffer. */
 export async function zipOf(folder: string, entries: string[], made: MadeEntry[] = []): Promise<Buffer> {
   const zip = new ZipFile()
+  const addFile = (data: Buffer, name: string, mode?: number): void =>
+    zip.addBuffer(data, name, { ...(mode === undefined ? {} : { mode }), compress: data.length > 0 })
   const add = (name: string): void => {
     const path = join(folder, name)
     const stat = lstatSync(path)
@@ -22,18 +24,12 @@ export async function zipOf(folder: string, entries: string[], made: MadeEntry[]
     else if (stat.isDirectory()) {
       zip.addEmptyDirectory(name)
       for (const child of readdirSync(path).sort()) add(`${name}/${child}`)
-    } else {
-      const data = readFileSync(path)
-      zip.addBuffer(data, name, { mode: stat.mode, compress: data.length > 0 })
-    }
+    } else addFile(readFileSync(path), name, stat.mode)
   }
   for (const entry of entries) add(entry)
   for (const entry of made) {
     if (entry.name.endsWith('/')) zip.addEmptyDirectory(entry.name)
-    else {
-      const data = entry.data ?? Buffer.alloc(0)
-      zip.addBuffer(data, entry.name, { compress: data.length > 0 })
-    }
+    else addFile(entry.data ?? Buffer.alloc(0), entry.name)
   }
   zip.end()
   const chunks: Buffer[] = []

@@ -1,7 +1,8 @@
 // A background task's output file: stdout and stderr together (one pipe for a command started in
-// the background: src-main/tools/builtin/bash.ts), appended as they come. A task that floods it is capped: once the file passes `maxBytes` by a quarter, it is
-// rewritten (atomically) as a one-line notice plus its last `maxBytes`, so it stays between
-// `maxBytes` and 1.25 x `maxBytes` and a reader always finds the newest output.
+// the background: src-main/tools/builtin/bash.ts), appended as they come. A task that floods it
+// is capped: once the file passes `maxBytes` by a quarter, it is rewritten (atomically) as a
+// one-line notice plus its last `maxBytes`, so it stays between `maxBytes` and 1.25 x `maxBytes`
+// and a reader always finds the newest output.
 // Readers address output by logical offset (bytes ever written), so "what is new since the last
 // read" survives a rewrite.
 import { mkdir, open, readFile, rename, stat, writeFile, type FileHandle } from 'node:fs/promises'

@@ -1,7 +1,8 @@
 // The providers' SDKs load on a client's first request, not when Seam starts: `seam --help`,
 // `seam plugin list`, a session on the other provider and every test that never calls a model do
 // not pay for them (together about 0.3 s of CPU at every start from node_modules; about 0.07 s now
-// that the build bundles each as a chunk of its own: electron.vite.config.ts). Once loaded, a module is kept.
+// that the build bundles each as a chunk of its own: electron.vite.config.ts). Once loaded, a
+// module is kept.
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk')
 type OpenAIModule = typeof import('openai')
