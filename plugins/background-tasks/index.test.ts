@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelMessage } from '@seam/sdk'
-import { createTestHost, isAlive, waitFor, waitUntilDead, type ScriptStep, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, isAlive, waitFor, waitUntilDead, writtenPid, type ScriptStep, type TestHost } from '@seam/sdk/testing'
 import backgroundTasks from './index'
 
 const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
@@ -33,7 +33,12 @@ function taskIdIn(messages: readonly ModelMessage[]): string {
 }
 
 const pidFile = (t: TestHost, name: string) => path.join(t.workspace, `${name}.pid`)
-const readPid = (t: TestHost, name: string) => Number(readFileSync(pidFile(t, name), 'utf8').trim())
+const hasPid = (t: TestHost, name: string) => writtenPid(pidFile(t, name)) !== undefined
+function readPid(t: TestHost, name: string): number {
+  const pid = writtenPid(pidFile(t, name))
+  if (pid === undefined) throw new Error(`${name}.pid holds no pid yet`)
+  return pid
+}
 
 describe('background-tasks', { timeout: 30_000 }, () => {
   it('Bash run_in_background answers at once with Claude Code\'s text (task id and output file); TaskOutput blocks until it ends and gives the exit code and output', async () => {
@@ -103,7 +108,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     const t = await setup([
       { toolCalls: [{ name: 'Bash', args: { command: `sh -c 'echo $$ > child.pid; while true; do sleep 1; done' & echo $$ > w.pid; wait`, run_in_background: true } }] },
       async (request) => {
-        await waitFor(() => existsSync(pidFile(host!, 'child')) && existsSync(pidFile(host!, 'w')), 5_000 * FACTOR, 'the watcher to start')
+        await waitFor(() => hasPid(host!, 'child') && hasPid(host!, 'w'), 5_000 * FACTOR, 'the watcher to start')
         return { toolCalls: [{ name: 'TaskStop', args: { task_id: taskIdIn(request.messages) } }] }
       },
       (request) => ({ toolCalls: [{ name: 'TaskStop', args: { task_id: taskIdIn(request.messages) } }, { name: 'KillShell', args: { shell_id: taskIdIn(request.messages) } }, { name: 'TaskStop', args: { task_id: 'bnosuchid' } }] }),
@@ -206,7 +211,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
       { text: 'both running' }
     ], { stopGraceMs: 300 })
     await t.run('go')
-    await waitFor(() => existsSync(pidFile(t, 'a')) && existsSync(pidFile(t, 'b')), 5_000 * FACTOR, 'both tasks to start')
+    await waitFor(() => hasPid(t, 'a') && hasPid(t, 'b'), 5_000 * FACTOR, 'both tasks to start')
     const pids = [readPid(t, 'a'), readPid(t, 'b')]
     expect(pids.every(isAlive)).toBe(true)
     await t.agent.close('closed')
@@ -220,7 +225,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
       { text: 'running' }
     ], { stopGraceMs: 300 })
     await t.run('go')
-    await waitFor(() => existsSync(pidFile(t, 'd')), 5_000 * FACTOR, 'the task to start')
+    await waitFor(() => hasPid(t, 'd'), 5_000 * FACTOR, 'the task to start')
     const pid = readPid(t, 'd')
     const outputPath = t.events('task/started')[0]!.outputPath
     await waitFor(() => existsSync(outputPath), 5_000 * FACTOR, 'the output file')
@@ -314,7 +319,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     const tasks = t.kernel.getService('backgroundTasks')!
     const sessionId = t.log.id
     const turn = t.run('run it')
-    await waitFor(() => existsSync(pidFile(t, 'fg')), 10_000 * FACTOR, 'the command started')
+    await waitFor(() => hasPid(t, 'fg'), 10_000 * FACTOR, 'the command started')
     // Another call's token moves nothing.
     expect(tasks.moveToBackground(sessionId, 'not-a-call')).toEqual([])
     const token = t.events('tool/call')[0]!.token
@@ -352,7 +357,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     )
     const tasks = t.kernel.getService('backgroundTasks')!
     const turn = t.run('go')
-    await waitFor(() => existsSync(pidFile(t, 'fg')), 10_000 * FACTOR, 'the foreground command started')
+    await waitFor(() => hasPid(t, 'fg'), 10_000 * FACTOR, 'the foreground command started')
     expect(() => tasks.moveToBackground(t.log.id)).toThrow('Cannot start another background task: this session already runs 1 (the limit is 1')
     writeFileSync(path.join(t.workspace, 'gate'), '')
     await turn

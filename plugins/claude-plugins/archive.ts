@@ -6,7 +6,8 @@
 // outside `dest` (`..`, absolute paths, symlinks pointing out) are refused, as is an archive whose
 // inflated size passes the cap.
 import { createHash } from 'node:crypto'
-import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import { get } from 'node:https'
 import { dirname, isAbsolute, join, posix, resolve } from 'node:path'
@@ -82,8 +83,11 @@ async function download(url: string, file: string, maxBytes: number): Promise<st
       yield chunk
     }
   }
+  // Opened before streaming, so the file exists by the time a refusal returns and the caller's
+  // cleanup removes it (a write stream opened lazily could create it after that cleanup ran).
   try {
-    await pipeline(capped, createWriteStream(file))
+    const out = await open(file, 'w')
+    await pipeline(capped, out.createWriteStream())
   } catch (error) {
     body.destroy()
     if (error instanceof PluginManagerError) throw error

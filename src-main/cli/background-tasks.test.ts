@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeAnthropic, type AnthropicRequestBody } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, SEAM_BIN, useCliScratch, type CliResult } from '../../test-support/built-cli'
-import { isAlive, waitFor, waitUntilDead } from '../process/liveness'
+import { isAlive, waitFor, waitUntilDead, writtenPid } from '../process/liveness'
 
 const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
 let home: string
@@ -149,11 +149,11 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
         return id !== undefined && sessionLogs(join(home, 'seam', 'sessions')).some((file) => file.endsWith(`/${id}.jsonl`) && readFileSync(file, 'utf8').includes('"task/started"'))
       }
       await waitFor(
-        () => server.requests.length >= 2 && existsSync(join(workspace, 'watcher.pid')) && ownLogHasStart(),
+        () => server.requests.length >= 2 && writtenPid(join(workspace, 'watcher.pid')) !== undefined && ownLogHasStart(),
         30_000 * FACTOR,
         'the task to start, its start to be logged in this session and the second step to run'
       )
-      const pid = Number(readFileSync(join(workspace, 'watcher.pid'), 'utf8'))
+      const pid = writtenPid(join(workspace, 'watcher.pid'))!
       expect(isAlive(pid)).toBe(true)
       // setsid execs the host in place when it need not fork (its caller is no group leader); else the host is its child.
       const runsSeam = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('seam.mjs')

@@ -11,6 +11,20 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The pid a shell wrote with `echo $$ > file`, once the whole line is there; undefined before. The
+ * file exists from the moment the shell opens it, so existence alone can be read as an empty pid.
+ */
+export function writtenPid(file: string): number | undefined {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  return /^\d+\n/.test(text) ? Number.parseInt(text, 10) : undefined
+}
+
 export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
