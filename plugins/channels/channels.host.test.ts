@@ -155,7 +155,8 @@ describe('channels on a whole host', () => {
     const session = await host.runtime.sessions.create(host.workspace)
     session.agent.send('write the notes')
     const prompts = join(dataDir, 'prompts.jsonl')
-    await waitFor(() => existsSync(prompts), WAIT_MS, 'the permission prompt relayed to the channel')
+    // The whole line: the file exists from the moment the server opens it to append.
+    await waitFor(() => existsSync(prompts) && readFileSync(prompts, 'utf8').endsWith('\n'), WAIT_MS, 'the permission prompt relayed to the channel')
     const prompt = JSON.parse(readFileSync(prompts, 'utf8').trim()) as { method: string; params: { request_id: string; tool_name: string; description: string; input_preview: string } }
     expect(prompt.method).toBe('notifications/claude/channel/permission_request')
     expect(prompt.params.request_id).toMatch(/^[a-km-z]{5}$/)
