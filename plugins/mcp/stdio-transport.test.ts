@@ -2,6 +2,7 @@
 // breaks the framing, and that closing never hangs.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { scaledTimeout } from '../../scripts/time-factor.mjs'
 import { ProcessTransport } from './stdio-transport'
 import { SCRIPTED_SERVER } from './test-host'
 
@@ -15,7 +16,7 @@ describe('ProcessTransport', () => {
     await expect(t.start()).rejects.toThrow('cannot start "/no/such/server": spawn /no/such/server ENOENT')
     const started = Date.now()
     await t.close()
-    expect(Date.now() - started).toBeLessThan(500)
+    expect(Date.now() - started).toBeLessThan(scaledTimeout(500))
   })
 
   it('an exit reports its code and the stderr lines; a line past maxMessageBytes ends the connection saying so', async () => {
