@@ -1,4 +1,5 @@
-// Test helpers: whether a process is alive (a zombie is not), the pid a shell wrote, and waiting for a condition.
+// Test helpers: whether a process is alive (a zombie is not), the pid a shell wrote, and waiting
+// for a condition.
 import { readFileSync } from 'node:fs'
 
 /** Alive = exists and is not a zombie (an exited child nobody reaped yet). */
