@@ -12,6 +12,7 @@ import { WorktreeError, gitRunner, type GitRunner } from './git'
 import { availability, checkName, createWithGit, generatedName, mainWorktree, recoverInterrupted } from './create'
 import { WorktreeRecords, type WorktreeFileRecord } from './records'
 import { sweepDeadMergeChecks } from './merge-preview'
+import { oneWorktreeChangeAtATime } from './worktree-lock'
 import { commitAll, diffWorktree, mergeWorktree, openPullRequest, removeWorktree, suggestMessage } from './review'
 
 export { WorktreeError } from './git'
@@ -37,7 +38,8 @@ export default definePlugin({
   apply(ctx, config) {
     const seamHome = ctx.get('workspace').seamHome
     const childEnv = (env: Readonly<Record<string, string | undefined>>) => (ctx.maybe('keys') ?? defaultKeyGuard).childEnv(env)
-    const git = gitRunner(config.git, childEnv)
+    // Sessions starting in worktrees at once must not run `git worktree add` at once (see worktree-lock.ts).
+    const git = oneWorktreeChangeAtATime(gitRunner(config.git, childEnv), path.join(seamHome, 'worktrees', 'locks'))
     const gh = gitRunner(config.gh, childEnv)
     const records = new WorktreeRecords(seamHome)
     /** What the start's prune made git forget, until `prune(repo)` reports it (the CLI says so). */
