@@ -71,8 +71,8 @@ describe('addPermissionRules', () => {
 
 describe('updatePermissions', () => {
   const settingsFile = async (content: unknown): Promise<string> => {
-    const dir = await mkdtemp(join(tmpdir(), 'seam-update-perms-'))
-    const file = join(dir, 'settings.local.json')
+    const folder = await mkdtemp(join(dir, 'update-perms-'))
+    const file = join(folder, 'settings.local.json')
     await writeFile(file, JSON.stringify(content))
     return file
   }

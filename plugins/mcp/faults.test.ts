@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { isAlive, waitUntilDead } from '@seam/sdk/testing'
 import type { McpServerStatus } from './index'
 import { SCRIPTED_SERVER, startMcpHost, toolResults, type McpHost } from './test-host'
@@ -123,6 +123,7 @@ describe('MCP servers that misbehave', () => {
 
   it('cancelling the turn sends MCP\'s notifications/cancelled for the call in flight', async () => {
     const cancelLog = join(tmpdir(), `seam-mcp-cancel-${process.pid}-${Date.now()}.log`)
+    onTestFinished(() => rmSync(cancelLog, { force: true }))
     host = await startMcpHost({
       approvalMode: 'never-ask',
       mcpJson: { slow: scripted('slow', { CANCEL_LOG: cancelLog }) },
