@@ -1,9 +1,8 @@
 // No process outlives what started it: a Codex hook still running when its turn is cancelled or
 // the bridge is disposed is killed with its whole process group at once, not at its timeout.
-import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isAlive, waitFor, waitUntilDead } from '@seam/sdk/testing'
+import { isAlive, waitFor, waitUntilDead, writtenPid } from '@seam/sdk/testing'
 import { createCodexFixture, oneHook, type CodexFixture } from './test-fixture'
 
 let fixture: CodexFixture | undefined
@@ -24,8 +23,8 @@ const LINGER = 'echo $$ > hook.pid; sleep 300 & echo $! > hook-child.pid; wait'
 
 async function runningHookPids(f: CodexFixture): Promise<number[]> {
   const files = ['hook.pid', 'hook-child.pid'].map((file) => path.join(f.workspace, file))
-  await waitFor(() => files.every((file) => existsSync(file) && readFileSync(file, 'utf8').endsWith('\n')), 10_000, 'the hook pid files')
-  const pids = files.map((file) => Number(readFileSync(file, 'utf8')))
+  await waitFor(() => files.every((file) => writtenPid(file) !== undefined), 10_000, 'the hook pid files')
+  const pids = files.map((file) => writtenPid(file)!)
   started.push(...pids)
   for (const pid of pids) expect(isAlive(pid)).toBe(true)
   return pids
