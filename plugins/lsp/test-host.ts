@@ -56,7 +56,12 @@ export async function startLspHost(options: { lspJson: Record<string, unknown>; 
   await writeFile(join(workspace, 'src', 'math.ts'), MATH_TS)
   await writeFile(join(workspace, 'src', 'main.ts'), MAIN_TS)
   await writeFile(join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'ts-lsp', version: '1.0.0' }))
-  await writeFile(join(plugin, '.lsp.json'), JSON.stringify(options.lspJson))
+  // typescript-language-server makes a folder for tsserver's cancellation pipes in the temp folder
+  // and never removes it: each server gets the test's own, which goes with the rest.
+  const temp = join(root, 'tmp')
+  await mkdir(temp)
+  const servers = Object.fromEntries(Object.entries(options.lspJson).map(([name, server]) => [name, withTemp(server, temp)]))
+  await writeFile(join(plugin, '.lsp.json'), JSON.stringify(servers))
   const patchFile = join(root, 'patch.yml')
   await writeFile(patchFile, `- id: claude-plugins\n  config: { pluginDirs: [${JSON.stringify(plugin)}], userSettingsPath: ${JSON.stringify(join(home, 'claude-settings.json'))} }\n${options.patch ?? ''}`)
   const previousHome = process.env.HOME
@@ -116,4 +121,10 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false
   }
+}
+
+function withTemp(server: unknown, temp: string): unknown {
+  if (typeof server !== 'object' || server === null) return server
+  const entry = server as { env?: Record<string, string> }
+  return { ...entry, env: { TMPDIR: temp, ...entry.env } }
 }
