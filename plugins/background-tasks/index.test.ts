@@ -4,10 +4,10 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelMessage } from '@seam/sdk'
-import { createTestHost, isAlive, waitFor, waitUntilDead, writtenPid, type ScriptStep, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, isAlive, testTimeFactor, waitFor, waitUntilDead, writtenPid, type ScriptStep, type TestHost } from '@seam/sdk/testing'
 import backgroundTasks from './index'
 
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
+const FACTOR = testTimeFactor()
 let host: TestHost | undefined
 
 afterEach(async () => {

@@ -8,10 +8,10 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { ModelMessage } from '@seam/sdk'
-import { createTestHost, isAlive, waitFor, waitUntilDead, type ScriptStep, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, isAlive, testTimeFactor, waitFor, waitUntilDead, type ScriptStep, type TestHost } from '@seam/sdk/testing'
 import backgroundTasks from './index'
 
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
+const FACTOR = testTimeFactor()
 let host: TestHost | undefined
 let server: WebSocketServer | undefined
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelMessage } from '@seam/sdk'
-import { createTestHost, waitFor, type ScriptStep, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, testTimeFactor, waitFor, type ScriptStep, type TestHost } from '@seam/sdk/testing'
 import backgroundTasks from './index'
 
 // Copied from the record, word for word.
@@ -28,7 +28,7 @@ const RECORDED = {
   bashBackgroundFields: ['backgroundTaskId', 'timedOutAfterMs', 'persistedOutputPath']
 }
 
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
+const FACTOR = testTimeFactor()
 let host: TestHost | undefined
 afterEach(async () => {
   await host?.cleanup()

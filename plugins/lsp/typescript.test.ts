@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '@seam/sdk'
 import { SOCKET_REFUSAL } from './server'
 import { isAlive, startLspHost, TS_LANGUAGE_SERVER, typescriptServer, type LspHost } from './test-host'
+import { testTimeFactor } from '@seam/sdk/testing'
 
 let host: LspHost | undefined
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
   host = undefined
 })
 
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? '1') || 1
+const FACTOR = testTimeFactor()
 // Generous bounds on waits that end as soon as the server answers (they are not timings).
 const PATCH = `- id: lsp\n  config: { diagnosticsTimeoutMs: ${Math.round(60_000 * FACTOR)}, diagnosticsSettleMs: ${Math.round(60_000 * FACTOR)}, startupTimeoutMs: ${Math.round(60_000 * FACTOR)} }\n`
 

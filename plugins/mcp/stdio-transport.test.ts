@@ -2,11 +2,11 @@
 // breaks the framing, and that closing never hangs.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { testTimeFactor } from '@seam/sdk/testing'
 import { ProcessTransport } from './stdio-transport'
 import { SCRIPTED_SERVER } from './test-host'
 
-// The run's time factor (scripts/time-factor.mjs); plugins import only @seam/sdk and their own files.
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
+const FACTOR = testTimeFactor()
 
 function transport(command: string, args: string[], stderr: string[] = []) {
   return new ProcessTransport({ command, args, env: process.env as Record<string, string>, cwd: process.cwd(), maxMessageBytes: 1024, onStderr: (line) => stderr.push(line) })

@@ -6,10 +6,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createTestHost, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, testTimeFactor, type TestHost } from '@seam/sdk/testing'
 import outputStyles, { PROMPT_SECTION } from './index'
 
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? '1') || 1
+const FACTOR = testTimeFactor()
 
 let host: TestHost | undefined
 afterEach(async () => {

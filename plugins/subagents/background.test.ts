@@ -7,10 +7,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isAlive, waitFor } from '@seam/sdk/testing'
+import { isAlive, testTimeFactor, waitFor } from '@seam/sdk/testing'
 import { hostPerTest, ofType, type Conversation } from './test-host'
 
-const TIME = Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
+const TIME = testTimeFactor()
 const WAIT_MS = 10_000 * TIME
 const WORKER_WITH_BASH = ['---', 'name: worker', 'description: Does one job', 'tools: Read, Bash', '---', 'You are WORKER-MARKER.', ''].join('\n')
 const WORKER = (extra = '') => ['---', 'name: worker', 'description: Does one job', 'tools: Read', extra, '---', 'You are WORKER-MARKER.', ''].filter((line) => line !== '').join('\n')

@@ -36,7 +36,7 @@ export function lockFile(lockDir: string, repo: string): string {
   return path.join(lockDir, `${createHash('sha256').update(path.resolve(repo)).digest('hex').slice(0, 24)}.lock`)
 }
 
-export async function withRepoLock<T>(file: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+async function withRepoLock<T>(file: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const release = await acquire(file, options.patienceMs ?? DEFAULT_PATIENCE_MS)
   try {
     return await work()

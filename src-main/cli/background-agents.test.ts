@@ -12,9 +12,9 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
 import { runSeamHeadless, SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
-import { isAlive, waitFor, waitUntilDead } from '../process/liveness'
+import { isAlive, testTimeFactor, waitFor, waitUntilDead } from '../process/liveness'
 
-const TIME = Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
+const TIME = testTimeFactor()
 const WAIT_MS = 30_000 * TIME
 
 let home: string

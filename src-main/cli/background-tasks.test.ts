@@ -12,9 +12,9 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeAnthropic, type AnthropicRequestBody } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, SEAM_BIN, useCliScratch, type CliResult } from '../../test-support/built-cli'
-import { isAlive, waitFor, waitUntilDead, writtenPid } from '../process/liveness'
+import { isAlive, testTimeFactor, waitFor, waitUntilDead, writtenPid } from '../process/liveness'
 
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
+const FACTOR = testTimeFactor()
 let home: string
 let workspace: string
 useCliScratch('background-tasks', (dirs) => ({ home, workspace } = dirs))

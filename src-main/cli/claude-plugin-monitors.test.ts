@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { waitUntilDead } from '@seam/sdk/testing'
+import { testTimeFactor, waitUntilDead } from '@seam/sdk/testing'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
 import { anthropicRunFlags, git, put } from '../../test-support/claude-plugin-cli'
@@ -18,7 +18,7 @@ let home: string
 let workspace: string
 useCliScratch('claude-plugin-monitors', (dirs) => ({ home, workspace } = dirs))
 
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR ?? 1) || 1
+const FACTOR = testTimeFactor()
 const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home })
 const flags = (url: string) => anthropicRunFlags(workspace, url)
 

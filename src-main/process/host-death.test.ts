@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
-import { isAlive, waitFor, waitUntilDead } from './liveness'
+import { isAlive, testTimeFactor, waitFor, waitUntilDead } from './liveness'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
-const FACTOR = Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
+const FACTOR = testTimeFactor()
 
 let work: string
 let workspace: string

@@ -1,6 +1,15 @@
-// Test helpers: whether a process is alive (a zombie is not), the pid a shell wrote, and waiting
-// for a condition.
+// Test helpers: whether a process is alive (a zombie is not), the pid a shell wrote, waiting for a
+// condition, and the run's time factor.
 import { readFileSync } from 'node:fs'
+
+/**
+ * How much slower than an idle machine this test run is: SEAM_TEST_TIME_FACTOR, which `npm test`
+ * measures and sets (scripts/time-factor.mjs); 1 without it. Waits written for an idle machine
+ * are multiplied by it.
+ */
+export function testTimeFactor(): number {
+  return Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
+}
 
 /** Alive = exists and is not a zombie (an exited child nobody reaped yet). */
 export function isAlive(pid: number): boolean {
@@ -35,7 +44,7 @@ export async function waitFor(check: () => boolean, timeoutMs: number, what: str
 }
 
 /** Without a timeout, 2 s scaled by the test run's time factor (SEAM_TEST_TIME_FACTOR) when there is one. */
-export async function waitUntilDead(pid: number, timeoutMs = 2_000 * (Number(process.env.SEAM_TEST_TIME_FACTOR) || 1)): Promise<boolean> {
+export async function waitUntilDead(pid: number, timeoutMs = 2_000 * testTimeFactor()): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
   while (isAlive(pid)) {
     if (Date.now() > deadline) return false
