@@ -14,6 +14,9 @@ test.describe('first run', () => {
     await expect(path).toBeFocused()
     await path.fill(workspace)
     await setup.getByRole('button', { name: 'Use this folder' }).click()
+    // The workspace step turns into its one-line summary once the host has it: the provider form
+    // moves up then, and a click landing during that move would press nothing.
+    await expect(setup.locator('code.path')).toHaveText(workspace)
     await setup.getByRole('combobox', { name: 'Provider' }).selectOption('openai-compatible')
     await setup.getByRole('textbox', { name: 'Base URL' }).fill(fakeModel.url)
     await setup.getByRole('textbox', { name: 'Model', exact: true }).fill('fake-model')
