@@ -39,6 +39,12 @@ export { SEAM_VERSION } from '../../src-main/app/seam-version'
 /** Writes a whole file so that a crash leaves the old content or the new, never half of it. */
 export { writeFileAtomic } from '../../src-main/app/atomic-file'
 /**
+ * A lock file shared by Seam's processes, for work that must not interleave with the same work in
+ * another one (a read-modify-write of a shared file): it names its owner's pid, a live owner is
+ * waited for (FileLockBusyError after `patienceMs`), a dead one's lock is taken over.
+ */
+export { withFileLock, withFileLockSync, FileLockBusyError, type FileLockOptions } from '../../src-main/process/file-lock'
+/**
  * Claude Code's slash command text, as custom commands and skills share it: argument substitution
  * (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`, `$name`), shell-like argument splitting, and the
  * `` !`cmd` `` lines (found, run through the guarded process service, replaced by their output).

@@ -67,7 +67,7 @@ export class PluginManager {
         renameSync(location, installLocation)
       }
       const record: KnownMarketplace = { source, installLocation, lastUpdated: new Date().toISOString(), ...(commit ? { commit } : {}) }
-      this.store.saveMarketplaces({ ...known, [marketplace.name]: record })
+      this.store.updateMarketplaces((current) => ({ ...current, [marketplace.name]: record }))
       this.changed()
       return { name: marketplace.name, marketplace, known: record }
     } finally {
@@ -115,7 +115,10 @@ export class PluginManager {
     }
     readMarketplace(record.installLocation)
     const next: KnownMarketplace = { ...record, lastUpdated: new Date().toISOString(), ...(commit ? { commit } : {}) }
-    this.store.saveMarketplaces({ ...known, [name]: next })
+    this.store.updateMarketplaces((current) => {
+      if (current[name] === undefined) throw new PluginManagerError(`marketplace "${name}" was removed while it was being updated`)
+      return { ...current, [name]: next }
+    })
     this.changed()
     return next
   }
@@ -127,9 +130,11 @@ export class PluginManager {
     if (record === undefined) throw new PluginManagerError(`no marketplace "${name}" is added (seam plugin marketplace list)`)
     const removed = Object.values(this.store.installed()).filter((r) => r.marketplace === name).map((r) => pluginId(r.name, r.marketplace))
     for (const id of removed) this.uninstall(id, { quiet: true })
-    const rest = { ...known }
-    delete rest[name]
-    this.store.saveMarketplaces(rest)
+    this.store.updateMarketplaces((current) => {
+      const rest = { ...current }
+      delete rest[name]
+      return rest
+    })
     if (record.source.source !== 'directory') rmSync(record.installLocation, { recursive: true, force: true })
     this.changed()
     return removed
@@ -250,12 +255,13 @@ export class PluginManager {
   uninstall(id: string, options: { keepData?: boolean; quiet?: boolean } = {}): InstalledRecord {
     const [name, marketplace] = parseId(id)
     const key = pluginId(name, marketplace)
-    const installed = this.store.installed()
-    const record = installed[key]
+    const record = this.store.installed()[key]
     if (record === undefined) throw new PluginManagerError(`${key} is not installed (seam plugin list)`)
-    const rest = { ...installed }
-    delete rest[key]
-    this.store.saveInstalled(rest)
+    this.store.updateInstalled((current) => {
+      const rest = { ...current }
+      delete rest[key]
+      return rest
+    })
     rmSync(record.installPath, { recursive: true, force: true })
     removeEmptyParents(record.installPath, 2)
     if (!options.keepData) {
@@ -269,13 +275,13 @@ export class PluginManager {
   setEnabled(id: string, enabled: boolean): InstalledRecord {
     const [name, marketplace] = parseId(id)
     const key = pluginId(name, marketplace)
-    const installed = this.store.installed()
-    const record = installed[key]
-    if (record === undefined) throw new PluginManagerError(`${key} is not installed (seam plugin install ${key})`)
-    const next = { ...record, enabled }
-    this.store.saveInstalled({ ...installed, [key]: next })
+    const updated = this.store.updateInstalled((current) => {
+      const record = current[key]
+      if (record === undefined) throw new PluginManagerError(`${key} is not installed (seam plugin install ${key})`)
+      return { ...current, [key]: { ...record, enabled } }
+    })
     this.changed()
-    return next
+    return updated[key]
   }
 
   private async marketplace(name: string): Promise<{ marketplace: Marketplace; record: KnownMarketplace }> {
@@ -313,8 +319,7 @@ export class PluginManager {
       // A tag-resolved release is the tag's version (whatever plugin.json at that commit says), in a
       // folder named with its commit too, so a tag moved to another commit never reuses a stale copy.
       const version = release?.release.version ?? layout.version ?? entry.version ?? packageVersion ?? (commit ? commit.slice(0, 12) : hash.slice(0, 12))
-      const installed = this.store.installed()
-      const previous = installed[id]
+      const previous = this.store.installed()[id]
       // Installed only as a dependency until the user installs it by name.
       const auto = asked === 'dependency' ? (previous === undefined || previous.auto === true) : asked === 'keep' && previous?.auto === true
       if (previous && previous.contentHash === hash && existsSync(previous.installPath)) {
@@ -322,7 +327,7 @@ export class PluginManager {
         if (previous.auto === true && !auto) {
           record = { ...previous }
           delete record.auto
-          this.store.saveInstalled({ ...installed, [id]: record })
+          this.store.updateInstalled((current) => ({ ...current, [id]: record }))
         }
         return { id, record, layout: readPluginFolder(previous.installPath, { ...entry, name: entry.name }), status: 'unchanged' }
       }
@@ -347,7 +352,7 @@ export class PluginManager {
         ...(previous?.enabled !== undefined ? { enabled: previous.enabled } : {}),
         ...(auto ? { auto } : {})
       }
-      this.store.saveInstalled({ ...installed, [id]: record })
+      this.store.updateInstalled((current) => ({ ...current, [id]: record }))
       this.changed()
       return { id, record, layout: readPluginFolder(installPath, { ...entry, name: entry.name }), status: previous ? 'updated' : 'installed' }
     } finally {

@@ -6,14 +6,15 @@
 //   cache/<marketplace>/<plugin>/<version>/   one copy per version (CLAUDE_PLUGIN_ROOT)
 //   data/<plugin>-<marketplace>/       CLAUDE_PLUGIN_DATA, kept across updates
 //   user-config/<plugin>-<marketplace>.json   its userConfig values (0600)
-// The JSON files are written whole and atomically; a file that fails its schema is an error naming
-// the field, never silently replaced.
+// The JSON files are written whole and atomically, each change read and written under a lock shared
+// by Seam's processes (none loses another's); a file that fails its schema is an error naming the
+// field, never silently replaced.
 import { createHash } from 'node:crypto'
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { z } from 'zod'
 import { formatZodError } from '@seam/sdk'
-import { writeFileAtomic } from '@seam/sdk/node'
+import { withFileLockSync, writeFileAtomic } from '@seam/sdk/node'
 import { MarketplaceSourceSchema } from './marketplace'
 
 export const KnownMarketplaceSchema = z.object({
@@ -74,16 +75,39 @@ export class PluginStore {
   marketplaces(): Record<string, KnownMarketplace> {
     return readJson(this.marketplacesFile, KnownMarketplacesSchema, {})
   }
-  saveMarketplaces(value: Record<string, KnownMarketplace>): void {
-    writeFileAtomic(this.marketplacesFile, `${JSON.stringify(value, null, 2)}\n`, 0o600)
+  /**
+   * Reads the marketplaces, changes them and writes them as one step that no other Seam process
+   * interleaves with (so two processes adding at once both keep theirs); returns what was written.
+   */
+  updateMarketplaces(change: (known: Record<string, KnownMarketplace>) => Record<string, KnownMarketplace>): Record<string, KnownMarketplace> {
+    return this.locked(() => {
+      const next = change(this.marketplaces())
+      writeFileAtomic(this.marketplacesFile, `${JSON.stringify(next, null, 2)}\n`, 0o600)
+      return next
+    })
   }
   installed(): Record<string, InstalledRecord> {
     return readJson(this.installedFile, InstalledFileSchema, { version: 1 as const, plugins: {} }).plugins
   }
-  saveInstalled(plugins: Record<string, InstalledRecord>): void {
-    writeFileAtomic(this.installedFile, `${JSON.stringify({ version: 1, plugins }, null, 2)}\n`, 0o600)
+  /** `updateMarketplaces`, for the installed plugins. */
+  updateInstalled(change: (installed: Record<string, InstalledRecord>) => Record<string, InstalledRecord>): Record<string, InstalledRecord> {
+    return this.locked(() => {
+      const plugins = change(this.installed())
+      writeFileAtomic(this.installedFile, `${JSON.stringify({ version: 1, plugins }, null, 2)}\n`, 0o600)
+      return plugins
+    })
+  }
+  /** The lock both JSON files are changed under; held only for a read and a write. */
+  get lockFile(): string {
+    return join(this.dir, '.store.lock')
+  }
+  private locked<T>(step: () => T): T {
+    return withFileLockSync(this.lockFile, step, { patienceMs: STORE_LOCK_PATIENCE_MS })
   }
 }
+
+/** A read and a write take milliseconds: a lock held this long belongs to a stuck process. */
+const STORE_LOCK_PATIENCE_MS = 30_000
 
 /** `plugin@marketplace`, the id Claude Code's settings use (`enabledPlugins`). */
 export function pluginId(name: string, marketplace: string): string {

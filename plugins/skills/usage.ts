@@ -1,15 +1,20 @@
 // How often each skill was invoked, kept in Seam's home (`skills/usage.json`), so the listing keeps
 // the descriptions of the skills a user relies on when the budget is short (Claude Code trims the
-// least-used first). A missing or broken file counts nothing; it is rewritten whole (atomic) on use.
+// least-used first). A missing or broken file counts nothing; it is rewritten whole (atomic) on use,
+// re-read first under a lock shared by Seam's processes, so sessions running at once (the desktop
+// app, `seam run`s) each add their uses instead of writing over the others'.
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { writeFileAtomic } from '@seam/sdk/node'
+import { withFileLockSync, writeFileAtomic } from '@seam/sdk/node'
 
 const UsageFileSchema = z.object({
   version: z.literal(1),
   skills: z.record(z.string(), z.object({ uses: z.number().int().nonnegative(), lastUsed: z.number() }))
 })
 type UsageFile = z.infer<typeof UsageFileSchema>
+
+/** The lock is held for one read and one write of a small file; longer means a stuck process. */
+const LOCK_PATIENCE_MS = 5_000
 
 export class SkillUsage {
   private data: UsageFile | undefined
@@ -24,13 +29,25 @@ export class SkillUsage {
 
   /** Counts one invocation and writes the file; a failed write is kept in `problem`, not thrown. */
   record(name: string, now = Date.now()): void {
-    const data = this.load()
-    data.skills[name] = { uses: (data.skills[name]?.uses ?? 0) + 1, lastUsed: now }
-    if (!this.file) return
+    const file = this.file
+    if (!file) {
+      const data = this.load()
+      data.skills[name] = { uses: (data.skills[name]?.uses ?? 0) + 1, lastUsed: now }
+      return
+    }
     try {
-      writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`)
+      withFileLockSync(
+        `${file}.lock`,
+        () => {
+          this.data = undefined // What other processes counted since this one read it.
+          const data = this.load()
+          data.skills[name] = { uses: (data.skills[name]?.uses ?? 0) + 1, lastUsed: now }
+          writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`)
+        },
+        { patienceMs: LOCK_PATIENCE_MS }
+      )
     } catch (error) {
-      this.problem = `skill usage could not be saved to ${this.file}: ${(error as Error).message}`
+      this.problem = `skill usage could not be saved to ${file}: ${(error as Error).message}`
     }
   }
 

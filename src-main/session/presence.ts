@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../app/atomic-file'
 import { assertSessionId } from './ids'
+import { processAlive } from '../process/process-alive'
 
 const HolderSchema = z.object({
   pid: z.number().int().positive(),
@@ -60,15 +61,6 @@ export class SessionPresence {
     } catch {
       return undefined // None, or half of a file no writer leaves (atomic writes): nobody holds it.
     }
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

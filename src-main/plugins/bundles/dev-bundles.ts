@@ -17,6 +17,7 @@ import { z } from 'zod'
 import { formatZodError } from '../../../src-shared/validation'
 import { parseJsonFile, readJsonFile } from './json-file'
 import { BundleError, packageNameSchema } from './manifest'
+import { processAlive } from '../../process/process-alive'
 
 export const devEntrySchema = z.strictObject({
   /** The bundle folder (absolute). */
@@ -134,11 +135,5 @@ export async function readHostStates(seamHome: string): Promise<HostState[]> {
 }
 
 export function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  return pid === process.pid || processAlive(pid)
 }
