@@ -44,6 +44,8 @@ export { writeFileAtomic } from '../../src-main/app/atomic-file'
  * waited for (FileLockBusyError after `patienceMs`), a dead one's lock is taken over.
  */
 export { withFileLock, withFileLockSync, FileLockBusyError, type FileLockOptions } from '../../src-main/process/file-lock'
+/** Whether a process with this pid exists on this machine (another user's counts). */
+export { processAlive } from '../../src-main/process/process-alive'
 /**
  * Claude Code's slash command text, as custom commands and skills share it: argument substitution
  * (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`, `$name`), shell-like argument splitting, and the

@@ -29,10 +29,14 @@ export class SkillUsage {
 
   /** Counts one invocation and writes the file; a failed write is kept in `problem`, not thrown. */
   record(name: string, now = Date.now()): void {
-    const file = this.file
-    if (!file) {
+    const counted = (): UsageFile => {
       const data = this.load()
       data.skills[name] = { uses: (data.skills[name]?.uses ?? 0) + 1, lastUsed: now }
+      return data
+    }
+    const file = this.file
+    if (!file) {
+      counted()
       return
     }
     try {
@@ -40,9 +44,7 @@ export class SkillUsage {
         `${file}.lock`,
         () => {
           this.data = undefined // What other processes counted since this one read it.
-          const data = this.load()
-          data.skills[name] = { uses: (data.skills[name]?.uses ?? 0) + 1, lastUsed: now }
-          writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`)
+          writeFileAtomic(file, `${JSON.stringify(counted(), null, 2)}\n`)
         },
         { patienceMs: LOCK_PATIENCE_MS }
       )

@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import path from 'node:path'
 import type { WorktreeAvailability, WorktreeLocation, WorktreeRecord } from '@seam/sdk'
 import { WorktreeError, gitOk, gitWords, parseGitVersion, versionAtLeast, type GitRunner } from './git'
-import { processAlive, type WorktreeFileRecord, type WorktreeRecords } from './records'
+import { processAlive } from '@seam/sdk/node'
+import { type WorktreeFileRecord, type WorktreeRecords } from './records'
 
 /** `git worktree remove` (used by Discard) arrived in 2.17. */
 export const MINIMUM_GIT: readonly [number, number, number] = [2, 17, 0]

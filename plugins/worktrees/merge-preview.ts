@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { gitWords, type GitRunner } from './git'
-import { processAlive } from './records'
+import { processAlive } from '@seam/sdk/node'
 
 /** `<temp>/seam-merge-check-<owner pid>-<random>`: the folder one older-git check works in. */
 const SCRATCH_PREFIX = 'seam-merge-check-'

@@ -71,13 +71,3 @@ export class WorktreeRecords {
     return out
   }
 }
-
-/** Whether process `pid` still runs (on this machine). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
