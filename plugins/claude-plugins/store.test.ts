@@ -1,25 +1,22 @@
 // The store's read-modify-writes against another Seam process changing the same files at the same
 // time: a real process that takes the store's lock as Seam does, reads, waits, and writes.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { anotherProcessHolding } from '../../test-support/lock-holder'
 import { PluginStore, type InstalledRecord, type KnownMarketplace } from './store'
 
 let home: string
 let store: PluginStore
-const others: ChildProcess[] = []
 
 beforeEach(() => {
   home = mkdtempSync(path.join(tmpdir(), 'seam-plugin-store-'))
   store = new PluginStore(home)
 })
 
-afterEach(() => {
-  for (const other of others.splice(0)) other.kill('SIGKILL')
-  rmSync(home, { recursive: true, force: true })
-})
+afterEach(() => rmSync(home, { recursive: true, force: true }))
 
 function record(name: string): InstalledRecord {
   return { name, marketplace: 'm', version: '1.0.0', installPath: `/plugins/${name}`, contentHash: 'h', installedAt: 'now', lastUpdated: 'now', source: './p' }
@@ -29,26 +26,13 @@ function record(name: string): InstalledRecord {
  * Another Seam process adding `key: value` to `file`'s `field` (or to the file itself): it holds
  * the store's lock while it reads, waits `holdMs`, and writes. Resolves once it has read.
  */
-async function otherProcessAdding(file: string, field: string | undefined, key: string, value: unknown, holdMs: number): Promise<ChildProcess> {
-  const script = `
-    const fs = require('node:fs')
-    const [lock, file, field, key, value, holdMs] = process.argv.slice(1)
-    fs.mkdirSync(require('node:path').dirname(lock), { recursive: true })
-    fs.writeFileSync(lock, process.pid + '\\n', { flag: 'wx' })
-    const data = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : (field ? { version: 1, [field]: {} } : {})
-    process.stdout.write('read\\n')
-    setTimeout(() => {
-      ;(field ? data[field] : data)[key] = JSON.parse(value)
-      fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\\n')
-      fs.rmSync(lock)
-    }, Number(holdMs))`
-  const other = spawn(process.execPath, ['-e', script, store.lockFile, file, field ?? '', key, JSON.stringify(value), String(holdMs)], { stdio: ['ignore', 'pipe', 'inherit'] })
-  others.push(other)
-  await new Promise<void>((resolve, reject) => {
-    other.stdout!.once('data', () => resolve())
-    other.once('exit', (code) => reject(new Error(`the other process exited (${code}) before reading`)))
+function otherProcessAdding(file: string, field: string | undefined, key: string, value: unknown, holdMs: number): Promise<ChildProcess> {
+  return anotherProcessHolding(store.lockFile, {
+    holdMs,
+    args: [file, field ?? '', key, JSON.stringify(value)],
+    onTake: "const [file, field] = args; const data = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : field ? { version: 1, [field]: {} } : {}",
+    onRelease: "(field ? data[field] : data)[args[2]] = JSON.parse(args[3]); fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\\n')"
   })
-  return other
 }
 
 describe('the Claude Code plugin store, changed by two processes at once', () => {

@@ -1,10 +1,10 @@
 // Skill use counts kept by several sessions at once (the desktop app and `seam run`s each hold a
 // SkillUsage on the same file): every use is counted, whoever read the file first.
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { anotherProcessHolding } from '../../test-support/lock-holder'
 import { SkillUsage } from './usage'
 
 let dir: string
@@ -37,28 +37,14 @@ describe('skill usage counted by sessions running at once', () => {
 
   it('waits for another process that holds the file, and counts on top of what it wrote', async () => {
     new SkillUsage(file).record('review')
-    const script = `
-      const fs = require('node:fs')
-      const [file] = process.argv.slice(1)
-      fs.writeFileSync(file + '.lock', process.pid + '\\n', { flag: 'wx' })
-      const data = JSON.parse(fs.readFileSync(file, 'utf8'))
-      process.stdout.write('read\\n')
-      setTimeout(() => {
-        data.skills.review.uses += 10
-        fs.writeFileSync(file, JSON.stringify(data))
-        fs.rmSync(file + '.lock')
-      }, 300)`
-    const other = spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] })
-    try {
-      await new Promise<void>((resolve, reject) => {
-        other.stdout!.once('data', () => resolve())
-        other.once('exit', (code) => reject(new Error(`the other process exited (${code}) before reading`)))
-      })
-      new SkillUsage(file).record('review')
-      expect(counted('review')).toBe(12)
-    } finally {
-      other.kill('SIGKILL')
-    }
+    await anotherProcessHolding(`${file}.lock`, {
+      holdMs: 300,
+      args: [file],
+      onTake: "const data = JSON.parse(fs.readFileSync(args[0], 'utf8'))",
+      onRelease: 'data.skills.review.uses += 10; fs.writeFileSync(args[0], JSON.stringify(data))'
+    })
+    new SkillUsage(file).record('review')
+    expect(counted('review')).toBe(12)
   })
 
   it('a broken file is counted from zero, said once, and replaced on the next use', () => {

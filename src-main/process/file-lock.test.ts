@@ -1,46 +1,26 @@
 // The lock shared by Seam's processes: owners that are other real processes (live, dead, or a file
 // naming none), the synchronous and the asynchronous form, and what is left behind.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { anotherProcessHolding } from '../../test-support/lock-holder'
 import { FileLockBusyError, withFileLock, withFileLockSync } from './file-lock'
 
 let dir: string
 let lock: string
-const owners: ChildProcess[] = []
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'seam-file-lock-'))
   lock = path.join(dir, 'shared.lock')
 })
 
-afterEach(() => {
-  for (const owner of owners.splice(0)) owner.kill('SIGKILL')
-  rmSync(dir, { recursive: true, force: true })
-})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-/**
- * Another process that takes the lock as Seam does (its pid in the file), holds it `holdMs`, adds
- * `line` to `log` while it holds it, then lets it go. Resolves once it holds it.
- */
-async function otherProcessHolding(holdMs: number, log: string, line: string): Promise<ChildProcess> {
-  const script = `
-    const fs = require('node:fs')
-    fs.writeFileSync(${JSON.stringify(lock)}, process.pid + '\\n', { flag: 'wx' })
-    process.stdout.write('held\\n')
-    setTimeout(() => {
-      fs.appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(line + '\n')})
-      fs.rmSync(${JSON.stringify(lock)})
-    }, ${holdMs})`
-  const owner = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
-  owners.push(owner)
-  await new Promise<void>((resolve, reject) => {
-    owner.stdout!.once('data', () => resolve())
-    owner.once('exit', (code) => reject(new Error(`the owner exited (${code}) before holding the lock`)))
-  })
-  return owner
+/** Another process holding the lock `holdMs`, adding `line` to `log` at the end of its hold. */
+function otherProcessHolding(holdMs: number, log: string, line: string): Promise<ChildProcess> {
+  return anotherProcessHolding(lock, { holdMs, onRelease: 'fs.appendFileSync(args[0], args[1])', args: [log, `${line}\n`] })
 }
 
 /** The pid of a process that has exited. */
