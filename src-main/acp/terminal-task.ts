@@ -56,11 +56,13 @@ export function terminalCommand(terminal: EditorTerminal, outputSoFar: string): 
           exited = true
           await pull().catch(() => undefined)
           ended = true
-          taker.exit(exitCode)
+          // Released before the end is reported: whoever waits for the end (TaskStop, a closing
+          // session) answers its client only once the client has its terminal back.
           await enqueue(() => {
             released = true
             return terminal.release()
           }).catch(() => undefined)
+          taker.exit(exitCode)
         })
     }
   }
