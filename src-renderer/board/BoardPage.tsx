@@ -168,7 +168,7 @@ export function BoardPage() {
           </tbody>
         </table>
       )}
-      {reviewed && <ReviewPanel key={reviewed.id} row={reviewed} onChanged={() => void load()} onClose={() => setReviewing(null)} />}
+      {reviewed && <ReviewPanel key={reviewed.id} row={reviewed} onChanged={load} onClose={() => setReviewing(null)} />}
     </section>
   )
 }

@@ -11,7 +11,7 @@ import { PatchDiff } from '../transcript/ToolDiff'
 
 type Mode = 'fast-forward' | 'merge' | 'squash'
 
-export function ReviewPanel({ row, onChanged, onClose }: { row: BoardRow; onChanged: () => void; onClose: () => void }) {
+export function ReviewPanel({ row, onChanged, onClose }: { row: BoardRow; onChanged: () => Promise<void> | void; onClose: () => void }) {
   const host = useHost()
   const worktree = row.worktree!
   const [diff, setDiff] = useState<WorktreeDiff | null>(null)
@@ -43,9 +43,11 @@ export function ReviewPanel({ row, onChanged, onClose }: { row: BoardRow; onChan
     } catch (e) {
       setOutcome({ error: true, text: errorText(e) })
     } finally {
-      setBusy(false)
+      // The buttons come back once the diff and the board show the new state: the commit form
+      // leaving (or the board's rows changing) never moves a button under the next click.
       await load()
-      onChanged()
+      await onChanged()
+      setBusy(false)
     }
   }
 
@@ -131,7 +133,7 @@ export function ReviewPanel({ row, onChanged, onClose }: { row: BoardRow; onChan
           onClose={() => setConfirmDiscard(false)}
           onConfirm={async () => {
             await host.invoke('worktrees/discard', { sessionId: row.id, confirmed: true })
-            onChanged()
+            await onChanged()
             onClose()
           }}
         >
