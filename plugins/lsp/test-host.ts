@@ -114,15 +114,6 @@ export async function startLspHost(options: { lspJson: Record<string, unknown>; 
   }
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 function withTemp(server: unknown, temp: string): unknown {
   if (typeof server !== 'object' || server === null) return server
   const entry = server as { env?: Record<string, string> }

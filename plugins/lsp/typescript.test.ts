@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '@seam/sdk'
 import { SOCKET_REFUSAL } from './server'
-import { isAlive, startLspHost, TS_LANGUAGE_SERVER, typescriptServer, type LspHost } from './test-host'
-import { testTimeFactor } from '@seam/sdk/testing'
+import { startLspHost, TS_LANGUAGE_SERVER, typescriptServer, type LspHost } from './test-host'
+import { isAlive, testTimeFactor } from '@seam/sdk/testing'
 
 let host: LspHost | undefined
 afterEach(async () => {
