@@ -7,9 +7,12 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll } from 'vitest'
+import { testTimeFactor } from '@seam/sdk/testing'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
 export const SEAM_BIN = join(REPO_ROOT, 'bin', 'seam.mjs')
+/** How long one `seam` command may take on an idle machine; scaled by the run's time factor. */
+const RUN_TIMEOUT_MS = 60_000
 
 /** Builds `out/` with electron-vite unless the CLI and the web host are already built. */
 export async function ensureBuilt(): Promise<void> {
@@ -59,12 +62,15 @@ export async function runSeamHeadless(args: string[], dirs: { cwd: string; home:
     const { stdout, stderr } = await promisify(execFile)('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
       cwd: dirs.cwd,
       env: { ...process.env, SEAM_HOME: join(dirs.home, 'seam'), HOME: dirs.home, FAKE_KEY: 'sk-test', ...dirs.env },
-      timeout: 60_000
+      timeout: RUN_TIMEOUT_MS * testTimeFactor()
     })
     return { code: 0, stdout, stderr }
   } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout, stderr: e.stderr }
+    const e = error as { code?: number | string; signal?: string | null; killed?: boolean; message: string; stdout?: string; stderr?: string }
+    if (typeof e.code === 'number') return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }
+    // Killed (the timeout), or never ran: code 1, and stderr says which, so a failing test shows it.
+    const why = e.killed ? `killed by ${e.signal} after the ${(RUN_TIMEOUT_MS * testTimeFactor()) / 1000} s timeout` : e.message
+    return { code: 1, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}\n[runSeamHeadless] ${why}\n` }
   }
 }
 

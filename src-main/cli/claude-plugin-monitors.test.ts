@@ -76,7 +76,7 @@ describe('Claude Code plugin monitors, with the built seam (issue 29)', () => {
       await server.close()
     }
     expect(run.stderr).not.toMatch(/did not start/)
-    expect(run.code).toBe(0)
+    expect(run.code, run.stderr).toBe(0)
     const bodies = server.requests.map((r) => JSON.stringify(r.body))
     expect(bodies).toHaveLength(4)
     // The always monitor's line, with the plugin's root and the userConfig value written in, on the step after it was printed.
