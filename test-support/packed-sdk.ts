@@ -1,5 +1,5 @@
 // The plugin SDK's npm tarball for tests that scaffold or install a bundle. Packing it
-// (`npm pack -w packages/sdk`: a Vite build of the host code it re-exports, then tsc for the
+// (`npm run pack:sdk`: a Vite build of the host code it re-exports, then tsc for the
 // declarations) is the heaviest step of those tests, and each of them packed the same checkout
 // again. Now the first to ask packs it (through `seam plugin new`, as a user would) into the
 // run's folder (SEAM_TEST_SDK_DIR: set by `npm test` for vitest and Playwright alike, else by
@@ -52,7 +52,7 @@ function holderGone(lock: string): boolean {
 
 /**
  * Packs the SDK into `dir` as `name` the way a user's first `seam plugin new` in a checkout does
- * (the built CLI, an empty Seam home: src-main/cli/plugin-sdk.ts runs `npm pack -w packages/sdk`),
+ * (the built CLI, an empty Seam home: src-main/cli/plugin-sdk.ts runs packages/sdk/pack.mjs),
  * then moves the tarball it cached in that home to `dir` with a rename, so a reader never sees half
  * a file.
  */

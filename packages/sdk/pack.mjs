@@ -1,37 +1,38 @@
-// Makes the SDK packable (`npm pack -w packages/sdk`, `npm publish -w packages/sdk`):
+// Packs the SDK into an npm tarball:
 //
-//   node pack.mjs prepack    builds dist/ and writes the package.json the tarball carries
-//   node pack.mjs postpack   puts the workspace's package.json back
+//   node packages/sdk/pack.mjs [--pack-destination DIR]     (npm run pack:sdk -- --pack-destination DIR)
+//
+// prints the tarball's path (DIR defaults to the current folder). Publish that tarball with
+// `npm publish <tarball>`.
 //
 // In this repository the entries are TypeScript sources re-exporting the host's own definitions
 // (../../src-shared, ../../src-main), resolved through the workspace link. A tarball cannot
-// reach outside its folder, so prepack builds each entry into dist/ with Vite (the host code it
-// re-exports bundled in; npm packages stay imports, listed as dependencies with the versions this
-// repository pins) and emits declarations with tsc into dist/types (the same folder layout, so
-// every type is still the host's own definition, now inside the package). Nothing is copied by
-// hand and nothing in dist/ is committed.
-//
-// Packs of this folder take turns (two `seam plugin new` in a checkout, or test files packing at
-// once): prepack rewrites package.json and dist/ in place, so it waits for `.pack.lock`, which
-// postpack removes. A lock older than LOCK_STALE_MS is taken to be a pack that was killed, and the
-// package.json such a pack had saved is put back before this one starts.
+// reach outside its folder, so the pack builds each entry with Vite (the host code it re-exports
+// bundled in; npm packages stay imports, listed as dependencies with the versions this repository
+// pins), emits declarations with tsc (the same folder layout, so every type is still the host's
+// own definition, now inside the package), writes the package.json the tarball carries, and has
+// npm pack that folder. All of it happens in a staging folder of its own under the system's temp
+// folder: this one is never written, so tests, the dev server and an editor resolving
+// `@seam/sdk` from the workspace meanwhile see its sources and package.json as they are, and two
+// packs at once do not meet. (`npm pack -w packages/sdk` would pack the sources as they are; the
+// workspace's prepack refuses it and names this command.) Nothing is copied by hand and nothing
+// built is committed.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
-import { join, resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
 import { build } from 'vite'
 import { modulePathForBuild } from '../../scripts/vite-module-path.mjs'
 
 const HERE = import.meta.dirname
 const ROOT = resolve(HERE, '../..')
-const DIST = join(HERE, 'dist')
-const SAVED = join(HERE, '.package.workspace.json')
-const LOCK = join(HERE, '.pack.lock')
-const LOCK_STALE_MS = 10 * 60_000
-const LOCK_WAIT_MS = 15 * 60_000
 /** The JS entries (client.ts is types only: its module is empty). */
 const ENTRIES = ['index', 'node', 'client', 'testing', 'version']
 const TYPES = 'dist/types/packages/sdk'
+/** What the tarball carries besides dist/ (the manifest's `files`). */
+const DOCS = ['README.md', 'CHANGELOG.md', 'api.txt']
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'))
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
@@ -49,7 +50,7 @@ function seamVersionPlugin(version) {
   }
 }
 
-async function buildJs(seamVersion) {
+async function buildJs(seamVersion, dist) {
   const result = await build({
     configFile: false,
     envDir: false,
@@ -59,7 +60,7 @@ async function buildJs(seamVersion) {
     mode: 'production',
     plugins: [seamVersionPlugin(seamVersion), modulePathForBuild()],
     build: {
-      outDir: DIST,
+      outDir: dist,
       emptyOutDir: false,
       target: 'node20',
       minify: false,
@@ -69,7 +70,12 @@ async function buildJs(seamVersion) {
       ssrEmitAssets: true,
       lib: { entry: Object.fromEntries(ENTRIES.map((e) => [e, join(HERE, `${e}.ts`)])), formats: ['es'], fileName: (_format, name) => `${name}.js` },
       // @seam/sdk itself (the host code imports @seam/sdk/version) resolves to these sources, bundled.
-      rolldownOptions: { external: (id) => nodeBuiltins.has(id) || (isBare(id) && packageOf(id) !== '@seam/sdk') }
+      rolldownOptions: {
+        external: (id) => nodeBuiltins.has(id) || (isBare(id) && packageOf(id) !== '@seam/sdk'),
+        // The maps name their sources as seen from packages/sdk/dist, not from the staging folder,
+        // so the tarball is the same whichever folder it was built in.
+        output: { sourcemapPathTransform: (source, map) => relative(join(HERE, 'dist', relative(dist, dirname(map))), resolve(dirname(map), source)) }
+      }
     },
     ssr: { target: 'node' }
   })
@@ -85,9 +91,9 @@ async function buildJs(seamVersion) {
 // TypeScript 7's native compiler (the `typescript-native` alias) emits the same declarations (the
 // same types; union members and quotes may come in another order or style) in under half the CPU
 // time of 5.9's.
-function buildTypes() {
+function buildTypes(dist) {
   const config = join(HERE, 'tsconfig.pack.json')
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript-native/bin/tsc'), '-p', config], { stdio: 'inherit', cwd: ROOT })
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript-native/bin/tsc'), '-p', config, '--outDir', join(dist, 'types')], { stdio: ['ignore', 2, 2], cwd: ROOT })
 }
 
 /** The dependencies of the packed SDK: every package its dist imports, at the version this repository pins. */
@@ -106,7 +112,7 @@ function dependencies(imported) {
 
 function packedManifest(workspace, deps) {
   const entry = (name) => ({ types: `./${TYPES}/${name}.d.ts`, default: `./dist/${name}.js` })
-  const { private: _private, exports: _exports, scripts, ...rest } = workspace
+  const { private: _private, exports: _exports, scripts: _scripts, ...rest } = workspace
   return {
     ...rest,
     exports: {
@@ -119,68 +125,50 @@ function packedManifest(workspace, deps) {
       './package.json': './package.json'
     },
     types: `./${TYPES}/index.d.ts`,
-    files: ['dist', 'README.md', 'CHANGELOG.md', 'api.txt'],
+    files: ['dist', ...DOCS],
     engines: { node: readJson(join(ROOT, 'package.json')).engines.node },
-    scripts,
     dependencies: deps
   }
 }
 
-/** Takes `.pack.lock` (an atomic mkdir), waiting while another pack holds it. */
-async function lock() {
-  const deadline = Date.now() + LOCK_WAIT_MS
-  for (;;) {
-    try {
-      mkdirSync(LOCK)
-      return
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error
-    }
-    let age = 0
-    try {
-      age = Date.now() - statSync(LOCK).mtimeMs
-    } catch {
-      continue // released between the two calls
-    }
-    if (age > LOCK_STALE_MS) {
-      rmSync(LOCK, { recursive: true, force: true })
-      continue
-    }
-    if (Date.now() > deadline) throw new Error(`${LOCK} is held by another pack (for ${Math.round(age / 1000)} s); remove it if no pack is running`)
-    await new Promise((resolveWait) => setTimeout(resolveWait, 250))
-  }
-}
-
-async function prepack() {
-  // This pack holds the lock, so a saved package.json is a pack that was killed between its prepack
-  // and postpack (its lock since gone stale): put the workspace's package.json back and go on.
-  if (existsSync(SAVED)) {
-    console.error(`pack.mjs: a previous pack did not finish; restoring package.json from ${SAVED}`)
-    renameSync(SAVED, join(HERE, 'package.json'))
-  }
-  const workspace = readJson(join(HERE, 'package.json'))
-  rmSync(DIST, { recursive: true, force: true })
-  const imported = await buildJs(readJson(join(ROOT, 'package.json')).version)
-  mkdirSync(DIST, { recursive: true })
-  copyFileSync(join(HERE, 'build.mjs'), join(DIST, 'build.mjs'))
-  buildTypes()
-  copyFileSync(join(HERE, 'package.json'), SAVED)
-  writeFileSync(join(HERE, 'package.json'), JSON.stringify(packedManifest(workspace, dependencies(imported)), null, 2) + '\n')
-}
-
-function postpack() {
-  if (existsSync(SAVED)) renameSync(SAVED, join(HERE, 'package.json'))
-  rmSync(LOCK, { recursive: true, force: true })
-}
-
-const step = process.argv[2]
-if (step === 'prepack') {
-  await lock()
+/** Builds the package into a staging folder, has npm pack it into `destination`; the tarball's path. */
+async function pack(destination) {
+  const staging = mkdtempSync(join(tmpdir(), 'seam-sdk-pack-'))
   try {
-    await prepack()
-  } catch (error) {
-    postpack()
-    throw error
+    const dist = join(staging, 'dist')
+    const imported = await buildJs(readJson(join(ROOT, 'package.json')).version, dist)
+    copyFileSync(join(HERE, 'build.mjs'), join(dist, 'build.mjs'))
+    buildTypes(dist)
+    for (const doc of DOCS) copyFileSync(join(HERE, doc), join(staging, doc))
+    const manifest = packedManifest(readJson(join(HERE, 'package.json')), dependencies(imported))
+    writeFileSync(join(staging, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
+    mkdirSync(destination, { recursive: true })
+    // npm's progress goes to stderr; stdout is the JSON report naming the file.
+    const report = execFileSync('npm', ['pack', staging, '--json', '--ignore-scripts', '--pack-destination', destination], {
+      cwd: staging,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+      shell: process.platform === 'win32'
+    })
+    const [{ filename }] = JSON.parse(report)
+    return join(destination, filename)
+  } finally {
+    rmSync(staging, { recursive: true, force: true })
   }
-} else if (step === 'postpack') postpack()
-else throw new Error('usage: node pack.mjs prepack | postpack')
+}
+
+const { values, positionals } = parseArgs({ options: { 'pack-destination': { type: 'string' } }, allowPositionals: true })
+if (positionals[0] === 'prepack') {
+  // `npm pack -w packages/sdk` / `npm publish -w packages/sdk`: they would ship the TypeScript sources.
+  console.error('pack.mjs: the SDK is packed by `npm run pack:sdk -- --pack-destination DIR` (node packages/sdk/pack.mjs), which builds it in a staging folder; publish the tarball it prints with `npm publish <tarball>`')
+  process.exitCode = 1
+} else if (positionals.length > 0) {
+  throw new Error(`pack.mjs: unexpected argument "${positionals[0]}"; usage: node packages/sdk/pack.mjs [--pack-destination DIR]`)
+} else {
+  const destination = resolve(values['pack-destination'] ?? '.')
+  // The build names modules relative to the working folder (in its region comments): this one, as
+  // when npm runs a package's scripts.
+  process.chdir(HERE)
+  console.log(await pack(destination))
+}

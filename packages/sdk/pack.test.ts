@@ -1,16 +1,17 @@
-// @seam/sdk outside this repository: `npm pack -w packages/sdk` (prepack: pack.mjs) gives a
-// tarball with compiled JS and declarations whose every import stays inside the package; a bundle
-// scaffolded by `seam plugin new` in a folder outside the repository installs that tarball with
-// npm (from the local cache) and typechecks, builds and passes its own tests with it.
+// @seam/sdk outside this repository: `npm run pack:sdk` (packages/sdk/pack.mjs) gives a tarball
+// with compiled JS and declarations whose every import stays inside the package, built in a staging
+// folder while packages/sdk is never written (other processes resolve `@seam/sdk` from it at the
+// same time: this suite's own files, a dev server); a bundle scaffolded by `seam plugin new` in a
+// folder outside the repository installs that tarball with npm (from the local cache) and
+// typechecks, builds and passes its own tests with it.
 import { execFile, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, watch } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt } from '../../test-support/built-cli'
-import { packedSdk } from '../../test-support/packed-sdk'
 import { scaledTimeout } from '../../scripts/time-factor.mjs'
 
 const run = promisify(execFile)
@@ -22,6 +23,7 @@ let temp: string
 let tarball: string
 let unpacked: string
 let workspaceManifest: string
+const workspaceChanges: string[] = []
 
 function exec(command: string, args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
@@ -50,8 +52,15 @@ beforeAll(async () => {
   temp = await mkdtemp(path.join(tmpdir(), 'seam-sdk-pack-'))
   expect(path.relative(ROOT, temp).startsWith('..')).toBe(true)
   workspaceManifest = await readFile(path.join(SDK, 'package.json'), 'utf8')
-  // `npm pack -w packages/sdk`, once per run for every file that needs the SDK (test-support/packed-sdk.ts).
-  tarball = await packedSdk()
+  // The pack itself, as `npm run pack:sdk` runs it, with every change in packages/sdk recorded meanwhile.
+  const watcher = watch(SDK, (event, file) => workspaceChanges.push(`${event} ${file}`))
+  try {
+    const packed = await exec(process.execPath, [path.join(SDK, 'pack.mjs'), '--pack-destination', path.join(temp, 'packed')], ROOT)
+    expect(packed.code, packed.out).toBe(0)
+    tarball = packed.out.split('\n').find((line) => line.endsWith('.tgz')) ?? ''
+  } finally {
+    watcher.close()
+  }
   expect(path.basename(tarball)).toBe(`seam-sdk-${(JSON.parse(workspaceManifest) as { version: string }).version}.tgz`)
   unpacked = path.join(temp, 'unpacked')
   await run('mkdir', ['-p', unpacked])
@@ -62,7 +71,7 @@ afterAll(async () => {
   if (temp) await rm(temp, { recursive: true, force: true })
 })
 
-describe('npm pack -w packages/sdk', () => {
+describe('npm run pack:sdk (packages/sdk/pack.mjs)', () => {
   it('holds compiled JS and declarations for every entry, with exports pointing into dist/', async () => {
     const pkg = path.join(unpacked, 'package')
     const manifest = JSON.parse(await readFile(path.join(pkg, 'package.json'), 'utf8')) as {
@@ -108,9 +117,16 @@ describe('npm pack -w packages/sdk', () => {
     expect(problems).toEqual([])
   })
 
-  it("puts the workspace's package.json back after packing", async () => {
+  it('never writes packages/sdk: nothing in it changed while it packed, its package.json is as it was', async () => {
+    expect(workspaceChanges).toEqual([])
     expect(await readFile(path.join(SDK, 'package.json'), 'utf8')).toBe(workspaceManifest)
-    expect(existsSync(path.join(SDK, '.package.workspace.json'))).toBe(false)
+  })
+
+  it('npm pack -w packages/sdk, which would ship the TypeScript sources, refuses and names the command', async () => {
+    const refused = await exec('npm', ['pack', '-w', 'packages/sdk', '--pack-destination', temp], ROOT)
+    expect(refused.code).not.toBe(0)
+    expect(refused.out).toContain('npm run pack:sdk -- --pack-destination DIR')
+    expect((await readdir(temp)).filter((f) => f.endsWith('.tgz'))).toEqual([])
   })
 })
 

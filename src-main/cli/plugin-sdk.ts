@@ -5,8 +5,8 @@
 // refreshes that copy to the running Seam's SDK (after a Seam update).
 //
 // Where the tarball comes from: one shipped beside Seam (`packages/sdk/seam-sdk-<version>.tgz`), one
-// packed earlier into `<Seam home>/sdk/`, or, in a checkout of Seam, `npm pack -w packages/sdk`
-// (packages/sdk/pack.mjs builds dist/ and the declarations).
+// packed earlier into `<Seam home>/sdk/`, or, in a checkout of Seam, packed now by
+// packages/sdk/pack.mjs (in a staging folder: the checkout's packages/sdk is never written).
 import { execFile } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -59,13 +59,13 @@ export async function sdkTarball(seamHome: string, options: { fresh?: boolean } 
   rmSync(staging, { recursive: true, force: true })
   mkdirSync(staging)
   try {
-    await run('npm', ['pack', '-w', 'packages/sdk', '--json', '--pack-destination', staging], {
+    await run(process.execPath, [path.join(root, 'packages', 'sdk', 'pack.mjs'), '--pack-destination', staging], {
       cwd: root,
       env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
       maxBuffer: 64 * 1024 * 1024
     })
     const packed = readdirSync(staging).find((file) => file.endsWith('.tgz'))
-    if (packed === undefined) throw new Error('npm pack -w packages/sdk wrote no tarball')
+    if (packed === undefined) throw new Error('packages/sdk/pack.mjs wrote no tarball')
     copyFileSync(path.join(staging, packed), `${cached}.tmp`)
     rmSync(cached, { force: true })
     copyFileSync(`${cached}.tmp`, cached)
