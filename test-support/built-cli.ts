@@ -58,18 +58,19 @@ export interface CliResult {
  * exit is a result, not a throw.
  */
 export async function runSeamHeadless(args: string[], dirs: { cwd: string; home: string; env?: Record<string, string> }): Promise<CliResult> {
+  const limitMs = RUN_TIMEOUT_MS * testTimeFactor()
   try {
     const { stdout, stderr } = await promisify(execFile)('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
       cwd: dirs.cwd,
       env: { ...process.env, SEAM_HOME: join(dirs.home, 'seam'), HOME: dirs.home, FAKE_KEY: 'sk-test', ...dirs.env },
-      timeout: RUN_TIMEOUT_MS * testTimeFactor()
+      timeout: limitMs
     })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const e = error as { code?: number | string; signal?: string | null; killed?: boolean; message: string; stdout?: string; stderr?: string }
     if (typeof e.code === 'number') return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }
     // Killed (the timeout), or never ran: code 1, and stderr says which, so a failing test shows it.
-    const why = e.killed ? `killed by ${e.signal} after the ${(RUN_TIMEOUT_MS * testTimeFactor()) / 1000} s timeout` : e.message
+    const why = e.killed ? `killed by ${e.signal} after the ${limitMs / 1000} s timeout` : e.message
     return { code: 1, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}\n[runSeamHeadless] ${why}\n` }
   }
 }

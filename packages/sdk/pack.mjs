@@ -97,8 +97,7 @@ function buildTypes(dist) {
 }
 
 /** The dependencies of the packed SDK: every package its dist imports, at the version this repository pins. */
-function dependencies(imported) {
-  const root = readJson(join(ROOT, 'package.json'))
+function dependencies(imported, root) {
   const pinned = { ...root.devDependencies, ...root.dependencies }
   // @seam/sdk/build imports vite and reads react's exports; declarations name React's and Node's types.
   for (const extra of ['vite', 'react', '@types/react', '@types/node']) imported.add(extra)
@@ -110,7 +109,7 @@ function dependencies(imported) {
   return deps
 }
 
-function packedManifest(workspace, deps) {
+function packedManifest(workspace, deps, root) {
   const entry = (name) => ({ types: `./${TYPES}/${name}.d.ts`, default: `./dist/${name}.js` })
   const { private: _private, exports: _exports, scripts: _scripts, ...rest } = workspace
   return {
@@ -126,7 +125,7 @@ function packedManifest(workspace, deps) {
     },
     types: `./${TYPES}/index.d.ts`,
     files: ['dist', ...DOCS],
-    engines: { node: readJson(join(ROOT, 'package.json')).engines.node },
+    engines: { node: root.engines.node },
     dependencies: deps
   }
 }
@@ -136,11 +135,12 @@ async function pack(destination) {
   const staging = mkdtempSync(join(tmpdir(), 'seam-sdk-pack-'))
   try {
     const dist = join(staging, 'dist')
-    const imported = await buildJs(readJson(join(ROOT, 'package.json')).version, dist)
+    const root = readJson(join(ROOT, 'package.json'))
+    const imported = await buildJs(root.version, dist)
     copyFileSync(join(HERE, 'build.mjs'), join(dist, 'build.mjs'))
     buildTypes(dist)
     for (const doc of DOCS) copyFileSync(join(HERE, doc), join(staging, doc))
-    const manifest = packedManifest(readJson(join(HERE, 'package.json')), dependencies(imported))
+    const manifest = packedManifest(readJson(join(HERE, 'package.json')), dependencies(imported, root), root)
     writeFileSync(join(staging, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
     mkdirSync(destination, { recursive: true })
     // npm's progress goes to stderr; stdout is the JSON report naming the file.

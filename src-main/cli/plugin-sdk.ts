@@ -8,7 +8,7 @@
 // packed earlier into `<Seam home>/sdk/`, or, in a checkout of Seam, packed now by
 // packages/sdk/pack.mjs (in a staging folder: the checkout's packages/sdk is never written).
 import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -66,10 +66,8 @@ export async function sdkTarball(seamHome: string, options: { fresh?: boolean } 
     })
     const packed = readdirSync(staging).find((file) => file.endsWith('.tgz'))
     if (packed === undefined) throw new Error('packages/sdk/pack.mjs wrote no tarball')
-    copyFileSync(path.join(staging, packed), `${cached}.tmp`)
-    rmSync(cached, { force: true })
-    copyFileSync(`${cached}.tmp`, cached)
-    rmSync(`${cached}.tmp`, { force: true })
+    // The staging folder is beside the cache: one rename replaces the cached tarball whole.
+    renameSync(path.join(staging, packed), cached)
     return cached
   } finally {
     rmSync(staging, { recursive: true, force: true })
