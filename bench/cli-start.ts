@@ -5,7 +5,8 @@
 // (`process.cpuUsage()` at its exit), so the figures hold on a loaded machine; best of 9 rounds.
 // Then a whole `seam run` of one prompt against the loopback Anthropic-wire server (the provider's
 // SDK loaded, one model request, the session written), against `seam --version`: what every test
-// and every scripted use of `seam run` pays.
+// and every scripted use of `seam run` pays; and one whose model calls Bash once and then answers
+// (two responses read, the shell parser loaded, a shell run), against that one-prompt run.
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -34,14 +35,20 @@ function reportedCpu(status: number | null, stderr: string): number {
   return (usage.user + usage.system) / 1000
 }
 
-/** CPU ms of `seam run` answering one prompt, best of `rounds`; the server runs in this process, so the child is spawned, not run synchronously. */
-async function oneTurn(rounds: number): Promise<number> {
+/** One model turn of the loopback server's script: text, or one Bash call (answered by a second turn). */
+type Answer = { text: string } | { toolCalls: Array<{ name: string; args: Record<string, unknown> }> }
+
+/**
+ * CPU ms of `seam run` of one prompt whose model answers with `answers` in order, best of
+ * `rounds`; the server runs in this process, so the child is spawned, not run synchronously.
+ */
+async function oneRun(rounds: number, answers: Answer[]): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'seam-bench-cli-'))
-  const server = await startFakeAnthropic(Array.from({ length: rounds }, () => ({ text: 'Done.' })))
+  const server = await startFakeAnthropic(Array.from({ length: rounds }, () => answers).flat())
   try {
     let best = Infinity
     for (let round = 0; round < rounds; round++) {
-      const args = ['--import', REPORT, join(root, 'bin', 'seam.mjs'), 'run', '--workspace', dir, '--trust-workspace', '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'BENCH_KEY', '--model', 'claude-bench', 'say hi']
+      const args = ['--import', REPORT, join(root, 'bin', 'seam.mjs'), 'run', '--workspace', dir, '--trust-workspace', '--provider', 'anthropic', '--base-url', server.url, '--api-key-env', 'BENCH_KEY', '--model', 'claude-bench', '--approve', 'allow', 'say hi']
       const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, SEAM_HOME: join(dir, 'seam'), HOME: dir, BENCH_KEY: 'sk-bench' }, stdio: ['ignore', 'ignore', 'pipe'] })
       let stderr = ''
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -71,11 +78,13 @@ export async function run(): Promise<BenchLine[]> {
   const version = `const { runCli } = await import(${JSON.stringify(cli)}); await runCli(['--version'])`
   const eager = `await Promise.all(${JSON.stringify(SDKS)}.map((m) => import(m))); ${version}`
   const r = best({ bare: '0', version, eager })
-  const turn = await oneTurn(7)
+  const turn = await oneRun(7, [{ text: 'Done.' }])
+  const bashTurn = await oneRun(7, [{ toolCalls: [{ name: 'Bash', args: { command: 'echo hi' } }] }, { text: 'Done.' }])
   return [
     line('cli-start', 'seam --version, CPU (vs bare node)', r.version.cpu, 'ms', r.bare.cpu),
     line('cli-start', 'seam --version, wall (vs bare node)', r.version.wall, 'ms', r.bare.wall),
     line('cli-start', 'with the model and MCP SDKs loaded at start, CPU (vs lazy)', r.eager.cpu, 'ms', r.version.cpu),
-    line('cli-start', 'seam run, one prompt answered on the Anthropic wire, CPU (vs seam --version)', turn, 'ms', r.version.cpu)
+    line('cli-start', 'seam run, one prompt answered on the Anthropic wire, CPU (vs seam --version)', turn, 'ms', r.version.cpu),
+    line('cli-start', 'seam run, one Bash call then the answer, CPU (vs one prompt answered)', bashTurn, 'ms', turn)
   ]
 }

@@ -24,6 +24,7 @@ import { takeWorktreeFlag } from './worktree-flag'
 import { takeChannelsFlag } from './channels-flag'
 import { worktreeCommand } from './worktree-command'
 import { waitForBackgroundAgents } from './background-wait'
+import { keepWasmOnBaselineCompiler } from '../app/wasm-tier'
 
 const USAGE = `Usage:
   seam run [options] PROMPT...        run the prompts in order in a new session; a prompt may be a
@@ -408,6 +409,7 @@ function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof par
  * once stdout and stderr have passed everything on (exit.ts). bin/seam.mjs calls this.
  */
 export async function runCli(argv: string[]): Promise<never> {
+  keepWasmOnBaselineCompiler()
   ignoreClosedReaders()
   let code: number
   try {

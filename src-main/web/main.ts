@@ -9,7 +9,9 @@ import { createAccessGate, newAccessToken } from './access'
 import { onStopSignal } from '../app/stop-signals'
 import { exitWhenDrained } from '../app/process-exit'
 import { killWatchedGroups } from '../process/guarded-spawn'
+import { keepWasmOnBaselineCompiler } from '../app/wasm-tier'
 
+keepWasmOnBaselineCompiler()
 let running: Host | undefined
 // Logged on stderr and in the host log (the UI's log view); the host keeps serving.
 installProcessGuards({
