@@ -5,7 +5,7 @@
 // `notifications/claude/channel` message: the transcript shows it as a message from the channel,
 // with its meta, and still does after a reload. Checked with axe and the layout check.
 import { join } from 'node:path'
-import { textOf, type OpenAIRequestBody, type ScriptedTurn } from './support/fake-model'
+import { textOf, trailingToolResults, type OpenAIRequestBody, type ScriptedTurn } from './support/fake-model'
 import { expect, test as base } from './support/seam-test'
 import { expectScreenOk } from './support/screens'
 import { gitRepository, seam } from './support/claude-plugins'
@@ -35,6 +35,10 @@ const test = base.extend({
 function respond(body: OpenAIRequestBody): ScriptedTurn {
   const users = body.messages.filter((m) => m.role === 'user').map(textOf)
   if (users.some((text) => text.startsWith('<channel source="chat"'))) return { text: 'On it: looking at the build.' }
+  // The push's result came back and no channel message with it (the channel is not enabled): the
+  // turn ends here. Pushing again would run the turn to its step limit, its 50 rows pushing the
+  // notice out of the transcript's rendered window.
+  if (trailingToolResults(body).length > 0) return { text: 'Pushed; nothing came back.' }
   return { toolCalls: [{ name: 'mcp__plugin_chat_chat__push', args: { content: 'build failed on main', meta: { chat_id: '42', user: 'ana' } } }] }
 }
 
