@@ -35,7 +35,7 @@ function reportedCpu(status: number | null, stderr: string): number {
   return (usage.user + usage.system) / 1000
 }
 
-/** One model turn of the loopback server's script: text, or one Bash call (answered by a second turn). */
+/** One answer of the loopback server's script: text, or tool calls (the next answer follows their results). */
 type Answer = { text: string } | { toolCalls: Array<{ name: string; args: Record<string, unknown> }> }
 
 /**
