@@ -8,7 +8,9 @@
 // when it exits writes `{"cpuSeconds": N}` to OUT_FILE and exits as it did. N comes from Linux's
 // /proc/self/stat cutime + cstime: the CPU of the child and of every descendant that was waited
 // for (Node reaps what it spawns), which is why the step runs under this process and not beside
-// the others in test-all. Elsewhere (no /proc) nothing is written. Plain JavaScript, as test-all.mjs.
+// the others in test-all. A process reparented before it ends (Chromium's renderers and helpers)
+// is not in it: test-all also reads the whole machine's busy time (machineCpuSeconds). Elsewhere
+// (no /proc) nothing is written. Plain JavaScript, as test-all.mjs.
 import { spawn, execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -35,6 +37,32 @@ export function reapedChildrenCpuSeconds(stat, ticks) {
   const cstime = Number(fields[14])
   if (!Number.isFinite(cutime) || !Number.isFinite(cstime)) return undefined
   return (cutime + cstime) / ticks
+}
+
+/**
+ * The whole machine's CPU seconds from the first line of /proc/stat: `busy` (every process,
+ * those no step waited for included, such as Chromium's, and the kernel's) and `all` (busy plus
+ * idle and I/O wait); undefined when the line cannot be read. Two readings' difference says how
+ * busy the cores were between them.
+ */
+export function machineCpuSeconds(stat, ticks) {
+  const line = stat.split('\n', 1)[0]
+  if (!line.startsWith('cpu ')) return undefined
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice).
+  const times = line.trim().split(/\s+/).slice(1, 9).map(Number)
+  if (times.length < 8 || times.some((t) => !Number.isFinite(t))) return undefined
+  const all = times.reduce((sum, t) => sum + t, 0)
+  const idle = times[3] + times[4]
+  return { busy: (all - idle) / ticks, all: all / ticks }
+}
+
+/** The machine's CPU seconds now (machineCpuSeconds of /proc/stat), or undefined without /proc. */
+export function readMachineCpuSeconds() {
+  try {
+    return machineCpuSeconds(readFileSync('/proc/stat', 'utf8'), ticksPerSecond())
+  } catch {
+    return undefined
+  }
 }
 
 function main([outFile, ...args]) {

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { reapedChildrenCpuSeconds } from './child-cpu.mjs'
+import { machineCpuSeconds, readMachineCpuSeconds, reapedChildrenCpuSeconds } from './child-cpu.mjs'
 
 const WRAPPER = join(import.meta.dirname, 'child-cpu.mjs')
 
@@ -34,4 +34,23 @@ it.skipIf(!existsSync('/proc/self/stat'))('counts the CPU of the child and of th
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+})
+
+it('reads the machine\'s busy and total CPU from /proc/stat\'s first line (idle and I/O wait are not busy)', () => {
+  const stat = 'cpu  1000 50 300 5000 200 10 40 0 0 0\ncpu0 500 25 150 2500 100 5 20 0 0 0\n'
+  // busy = user + nice + system + irq + softirq + steal; all adds idle and iowait.
+  expect(machineCpuSeconds(stat, 100)).toEqual({ busy: 14, all: 66 })
+  expect(machineCpuSeconds('intr 1 2 3\n', 100)).toBeUndefined()
+  expect(machineCpuSeconds('cpu  1 2 x 4 5 6 7 8\n', 100)).toBeUndefined()
+})
+
+it.skipIf(!existsSync('/proc/stat'))('the machine\'s figures grow with work done meanwhile, busy never above all', () => {
+  const before = readMachineCpuSeconds()
+  const t = process.cpuUsage()
+  while (process.cpuUsage(t).user < 200_000) {}
+  const after = readMachineCpuSeconds()
+  expect(before && after).toBeTruthy()
+  // This process alone burnt 0.2 s; a tick short at each end at most.
+  expect(after!.busy - before!.busy).toBeGreaterThanOrEqual(0.18)
+  expect(after!.busy - before!.busy).toBeLessThanOrEqual(after!.all - before!.all)
 })

@@ -5,8 +5,9 @@
 // streams and the other two follow it unmixed (SEAM_TEST_OVERLAP=0 runs them one after another).
 // First it makes sure there is a Chromium for the e2e tests (chromium.mjs: found, or installed from Debian where this user
 // may; otherwise it stops at once with one line saying what to run). Every suite runs even when
-// another failed. Ends with a summary (each step's wall and CPU seconds, child-cpu.mjs: CPU far
-// below twice the wall time on 2 cores means the step left a core idle) and, as the very last
+// another failed. Ends with a summary (each step's wall and CPU seconds, child-cpu.mjs, which
+// leave out Chromium's processes, reaped outside the step; then how busy the machine's cores were
+// over the run, everything counted: well below 100% means the run left a core idle) and, as the very last
 // line, `N passed, N failed` summed over vitest and Playwright (a failed build or typecheck counts
 // as one failure), because CI reads neither runner's own output. Exits non-zero on any failure.
 // Before anything runs it measures how loaded or slow this machine is (time-factor.mjs) and
@@ -20,6 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureChromium, headlessShellHint } from './chromium.mjs'
+import { readMachineCpuSeconds } from './child-cpu.mjs'
 import { REFERENCE_MS, timeFactor, TIME_FACTOR_ENV } from './time-factor.mjs'
 import { failureLines, playwrightDurations, playwrightTests, slowestLines, vitestDurations } from './test-report.mjs'
 
@@ -176,6 +178,7 @@ console.log(
 /** The typecheck and the e2e tests run beside the unit tests (see the top), unless SEAM_TEST_OVERLAP=0. */
 const overlap = process.env.SEAM_TEST_OVERLAP !== '0'
 const suiteStarted = Date.now()
+const machineAtStart = readMachineCpuSeconds()
 // One folder for the run where the vitest files and the e2e specs that scaffold a bundle share
 // the SDK packed once (test-support/packed-sdk.ts).
 process.env.SEAM_TEST_SDK_DIR = join(work, 'sdk')
@@ -204,6 +207,7 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 const suiteSeconds = (Date.now() - suiteStarted) / 1000
+const machineAtEnd = readMachineCpuSeconds()
 
 const passed = results.reduce((sum, r) => sum + r.passed, 0)
 const failed = results.reduce((sum, r) => sum + r.failed, 0)
@@ -213,6 +217,12 @@ const cpu = (r) => (r.cpuSeconds === undefined ? '' : `, ${r.cpuSeconds.toFixed(
 for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.name.padEnd(width)}  ${r.detail}  [${r.seconds.toFixed(1)} s${cpu(r)}]`)
 const cpuTotal = results.reduce((sum, r) => sum + (r.cpuSeconds ?? 0), 0)
 console.log(`all steps: ${suiteSeconds.toFixed(0)} s${cpuTotal > 0 ? `, ${cpuTotal.toFixed(0)} s CPU on ${availableParallelism()} cores` : ''}`)
+if (machineAtStart && machineAtEnd) {
+  const busy = machineAtEnd.busy - machineAtStart.busy
+  const all = machineAtEnd.all - machineAtStart.all
+  // The steps' figures leave out what no step waited for (Chromium's processes); this counts everything.
+  console.log(`machine: busy ${busy.toFixed(0)} s of the ${all.toFixed(0)} s of CPU its cores had meanwhile (${((busy / all) * 100).toFixed(0)}%), every process counted: Chromium's, the kernel's, and any other work on it`)
+}
 if (durations.length > 0) {
   console.log(`\n=== slowest ${Math.min(SLOWEST, durations.length)} tests (timeouts x${time.factor})`)
   for (const text of slowestLines(durations, SLOWEST)) console.log(text)
