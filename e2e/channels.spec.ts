@@ -36,8 +36,7 @@ function respond(body: OpenAIRequestBody): ScriptedTurn {
   const users = body.messages.filter((m) => m.role === 'user').map(textOf)
   if (users.some((text) => text.startsWith('<channel source="chat"'))) return { text: 'On it: looking at the build.' }
   // The push's result came back and no channel message with it (the channel is not enabled): the
-  // turn ends here. Pushing again would run the turn to its step limit, its 50 rows pushing the
-  // notice out of the transcript's rendered window.
+  // turn ends here. Pushing again at every step made 28 pushes before the test went on.
   if (trailingToolResults(body).length > 0) return { text: 'Pushed; nothing came back.' }
   return { toolCalls: [{ name: 'mcp__plugin_chat_chat__push', args: { content: 'build failed on main', meta: { chat_id: '42', user: 'ana' } } }] }
 }

@@ -15,14 +15,19 @@ import { spawn, execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-/** Clock ticks per second of /proc's times (USER_HZ: 100 on every Linux architecture Node ships for). */
+let cachedTicks
+
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on every Linux architecture Node ships for), asked of getconf once. */
 function ticksPerSecond() {
-  try {
-    const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim())
-    return Number.isFinite(ticks) && ticks > 0 ? ticks : 100
-  } catch {
-    return 100
+  if (cachedTicks === undefined) {
+    try {
+      const answer = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim())
+      cachedTicks = Number.isFinite(answer) && answer > 0 ? answer : 100
+    } catch {
+      cachedTicks = 100
+    }
   }
+  return cachedTicks
 }
 
 /**
