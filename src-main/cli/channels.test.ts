@@ -6,7 +6,7 @@
 // reply goes out through the server's `reply` tool. Without the flag the message is ignored with
 // one notice; a bad entry is a usage error.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -124,7 +124,8 @@ describe('seam run --channels (issue 29)', () => {
       })
       // The first ask reaches the channel; its verdict (dropped in the server's outbox) allows it.
       const prompts = join(data, 'prompts.jsonl')
-      await until(() => existsSync(prompts), 'the permission prompt relayed to the channel')
+      // The whole line: the file exists from the moment the server opens it to append.
+      await until(() => existsSync(prompts) && readFileSync(prompts, 'utf8').endsWith('\n'), 'the permission prompt relayed to the channel')
       relayed = (JSON.parse((await readFile(prompts, 'utf8')).trim().split('\n')[0]) as { params: { request_id: string; tool_name: string } }).params
       await writeFile(join(data, 'outbox', 'verdict.json.tmp'), JSON.stringify({ method: 'notifications/claude/channel/permission', params: { request_id: relayed.request_id, behavior: 'allow' } }))
       await rename(join(data, 'outbox', 'verdict.json.tmp'), join(data, 'outbox', 'verdict.json'))
