@@ -4,13 +4,13 @@
 // reload, and at 800 px Plugins and Hooks are in the More menu; axe and the no-wider-than-the-window
 // check on each.
 import { expect, test } from './support/seam-test'
-import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
+import { expectSchemesOk, onScreen, SIZES, sizeName } from './support/screens'
 import { expectIdle, send, ui } from './support/ui'
 
-for (const screen of SCREENS) {
-  test(`composer and layout at ${screenName(screen)}: mode switch, prompt recall, sidebar, overflow menu`, async ({ app, fakeModel }, testInfo) => {
-    const name = screenName(screen).replace(' ', '-')
-    await onScreen(app, screen)
+for (const size of SIZES) {
+  test(`composer and layout at ${sizeName(size)}, light and dark: mode switch, prompt recall, sidebar, overflow menu`, async ({ app, fakeModel }, testInfo) => {
+    const name = sizeName(size)
+    await onScreen(app, { ...size, colorScheme: 'light' })
     fakeModel.respond(() => ({ text: 'Noted.' }))
     await send(app, 'remember this prompt')
     await expect(ui.userMessages(app)).toHaveCount(1)
@@ -32,7 +32,7 @@ for (const screen of SCREENS) {
     }
     await expect(box).toBeFocused()
     await expect(app.getByRole('button', { name: 'Safety warning: Approvals off' })).toBeVisible()
-    await expectScreenOk(app, testInfo, `bypass-${name}`)
+    await expectSchemesOk(app, testInfo, `bypass-${name}`)
     await box.press('Shift+Tab')
     await expect(app.getByRole('button', { name: 'Approval mode: Ask before edits' })).toBeVisible()
     await expect(app.getByRole('button', { name: /^Safety warning/ })).toHaveCount(0)
@@ -43,25 +43,25 @@ for (const screen of SCREENS) {
     await app.reload()
     await expect(ui.composer(app)).toBeVisible()
     await expect(app.getByRole('navigation', { name: 'Sessions' })).toHaveCount(0)
-    await expectScreenOk(app, testInfo, `sidebar-hidden-${name}`)
+    await expectSchemesOk(app, testInfo, `sidebar-hidden-${name}`)
     await app.getByRole('button', { name: 'Show sessions' }).click()
     await expect(app.getByRole('navigation', { name: 'Sessions' })).toBeVisible()
 
     // Narrow: Plugins and Hooks are in the More menu; wide: in the nav.
     const nav = app.getByRole('navigation', { name: 'Pages' })
-    if (screen.width < 1100) {
+    if (size.width < 1100) {
       await expect(nav.getByRole('button', { name: 'Plugins', exact: true })).toHaveCount(0)
       await nav.getByRole('button', { name: 'More' }).click()
       await expect(app.getByRole('menu', { name: 'More' })).toBeVisible()
-      await expectScreenOk(app, testInfo, `menu-${name}`)
+      await expectSchemesOk(app, testInfo, `menu-${name}`)
       await app.getByRole('menuitem', { name: 'Plugins' }).click()
     } else {
       await nav.getByRole('button', { name: 'Plugins', exact: true }).click()
     }
     await expect(app.getByRole('main', { name: 'Plugins page' })).toBeVisible()
-    await expectScreenOk(app, testInfo, `plugins-${name}`)
+    await expectSchemesOk(app, testInfo, `plugins-${name}`)
     await nav.getByRole('button', { name: 'Settings', exact: true }).click()
     await expect(app.getByRole('main', { name: 'Settings page' })).toBeVisible()
-    await expectScreenOk(app, testInfo, `settings-${name}`)
+    await expectSchemesOk(app, testInfo, `settings-${name}`)
   })
 }

@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test'
 import { lastUserText } from './support/fake-model'
 import { expect, test } from './support/seam-test'
-import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
+import { expectSchemesOk, onScreen, SIZES, sizeName } from './support/screens'
 import { send, settingsSection, ui } from './support/ui'
 
 /** Opens a link in the window as a user pasting it would: same document, only the hash changes. */
@@ -31,7 +31,7 @@ const selectedTab = (app: Page) => app.getByRole('tablist', { name: 'Settings se
 
 test('settings sections and sessions by URL, kept in step with in-app navigation; Back and Forward walk them; a reload stays', async ({ app, fakeModel }) => {
   fakeModel.respond((body) => ({ text: `Answer to ${lastUserText(body)}` }))
-  await onScreen(app, SCREENS[0])
+  await onScreen(app, { ...SIZES[0], colorScheme: 'light' })
 
   // In-app navigation writes the URL: a session once it exists, a new one, Settings and its sections.
   await send(app, 'first question')
@@ -99,9 +99,9 @@ test('settings sections and sessions by URL, kept in step with in-app navigation
   await expect(ui.sessionRows(app)).toHaveCount(3)
 })
 
-for (const screen of SCREENS) {
-  test(`an unknown settings section at ${screenName(screen)} says so, beside the sections there are`, async ({ app }, testInfo) => {
-    await onScreen(app, screen)
+for (const size of SIZES) {
+  test(`an unknown settings section at ${sizeName(size)}, light and dark, says so, beside the sections there are`, async ({ app }, testInfo) => {
+    await onScreen(app, { ...size, colorScheme: 'light' })
     await expect(ui.composer(app)).toBeVisible()
     await openLink(app, '/settings/no-such-section')
     const unknown = app.getByRole('region', { name: 'Unknown settings section' })
@@ -109,7 +109,7 @@ for (const screen of SCREENS) {
     await expect(unknown).toContainText('Choose one of the sections listed.')
     await expect(selectedTab(app)).toHaveCount(0)
     await expect(app.getByRole('tablist', { name: 'Settings sections' }).getByRole('tab')).not.toHaveCount(0)
-    await expectScreenOk(app, testInfo, `unknown-section-${screenName(screen).replace(' ', '-')}`)
+    await expectSchemesOk(app, testInfo, `unknown-section-${sizeName(size)}`)
     // Loaded at the link, the same.
     await app.reload()
     await expect(unknown).toContainText('There is no settings section “no-such-section”.')

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { trailingToolResults } from './support/fake-model'
 import { expect, test as seamTest } from './support/seam-test'
-import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
+import { expectSchemesOk, onScreen, SIZES, sizeName } from './support/screens'
 import { expectIdle, send, settingsSection, ui } from './support/ui'
 
 const NOTES = 'a-rather-long-file-name-for-the-layout-check-of-issue-31-notes.md'
@@ -37,12 +37,12 @@ const test = seamTest.extend<{ bundleDir: string }>({
   }
 })
 
-for (const screen of SCREENS) {
-  test(`every screen at ${screenName(screen)}: nothing wider than the window, axe clean`, async ({ app, fakeModel, workspace, bundleDir }, testInfo) => {
+for (const size of SIZES) {
+  test(`every screen at ${sizeName(size)}, light and dark: nothing wider than the window, axe clean`, async ({ app, fakeModel, workspace, bundleDir }, testInfo) => {
     test.setTimeout(testInfo.timeout * 3)
-    const name = screenName(screen).replace(' ', '-')
-    const check = (what: string) => expectScreenOk(app, testInfo, `${what}-${name}`)
-    await onScreen(app, screen)
+    const name = sizeName(size)
+    const check = (what: string) => expectSchemesOk(app, testInfo, `${what}-${name}`)
+    await onScreen(app, { ...size, colorScheme: 'light' })
     fakeModel.respond((body) => {
       if (trailingToolResults(body).length > 0) return { text: 'Done: the notes are written and a background job runs.' }
       const last = JSON.stringify(body.messages.at(-1))
@@ -133,7 +133,7 @@ for (const screen of SCREENS) {
 
     // The hook inspector (in the More menu where the header folds).
     const more = app.getByRole('button', { name: 'More' })
-    if (screen.width < 1100) {
+    if (size.width < 1100) {
       await more.click()
       await expect(app.getByRole('menu', { name: 'More' })).toBeVisible()
       await check('more-menu')
@@ -141,7 +141,7 @@ for (const screen of SCREENS) {
     } else await ui.pageButton(app, 'Hooks').click()
     await expect(app.getByRole('complementary', { name: 'Hook inspector' })).toBeVisible()
     await check('hook-inspector')
-    if (screen.width < 1100) {
+    if (size.width < 1100) {
       await more.click()
       await app.getByRole('menuitemcheckbox', { name: 'Hooks' }).click()
     } else await ui.pageButton(app, 'Hooks').click()
@@ -157,7 +157,7 @@ for (const screen of SCREENS) {
     }
 
     // The Plugins page and the Board.
-    if (screen.width < 1100) {
+    if (size.width < 1100) {
       await more.click()
       await app.getByRole('menuitem', { name: 'Plugins' }).click()
     } else await ui.pageButton(app, 'Plugins').click()
@@ -188,11 +188,11 @@ for (const screen of SCREENS) {
 // the host's folder browser (web mode) or, in the desktop app, the path field only.
 seamTest.describe('first run', () => {
   seamTest.use({ seamSetup: 'first-run' })
-  for (const screen of SCREENS) {
-    seamTest(`the setup screen at ${screenName(screen)}: nothing wider than the window, axe clean`, async ({ app }, testInfo) => {
-      const name = screenName(screen).replace(' ', '-')
-      const check = (what: string) => expectScreenOk(app, testInfo, `${what}-${name}`)
-      await onScreen(app, screen)
+  for (const size of SIZES) {
+    seamTest(`the setup screen at ${sizeName(size)}, light and dark: nothing wider than the window, axe clean`, async ({ app }, testInfo) => {
+      const name = sizeName(size)
+      const check = (what: string) => expectSchemesOk(app, testInfo, `${what}-${name}`)
+      await onScreen(app, { ...size, colorScheme: 'light' })
       const setup = app.getByRole('main', { name: 'Set up Seam' })
       await expect(setup.getByRole('region', { name: 'No workspace' })).toBeVisible()
       await check('setup')

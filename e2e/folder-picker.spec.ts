@@ -8,22 +8,21 @@
 import { mkdir, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from './support/seam-test'
-import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
-import { snap } from './support/ui'
+import { expectSchemesOk, onScreen, SIZES, sizeName } from './support/screens'
 
 test.use({ seamSetup: 'first-run' })
 
-for (const screen of SCREENS) {
-  test(`the web folder browser at ${screenName(screen)}: keyboard driven, home only, sets the workspace`, async ({ app, tempRoot, target }, testInfo) => {
+for (const size of SIZES) {
+  test(`the web folder browser at ${sizeName(size)}, light and dark: keyboard driven, home only, sets the workspace`, async ({ app, tempRoot, target }, testInfo) => {
     test.skip(target === 'electron', 'the desktop app uses the native folder dialog')
-    const name = screenName(screen).replace(' ', '-')
+    const name = sizeName(size)
     const home = join(tempRoot, 'home')
     await mkdir(join(home, 'projects', 'alpha'), { recursive: true })
     await mkdir(join(home, 'projects', 'beta'))
     await mkdir(join(home, '.secret-stash'))
     await mkdir(join(tempRoot, 'outside'))
     await symlink(join(tempRoot, 'outside'), join(home, 'escape'))
-    await onScreen(app, screen)
+    await onScreen(app, { ...size, colorScheme: 'light' })
 
     const setup = app.getByRole('main', { name: 'Set up Seam' })
     await setup.getByRole('button', { name: 'Choose folder…' }).click()
@@ -35,8 +34,7 @@ for (const screen of SCREENS) {
     await expect(dialog.getByRole('listbox', { name: 'Folders in ~' })).toBeVisible()
     await expect(list.getByRole('option')).toHaveText(['escape/ (outside your home folder)', 'projects/'])
     await expect(list.getByRole('option', { name: /^escape/ })).toHaveAttribute('aria-disabled', 'true')
-    await expectScreenOk(app, testInfo, `folder-picker-${name}`)
-    await snap(app, testInfo, `folder-picker-${name}`)
+    await expectSchemesOk(app, testInfo, `folder-picker-${name}`, { screenshot: true })
 
     // Hidden folders on request.
     await dialog.getByRole('checkbox', { name: 'Show hidden folders' }).check()

@@ -11,8 +11,8 @@ import { join } from 'node:path'
 import { scaledTimeout } from './fixtures'
 import { gitRepository, openPlugins, seam } from './support/claude-plugins'
 import { expect, test as base } from './support/seam-test'
-import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
-import { settingsSection, snap } from './support/ui'
+import { expectSchemesOk, onScreen, SIZES, sizeName } from './support/screens'
+import { settingsSection } from './support/ui'
 
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js')
 const ID = 'kit@team-tools'
@@ -43,11 +43,11 @@ const test = base.extend<{ cliEnv: NodeJS.ProcessEnv }>({
   }
 })
 
-for (const screen of SCREENS) {
-  test(`plugin manager at ${screenName(screen)}: a Claude Code plugin beside Seam bundles, its components, its switch with a confirmation`, async ({ app, seamHome, cliEnv }, testInfo) => {
+for (const size of SIZES) {
+  test(`plugin manager at ${sizeName(size)}, light and dark: a Claude Code plugin beside Seam bundles, its components, its switch with a confirmation`, async ({ app, seamHome, cliEnv }, testInfo) => {
     test.setTimeout(scaledTimeout(120_000))
-    const name = screenName(screen).replace(' ', '-')
-    await onScreen(app, screen)
+    const name = sizeName(size)
+    await onScreen(app, { ...size, colorScheme: 'light' })
 
     // The MCP server the plugin brings is running (listed in Settings).
     await settingsSection(app, 'MCP servers')
@@ -68,8 +68,7 @@ for (const screen of SCREENS) {
     await summary.click()
     for (const component of ['/kit:hello', 'reviewer', 'kit:greet', 'plugin_kit_everything']) await expect(row).toContainText(component)
     await expect(row).toContainText(/PreToolUse: .*claude-plugins\/cache\/team-tools\/kit\/1\.0\.0\/scripts\/guard\.sh/)
-    await expectScreenOk(app, testInfo, `plugins-${name}`)
-    await snap(app, testInfo, `plugins-${name}`)
+    await expectSchemesOk(app, testInfo, `plugins-${name}`, { screenshot: true })
 
     // Off: asked first, naming what stops; Cancel changes nothing.
     const toggle = row.getByRole('switch', { name: `${ID} enabled` })
@@ -80,7 +79,7 @@ for (const screen of SCREENS) {
     await expect(off).toContainText(`MCP server plugin_kit_everything: ${process.execPath} ${EVERYTHING} stdio`)
     await expect(off).toContainText('hook PreToolUse:')
     await expect(off).toContainText('No longer offered to sessions: /kit:hello, skill kit:greet, agent reviewer.')
-    await expectScreenOk(app, testInfo, `confirm-off-${name}`)
+    await expectSchemesOk(app, testInfo, `confirm-off-${name}`)
     await off.getByRole('button', { name: 'Cancel' }).click()
     await expect(toggle).toHaveAttribute('aria-checked', 'true')
     await toggle.click()
@@ -106,7 +105,7 @@ for (const screen of SCREENS) {
     const on = app.getByRole('dialog', { name: `Turn on ${ID}?` })
     await expect(on).toContainText('These start running:')
     await expect(on).toContainText('MCP server plugin_kit_everything')
-    await expectScreenOk(app, testInfo, `confirm-on-${name}`)
+    await expectSchemesOk(app, testInfo, `confirm-on-${name}`)
     await on.getByRole('button', { name: `Turn on ${ID}` }).click()
     await expect(toggle).toHaveAttribute('aria-checked', 'true')
     await settingsSection(app, 'MCP servers')

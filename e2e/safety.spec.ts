@@ -1,4 +1,4 @@
-// Issue 31, "Safety", on every screen (1280x800 and 800x600, light and dark): switching off
+// Issue 31, "Safety", on every screen (1280x800 and 800x600, each state in light and dark): switching off
 // permission-policy asks first, naming the consequence; while it is off the header warns and a
 // Bash call really runs without asking; a dangerous command (rm -rf) is marked in the approval,
 // Deny has the focus and Enter denies it (the folder survives).
@@ -7,13 +7,13 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { trailingToolResults } from './support/fake-model'
 import { expect, test } from './support/seam-test'
-import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
-import { expectIdle, send, settingsSection, snap, ui } from './support/ui'
+import { expectSchemesOk, onScreen, SIZES, sizeName } from './support/screens'
+import { expectIdle, send, settingsSection, ui } from './support/ui'
 
-for (const screen of SCREENS) {
-  test(`safety at ${screenName(screen)}: confirm before approvals go off, a header warning while they are, dangerous calls default to Deny`, async ({ app, fakeModel, workspace }, testInfo) => {
-    const name = screenName(screen).replace(' ', '-')
-    await onScreen(app, screen)
+for (const size of SIZES) {
+  test(`safety at ${sizeName(size)}, light and dark: confirm before approvals go off, a header warning while they are, dangerous calls default to Deny`, async ({ app, fakeModel, workspace }, testInfo) => {
+    const name = sizeName(size)
+    await onScreen(app, { ...size, colorScheme: 'light' })
     await mkdir(join(workspace, 'build'))
     fakeModel.respond((body) => (trailingToolResults(body).length > 0 ? { text: 'Done.' } : { toolCalls: [{ name: 'Bash', args: { command: 'rm -rf build' } }] }))
 
@@ -23,8 +23,7 @@ for (const screen of SCREENS) {
     await expect(dialog.getByRole('group', { name: 'Dangerous call' })).toContainText('recursive delete: rm -rf build')
     await expect(dialog.getByRole('group', { name: 'Command that will run' })).toContainText('rm -rf build')
     await expect(dialog.getByRole('button', { name: 'Deny' })).toBeFocused()
-    await expectScreenOk(app, testInfo, `approval-dangerous-${name}`)
-    await snap(app, testInfo, `approval-dangerous-${name}`)
+    await expectSchemesOk(app, testInfo, `approval-dangerous-${name}`, { screenshot: true })
     await app.keyboard.press('Enter')
     await expect(ui.toolCards(app, 'Bash')).toHaveAttribute('data-status', 'denied')
     await expectIdle(app)
@@ -38,7 +37,7 @@ for (const screen of SCREENS) {
     await toggle.click()
     const confirm = app.getByRole('dialog', { name: 'Turn off permission-policy?' })
     await expect(confirm).toContainText('Edit, Write and Bash will run without asking you')
-    await expectScreenOk(app, testInfo, `confirm-${name}`)
+    await expectSchemesOk(app, testInfo, `confirm-${name}`)
     await confirm.getByRole('button', { name: 'Cancel' }).click()
     await expect(toggle).toHaveAttribute('aria-checked', 'true')
     await expect(app.getByRole('button', { name: /^Safety warning/ })).toHaveCount(0)
@@ -47,7 +46,7 @@ for (const screen of SCREENS) {
     await expect(toggle).toHaveAttribute('aria-checked', 'false')
     const badge = app.getByRole('button', { name: 'Safety warning: Approvals off' })
     await expect(badge).toBeVisible()
-    await expectScreenOk(app, testInfo, `settings-approvals-off-${name}`)
+    await expectSchemesOk(app, testInfo, `settings-approvals-off-${name}`)
 
     // The badge stays on every page, and what it warns of is real: Bash runs without asking.
     await ui.pageButton(app, 'Chat').click()
@@ -57,8 +56,7 @@ for (const screen of SCREENS) {
     await expect(ui.approvalDialog(app)).toHaveCount(0)
     expect(existsSync(join(workspace, 'build'))).toBe(false)
     await expectIdle(app)
-    await expectScreenOk(app, testInfo, `chat-approvals-off-${name}`)
-    await snap(app, testInfo, `chat-approvals-off-${name}`)
+    await expectSchemesOk(app, testInfo, `chat-approvals-off-${name}`, { screenshot: true })
 
     // Clicking the badge leads to where it is switched back on; then the warning goes.
     await badge.click()

@@ -1,4 +1,4 @@
-// Issue 31, one visual system, on every screen (1280x800 and 800x600, light and dark): empty states
+// Issue 31, one visual system, on every screen (1280x800 and 800x600, each state in light and dark): empty states
 // that say what to do (the transcript, the tasks panel asked for before any task, no workspace
 // chosen, a search that finds nothing); tool cards as one line (icon, tool, target, result) that open with the
 // keyboard, a failed call open by itself with its error in the danger colour; prose no wider than
@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { trailingToolResults } from './support/fake-model'
 import { expect, test } from './support/seam-test'
-import { expectScreenOk, onScreen, SCREENS, screenName } from './support/screens'
+import { expectSchemesOk, inScheme, onScreen, SIZES, sizeName } from './support/screens'
 import { expectIdle, send, ui } from './support/ui'
 
 const LONG_LINE = `const everything = [${Array.from({ length: 40 }, (_, i) => `'item-${i}'`).join(', ')}]`
@@ -16,14 +16,14 @@ const PROSE = Array.from({ length: 12 }, () => 'The answer reads in lines of a c
 
 test.describe('first run', () => {
   test.use({ seamSetup: 'first-run' })
-  for (const screen of SCREENS) {
-    test(`no workspace at ${screenName(screen)}: says what the folder is for and offers to pick one`, async ({ app }, testInfo) => {
-      await onScreen(app, screen)
+  for (const size of SIZES) {
+    test(`no workspace at ${sizeName(size)}, light and dark: says what the folder is for and offers to pick one`, async ({ app }, testInfo) => {
+      await onScreen(app, { ...size, colorScheme: 'light' })
       const none = app.getByRole('main', { name: 'Set up Seam' }).getByRole('region', { name: 'No workspace' })
       await expect(none).toContainText('No workspace folder chosen.')
       await expect(none).toContainText('only inside the folder you pick')
       await expect(none.locator('svg').first()).toHaveAttribute('aria-hidden', 'true')
-      await expectScreenOk(app, testInfo, `no-workspace-${screenName(screen).replace(' ', '-')}`)
+      await expectSchemesOk(app, testInfo, `no-workspace-${sizeName(size)}`)
       // The action is in the empty state itself: here (web mode) it opens the host's folder browser.
       await none.getByRole('button', { name: 'Choose folder…' }).click()
       await expect(app.getByRole('dialog', { name: 'Choose a folder' })).toBeVisible()
@@ -31,10 +31,10 @@ test.describe('first run', () => {
   }
 })
 
-for (const screen of SCREENS) {
-  test(`visual system at ${screenName(screen)}: empty states, one-line tool cards, readable widths`, async ({ app, fakeModel, workspace }, testInfo) => {
-    const name = screenName(screen).replace(' ', '-')
-    await onScreen(app, screen)
+for (const size of SIZES) {
+  test(`visual system at ${sizeName(size)}, light and dark: empty states, one-line tool cards, readable widths`, async ({ app, fakeModel, workspace }, testInfo) => {
+    const name = sizeName(size)
+    await onScreen(app, { ...size, colorScheme: 'light' })
     await writeFile(join(workspace, 'notes.txt'), 'one\ntwo\nthree')
 
     // No session yet: the transcript says what to do.
@@ -42,7 +42,7 @@ for (const screen of SCREENS) {
     await expect(empty).toContainText('Nothing here yet.')
     await expect(empty).toContainText('Write a message below to start')
     await expect(empty.locator('svg')).toHaveAttribute('aria-hidden', 'true')
-    await expectScreenOk(app, testInfo, `empty-${name}`)
+    await expectSchemesOk(app, testInfo, `empty-${name}`)
 
     // The tasks panel asked for (the palette) before any task: what appears there and how to start one.
     await app.keyboard.press('Control+k')
@@ -55,7 +55,7 @@ for (const screen of SCREENS) {
     await expect(noTasks).toContainText('run_in_background')
     await expect(noTasks).toContainText('ask for it in a message')
     await expect(noTasks.locator('svg')).toHaveAttribute('aria-hidden', 'true')
-    await expectScreenOk(app, testInfo, `no-tasks-${name}`)
+    await expectSchemesOk(app, testInfo, `no-tasks-${name}`)
     await tasks.getByRole('button', { name: 'Hide tasks' }).click()
     await expect(tasks).toHaveCount(0)
 
@@ -85,26 +85,31 @@ for (const screen of SCREENS) {
     const oneLine = await line.evaluate((el) => el.getBoundingClientRect().height)
     expect(oneLine, 'the closed card is one line high').toBeLessThan(40)
 
-    // The failed call is open by itself, its error in the danger colour of the scheme.
+    // The failed call is open by itself, its error in the danger colour of each scheme, on that
+    // scheme's background (its tokens in force).
     await expect(failed).toHaveAttribute('data-status', 'error')
     await expect(failed.locator('button.tool-head')).toHaveAttribute('aria-expanded', 'true')
     await expect(failed.getByLabel('Tool result')).toBeVisible()
-    const colours = await failed.locator('.tool-outcome').evaluate((el) => {
-      const probe = document.createElement('span')
-      probe.style.color = 'var(--danger)'
-      document.body.append(probe)
-      const danger = getComputedStyle(probe).color
-      probe.remove()
-      return { outcome: getComputedStyle(el).color, danger }
-    })
-    expect(colours.outcome).toBe(colours.danger)
+    for (const colorScheme of ['dark', 'light'] as const) {
+      await inScheme(app, colorScheme)
+      const colours = await failed.locator('.tool-outcome').evaluate((el) => {
+        const probe = document.createElement('span')
+        probe.style.color = 'var(--danger)'
+        document.body.append(probe)
+        const danger = getComputedStyle(probe).color
+        probe.remove()
+        return { outcome: getComputedStyle(el).color, danger, background: getComputedStyle(document.body).backgroundColor }
+      })
+      expect(colours.outcome, colorScheme).toBe(colours.danger)
+      expect(colours.background, colorScheme).toBe(colorScheme === 'dark' ? 'rgb(22, 24, 28)' : 'rgb(247, 247, 245)')
+    }
 
     // Keyboard: Enter opens the line, Space closes it.
     await line.focus()
     await line.press('Enter')
     await expect(line).toHaveAttribute('aria-expanded', 'true')
     await expect(done.getByLabel('Tool result')).toContainText('two')
-    await expectScreenOk(app, testInfo, `cards-${name}`)
+    await expectSchemesOk(app, testInfo, `cards-${name}`)
     await line.press(' ')
     await expect(line).toHaveAttribute('aria-expanded', 'false')
 
@@ -122,12 +127,8 @@ for (const screen of SCREENS) {
     })
     expect(widths.paragraphCh).toBeLessThanOrEqual(80)
     expect(widths.code).toBeGreaterThanOrEqual(widths.paragraph)
-    if (screen.width >= 1280) expect(widths.code).toBeGreaterThan(widths.paragraph)
+    if (size.width >= 1280) expect(widths.code).toBeGreaterThan(widths.paragraph)
     expect(widths.scrolls, 'the long code line scrolls instead of widening the page').toBe(true)
-
-    // The scheme's tokens are in force.
-    const background = await app.evaluate(() => getComputedStyle(document.body).backgroundColor)
-    expect(background).toBe(screen.colorScheme === 'dark' ? 'rgb(22, 24, 28)' : 'rgb(247, 247, 245)')
 
     // An empty search says what to try.
     const search = app.getByRole('searchbox', { name: 'Search sessions' })
@@ -136,7 +137,7 @@ for (const screen of SCREENS) {
       const none = ui.sessionList(app).locator('.empty-state')
       await expect(none).toContainText('No session matches “zzz-nothing-like-this”.')
       await expect(none).toContainText('try fewer or other words')
-      await expectScreenOk(app, testInfo, `no-match-${name}`)
+      await expectSchemesOk(app, testInfo, `no-match-${name}`)
     }
   })
 }

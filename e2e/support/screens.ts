@@ -2,9 +2,13 @@
 // `onScreen` sets the window size and colour scheme on the page itself (so it holds for the web
 // and the Electron targets alike); `expectScreenOk` runs axe (0 serious or critical) and the
 // layout check: no element wider than the viewport, none reaching past its right edge.
+// A flow that only looks different in the other scheme (same layout, same controls, other colours)
+// runs once per size and checks each of its states in both schemes (`expectSchemesOk`): the same
+// checks on the same four screens, without starting a host and walking the flow twice.
 import type { Page, TestInfo } from '@playwright/test'
 import { expect } from '../fixtures'
 import { axeViolations, seriousOrCritical } from './axe'
+import { snap } from './ui'
 
 export const SCREENS = [
   { width: 1280, height: 800, colorScheme: 'light' },
@@ -15,13 +19,31 @@ export const SCREENS = [
 
 export type Screen = (typeof SCREENS)[number]
 
+/** The two window sizes; a test per size checks both schemes with `expectSchemesOk`. */
+export const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 800, height: 600 }
+] as const
+
+export type Size = (typeof SIZES)[number]
+
+export function sizeName(size: Size): string {
+  return `${size.width}x${size.height}`
+}
+
 export function screenName(screen: Screen): string {
   return `${screen.width}x${screen.height} ${screen.colorScheme}`
 }
 
 export async function onScreen(page: Page, screen: Screen): Promise<void> {
   await page.setViewportSize({ width: screen.width, height: screen.height })
-  await page.emulateMedia({ colorScheme: screen.colorScheme })
+  await inScheme(page, screen.colorScheme)
+}
+
+/** The page in `colorScheme`, once the app has repainted in it (theme.ts follows the media query). */
+export async function inScheme(page: Page, colorScheme: Screen['colorScheme']): Promise<void> {
+  await page.emulateMedia({ colorScheme })
+  await expect(page.locator('html')).toHaveAttribute('data-scheme', colorScheme)
 }
 
 /** Elements (outside scrolling containers) wider than the viewport or reaching past its right edge. */
@@ -48,6 +70,20 @@ export async function overflowingElements(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`)
     return out
   })
+}
+
+/**
+ * `expectScreenOk` on the page as it is, in light and then in dark (`NAME-light`, `NAME-dark`,
+ * with a screenshot of each when `screenshot`), leaving it in light. Start the test with
+ * `onScreen` at light, so the flow runs in light.
+ */
+export async function expectSchemesOk(page: Page, testInfo: TestInfo, name: string, { screenshot = false } = {}): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await inScheme(page, colorScheme)
+    await expectScreenOk(page, testInfo, `${name}-${colorScheme}`)
+    if (screenshot) await snap(page, testInfo, `${name}-${colorScheme}`)
+  }
+  await inScheme(page, 'light')
 }
 
 export async function expectScreenOk(page: Page, testInfo: TestInfo, name: string): Promise<void> {
