@@ -3,6 +3,7 @@
 // scrolling, and a send while scrolled up brings the new prompt and its reply into view.
 import { lastUserText } from './support/fake-model'
 import { expect, test } from './support/seam-test'
+import { inScheme } from './support/screens'
 import { expectIdle, send, snap, ui } from './support/ui'
 
 const LONG_LINE = `const wide = '${'x'.repeat(400)}'`
@@ -22,46 +23,44 @@ const ANSWER = [
   '```'
 ].join('\n')
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`${colorScheme} scheme`, () => {
-    test.use({ colorScheme })
+test('a GFM answer, light and dark, shows a table, task list and a highlighted code block whose Copy copies its text and whose long lines scroll', async ({ app, fakeModel }, testInfo) => {
+  await app.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  fakeModel.respond(() => ({ text: ANSWER, chunkSize: 16, chunkDelayMs: 5 }))
+  await send(app, 'show me a table and code')
+  const answer = ui.assistantMessages(app).last()
+  await expectIdle(app)
 
-    test('a GFM answer shows a table, task list and a highlighted code block whose Copy copies its text and whose long lines scroll', async ({ app, fakeModel }, testInfo) => {
-      await app.context().grantPermissions(['clipboard-read', 'clipboard-write'])
-      fakeModel.respond(() => ({ text: ANSWER, chunkSize: 16, chunkDelayMs: 5 }))
-      await send(app, 'show me a table and code')
-      const answer = ui.assistantMessages(app).last()
-      await expectIdle(app)
+  const table = answer.getByRole('table')
+  await expect(table.getByRole('columnheader')).toHaveText(['tool', 'status'])
+  await expect(table.getByRole('cell')).toHaveText(['Bash', 'denied done'])
+  await expect(table.locator('del')).toHaveText('denied')
+  await expect(answer.getByRole('checkbox')).toHaveCount(2)
 
-      const table = answer.getByRole('table')
-      await expect(table.getByRole('columnheader')).toHaveText(['tool', 'status'])
-      await expect(table.getByRole('cell')).toHaveText(['Bash', 'denied done'])
-      await expect(table.locator('del')).toHaveText('denied')
-      await expect(answer.getByRole('checkbox')).toHaveCount(2)
+  const block = answer.locator('.md-code')
+  await expect(block).toHaveAttribute('data-highlighted', 'true')
+  // Tokenised in the highlighter's worker, not on the window's thread (a stream must not stall on it).
+  expect(app.workers().map((worker) => worker.url()).some((url) => /highlight\.worker-[\w-]+\.js$/.test(url))).toBe(true)
 
-      const block = answer.locator('.md-code')
-      await expect(block).toHaveAttribute('data-highlighted', 'true')
-      // Tokenised in the highlighter's worker, not on the window's thread (a stream must not stall on it).
-      expect(app.workers().map((worker) => worker.url()).some((url) => /highlight\.worker-[\w-]+\.js$/.test(url))).toBe(true)
-      // The keyword's colour is the theme's for this scheme (github light/dark default).
-      const keyword = block.locator('code span[style]', { hasText: 'export' }).first()
-      const color = await keyword.evaluate((el) => getComputedStyle(el).color)
-      expect(color).toBe(colorScheme === 'light' ? 'rgb(207, 34, 46)' : 'rgb(255, 123, 114)')
+  const pre = block.locator('pre')
+  const box = await pre.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, ws: getComputedStyle(el).whiteSpace }))
+  expect(box.ws).toBe('pre')
+  expect(box.scroll).toBeGreaterThan(box.client)
 
-      const pre = block.locator('pre')
-      const box = await pre.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, ws: getComputedStyle(el).whiteSpace }))
-      expect(box.ws).toBe('pre')
-      expect(box.scroll).toBeGreaterThan(box.client)
+  await block.getByRole('button', { name: 'Copy ts code' }).click()
+  await expect(block.getByRole('button', { name: 'Copy ts code' })).toHaveText('Copied')
+  const copied = await app.evaluate(() => navigator.clipboard.readText())
+  expect(copied).toContain('return a + b // sum')
+  expect(copied).toContain(LONG_LINE)
 
-      await block.getByRole('button', { name: 'Copy ts code' }).click()
-      await expect(block.getByRole('button', { name: 'Copy ts code' })).toHaveText('Copied')
-      const copied = await app.evaluate(() => navigator.clipboard.readText())
-      expect(copied).toContain('return a + b // sum')
-      expect(copied).toContain(LONG_LINE)
-      await snap(app, testInfo, `gfm-${colorScheme}`)
-    })
-  })
-}
+  // The keyword's colour is the theme's for each scheme (github light/dark default): a token
+  // carries both, and the scheme in force picks one.
+  const keyword = block.locator('code span[style]', { hasText: 'export' }).first()
+  for (const [colorScheme, colour] of [['light', 'rgb(207, 34, 46)'], ['dark', 'rgb(255, 123, 114)']] as const) {
+    await inScheme(app, colorScheme)
+    expect(await keyword.evaluate((el) => getComputedStyle(el).color), colorScheme).toBe(colour)
+    await snap(app, testInfo, `gfm-${colorScheme}`)
+  }
+})
 
 test('sending while scrolled up brings the new prompt and its reply into view', async ({ app, fakeModel }, testInfo) => {
   const filler = (prompt: string) => [...Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of a long answer.`), `End of ${prompt}.`].join('\n\n')
