@@ -58,7 +58,8 @@ export interface CliResult {
  * exit is a result, not a throw.
  */
 export async function runSeamHeadless(args: string[], dirs: { cwd: string; home: string; env?: Record<string, string> }): Promise<CliResult> {
-  const limitMs = RUN_TIMEOUT_MS * testTimeFactor()
+  // A whole number of ms: execFile refuses a fractional timeout (60 000 x 4.1 is 245 999.99...).
+  const limitMs = Math.round(RUN_TIMEOUT_MS * testTimeFactor())
   try {
     const { stdout, stderr } = await promisify(execFile)('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
       cwd: dirs.cwd,

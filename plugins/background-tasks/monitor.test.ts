@@ -71,7 +71,7 @@ describe('Monitor', { timeout: 30_000 }, () => {
 
   it('lines that come while the session is idle open a turn by themselves (no user message), a burst coalesced into one delivery', async () => {
     host = await createTestHost({
-      plugins: [[backgroundTasks, { monitorCoalesceMs: 300 * FACTOR }]],
+      plugins: [[backgroundTasks, { monitorCoalesceMs: Math.round(300 * FACTOR) }]],
       script: [
         { toolCalls: [{ name: 'Monitor', args: { command: 'until [ -f gate ]; do sleep 0.05; done; echo one; echo two; echo three; while true; do sleep 0.05; done', description: 'gate watch' } }] },
         { text: 'watching' },

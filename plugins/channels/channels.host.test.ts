@@ -16,7 +16,7 @@ import { gitMarketplace, put } from '../../test-support/claude-plugin-cli'
 import { parseMarketplaceArg } from '../claude-plugins/manager'
 import { CHANNEL_INSTRUCTIONS, channelServerScript } from './test-channel-server'
 
-const WAIT_MS = 20_000 * testTimeFactor()
+const WAIT_MS = Math.round(20_000 * testTimeFactor())
 
 type Model = Awaited<ReturnType<typeof startFakeOpenAI>>
 

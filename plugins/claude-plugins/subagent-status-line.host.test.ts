@@ -17,10 +17,10 @@ import { gitMarketplace, put } from '../../test-support/claude-plugin-cli'
 import { parseMarketplaceArg } from './manager'
 
 /** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
-const WAIT_MS = 20_000 * testTimeFactor()
+const WAIT_MS = Math.round(20_000 * testTimeFactor())
 
 /** A run's timeout: far above what a quick run takes on a loaded machine, so only the hanging ones reach it. */
-const TIMEOUT_MS = 2000 * testTimeFactor()
+const TIMEOUT_MS = Math.round(2000 * testTimeFactor())
 
 /** The built-in general-purpose agent's system prompt starts so (plugins/subagents/builtins.ts). */
 const CHILD_MARKER = 'You are an agent working for a coding assistant'

@@ -13,7 +13,7 @@ import { writeFiles } from './test-fixtures'
 import { isAlive, testTimeFactor, waitFor } from '@seam/sdk/testing'
 
 /** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
-const WAIT_MS = 10_000 * testTimeFactor()
+const WAIT_MS = Math.round(10_000 * testTimeFactor())
 
 let dir: string
 beforeEach(() => {
@@ -128,7 +128,7 @@ describe('one run of the command, on real processes', () => {
 
   it('a command that hangs past the timeout is stopped, its whole process group with it', async () => {
     // Long enough for the script to start and write the pid on a loaded machine.
-    const timeoutMs = 1500 * testTimeFactor()
+    const timeoutMs = Math.round(1500 * testTimeFactor())
     const result = await run(`sleep 60 &\necho $! > ${join(dir, 'child.pid')}\nwait\n`, timeoutMs)
     expect(result.failure).toEqual({ kind: 'timeout', reason: `did not finish within ${timeoutMs} ms and was stopped` })
     const child = Number(readFileSync(join(dir, 'child.pid'), 'utf8'))

@@ -19,7 +19,7 @@ function childEvents(logPath: string, file: string): SessionEvent[] {
 }
 
 /** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
-const WAIT_MS = 10_000 * testTimeFactor()
+const WAIT_MS = Math.round(10_000 * testTimeFactor())
 
 describe('the Agent tool on the real loop', () => {
   it('runs a project agent as a child turn: own system prompt (body + environment), own tools, own history; the parent gets the final text and Claude Code result fields; child calls are sealed under the Agent call (S9)', async () => {

@@ -11,7 +11,8 @@ import { isAlive, testTimeFactor, waitFor } from '@seam/sdk/testing'
 import { hostPerTest, ofType, type Conversation } from './test-host'
 
 const TIME = testTimeFactor()
-const WAIT_MS = 10_000 * TIME
+// Whole ms: it is also TaskOutput's `timeout`, an integer.
+const WAIT_MS = Math.round(10_000 * TIME)
 const WORKER_WITH_BASH = ['---', 'name: worker', 'description: Does one job', 'tools: Read, Bash', '---', 'You are WORKER-MARKER.', ''].join('\n')
 const WORKER = (extra = '') => ['---', 'name: worker', 'description: Does one job', 'tools: Read', extra, '---', 'You are WORKER-MARKER.', ''].filter((line) => line !== '').join('\n')
 

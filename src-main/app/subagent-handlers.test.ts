@@ -15,7 +15,7 @@ import type { SessionEvent, SessionEventOf } from '../../src-shared/session/even
 import { testTimeFactor, waitFor } from '../process/liveness'
 import { createHost, type Host } from './host'
 
-const WAIT_MS = 15_000 * testTimeFactor()
+const WAIT_MS = Math.round(15_000 * testTimeFactor())
 const caller = { transport: 'web' as const }
 const CHILD_MARKER = 'You are an agent working for a coding assistant'
 

@@ -15,7 +15,7 @@ import { runSeamHeadless, SEAM_BIN, useCliScratch } from '../../test-support/bui
 import { isAlive, testTimeFactor, waitFor, waitUntilDead } from '../process/liveness'
 
 const TIME = testTimeFactor()
-const WAIT_MS = 30_000 * TIME
+const WAIT_MS = Math.round(30_000 * TIME)
 
 let home: string
 let root: string

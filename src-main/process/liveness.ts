@@ -44,7 +44,7 @@ export async function waitFor(check: () => boolean, timeoutMs: number, what: str
 }
 
 /** Without a timeout, 2 s scaled by the test run's time factor (SEAM_TEST_TIME_FACTOR) when there is one. */
-export async function waitUntilDead(pid: number, timeoutMs = 2_000 * testTimeFactor()): Promise<boolean> {
+export async function waitUntilDead(pid: number, timeoutMs = Math.round(2_000 * testTimeFactor())): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
   while (isAlive(pid)) {
     if (Date.now() > deadline) return false
