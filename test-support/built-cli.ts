@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll } from 'vitest'
-import { testTimeFactor } from '@seam/sdk/testing'
+import { scaledTestMs } from '@seam/sdk/testing'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..')
 export const SEAM_BIN = join(REPO_ROOT, 'bin', 'seam.mjs')
@@ -58,8 +58,7 @@ export interface CliResult {
  * exit is a result, not a throw.
  */
 export async function runSeamHeadless(args: string[], dirs: { cwd: string; home: string; env?: Record<string, string> }): Promise<CliResult> {
-  // A whole number of ms: execFile refuses a fractional timeout (60 000 x 4.1 is 245 999.99...).
-  const limitMs = Math.round(RUN_TIMEOUT_MS * testTimeFactor())
+  const limitMs = scaledTestMs(RUN_TIMEOUT_MS)
   try {
     const { stdout, stderr } = await promisify(execFile)('setsid', ['-w', process.execPath, SEAM_BIN, ...args], {
       cwd: dirs.cwd,

@@ -15,6 +15,6 @@ export { createTestHost, type TestHost, type TestHostOptions, type TestedPlugin 
 export { HostRuntime, type HostOptions } from '../../src-main/app/runtime'
 export { terminalApprovalPlugin, type ApproveMode } from '../../src-main/cli/terminal-approval'
 // Process liveness checks for tests that prove a plugin's processes end.
-export { isAlive, testTimeFactor, waitFor, waitUntilDead, writtenPid } from '../../src-main/process/liveness'
+export { isAlive, scaledTestMs, testTimeFactor, waitFor, waitUntilDead, writtenPid } from '../../src-main/process/liveness'
 // The whole host on a temp home and workspace with a loopback OpenAI-protocol server as its model.
 export { startLoopbackHost, type LoopbackHost, type LoopbackHostOptions, type LoopbackModelServer } from './loopback-host'

@@ -4,10 +4,9 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelMessage } from '@seam/sdk'
-import { createTestHost, isAlive, testTimeFactor, waitFor, waitUntilDead, writtenPid, type ScriptStep, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, isAlive, scaledTestMs, waitFor, waitUntilDead, writtenPid, type ScriptStep, type TestHost } from '@seam/sdk/testing'
 import backgroundTasks from './index'
 
-const FACTOR = testTimeFactor()
 let host: TestHost | undefined
 
 afterEach(async () => {
@@ -108,7 +107,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     const t = await setup([
       { toolCalls: [{ name: 'Bash', args: { command: `sh -c 'echo $$ > child.pid; while true; do sleep 1; done' & echo $$ > w.pid; wait`, run_in_background: true } }] },
       async (request) => {
-        await waitFor(() => hasPid(host!, 'child') && hasPid(host!, 'w'), 5_000 * FACTOR, 'the watcher to start')
+        await waitFor(() => hasPid(host!, 'child') && hasPid(host!, 'w'), scaledTestMs(5_000), 'the watcher to start')
         return { toolCalls: [{ name: 'TaskStop', args: { task_id: taskIdIn(request.messages) } }] }
       },
       (request) => ({ toolCalls: [{ name: 'TaskStop', args: { task_id: taskIdIn(request.messages) } }, { name: 'KillShell', args: { shell_id: taskIdIn(request.messages) } }, { name: 'TaskStop', args: { task_id: 'bnosuchid' } }] }),
@@ -118,8 +117,8 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     const results = toolResults(t)
     const id = results[0].structured?.backgroundTaskId as string
     expect(results[1].isError).toBe(false)
-    expect(await waitUntilDead(readPid(t, 'w'), 2_000 * FACTOR)).toBe(true)
-    expect(await waitUntilDead(readPid(t, 'child'), 2_000 * FACTOR)).toBe(true)
+    expect(await waitUntilDead(readPid(t, 'w'), scaledTestMs(2_000))).toBe(true)
+    expect(await waitUntilDead(readPid(t, 'child'), scaledTestMs(2_000))).toBe(true)
     expect(results.slice(2).map((r) => [r.isError, r.content])).toEqual([
       [true, `Task ${id} is not running (status: killed)`],
       [true, `Shell ${id} is not running, so cannot be killed (status: failed)`],
@@ -133,7 +132,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
       [
         { toolCalls: [{ name: 'Bash', args: { command: 'for i in 1 2 3 4 5; do echo line$i; done; exit 3', run_in_background: true, description: 'count' } }] },
         async () => {
-          await waitFor(() => host!.events('task/ended').length > 0, 5_000 * FACTOR, 'the task to end')
+          await waitFor(() => host!.events('task/ended').length > 0, scaledTestMs(5_000), 'the task to end')
           return { toolCalls: [{ name: 'Read', args: { file_path: path.join(host!.workspace, 'nothing') } }] }
         },
         { text: 'done' }
@@ -163,7 +162,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     ])
     await t.run('start')
     expect(t.events('task/ended')).toEqual([])
-    await waitFor(() => t.events('task/ended').length > 0, 5_000 * FACTOR, 'the task to end')
+    await waitFor(() => t.events('task/ended').length > 0, scaledTestMs(5_000), 'the task to end')
     // Recorded after the turn ended, with no prompt in between.
     const turnEnd = t.events('turn/end').at(-1)!
     expect(t.events('task/ended')[0]!.seq).toBeGreaterThan(turnEnd.seq)
@@ -196,7 +195,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     expect(isAlive(pid)).toBe(true)
     // Closing the session ends it.
     await t.agent.close('closed')
-    expect(await waitUntilDead(pid, 3_000 * FACTOR)).toBe(true)
+    expect(await waitUntilDead(pid, scaledTestMs(3_000))).toBe(true)
     expect(t.events('task/ended').map((e) => [e.taskId, e.status, e.endReason])).toEqual([[id, 'killed', 'session-closed']])
   })
 
@@ -211,11 +210,11 @@ describe('background-tasks', { timeout: 30_000 }, () => {
       { text: 'both running' }
     ], { stopGraceMs: 300 })
     await t.run('go')
-    await waitFor(() => hasPid(t, 'a') && hasPid(t, 'b'), 5_000 * FACTOR, 'both tasks to start')
+    await waitFor(() => hasPid(t, 'a') && hasPid(t, 'b'), scaledTestMs(5_000), 'both tasks to start')
     const pids = [readPid(t, 'a'), readPid(t, 'b')]
     expect(pids.every(isAlive)).toBe(true)
     await t.agent.close('closed')
-    for (const pid of pids) expect(await waitUntilDead(pid, 3_000 * FACTOR)).toBe(true)
+    for (const pid of pids) expect(await waitUntilDead(pid, scaledTestMs(3_000))).toBe(true)
     expect(t.events('task/ended').map((e) => e.endReason)).toEqual(['session-closed', 'session-closed'])
   })
 
@@ -225,10 +224,10 @@ describe('background-tasks', { timeout: 30_000 }, () => {
       { text: 'running' }
     ], { stopGraceMs: 300 })
     await t.run('go')
-    await waitFor(() => hasPid(t, 'd'), 5_000 * FACTOR, 'the task to start')
+    await waitFor(() => hasPid(t, 'd'), scaledTestMs(5_000), 'the task to start')
     const pid = readPid(t, 'd')
     const outputPath = t.events('task/started')[0]!.outputPath
-    await waitFor(() => existsSync(outputPath), 5_000 * FACTOR, 'the output file')
+    await waitFor(() => existsSync(outputPath), scaledTestMs(5_000), 'the output file')
     await t.agent.close('deleted')
     // close() resolves after the plugin's session-end: the task is gone before its files are.
     expect(isAlive(pid)).toBe(false)
@@ -259,11 +258,11 @@ describe('background-tasks', { timeout: 30_000 }, () => {
       { toolCalls: [{ name: 'Bash', args: { command: 'echo one; echo two; sleep 0.4; echo three; echo four', run_in_background: true } }] },
       async (request) => {
         const out = path.join(host!.log.path.replace(/\.jsonl$/, '.tasks'), `${taskIdIn(request.messages)}.output`)
-        await waitFor(() => existsSync(out) && readFileSync(out, 'utf8').includes('two'), 5_000 * FACTOR, 'the first lines')
+        await waitFor(() => existsSync(out) && readFileSync(out, 'utf8').includes('two'), scaledTestMs(5_000), 'the first lines')
         return { toolCalls: [{ name: 'BashOutput', args: { bash_id: taskIdIn(request.messages) } }] }
       },
       async (request) => {
-        await waitFor(() => host!.events('task/ended').length > 0, 5_000 * FACTOR, 'the task to end')
+        await waitFor(() => host!.events('task/ended').length > 0, scaledTestMs(5_000), 'the task to end')
         return {
           toolCalls: [
             { name: 'BashOutput', args: { bash_id: taskIdIn(request.messages), filter: '[' } },
@@ -319,7 +318,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     const tasks = t.kernel.getService('backgroundTasks')!
     const sessionId = t.log.id
     const turn = t.run('run it')
-    await waitFor(() => hasPid(t, 'fg'), 10_000 * FACTOR, 'the command started')
+    await waitFor(() => hasPid(t, 'fg'), scaledTestMs(10_000), 'the command started')
     // Another call's token moves nothing.
     expect(tasks.moveToBackground(sessionId, 'not-a-call')).toEqual([])
     const token = t.events('tool/call')[0]!.token
@@ -336,12 +335,12 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     expect(t.model.requests).toHaveLength(2)
     expect(JSON.stringify(t.model.requests[1]!.messages)).toContain('Command was manually backgrounded by user with ID: ')
     expect(isAlive(readPid(t, 'fg'))).toBe(true)
-    await waitFor(() => existsSync(moved!.outputPath) && readFileSync(moved!.outputPath, 'utf8') === 'before\n', 5_000 * FACTOR, 'the output so far in the file')
+    await waitFor(() => existsSync(moved!.outputPath) && readFileSync(moved!.outputPath, 'utf8') === 'before\n', scaledTestMs(5_000), 'the output so far in the file')
     // Once moved it is no longer in the foreground: a second Ctrl+B moves nothing.
     expect(tasks.moveToBackground(sessionId)).toEqual([])
 
     writeFileSync(path.join(t.workspace, 'gate'), '')
-    await waitFor(() => t.events('task/ended').length === 1, 10_000 * FACTOR, 'the task to end')
+    await waitFor(() => t.events('task/ended').length === 1, scaledTestMs(10_000), 'the task to end')
     expect(t.events('task/ended')[0]).toMatchObject({ taskId: moved!.id, status: 'completed', exitCode: 0 })
     expect(readFileSync(moved!.outputPath, 'utf8')).toBe('before\nafter\n')
   })
@@ -357,7 +356,7 @@ describe('background-tasks', { timeout: 30_000 }, () => {
     )
     const tasks = t.kernel.getService('backgroundTasks')!
     const turn = t.run('go')
-    await waitFor(() => hasPid(t, 'fg'), 10_000 * FACTOR, 'the foreground command started')
+    await waitFor(() => hasPid(t, 'fg'), scaledTestMs(10_000), 'the foreground command started')
     expect(() => tasks.moveToBackground(t.log.id)).toThrow('Cannot start another background task: this session already runs 1 (the limit is 1')
     writeFileSync(path.join(t.workspace, 'gate'), '')
     await turn

@@ -8,10 +8,9 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { ModelMessage } from '@seam/sdk'
-import { createTestHost, isAlive, testTimeFactor, waitFor, waitUntilDead, type ScriptStep, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, isAlive, scaledTestMs, waitFor, waitUntilDead, type ScriptStep, type TestHost } from '@seam/sdk/testing'
 import backgroundTasks from './index'
 
-const FACTOR = testTimeFactor()
 let host: TestHost | undefined
 let server: WebSocketServer | undefined
 
@@ -43,7 +42,7 @@ describe('Monitor', { timeout: 30_000 }, () => {
       script: [
         { toolCalls: [{ name: 'Monitor', args: { command: 'echo $$ > m.pid; for i in 1 2 3; do echo tick$i; done; while true; do sleep 0.05; done', description: 'ticks' } }] },
         async () => {
-          await waitFor(fileHas(outputOf, 'tick3\n'), 5_000 * FACTOR, 'three ticks')
+          await waitFor(fileHas(outputOf, 'tick3\n'), scaledTestMs(5_000), 'three ticks')
           return { toolCalls: [{ name: 'Glob', args: { pattern: 'nothing-here' } }] }
         },
         (request) => {
@@ -66,12 +65,12 @@ describe('Monitor', { timeout: 30_000 }, () => {
     expect([...at].sort((a, b) => a - b)).toEqual(at)
     expect(userTexts(host.model.requests[3]!.messages).split('<event>tick1</event>')).toHaveLength(2)
     expect(stop).toMatchObject({ name: 'TaskStop', isError: false })
-    expect(await waitUntilDead(Number(readFileSync(path.join(host.workspace, 'm.pid'), 'utf8')), 2_000 * FACTOR)).toBe(true)
+    expect(await waitUntilDead(Number(readFileSync(path.join(host.workspace, 'm.pid'), 'utf8')), scaledTestMs(2_000))).toBe(true)
   })
 
   it('lines that come while the session is idle open a turn by themselves (no user message), a burst coalesced into one delivery', async () => {
     host = await createTestHost({
-      plugins: [[backgroundTasks, { monitorCoalesceMs: Math.round(300 * FACTOR) }]],
+      plugins: [[backgroundTasks, { monitorCoalesceMs: scaledTestMs(300) }]],
       script: [
         { toolCalls: [{ name: 'Monitor', args: { command: 'until [ -f gate ]; do sleep 0.05; done; echo one; echo two; echo three; while true; do sleep 0.05; done', description: 'gate watch' } }] },
         { text: 'watching' },
@@ -83,7 +82,7 @@ describe('Monitor', { timeout: 30_000 }, () => {
     expect(host.events('turn/end')).toHaveLength(1)
 
     writeFileSync(path.join(host.workspace, 'gate'), '')
-    await waitFor(() => host!.events('turn/end').length === 2, 10_000 * FACTOR, 'the turn the monitor opens')
+    await waitFor(() => host!.events('turn/end').length === 2, scaledTestMs(10_000), 'the turn the monitor opens')
     await host.agent.whenIdle()
     const second = host.events('turn/start')[1]!.turnId
     expect(host.events('user/message').filter((e) => e.turnId === second)).toHaveLength(0)
@@ -111,9 +110,9 @@ describe('Monitor', { timeout: 30_000 }, () => {
           socket.send('first frame')
           socket.send('two\nlines')
           socket.send(Buffer.from([1, 2, 3]), { binary: true })
-          await waitFor(fileHas(outputOf, '[binary frame, 3 bytes]\n'), 5_000 * FACTOR, 'three frames')
+          await waitFor(fileHas(outputOf, '[binary frame, 3 bytes]\n'), scaledTestMs(5_000), 'three frames')
           socket.close(1000)
-          await waitFor(() => host!.events('task/ended').length === 1, 5_000 * FACTOR, 'the socket to close')
+          await waitFor(() => host!.events('task/ended').length === 1, scaledTestMs(5_000), 'the socket to close')
           return { toolCalls: [{ name: 'Glob', args: { pattern: 'nothing-here' } }] }
         },
         { text: 'done' }
@@ -137,9 +136,9 @@ describe('Monitor', { timeout: 30_000 }, () => {
       plugins: [backgroundTasks],
       script: [
         // Long enough for the shell to have written its pid however loaded the machine is.
-        { toolCalls: [{ name: 'Monitor', args: { command: 'echo $$ > t.pid; while true; do sleep 0.05; done', description: 'short', timeout_ms: Math.round(300 * FACTOR) } }] },
+        { toolCalls: [{ name: 'Monitor', args: { command: 'echo $$ > t.pid; while true; do sleep 0.05; done', description: 'short', timeout_ms: scaledTestMs(300) } }] },
         async () => {
-          await waitFor(() => host!.events('task/ended').length === 1, 10_000 * FACTOR, 'the monitor to time out')
+          await waitFor(() => host!.events('task/ended').length === 1, scaledTestMs(10_000), 'the monitor to time out')
           return { text: 'done' }
         }
       ] as ScriptStep[]
@@ -147,7 +146,7 @@ describe('Monitor', { timeout: 30_000 }, () => {
     await host.run('go')
     expect(host.events('task/ended')[0]).toMatchObject({ status: 'killed', endReason: 'stopped' })
     const pid = Number(readFileSync(path.join(host.workspace, 't.pid'), 'utf8'))
-    expect(await waitUntilDead(pid, 2_000 * FACTOR)).toBe(true)
+    expect(await waitUntilDead(pid, scaledTestMs(2_000))).toBe(true)
     expect(isAlive(pid)).toBe(false)
   })
 

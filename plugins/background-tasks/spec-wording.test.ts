@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ModelMessage } from '@seam/sdk'
-import { createTestHost, testTimeFactor, waitFor, type ScriptStep, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, scaledTestMs, waitFor, type ScriptStep, type TestHost } from '@seam/sdk/testing'
 import backgroundTasks from './index'
 
 // Copied from the record, word for word.
@@ -28,7 +28,6 @@ const RECORDED = {
   bashBackgroundFields: ['backgroundTaskId', 'timedOutAfterMs', 'persistedOutputPath']
 }
 
-const FACTOR = testTimeFactor()
 let host: TestHost | undefined
 afterEach(async () => {
   await host?.cleanup()
@@ -75,7 +74,7 @@ describe("Claude Code's recorded wording of the background tools", { timeout: 30
         async (request) => {
           const id = taskIdIn(request.messages)
           const file = host!.events('task/started')[0]!.outputPath
-          await waitFor(() => existsSync(file) && readFileSync(file, 'utf8') === 'one\n', 5_000 * FACTOR, 'the first task to print')
+          await waitFor(() => existsSync(file) && readFileSync(file, 'utf8') === 'one\n', scaledTestMs(5_000), 'the first task to print')
           return { toolCalls: [{ name: 'BashOutput', args: { bash_id: id } }] }
         },
         (request) => ({ toolCalls: [{ name: 'TaskStop', args: { task_id: taskIdIn(request.messages) } }] }),

@@ -10,13 +10,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '@seam/sdk'
-import { startLoopbackHost, testTimeFactor, waitFor, type LoopbackHost } from '@seam/sdk/testing'
+import { startLoopbackHost, scaledTestMs, waitFor, type LoopbackHost } from '@seam/sdk/testing'
 import { startFakeOpenAI, type OpenAIRequestBody, type ScriptedTurn } from '../../test-support/fake-openai.mjs'
 import { gitMarketplace, put } from '../../test-support/claude-plugin-cli'
 import { parseMarketplaceArg } from '../claude-plugins/manager'
 import { CHANNEL_INSTRUCTIONS, channelServerScript } from './test-channel-server'
 
-const WAIT_MS = Math.round(20_000 * testTimeFactor())
+const WAIT_MS = scaledTestMs(20_000)
 
 type Model = Awaited<ReturnType<typeof startFakeOpenAI>>
 

@@ -11,16 +11,16 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SubagentStatusLine } from '@seam/sdk'
-import { startLoopbackHost, testTimeFactor, waitFor, type LoopbackHost } from '@seam/sdk/testing'
+import { startLoopbackHost, scaledTestMs, waitFor, type LoopbackHost } from '@seam/sdk/testing'
 import { startFakeOpenAI, type OpenAIRequestBody, type ScriptedTurn } from '../../test-support/fake-openai.mjs'
 import { gitMarketplace, put } from '../../test-support/claude-plugin-cli'
 import { parseMarketplaceArg } from './manager'
 
 /** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
-const WAIT_MS = Math.round(20_000 * testTimeFactor())
+const WAIT_MS = scaledTestMs(20_000)
 
 /** A run's timeout: far above what a quick run takes on a loaded machine, so only the hanging ones reach it. */
-const TIMEOUT_MS = Math.round(2000 * testTimeFactor())
+const TIMEOUT_MS = scaledTestMs(2000)
 
 /** The built-in general-purpose agent's system prompt starts so (plugins/subagents/builtins.ts). */
 const CHILD_MARKER = 'You are an agent working for a coding assistant'

@@ -10,10 +10,10 @@ import type { InstalledPlugin } from '@seam/sdk'
 import { readPluginFolder } from './manifest'
 import { parseStatusLineOutput, resolveStatusLine, runStatusLineCommand, type StatusLineInput } from './subagent-status-line'
 import { writeFiles } from './test-fixtures'
-import { isAlive, testTimeFactor, waitFor } from '@seam/sdk/testing'
+import { isAlive, scaledTestMs, waitFor } from '@seam/sdk/testing'
 
 /** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
-const WAIT_MS = Math.round(10_000 * testTimeFactor())
+const WAIT_MS = scaledTestMs(10_000)
 
 let dir: string
 beforeEach(() => {
@@ -128,7 +128,7 @@ describe('one run of the command, on real processes', () => {
 
   it('a command that hangs past the timeout is stopped, its whole process group with it', async () => {
     // Long enough for the script to start and write the pid on a loaded machine.
-    const timeoutMs = Math.round(1500 * testTimeFactor())
+    const timeoutMs = scaledTestMs(1500)
     const result = await run(`sleep 60 &\necho $! > ${join(dir, 'child.pid')}\nwait\n`, timeoutMs)
     expect(result.failure).toEqual({ kind: 'timeout', reason: `did not finish within ${timeoutMs} ms and was stopped` })
     const child = Number(readFileSync(join(dir, 'child.pid'), 'utf8'))

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '@seam/sdk'
 import { SOCKET_REFUSAL } from './server'
 import { startLspHost, TS_LANGUAGE_SERVER, typescriptServer, type LspHost } from './test-host'
-import { isAlive, testTimeFactor } from '@seam/sdk/testing'
+import { isAlive, scaledTestMs } from '@seam/sdk/testing'
 
 let host: LspHost | undefined
 afterEach(async () => {
@@ -14,9 +14,8 @@ afterEach(async () => {
   host = undefined
 })
 
-const FACTOR = testTimeFactor()
 // Generous bounds on waits that end as soon as the server answers (they are not timings).
-const PATCH = `- id: lsp\n  config: { diagnosticsTimeoutMs: ${Math.round(60_000 * FACTOR)}, diagnosticsSettleMs: ${Math.round(60_000 * FACTOR)}, startupTimeoutMs: ${Math.round(60_000 * FACTOR)} }\n`
+const PATCH = `- id: lsp\n  config: { diagnosticsTimeoutMs: ${scaledTestMs(60_000)}, diagnosticsSettleMs: ${scaledTestMs(60_000)}, startupTimeoutMs: ${scaledTestMs(60_000)} }\n`
 
 function results(events: readonly SessionEvent[]) {
   return new Map(events.flatMap((event) => (event.type === 'tool/result' ? [[event.callId, event] as const] : [])))

@@ -2,11 +2,10 @@
 // breaks the framing, and that closing never hangs.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { testTimeFactor } from '@seam/sdk/testing'
+import { scaledTestMs } from '@seam/sdk/testing'
 import { ProcessTransport } from './stdio-transport'
 import { SCRIPTED_SERVER } from './test-host'
 
-const FACTOR = testTimeFactor()
 
 function transport(command: string, args: string[], stderr: string[] = []) {
   return new ProcessTransport({ command, args, env: process.env as Record<string, string>, cwd: process.cwd(), maxMessageBytes: 1024, onStderr: (line) => stderr.push(line) })
@@ -18,7 +17,7 @@ describe('ProcessTransport', () => {
     await expect(t.start()).rejects.toThrow('cannot start "/no/such/server": spawn /no/such/server ENOENT')
     const started = Date.now()
     await t.close()
-    expect(Date.now() - started).toBeLessThan(500 * FACTOR)
+    expect(Date.now() - started).toBeLessThan(scaledTestMs(500))
   })
 
   it('an exit reports its code and the stderr lines; a line past maxMessageBytes ends the connection saying so', async () => {

@@ -6,10 +6,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createTestHost, testTimeFactor, type TestHost } from '@seam/sdk/testing'
+import { createTestHost, scaledTestMs, type TestHost } from '@seam/sdk/testing'
 import outputStyles, { PROMPT_SECTION } from './index'
 
-const FACTOR = testTimeFactor()
 
 let host: TestHost | undefined
 afterEach(async () => {
@@ -64,7 +63,7 @@ describe('output styles: built-in styles and the switch (issue 29)', () => {
     const { host: h } = await start()
     await service(h).watching
     put(join(h.workspace, '.claude', 'settings.json'), JSON.stringify({ outputStyle: 'Haiku' }))
-    await vi.waitFor(() => expect(styleSection(h)).toBe('# Output style: Haiku\n\nAnswer as a haiku.'), { timeout: 10_000 * FACTOR, interval: 20 })
+    await vi.waitFor(() => expect(styleSection(h)).toBe('# Output style: Haiku\n\nAnswer as a haiku.'), { timeout: scaledTestMs(10_000), interval: 20 })
     await h.run('go')
     expect(h.model.requests.at(-1)!.system).toContain('# Output style: Haiku')
   })

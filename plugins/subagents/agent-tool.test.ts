@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '@seam/sdk'
-import { testTimeFactor, waitFor } from '@seam/sdk/testing'
+import { scaledTestMs, waitFor } from '@seam/sdk/testing'
 import { cwdOf, hostPerTest, ofType } from './test-host'
 
 const REVIEWER = ['---', 'name: reviewer', 'description: Reviews one file and says what it holds', 'tools: Read, Glob', 'model: inherit', '---', 'You are REVIEWER-MARKER. Read the file you are given and report.', ''].join('\n')
@@ -19,7 +19,7 @@ function childEvents(logPath: string, file: string): SessionEvent[] {
 }
 
 /** Polling deadlines follow the machine's speed (scripts/time-factor.mjs). */
-const WAIT_MS = Math.round(10_000 * testTimeFactor())
+const WAIT_MS = scaledTestMs(10_000)
 
 describe('the Agent tool on the real loop', () => {
   it('runs a project agent as a child turn: own system prompt (body + environment), own tools, own history; the parent gets the final text and Claude Code result fields; child calls are sealed under the Agent call (S9)', async () => {

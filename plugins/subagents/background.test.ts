@@ -7,12 +7,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isAlive, testTimeFactor, waitFor } from '@seam/sdk/testing'
+import { isAlive, scaledTestMs, waitFor } from '@seam/sdk/testing'
 import { hostPerTest, ofType, type Conversation } from './test-host'
 
-const TIME = testTimeFactor()
 // Whole ms: it is also TaskOutput's `timeout`, an integer.
-const WAIT_MS = Math.round(10_000 * TIME)
+const WAIT_MS = scaledTestMs(10_000)
 const WORKER_WITH_BASH = ['---', 'name: worker', 'description: Does one job', 'tools: Read, Bash', '---', 'You are WORKER-MARKER.', ''].join('\n')
 const WORKER = (extra = '') => ['---', 'name: worker', 'description: Does one job', 'tools: Read', extra, '---', 'You are WORKER-MARKER.', ''].filter((line) => line !== '').join('\n')
 

@@ -12,10 +12,10 @@ import { startFakeOpenAI, type OpenAIRequestBody, type ScriptedTurn } from '../.
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
 import type { PushPayload } from '../../src-shared/contract/ipc'
 import type { SessionEvent, SessionEventOf } from '../../src-shared/session/events'
-import { testTimeFactor, waitFor } from '../process/liveness'
+import { scaledTestMs, waitFor } from '../process/liveness'
 import { createHost, type Host } from './host'
 
-const WAIT_MS = Math.round(15_000 * testTimeFactor())
+const WAIT_MS = scaledTestMs(15_000)
 const caller = { transport: 'web' as const }
 const CHILD_MARKER = 'You are an agent working for a coding assistant'
 

@@ -12,10 +12,9 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
 import { runSeamHeadless, SEAM_BIN, useCliScratch } from '../../test-support/built-cli'
-import { isAlive, testTimeFactor, waitFor, waitUntilDead } from '../process/liveness'
+import { isAlive, scaledTestMs, waitFor, waitUntilDead } from '../process/liveness'
 
-const TIME = testTimeFactor()
-const WAIT_MS = Math.round(30_000 * TIME)
+const WAIT_MS = scaledTestMs(30_000)
 
 let home: string
 let root: string
@@ -121,7 +120,7 @@ it('SIGTERM while seam run waits for a background agent: the agent and its Bash 
     const pid = await agentWaiting(run, s)
     run.child.kill('SIGTERM')
     expect(await run.exited, run.out.stderr).toBe(143)
-    expect(await waitUntilDead(pid, 5_000 * TIME), `the agent's Bash process (pid ${pid}) outlived seam run`).toBe(true)
+    expect(await waitUntilDead(pid, scaledTestMs(5_000)), `the agent's Bash process (pid ${pid}) outlived seam run`).toBe(true)
     const events = await logEvents(run.out.stderr)
     expect(events.filter((e) => e.type === 'turn/end').map((e) => e.reason)).toEqual(['completed'])
     expect(events.find((e) => e.type === 'subagent/end')).toMatchObject({ reason: 'cancelled' })

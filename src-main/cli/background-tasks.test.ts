@@ -12,9 +12,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeAnthropic, type AnthropicRequestBody } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, SEAM_BIN, useCliScratch, type CliResult } from '../../test-support/built-cli'
-import { isAlive, testTimeFactor, waitFor, waitUntilDead, writtenPid } from '../process/liveness'
+import { isAlive, scaledTestMs, waitFor, waitUntilDead, writtenPid } from '../process/liveness'
 
-const FACTOR = testTimeFactor()
 let home: string
 let workspace: string
 useCliScratch('background-tasks', (dirs) => ({ home, workspace } = dirs))
@@ -86,7 +85,7 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
       expect(output.content).toContain(`<output>\nlistening on ${port}\n</output>`)
       expect(stop.content).toBe(`Successfully stopped task: ${id} (node -e ${JSON.stringify(serverCode)})`)
       const pid = Number(readFileSync(join(workspace, 'server.pid'), 'utf8'))
-      expect(await waitUntilDead(pid, 3_000 * FACTOR)).toBe(true)
+      expect(await waitUntilDead(pid, scaledTestMs(3_000))).toBe(true)
       // `/tasks` after the turn.
       expect(outcome.stdout).toContain(`Background tasks: 0 running, 1 ended`)
       expect(outcome.stdout).toMatch(new RegExp(`${id}  stopped \\(exit code 143\\)  \\d+s  Start the HTTP server`))
@@ -115,7 +114,7 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
       expect(outcome.code, outcome.stderr).toBe(0)
       const pid = Number(readFileSync(join(workspace, 'watcher.pid'), 'utf8'))
       // The run ended (its session closed): the watcher went with it.
-      expect(await waitUntilDead(pid, 3_000 * FACTOR)).toBe(true)
+      expect(await waitUntilDead(pid, scaledTestMs(3_000))).toBe(true)
       const sessionId = /session (\S+)/.exec(outcome.stderr)![1]
       const listed = await seam(['resume', sessionId, ...flags(server.url).slice(2), '/tasks'])
       expect(listed.code, listed.stderr).toBe(0)
@@ -150,7 +149,7 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
       }
       await waitFor(
         () => server.requests.length >= 2 && writtenPid(join(workspace, 'watcher.pid')) !== undefined && ownLogHasStart(),
-        30_000 * FACTOR,
+        scaledTestMs(30_000),
         'the task to start, its start to be logged in this session and the second step to run'
       )
       const pid = writtenPid(join(workspace, 'watcher.pid'))!
@@ -161,7 +160,7 @@ describe('background commands through the built CLI', { timeout: 120_000 }, () =
       const hostPid = runsSeam(spawned.pid!) ? spawned.pid! : Number(readFileSync(`/proc/${spawned.pid}/task/${spawned.pid}/children`, 'utf8').trim().split(/\s+/).find((p) => runsSeam(Number(p))))
       process.kill(hostPid, 'SIGKILL')
       await new Promise((resolve) => spawned.on('close', resolve))
-      expect(await waitUntilDead(pid, 5_000 * FACTOR)).toBe(true)
+      expect(await waitUntilDead(pid, scaledTestMs(5_000))).toBe(true)
       const sessionId = /session (\S+)/.exec(stderr)![1]
       const listed = await seam(['resume', sessionId, ...flags(server.url).slice(2), '/tasks'])
       expect(listed.code, listed.stderr).toBe(0)

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { testTimeFactor, waitUntilDead } from '@seam/sdk/testing'
+import { scaledTestMs, waitUntilDead } from '@seam/sdk/testing'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { runSeamHeadless, useCliScratch, type CliResult } from '../../test-support/built-cli'
 import { anthropicRunFlags, git, put } from '../../test-support/claude-plugin-cli'
@@ -18,7 +18,6 @@ let home: string
 let workspace: string
 useCliScratch('claude-plugin-monitors', (dirs) => ({ home, workspace } = dirs))
 
-const FACTOR = testTimeFactor()
 const seam = (...args: string[]): Promise<CliResult> => runSeamHeadless(args, { cwd: workspace, home })
 const flags = (url: string) => anthropicRunFlags(workspace, url)
 
@@ -87,7 +86,7 @@ describe('Claude Code plugin monitors, with the built seam (issue 29)', () => {
     // One process each, both gone with the session.
     for (const name of ['green', 'skill']) {
       const pid = Number(await readFile(join(data, `${name}.pid`), 'utf8'))
-      expect(await waitUntilDead(pid, 5_000 * FACTOR)).toBe(true)
+      expect(await waitUntilDead(pid, scaledTestMs(5_000))).toBe(true)
     }
 
     expect(await tasksStarted()).toBe(2)

@@ -13,11 +13,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-openai.mjs'
-import { isAlive, testTimeFactor, waitFor, waitUntilDead } from './liveness'
+import { isAlive, scaledTestMs, waitFor, waitUntilDead } from './liveness'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
-const FACTOR = testTimeFactor()
 
 let work: string
 let workspace: string
@@ -54,12 +53,12 @@ async function killHostWhile(script: OpenAIScript, pidFiles: string[], signal: N
       [SEAM_BIN, 'run', '--workspace', workspace, '--provider', 'openai-compatible', '--base-url', server.url, '--model', 'fake', '--approve', 'allow', '--trust-workspace', 'go'],
       { cwd: workspace, env: { ...process.env, SEAM_HOME: path.join(work, 'home'), HOME: work }, stdio: 'ignore' }
     )
-    await waitFor(() => pidFiles.every((file) => existsSync(path.join(workspace, file)) && readFileSync(path.join(workspace, file), 'utf8').endsWith('\n')), 15_000 * FACTOR, 'the pid files')
+    await waitFor(() => pidFiles.every((file) => existsSync(path.join(workspace, file)) && readFileSync(path.join(workspace, file), 'utf8').endsWith('\n')), scaledTestMs(15_000), 'the pid files')
     const pids = pidFiles.flatMap(pidsIn)
     spawnedPids.push(...pids)
     for (const pid of pids) expect(isAlive(pid)).toBe(true)
     host.kill(signal)
-    for (const pid of pids) expect(await waitUntilDead(pid, 5_000 * FACTOR), `pid ${pid} outlived the killed host`).toBe(true)
+    for (const pid of pids) expect(await waitUntilDead(pid, scaledTestMs(5_000)), `pid ${pid} outlived the killed host`).toBe(true)
   } finally {
     await server.close()
   }

@@ -1,5 +1,5 @@
 // Test helpers: whether a process is alive (a zombie is not), the pid a shell wrote, waiting for a
-// condition, and the run's time factor.
+// condition, and the run's time factor with the durations it scales.
 import { readFileSync } from 'node:fs'
 
 /**
@@ -9,6 +9,14 @@ import { readFileSync } from 'node:fs'
  */
 export function testTimeFactor(): number {
   return Number(process.env.SEAM_TEST_TIME_FACTOR) || 1
+}
+
+/**
+ * `ms` written for an idle machine, scaled by `testTimeFactor()`, in whole milliseconds: Node
+ * refuses a fractional timeout (execFile's `timeout`), and 60 000 x 4.1 is 245 999.99999999997.
+ */
+export function scaledTestMs(ms: number): number {
+  return Math.round(ms * testTimeFactor())
 }
 
 /** Alive = exists and is not a zombie (an exited child nobody reaped yet). */
@@ -44,7 +52,7 @@ export async function waitFor(check: () => boolean, timeoutMs: number, what: str
 }
 
 /** Without a timeout, 2 s scaled by the test run's time factor (SEAM_TEST_TIME_FACTOR) when there is one. */
-export async function waitUntilDead(pid: number, timeoutMs = Math.round(2_000 * testTimeFactor())): Promise<boolean> {
+export async function waitUntilDead(pid: number, timeoutMs = scaledTestMs(2_000)): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
   while (isAlive(pid)) {
     if (Date.now() > deadline) return false
