@@ -12,7 +12,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt } from '../../test-support/built-cli'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../../src-main/process/liveness'
 
 const run = promisify(execFile)
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -65,7 +65,7 @@ beforeAll(async () => {
   unpacked = path.join(temp, 'unpacked')
   await run('mkdir', ['-p', unpacked])
   await run('tar', ['-xzf', tarball, '-C', unpacked])
-}, scaledTimeout(300_000))
+}, scaledTestMs(300_000))
 
 afterAll(async () => {
   if (temp) await rm(temp, { recursive: true, force: true })

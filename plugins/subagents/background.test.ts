@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest'
 import { isAlive, scaledTestMs, waitFor } from '@seam/sdk/testing'
 import { hostPerTest, ofType, type Conversation } from './test-host'
 
-// Whole ms: it is also TaskOutput's `timeout`, an integer.
 const WAIT_MS = scaledTestMs(10_000)
 const WORKER_WITH_BASH = ['---', 'name: worker', 'description: Does one job', 'tools: Read, Bash', '---', 'You are WORKER-MARKER.', ''].join('\n')
 const WORKER = (extra = '') => ['---', 'name: worker', 'description: Does one job', 'tools: Read', extra, '---', 'You are WORKER-MARKER.', ''].filter((line) => line !== '').join('\n')

@@ -8,8 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type * as acp from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
-import { waitFor } from '../process/liveness'
+import { scaledTestMs, waitFor } from '../process/liveness'
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
 import { nextUpdate } from './test-client'
 import { agent, connect, lastToolContent, processTerminal, providerArgs, setup, updatesOf, useAcpFixture } from './acp-fixture'
@@ -50,7 +49,7 @@ describe('background tasks in the client terminal', { timeout: 60_000 }, () => {
         // The peek is to find `first`. The timeout moves the command at 0.4 s whether or not its
         // shell has started: on a loaded machine it may not have written anything yet, so the peek
         // waits for the file the command creates once `first` is in the terminal's pipe.
-        await waitFor(() => existsSync(join(s.workspace, 'printed')), scaledTimeout(10_000), 'the command to write `first`')
+        await waitFor(() => existsSync(join(s.workspace, 'printed')), scaledTestMs(10_000), 'the command to write `first`')
         return { toolCalls: [{ id: 'peek', name: 'TaskOutput', args: { task_id: taskId, block: false } }] }
       },
       { text: 'it runs on' },

@@ -13,8 +13,7 @@ import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { BoardRow } from '../../src-shared/contract/worktrees'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { SEAM_BIN, ensureBuilt } from '../../test-support/built-cli'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
-import { isAlive, waitUntilDead } from '../process/liveness'
+import { isAlive, scaledTestMs, waitUntilDead } from '../process/liveness'
 import { createHost, type Host } from './host'
 import { startAgent } from '../acp/test-client'
 
@@ -64,7 +63,7 @@ async function boardRow(what: string, match: (row: BoardRow) => boolean): Promis
     const timer = setTimeout(() => {
       stop()
       reject(new Error(`the Board never showed ${what}; it showed ${JSON.stringify(last)}`))
-    }, scaledTimeout(30_000))
+    }, scaledTestMs(30_000))
     void check().catch(reject)
   })
 }
@@ -116,7 +115,7 @@ it('a session waiting for an approval on its terminal elsewhere: "waiting" with 
     expect(await call<unknown[]>('approval/pending', {})).toEqual([])
 
     process.kill(pid, 'SIGKILL')
-    expect(await waitUntilDead(pid, scaledTimeout(20_000))).toBe(true)
+    expect(await waitUntilDead(pid, scaledTestMs(20_000))).toBe(true)
     expect(isAlive(pid)).toBe(false)
     expect(JSON.parse(readFileSync(presenceFile(waiting.id), 'utf8'))).toMatchObject({ pid })
     // Nothing is written after a kill -9: the host notices the holder is gone and pushes.

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import { anthropicRunFlags, gitMarketplace, put, useClaudePluginCli } from '../../test-support/claude-plugin-cli'
 import { channelServerScript } from '../../plugins/channels/test-channel-server'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../process/liveness'
 
 const cli = useClaudePluginCli('channels')
 const TAG = '<channel source="chat" chat_id="7" user="ana">\nhello from chat\n</channel>'
@@ -50,7 +50,7 @@ function seamOnTerminal(args: string[], onOutput: (output: string, type: (text: 
 
 /** Resolves once `check` holds, looking again every 20 ms, or fails after a deadline that follows the machine's speed. */
 async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + scaledTimeout(30_000)
+  const deadline = Date.now() + scaledTestMs(30_000)
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))

@@ -6,7 +6,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../process/liveness'
 import { startFakeAnthropic } from '../../test-support/fake-anthropic.mjs'
 import type { CliResult } from '../../test-support/built-cli'
 import { gitMarketplace, put, useClaudePluginCli } from '../../test-support/claude-plugin-cli'
@@ -39,7 +39,7 @@ function alive(pid: number): boolean {
 }
 
 async function gone(pid: number): Promise<boolean> {
-  const until = Date.now() + scaledTimeout(5000)
+  const until = Date.now() + scaledTestMs(5000)
   while (alive(pid)) {
     if (Date.now() > until) return false
     await new Promise((resolve) => setTimeout(resolve, 50))

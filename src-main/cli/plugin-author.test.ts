@@ -11,7 +11,7 @@ import { BundleNameSchema } from './plugin-author'
 import { bundleFiles, SCAFFOLD_DEV_DEPENDENCIES, toolNameOf } from './plugin-templates'
 import { ensureBuilt } from '../../test-support/built-cli'
 import { seedSeamHome } from '../../test-support/packed-sdk'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../process/liveness'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SEAM_BIN = path.join(ROOT, 'bin/seam.mjs')
@@ -55,7 +55,7 @@ beforeAll(async () => {
   await mkdir(workspace)
   // The SDK packed once for the run (test-support/packed-sdk.ts), where `seam plugin new` takes one packed earlier.
   await seedSeamHome(seamHome)
-}, scaledTimeout(300_000))
+}, scaledTestMs(300_000))
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true })

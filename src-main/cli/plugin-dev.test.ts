@@ -14,7 +14,7 @@ import { startFakeOpenAI, type OpenAIScript } from '../../test-support/fake-open
 import type { FakeProviderServer } from '../../test-support/fake-provider-server.mjs'
 import type { OpenAIRequestBody } from '../../test-support/fake-openai.mjs'
 import { ensureBuilt } from '../../test-support/built-cli'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../process/liveness'
 import { seedSeamHome } from '../../test-support/packed-sdk'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -163,7 +163,7 @@ beforeAll(async () => {
   const [, port] = await host.waitFor(/Seam web UI: http:\/\/127\.0\.0\.1:(\d+)\//, 30_000)
   wire = await WireClient.connect(Number(port))
   sessionId = (await wire.invoke<{ id: string }>('sessions/create', {})).id
-}, scaledTimeout(180_000))
+}, scaledTestMs(180_000))
 
 afterAll(async () => {
   wire?.close()

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../process/liveness'
 import { mergePath, readLoginShellPath, useLoginShellPath } from './login-shell-path'
 
 let home: string
@@ -41,7 +41,7 @@ describe("the login shell's PATH on macOS (issue 30)", () => {
     expect(env.PATH).toBe('/usr/bin:/bin:/usr/sbin:/sbin')
     expect(lines[0]).toMatch(/^PATH: could not read the login shell's PATH \(.*ENOENT.*\); tools and hooks get \/usr\/bin:\/bin:\/usr\/sbin:\/sbin$/)
     await writeFile(join(home, '.profile-hang'), 'sleep 30\n')
-    const hanging = await readLoginShellPath({ env: { ...finderEnv(), ENV: join(home, '.profile-hang'), HOME: join(home, 'nothing') }, shell: '/bin/sh', timeoutMs: scaledTimeout(300) })
+    const hanging = await readLoginShellPath({ env: { ...finderEnv(), ENV: join(home, '.profile-hang'), HOME: join(home, 'nothing') }, shell: '/bin/sh', timeoutMs: scaledTestMs(300) })
     expect(hanging).toBeInstanceOf(Error)
     expect((hanging as Error).message).toMatch(/^\/bin\/sh gave no PATH within/)
   })

@@ -8,11 +8,11 @@ import type { FolderListing } from '../../src-shared/contract/ipc'
 import { HostProvider } from '../app/host-context'
 import { FakeHost } from '../test/fake-host'
 import { resetStores } from '../test/reset-stores'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../../src-main/process/liveness'
 import { FolderPicker, splitTyped } from './FolderPicker'
 
 // The listing arrives from the (fake) host after a short pause: waits scale with the machine's load.
-const WAIT = { timeout: scaledTimeout(3000) }
+const WAIT = { timeout: scaledTestMs(3000) }
 
 const HOME = '/home/me'
 const tree: Record<string, string[]> = {

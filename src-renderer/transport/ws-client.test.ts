@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { scaledTimeout } from '../../scripts/time-factor.mjs'
+import { scaledTestMs } from '../../src-main/process/liveness'
 import WebSocket from 'ws'
 import { attachWebSocket, WS_MAX_PAYLOAD, type AttachedWebSocket } from '../../src-main/transport/ws-server'
 import { createTestHostCore, type TestHostCore } from '../../src-main/transport/test-host-core'
@@ -202,7 +202,7 @@ describe('WebSocket HostApi client', () => {
     })
     await expect(failure).rejects.toThrow(/no bridge to the Seam host: its preload script did not load\. Rebuild with `npm run build`/)
     expect(tried).toEqual([])
-    expect(Date.now() - started).toBeLessThan(scaledTimeout(1000))
+    expect(Date.now() - started).toBeLessThan(scaledTestMs(1000))
   })
 
   it('derives the WebSocket URL from the page location', () => {
