@@ -46,7 +46,15 @@ export default defineConfig({
           web: r('src-main/web/main.ts'),
           cli: r('src-main/cli/main.ts')
         },
-        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' }
+        output: {
+          format: 'es',
+          entryFileNames: '[name].js',
+          chunkFileNames: 'chunks/[name]-[hash].js',
+          // zod's settings (src-main/app/zod-jitless.ts) in a chunk of their own, which each
+          // entry imports first: bundled into a shared chunk, they ran after modules of other
+          // chunks had built schemas.
+          codeSplitting: { groups: [{ name: 'zod-jitless', test: /src-main[\\/]app[\\/]zod-jitless\.ts$/ }] }
+        }
       }
     }
   },

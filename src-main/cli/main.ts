@@ -1,5 +1,6 @@
 // `seam`: the headless CLI. The host plugins (bridges, policies) load exactly as in the desktop
 // app; only the approval answerer differs (the terminal, or --approve allow|deny).
+import '../app/zod-jitless' // first: before any module builds a schema
 import { dispatch, endClearedSession } from '../commands/dispatch'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { resolve } from 'node:path'

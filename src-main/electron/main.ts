@@ -1,5 +1,6 @@
 // Entry of the desktop app (out/main/index.js): the Host in Electron's main process and one
 // hardened window that reaches it through the preload bridge.
+import '../app/zod-jitless' // first: before any module builds a schema
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'

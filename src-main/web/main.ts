@@ -1,5 +1,6 @@
 // Entry of web mode (`npm run web`, out/main/web.js): the Host in plain Node, serving the built
 // renderer and the WebSocket transport. Prints the URL once listening.
+import '../app/zod-jitless' // first: before any module builds a schema
 import { fileURLToPath } from 'node:url'
 import { createHost, type Host } from '../app/host'
 import { describeUncaught, installProcessGuards } from '../app/process-guards'
