@@ -101,13 +101,10 @@ function marked(snippet: string, highlights: SearchMatch['highlights']): ReactNo
 
 // Made once: `toLocaleTimeString(locale, options)` builds a new formatter at every call, about
 // 0.1 ms each, and every row of the sidebar formats its time at each render.
-let timeOfDay: Intl.DateTimeFormat | undefined
-let dayOfYear: Intl.DateTimeFormat | undefined
+const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
+const DAY_OF_YEAR = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })
 
 function when(ms: number): string {
   const date = new Date(ms)
-  const today = new Date()
-  return date.toDateString() === today.toDateString()
-    ? (timeOfDay ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })).format(date)
-    : (dayOfYear ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })).format(date)
+  return date.toDateString() === new Date().toDateString() ? TIME_OF_DAY.format(date) : DAY_OF_YEAR.format(date)
 }
