@@ -45,7 +45,7 @@ export async function status(runtime: HostRuntime, mode: 'electron' | 'web'): Pr
     trustNeeded: runtime.plugins.trustNeeded(),
     provider: await providerPublic(runtime),
     approvalMode: runtime.approvalMode(),
-    safetyOff: runtime.plugins.tree().entries.filter((entry) => entry.state === 'disabled' && isSafetyEntry(entry.id)).map((entry) => entry.id)
+    safetyOff: runtime.plugins.disabledEntries().filter(isSafetyEntry)
   }
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { terminalApprovalPlugin } from '../cli/terminal-approval'
 import { hostSource, makeBundleDir } from '../../test-support/bundles'
 import { HostRuntime } from './runtime'
+import { status } from './handlers'
 
 let home: string
 let runtime: HostRuntime
@@ -50,6 +51,17 @@ describe('plugin host', () => {
     await runtime.plugins.setEnabled('hooks-codex', true)
     expect(stateOf('hooks-codex')).toBe('active')
     await expect(runtime.plugins.setEnabled('no-such-entry', false)).rejects.toThrow(/no plugin or profile entry named "no-such-entry"/)
+  })
+
+  it("the status's safetyOff names the safety entries switched off, as the tree shows them, and only those", async () => {
+    expect((await status(runtime, 'web')).safetyOff).toEqual([])
+    await runtime.plugins.setEnabled('permission-policy', false)
+    await runtime.plugins.setEnabled('hooks-codex', false)
+    expect((await status(runtime, 'web')).safetyOff).toEqual(['permission-policy'])
+    const disabledInTree = runtime.plugins.tree().entries.filter((entry) => entry.state === 'disabled').map((entry) => entry.id)
+    expect(disabledInTree.sort()).toEqual(runtime.plugins.disabledEntries().sort())
+    await runtime.plugins.setEnabled('permission-policy', true)
+    expect((await status(runtime, 'web')).safetyOff).toEqual([])
   })
 
   it('an edited patch file applies while running; a bad edit keeps the last good tree and names the file, line and field', async () => {

@@ -180,6 +180,14 @@ export class PluginHost {
     )
   }
 
+  /**
+   * The ids of the composed entries switched off: what the tree shows as 'disabled', without
+   * building the tree (which renders every entry's config as YAML) for each status answer.
+   */
+  disabledEntries(): string[] {
+    return this.entries.filter((entry) => entry.disabled).map((entry) => entry.id)
+  }
+
   /** The composed tree entry by entry, for the settings page (plugin-tree.ts). */
   tree(): { entries: PluginTreeEntry[]; error?: string; userLayer: string } {
     const sources = this.layerSources()
