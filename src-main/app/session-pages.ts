@@ -1,6 +1,6 @@
 // Pages of a session log for sessions/open and sessions/events: bounded by count and by JSON size,
 // so a long session reaches the window as several small messages instead of one large one.
-import { SESSION_PAGE } from '../../src-shared/contract/ipc'
+import { SESSION_PAGE } from '../../src-shared/contract/session-page'
 import type { SessionEvent } from '../../src-shared/session/events'
 import type { SessionLog } from '../session/store'
 

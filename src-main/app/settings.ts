@@ -4,7 +4,7 @@
 // or deletes the file and restarts Seam.
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/ipc'
+import { ApprovalModeSchema, ProviderKindSchema } from '../../src-shared/contract/setting-kinds'
 import { formatZodError } from '../../src-shared/validation'
 import { CompactionSettingsSchema, ModelTableSchema } from '../../src-shared/model-table'
 import { ToolEnvSettingsSchema } from '../security/keys'

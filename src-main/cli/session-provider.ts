@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { ProviderKindSchema } from '../../src-shared/contract/ipc'
+import { ProviderKindSchema } from '../../src-shared/contract/setting-kinds'
 import type { ProviderConfig } from '../../src-shared/model'
 import { parseProviderConfig, PROVIDER_PRESETS } from '../llm/presets'
 import { resolveSeamHome, seamPaths } from '../app/paths'

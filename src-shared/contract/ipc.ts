@@ -4,7 +4,6 @@
 import { z } from 'zod'
 import { SessionEventSchema, GrantScopeShape, WorktreeShape } from '../session/events'
 import { WorktreeMethods } from './worktrees'
-import { APPROVAL_MODES } from '../host/approval-modes'
 import { ImageAttachmentsSchema } from '../session/attachments'
 import { CheckpointMethods } from './checkpoints'
 import { TaskMethods } from './tasks'
@@ -13,23 +12,19 @@ import { ClaudePluginMethods } from './claude-plugins'
 import { OutputStyleMethods } from './output-styles'
 import { ThemeMethods } from './themes'
 import { CompactionSettingsSchema, ModelInfoSchema, ModelTableViewSchema } from '../model-table'
+import { ApprovalModeSchema, ProviderKindSchema } from './setting-kinds'
+import { SESSION_PAGE } from './session-page'
+
+// Also imported by the host's headless parts from their own small modules, so that the CLI does
+// not build this contract's schemas (about 1,100 of the 4,800 it built at start) to read a setting.
+export { ApprovalModeSchema, ProviderKindSchema, SESSION_PAGE }
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
 const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a session id')
-/**
- * How much of a session log one reply carries: at most `maxEvents` events (a caller may ask for
- * fewer) and, past the first event, about `maxBytes` of JSON, so opening a long session is several
- * small messages (each its own task in the window) rather than one large one. Receiving a message
- * costs the window about 50 ms of CPU per MB (Chromium's message handling and JSON.parse), in one
- * task that a loaded machine stretches 2-3x or more in wall time: a 250 kB page is about 12 ms.
- */
-export const SESSION_PAGE = { maxEvents: 1_000, maxBytes: 250_000 } as const
 const SessionPageLimit = z.number().int().min(1).max(SESSION_PAGE.maxEvents)
 const NonEmpty = z.string().min(1)
 
-export const ProviderKindSchema = z.enum(['deepseek', 'openai', 'anthropic', 'ollama', 'openai-compatible'])
-export const ApprovalModeSchema = z.enum(APPROVAL_MODES)
 
 /**
  * A provider as the UI sees it: never the key, only whether one is stored, and when a stored
