@@ -1,5 +1,5 @@
 // What the built CLI evaluates at start: every module of every chunk it imports statically. The UI
-// contract (src-shared/contract/ipc.ts, with the contracts it composes) builds about 1,100 zod
+// contract (src-shared/contract/ipc.ts, with the contracts it composes) builds about 1,200 zod
 // schemas, a quarter of what a `seam` process built at start, for requests only the web host and
 // the Electron main serve: the CLI must not import it, not even for one constant of it (those live
 // in small modules of their own: setting-kinds.ts, session-page.ts).

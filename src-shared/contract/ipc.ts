@@ -16,7 +16,7 @@ import { ApprovalModeSchema, ProviderKindSchema } from './setting-kinds'
 import { SESSION_PAGE } from './session-page'
 
 // Also imported by the host's headless parts from their own small modules, so that the CLI does
-// not build this contract's schemas (about 1,100 of the 4,800 it built at start) to read a setting.
+// not build this contract's schemas (about 1,200 of the 4,800 it built at start) to read a setting.
 export { ApprovalModeSchema, ProviderKindSchema, SESSION_PAGE }
 
 const Empty = z.object({}).strict()
