@@ -25,7 +25,6 @@ const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a session 
 const SessionPageLimit = z.number().int().min(1).max(SESSION_PAGE.maxEvents)
 const NonEmpty = z.string().min(1)
 
-
 /**
  * A provider as the UI sees it: never the key, only whether one is stored, and when a stored
  * key cannot be read (sealed by a keychain that is gone), why.
