@@ -1,6 +1,6 @@
 // The one child-environment policy reaches processes whose caller passes no environment (a
 // plugin spawning through @seam/sdk/node): provider keys are stripped, everything else is kept.
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setDefaultChildEnvPolicy, spawnGuarded } from './guarded-spawn'
 import { defaultKeyGuard } from '../security/keys'
 
@@ -20,15 +20,16 @@ function childEnv(): Promise<Record<string, string>> {
 }
 
 describe('spawnGuarded without an environment', () => {
-  const saved = { ...process.env }
+  // vi.stubEnv, not a replaced process.env: a plain object in its place would stop later files in
+  // this worker from reaching the real environment (os.homedir() reads it, not the object).
   afterEach(() => {
-    process.env = { ...saved }
+    vi.unstubAllEnvs()
     setDefaultChildEnvPolicy((env) => defaultKeyGuard.childEnv(env))
   })
 
   it('gives the child this process environment without the provider keys', async () => {
-    process.env.ANTHROPIC_API_KEY = KEY
-    process.env.SEAM_PROBE_PLAIN = 'kept'
+    vi.stubEnv('ANTHROPIC_API_KEY', KEY)
+    vi.stubEnv('SEAM_PROBE_PLAIN', 'kept')
     const env = await childEnv()
     expect(env.SEAM_PROBE_PLAIN).toBe('kept')
     expect(env.ANTHROPIC_API_KEY).toBeUndefined()
@@ -36,7 +37,7 @@ describe('spawnGuarded without an environment', () => {
   })
 
   it('uses the policy the host sets (its key guard, with the settings extra variables)', async () => {
-    process.env.MY_SERVICE_TOKEN = 'token-value-that-is-long-enough'
+    vi.stubEnv('MY_SERVICE_TOKEN', 'token-value-that-is-long-enough')
     setDefaultChildEnvPolicy((env) => Object.fromEntries(Object.entries(env).filter(([name, value]) => name !== 'MY_SERVICE_TOKEN' && value !== undefined)) as Record<string, string>)
     const env = await childEnv()
     expect(env.MY_SERVICE_TOKEN).toBeUndefined()
