@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { loadNpmConfig, publicUrl, registryFor } from './registry-config'
 
 let root: string
@@ -59,6 +59,20 @@ describe('loadNpmConfig', () => {
     const before = { ...env }
     await loadNpmConfig({ cwd: workspace, env })
     expect(env).toEqual(before)
+  })
+
+  it("leaves this process's environment as it was: npm's loader writes its user agent, and NODE_ENV when dev dependencies are omitted, into process.env", async () => {
+    await writeFile(path.join(root, 'home/.npmrc'), 'omit=dev\n')
+    vi.stubEnv('npm_config_user_agent', undefined)
+    vi.stubEnv('NODE_ENV', 'test')
+    try {
+      const options = await loadNpmConfig({ cwd: workspace, env })
+      expect(options.omit).toEqual(['dev'])
+      expect(process.env.npm_config_user_agent).toBeUndefined()
+      expect(process.env.NODE_ENV).toBe('test')
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 })
 

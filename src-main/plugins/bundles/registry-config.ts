@@ -23,7 +23,27 @@ export interface NpmConfigInput {
   env: NodeJS.ProcessEnv
 }
 
+/**
+ * What npm's loader writes into this process's own environment, whatever env it is given: its
+ * flattening sets npm_config_user_agent, and NODE_ENV=production when dev dependencies are
+ * omitted (`omit=dev` in an .npmrc). Left there, every process Seam starts afterwards (Bash,
+ * hooks, MCP servers) would inherit them: an agent's `npm install` would skip devDependencies.
+ */
+const WRITTEN_BY_NPM = ['npm_config_user_agent', 'NODE_ENV'] as const
+
 export async function loadNpmConfig(input: NpmConfigInput): Promise<NpmOptions> {
+  const kept = WRITTEN_BY_NPM.map((name) => [name, process.env[name]] as const)
+  try {
+    return await readNpmConfig(input)
+  } finally {
+    for (const [name, value] of kept) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+  }
+}
+
+async function readNpmConfig(input: NpmConfigInput): Promise<NpmOptions> {
   const { definitions, shorthands, flatten, nerfDarts } = npmDefinitions
   const config = new Config({
     definitions,
