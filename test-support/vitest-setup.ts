@@ -3,7 +3,8 @@
 // machine that gets busier during a 10-minute run scales the files that start later. The same
 // factor goes into SEAM_TEST_TIME_FACTOR for this file, so the waits a test scales itself (and
 // the processes it starts) follow the load too; the run's own factor is kept aside so that a
-// worker's next file starts again from it rather than from this file's load.
+// worker's next file starts again from it rather than from this file's load. After each file it
+// checks that the file left the environment as it found it (below).
 import { afterAll, beforeAll, vi } from 'vitest'
 import { currentTimeFactor, TIME_FACTOR_ENV, timeFactor } from '../scripts/time-factor.mjs'
 
