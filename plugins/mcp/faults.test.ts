@@ -123,20 +123,21 @@ describe('MCP servers that misbehave', () => {
 
   it('cancelling the turn sends MCP\'s notifications/cancelled for the call in flight', async () => {
     const cancelLog = join(tmpdir(), `seam-mcp-cancel-${process.pid}-${Date.now()}.log`)
-    onTestFinished(() => rmSync(cancelLog, { force: true }))
+    const callLog = `${cancelLog}.calls`
+    onTestFinished(() => {
+      rmSync(cancelLog, { force: true })
+      rmSync(callLog, { force: true })
+    })
     host = await startMcpHost({
       approvalMode: 'never-ask',
-      mcpJson: { slow: scripted('slow', { CANCEL_LOG: cancelLog }) },
+      mcpJson: { slow: scripted('slow', { CANCEL_LOG: cancelLog, CALL_LOG: callLog }) },
       script: [{ toolCalls: [{ id: 'w', name: 'mcp__slow__wait', args: {} }] }, { text: 'after cancel' }]
     })
     const session = await host.runtime.sessions.create(host.workspace)
-    const started = new Promise<void>((resolve) =>
-      host!.runtime.kernel.context.on('session/appended', (_id, event) => {
-        if (event.type === 'tool/call') setTimeout(resolve, 200)
-      })
-    )
     session.agent.send('wait')
-    await started
+    // Cancelled once the server holds the call: a cancel before the request is written has no
+    // call in flight to name (a fixed wait after the tool/call event lost that race under load).
+    await until(() => existsSync(callLog) && readFileSync(callLog, 'utf8').length > 0, 'the server to receive the call')
     session.agent.cancel()
     await session.agent.whenIdle()
     const [result] = toolResults(session.log.events)

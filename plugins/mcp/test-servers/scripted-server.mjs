@@ -9,7 +9,8 @@
 //   bad-names       tools whose names Seam must normalize, or cannot use
 //   list-changed    tool "grow" adds tool "grown" and sends notifications/tools/list_changed;
 //                   tool "fails" answers with isError: true
-//   slow            tool "wait" never answers; a notifications/cancelled is written to $CANCEL_LOG
+//   slow            tool "wait" never answers; its call is written to $CALL_LOG when it arrives,
+//                   a notifications/cancelled to $CANCEL_LOG
 //   exit            exits at once with code 7 after a stderr line
 //   spawns          tool "spawn" starts a child (`sleep 300`), writes "<server pid> <child pid>\n"
 //                   to $PID_FILE, and never answers
@@ -77,6 +78,7 @@ lines.on('line', (line) => {
       send({ id: message.id, result: { content: [{ type: 'text', text: 'it broke' }], isError: true } })
     } else if (name === 'wait') {
       // never answers
+      if (process.env.CALL_LOG) appendFileSync(process.env.CALL_LOG, JSON.stringify({ id: message.id }) + '\n')
     } else if (name === 'spawn') {
       const child = spawn('sleep', ['300'], { stdio: 'ignore' })
       writeFileSync(process.env.PID_FILE, `${process.pid} ${child.pid}\n`)
