@@ -12,7 +12,7 @@ import type { ToolDefinition } from '@seam/sdk'
 import { definePlugin, Kernel, type Context, type PluginRuntime } from '@seam/sdk'
 import type { SessionEventOf, SessionEventType } from '@seam/sdk'
 import type { TrustItem, WorkspaceService } from '@seam/sdk'
-import { Agent, promptPlugin, type AgentSettingsInput } from '@seam/sdk/testing'
+import { Agent, promptPlugin, scaledTestMs, type AgentSettingsInput } from '@seam/sdk/testing'
 import { SessionStore, type SessionLog } from '@seam/sdk/testing'
 import { toolsPlugin } from '@seam/sdk/testing'
 import { builtinTools } from '@seam/sdk/testing'
@@ -260,9 +260,9 @@ export function toolMessages(model: ScriptedModel, n: number) {
   return requestMessages(model, n).flatMap((message) => (message.role === 'tool' ? [message] : []))
 }
 
-/** Polls `check` until it is true (for the file watcher); throws after `ms`. */
+/** Polls `check` until it is true (for the file watcher); throws after `ms`, written for an idle machine and scaled by the run's time factor. */
 export async function eventually(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const until = Date.now() + ms
+  const until = Date.now() + scaledTestMs(ms)
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 25))

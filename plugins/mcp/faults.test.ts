@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import { isAlive, waitUntilDead } from '@seam/sdk/testing'
+import { isAlive, scaledTestMs, waitUntilDead } from '@seam/sdk/testing'
 import type { McpServerStatus } from './index'
 import { SCRIPTED_SERVER, startMcpHost, toolResults, type McpHost } from './test-host'
 
@@ -25,8 +25,9 @@ function server(host: McpHost, name: string): McpServerStatus {
   return found
 }
 
+/** Polls `check`; throws after `ms`, written for an idle machine and scaled by the run's time factor. */
 async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms
+  const end = Date.now() + scaledTestMs(ms)
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
