@@ -25,6 +25,9 @@ function server(host: McpHost, name: string): McpServerStatus {
   return found
 }
 
+/** Whether `file` exists and holds something. */
+const written = (file: string): boolean => existsSync(file) && readFileSync(file, 'utf8').length > 0
+
 /** Polls `check`; throws after `ms`, written for an idle machine and scaled by the run's time factor. */
 async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + scaledTestMs(ms)
@@ -138,18 +141,12 @@ describe('MCP servers that misbehave', () => {
     session.agent.send('wait')
     // Cancelled once the server holds the call: a cancel before the request is written has no
     // call in flight to name (a fixed wait after the tool/call event lost that race under load).
-    await until(() => existsSync(callLog) && readFileSync(callLog, 'utf8').length > 0, 'the server to receive the call')
+    await until(() => written(callLog), 'the server to receive the call')
     session.agent.cancel()
     await session.agent.whenIdle()
     const [result] = toolResults(session.log.events)
     expect(result).toMatchObject({ isError: true, code: 'CANCELLED' })
-    await until(() => {
-      try {
-        return readFileSync(cancelLog, 'utf8').length > 0
-      } catch {
-        return false
-      }
-    }, 'the cancel notification')
+    await until(() => written(cancelLog), 'the cancel notification')
     const [line] = (await readFile(cancelLog, 'utf8')).trim().split('\n')
     expect(JSON.parse(line!)).toMatchObject({ requestId: expect.anything() })
   })

@@ -181,8 +181,9 @@ export class PluginHost {
   }
 
   /**
-   * The ids of the composed entries switched off: what the tree shows as 'disabled', without
-   * building the tree (which renders every entry's config as YAML) for each status answer.
+   * The ids of the profile's entries switched off, which the tree shows as 'disabled', without
+   * building the tree (which renders every entry's config as YAML) for each status answer. An
+   * installed bundle switched off has no entry, so it is not among them.
    */
   disabledEntries(): string[] {
     return this.entries.filter((entry) => entry.disabled).map((entry) => entry.id)
