@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `seam` command: runs the built CLI (npm install builds it through the prepare script).
-// `runCli` exits itself, once stdout and stderr have passed on everything (src-main/cli/exit.ts).
+// `runCli` exits itself, once stdout and stderr have passed on everything (src-main/app/process-exit.ts).
 import { existsSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dirname, join } from 'node:path'

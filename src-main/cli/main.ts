@@ -407,7 +407,7 @@ function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof par
 
 /**
  * The `seam` process: runs `main`, prints an error that escaped it, and exits with the status only
- * once stdout and stderr have passed everything on (exit.ts). bin/seam.mjs calls this.
+ * once stdout and stderr have passed everything on (app/process-exit.ts). bin/seam.mjs calls this.
  */
 export async function runCli(argv: string[]): Promise<never> {
   keepWasmOnBaselineCompiler()
